@@ -1,0 +1,171 @@
+/* ir.h - the in-memory graph that every pass, the planner and the code
+ * emitter work on: tensors, operators with their parsed options, and the
+ * per-tensor plan fields the memory planner fills in.
+ *
+ * The frontend (src/frontend) builds a te_graph from a .tflite file; nothing
+ * after it looks at FlatBuffers again.  Constant tensor data points into the
+ * model image, which the graph keeps alive (model_data). */
+#ifndef TE_IR_H
+#define TE_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TE_MAX_RANK 6
+
+typedef enum {
+    TE_DT_UNKNOWN = -1,
+    /* values equal TFLite's TensorType enum */
+    TE_DT_FLOAT32 = 0,
+    TE_DT_FLOAT16 = 1,
+    TE_DT_INT32 = 2,
+    TE_DT_UINT8 = 3,
+    TE_DT_INT64 = 4,
+    TE_DT_STRING = 5,
+    TE_DT_BOOL = 6,
+    TE_DT_INT16 = 7,
+    TE_DT_COMPLEX64 = 8,
+    TE_DT_INT8 = 9,
+    TE_DT_FLOAT64 = 10
+} te_dtype;
+
+/* Builtin operator codes: values equal TFLite's BuiltinOperator enum, so the
+ * frontend stores them unchanged.  Only the ones we name are listed; any
+ * other code is kept as its number and reported as unsupported. */
+typedef enum {
+    TE_OP_ADD = 0,
+    TE_OP_AVERAGE_POOL_2D = 1,
+    TE_OP_CONCATENATION = 2,
+    TE_OP_CONV_2D = 3,
+    TE_OP_DEPTHWISE_CONV_2D = 4,
+    TE_OP_DEQUANTIZE = 6,
+    TE_OP_FULLY_CONNECTED = 9,
+    TE_OP_LOGISTIC = 14,
+    TE_OP_MAX_POOL_2D = 17,
+    TE_OP_MUL = 18,
+    TE_OP_RELU = 19,
+    TE_OP_RELU6 = 21,
+    TE_OP_RESHAPE = 22,
+    TE_OP_SOFTMAX = 25,
+    TE_OP_SVDF = 27,
+    TE_OP_TANH = 28,
+    TE_OP_PAD = 34,
+    TE_OP_TRANSPOSE = 39,
+    TE_OP_MEAN = 40,
+    TE_OP_SQUEEZE = 43,
+    TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
+    TE_OP_STRIDED_SLICE = 45,
+    TE_OP_LOG_SOFTMAX = 50,
+    TE_OP_TRANSPOSE_CONV = 67,
+    TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
+    TE_OP_QUANTIZE = 114,
+    TE_OP_HARD_SWISH = 117
+} te_opcode;
+
+/* Fused activation, values equal TFLite's ActivationFunctionType. */
+typedef enum {
+    TE_ACT_NONE = 0,
+    TE_ACT_RELU = 1,
+    TE_ACT_RELU_N1_TO_1 = 2,
+    TE_ACT_RELU6 = 3,
+    TE_ACT_TANH = 4,
+    TE_ACT_SIGN_BIT = 5
+} te_activation;
+
+/* Padding, values equal TFLite's Padding enum. */
+typedef enum { TE_PAD_SAME = 0, TE_PAD_VALID = 1 } te_padding;
+
+/* Quantization parameters exactly as stored in the model. */
+typedef struct {
+    int count;             /* 0: not quantized; 1: per-tensor; >1: per-channel */
+    float *scale;          /* count entries */
+    int64_t *zero_point;   /* count entries */
+    int quantized_dim;
+} te_quant;
+
+typedef struct {
+    int id;                /* index in the subgraph's tensor table */
+    char *name;            /* never NULL ("" if the model has none) */
+    te_dtype type;
+    int rank;
+    int shape[TE_MAX_RANK];
+    te_quant q;
+    const uint8_t *data;   /* constant data inside the model image, or NULL */
+    size_t data_bytes;
+    int is_variable;
+
+    /* filled by passes / planner */
+    int producer;          /* op index that writes it, -1 for inputs/consts */
+    int alias_of;          /* tensor id whose storage this one shares, or -1 */
+    size_t alias_offset;   /* byte offset inside the aliased storage */
+    size_t arena_offset;   /* byte offset in the arena (if in the arena) */
+    int in_arena;          /* 1 once the planner placed it */
+} te_tensor;
+
+/* Builtin options, already decoded.  Only the fields of the op's own kind
+ * are meaningful; everything is zero otherwise. */
+typedef struct {
+    te_padding padding;
+    int stride_w, stride_h;
+    int dilation_w, dilation_h;    /* 1 when absent */
+    int depth_multiplier;          /* DEPTHWISE_CONV_2D */
+    int filter_w, filter_h;        /* pools */
+    te_activation activation;      /* fused activation of any op that has one */
+    int axis;                      /* CONCATENATION */
+    int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
+    int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
+    float beta;                    /* SOFTMAX */
+    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR */
+    int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
+    int new_shape_count;           /* RESHAPE options (may be absent: -1) */
+    int new_shape[TE_MAX_RANK];
+    int squeeze_dims_count;        /* SQUEEZE */
+    int squeeze_dims[TE_MAX_RANK];
+} te_options;
+
+typedef struct {
+    int index;             /* position in the model's execution order */
+    int opcode;            /* te_opcode value (builtin code, may be unnamed) */
+    int version;           /* operator_codes[].version */
+    char *custom_name;     /* for CUSTOM ops, else NULL */
+    int n_in, n_out;
+    int *in;               /* tensor ids; -1 = optional input absent */
+    int *out;
+    te_options opt;
+    int dead;              /* removed by a pass; skipped by planner/codegen */
+} te_op;
+
+typedef struct {
+    te_tensor *tensors;
+    int n_tensors;
+    te_op *ops;            /* execution order */
+    int n_ops;
+    int *inputs, n_inputs;
+    int *outputs, n_outputs;
+    char *description;     /* model description string, may be "" */
+    int schema_version;
+
+    uint8_t *model_data;   /* owned copy of the file image */
+    size_t model_size;
+} te_graph;
+
+/* Frees everything the graph owns (including model_data). NULL is fine. */
+void te_graph_free(te_graph *g);
+
+/* Helpers used everywhere. */
+const char *te_dtype_name(te_dtype t);
+size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
+const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
+int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
+size_t te_tensor_bytes(const te_tensor *t);
+
+static inline te_tensor *te_in(te_graph *g, const te_op *op, int i)
+{
+    return (i < op->n_in && op->in[i] >= 0) ? &g->tensors[op->in[i]] : NULL;
+}
+static inline te_tensor *te_out(te_graph *g, const te_op *op, int i)
+{
+    return (i < op->n_out && op->out[i] >= 0) ? &g->tensors[op->out[i]] : NULL;
+}
+
+#endif

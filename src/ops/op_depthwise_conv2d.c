@@ -1,0 +1,4 @@
+/* op_depthwise_conv2d.c - DEPTHWISE_CONV_2D: not implemented yet (stub; te_op_find reports it unsupported). */
+#include "ops.h"
+
+const te_op_def te_op_depthwise_conv2d = {TE_OP_DEPTHWISE_CONV_2D, NULL, NULL, NULL, NULL, 0};

@@ -1,0 +1,130 @@
+/* ops.c - the operator table: maps a builtin opcode to its definition, and
+ * the shared checks every definition uses. */
+#include "ops.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+extern const te_op_def te_op_conv2d;
+extern const te_op_def te_op_depthwise_conv2d;
+extern const te_op_def te_op_fully_connected;
+extern const te_op_def te_op_transpose_conv;
+extern const te_op_def te_op_add;
+extern const te_op_def te_op_mul;
+extern const te_op_def te_op_average_pool2d;
+extern const te_op_def te_op_max_pool2d;
+extern const te_op_def te_op_mean;
+extern const te_op_def te_op_pad;
+extern const te_op_def te_op_reshape;
+extern const te_op_def te_op_squeeze;
+extern const te_op_def te_op_transpose;
+extern const te_op_def te_op_concatenation;
+extern const te_op_def te_op_strided_slice;
+extern const te_op_def te_op_resize_nearest_neighbor;
+extern const te_op_def te_op_quantize;
+extern const te_op_def te_op_dequantize;
+extern const te_op_def te_op_softmax;
+extern const te_op_def te_op_log_softmax;
+extern const te_op_def te_op_logistic;
+extern const te_op_def te_op_tanh;
+extern const te_op_def te_op_hard_swish;
+extern const te_op_def te_op_relu;
+extern const te_op_def te_op_relu6;
+
+static const te_op_def *const op_table[] = {
+    &te_op_conv2d,
+    &te_op_depthwise_conv2d,
+    &te_op_fully_connected,
+    &te_op_transpose_conv,
+    &te_op_add,
+    &te_op_mul,
+    &te_op_average_pool2d,
+    &te_op_max_pool2d,
+    &te_op_mean,
+    &te_op_pad,
+    &te_op_reshape,
+    &te_op_squeeze,
+    &te_op_transpose,
+    &te_op_concatenation,
+    &te_op_strided_slice,
+    &te_op_resize_nearest_neighbor,
+    &te_op_quantize,
+    &te_op_dequantize,
+    &te_op_softmax,
+    &te_op_log_softmax,
+    &te_op_logistic,
+    &te_op_tanh,
+    &te_op_hard_swish,
+    &te_op_relu,
+    &te_op_relu6,
+};
+
+const te_op_def *te_op_find(int opcode)
+{
+    size_t i;
+    for (i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
+        if (op_table[i]->opcode == opcode && op_table[i]->emit)
+            return op_table[i];
+    return NULL;
+}
+
+int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return te_fail(d, "%s (op %d): %s", te_opcode_name(op->opcode), op->index, msg);
+}
+
+int te_check_io_count(te_diag *d, const te_op *op, int min_in, int max_in, int n_out)
+{
+    if (op->n_in < min_in || op->n_in > max_in) {
+        if (min_in == max_in)
+            return te_op_fail(d, op, "has %d inputs, expected %d", op->n_in, min_in);
+        return te_op_fail(d, op, "has %d inputs, expected %d to %d", op->n_in, min_in, max_in);
+    }
+    if (op->n_out != n_out)
+        return te_op_fail(d, op, "has %d outputs, expected %d", op->n_out, n_out);
+    return 0;
+}
+
+int te_check_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which, te_dtype type)
+{
+    if (!t)
+        return te_op_fail(d, op, "%s is missing", which);
+    if (t->type != type)
+        return te_op_fail(d, op, "%s (tensor %d '%s') has type %s, expected %s", which, t->id,
+                          t->name, te_dtype_name(t->type), te_dtype_name(type));
+    return 0;
+}
+
+int te_check_quant(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
+{
+    if (!t)
+        return te_op_fail(d, op, "%s is missing", which);
+    if (t->q.count < 1)
+        return te_op_fail(d, op, "%s (tensor %d '%s') has no quantization parameters", which,
+                          t->id, t->name);
+    if (!(t->q.scale[0] > 0.0f) || !isfinite(t->q.scale[0]))
+        return te_op_fail(d, op, "%s (tensor %d '%s') has invalid scale %g", which, t->id,
+                          t->name, (double)t->q.scale[0]);
+    if (t->type == TE_DT_INT8 && (t->q.zero_point[0] < -128 || t->q.zero_point[0] > 127))
+        return te_op_fail(d, op, "%s (tensor %d '%s') has zero point %lld outside int8", which,
+                          t->id, t->name, (long long)t->q.zero_point[0]);
+    return 0;
+}
+
+int te_check_const(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
+{
+    if (!t)
+        return te_op_fail(d, op, "%s is missing", which);
+    if (!t->data)
+        return te_op_fail(d, op, "%s (tensor %d '%s') must be a constant", which, t->id, t->name);
+    if (t->data_bytes != te_tensor_bytes(t))
+        return te_op_fail(d, op, "%s (tensor %d '%s') has %zu bytes of data, its shape needs %zu",
+                          which, t->id, t->name, t->data_bytes, te_tensor_bytes(t));
+    return 0;
+}

@@ -1,0 +1,69 @@
+/* quant.c - compile-time quantization arithmetic (see quant.h). */
+#include "quant.h"
+
+#include <math.h>
+
+static int32_t te_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
+static int32_t te_mini(int32_t a, int32_t b) { return a < b ? a : b; }
+
+double te_round(double x) { return round(x); }
+float te_roundf(float x) { return roundf(x); }
+
+void te_quantize_multiplier(double m, int32_t *multiplier, int *shift)
+{
+    double q;
+    int64_t q_fixed;
+    if (m == 0.0) {
+        *multiplier = 0;
+        *shift = 0;
+        return;
+    }
+    q = frexp(m, shift);
+    q_fixed = (int64_t)te_round(q * (double)(1LL << 31));
+    if (q_fixed == (1LL << 31)) {
+        q_fixed /= 2;
+        ++*shift;
+    }
+    if (*shift < -31) {
+        *shift = 0;
+        q_fixed = 0;
+    }
+    if (*shift > 30) {
+        *shift = 30;
+        q_fixed = (1LL << 31) - 1;
+    }
+    *multiplier = (int32_t)q_fixed;
+}
+
+void te_quantize_multiplier_smaller_than_one(double m, int32_t *multiplier, int *left_shift)
+{
+    te_quantize_multiplier(m, multiplier, left_shift);
+}
+
+int te_activation_range(te_activation act, float scale, int32_t zero_point, int32_t qmin,
+                        int32_t qmax, int32_t *act_min, int32_t *act_max)
+{
+#define TE_Q(f) (zero_point + (int32_t)te_roundf((f) / scale))
+    int32_t lo = qmin, hi = qmax;
+    switch (act) {
+    case TE_ACT_NONE:
+        break;
+    case TE_ACT_RELU:
+        lo = te_maxi(qmin, TE_Q(0.0f));
+        break;
+    case TE_ACT_RELU6:
+        lo = te_maxi(qmin, TE_Q(0.0f));
+        hi = te_mini(qmax, TE_Q(6.0f));
+        break;
+    case TE_ACT_RELU_N1_TO_1:
+        lo = te_maxi(qmin, TE_Q(-1.0f));
+        hi = te_mini(qmax, TE_Q(1.0f));
+        break;
+    default:
+        return -1;
+    }
+    *act_min = lo;
+    *act_max = hi;
+    return 0;
+#undef TE_Q
+}

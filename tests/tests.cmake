@@ -1,0 +1,36 @@
+# tests.cmake - every test the project runs with ctest.
+#  unit.*    kernels against plain references in the tests, reader edge cases,
+#            planner invariants: need nothing but this tree.
+#  cli.*     bad input and command-line behaviour of the tinyengine binary.
+#  golden.*  every model in ../shared, output bytes and per-layer bytes equal
+#            to TFLite Micro's (fail, not skip, when CI=true and it is missing).
+
+# Runtime kernels as a host library with external linkage, for unit tests.
+file(GLOB TE_RUNTIME_C CONFIGURE_DEPENDS runtime/*.c)
+if(TE_RUNTIME_C)
+  add_library(te_runtime_host STATIC ${TE_RUNTIME_C})
+  target_compile_definitions(te_runtime_host PUBLIC TE_KERNEL=)
+  target_include_directories(te_runtime_host PUBLIC runtime)
+endif()
+
+file(GLOB TE_UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
+foreach(src ${TE_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src} tests/unit/testlib.c)
+  target_include_directories(${name} PRIVATE tests/unit)
+  target_link_libraries(${name} PRIVATE te_compiler)
+  if(TARGET te_runtime_host)
+    target_link_libraries(${name} PRIVATE te_runtime_host)
+  endif()
+  string(REGEX REPLACE "^test_" "" short ${name})
+  add_test(NAME unit.${short} COMMAND ${name})
+endforeach()
+
+file(GLOB TE_CLI_TESTS CONFIGURE_DEPENDS tests/cli/test_*.sh)
+foreach(script ${TE_CLI_TESTS})
+  get_filename_component(name ${script} NAME_WE)
+  string(REGEX REPLACE "^test_" "" short ${name})
+  add_test(NAME cli.${short} COMMAND sh ${script} $<TARGET_FILE:tinyengine> ${CMAKE_SOURCE_DIR})
+endforeach()
+
+include(tests/golden/golden.cmake OPTIONAL)
