@@ -1,2 +1,52 @@
-/* main.c - placeholder until the CLI lands. */
-int main(void) { return 0; }
+/* main.c - the tinyengine command: dispatches to compile, info and run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define TE_VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+    fputs("usage: tinyengine <command> [options]\n"
+          "\n"
+          "Compiles an int8 TensorFlow Lite model into standalone C99.\n"
+          "\n"
+          "commands:\n"
+          "  compile MODEL.tflite -o DIR [--name NAME]\n"
+          "      write DIR/NAME.h and DIR/NAME.c (NAME defaults to the model's file name)\n"
+          "  info MODEL.tflite [--json]\n"
+          "      operators in execution order with shapes, quantization and MACs;\n"
+          "      totals: MACs, weights bytes, arena bytes\n"
+          "  run MODEL.tflite --input FILE [--input FILE ...] -o DIR [--dump-layers LDIR]\n"
+          "      compile, build with the host C compiler ($CC, default cc), run once and\n"
+          "      write DIR/output_<i>.bin; with --dump-layers also LDIR/op<NNN>_<j>.bin\n"
+          "\n"
+          "  tinyengine <command> --help   help for one command\n"
+          "  tinyengine --version\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("tinyengine %s\n", TE_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "compile"))
+        return cmd_compile(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (try 'tinyengine --help')", argv[1]);
+    return 2;
+}

@@ -1,4 +1,98 @@
-/* op_concatenation.c - CONCATENATION: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_concatenation.c - CONCATENATION along any axis of any number of
+ * inputs (int8, int16, int32, int64, float32; rank <= 6).  TFLite Micro
+ * copies int8 inputs unchanged even when their scale or zero point differ
+ * from the output's, and so do we: one te_concat_s8 row copy per input. */
+#include <stdio.h>
+
 #include "ops.h"
 
-const te_op_def te_op_concatenation = {TE_OP_CONCATENATION, NULL, NULL, NULL, NULL, 0};
+static int check_type(const te_op *op, te_diag *d, const te_tensor *out)
+{
+    if (!out)
+        return te_op_fail(d, op, "output 0 is missing");
+    if (out->type != TE_DT_INT8 && out->type != TE_DT_INT16 && out->type != TE_DT_INT32 &&
+        out->type != TE_DT_INT64 && out->type != TE_DT_FLOAT32)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has unsupported type %s", out->id,
+                          out->name, te_dtype_name(out->type));
+    if (out->rank < 1 || out->rank > 6)
+        return te_op_fail(d, op, "output 0 has rank %d, expected 1 to 6", out->rank);
+    if (te_tensor_bytes(out) > 0x7fffffff)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') is too large", out->id, out->name);
+    return 0;
+}
+
+/* Input i has the output's type and shape except along the axis. */
+static int check_input(const te_op *op, te_diag *d, const te_tensor *in, int i,
+                       const te_tensor *out, int axis)
+{
+    char which[32];
+    int k;
+    snprintf(which, sizeof which, "input %d", i);
+    if (te_check_type(d, op, in, which, out->type))
+        return -1;
+    if (in->rank != out->rank)
+        return te_op_fail(d, op, "input %d (tensor %d '%s') has rank %d, output has rank %d", i,
+                          in->id, in->name, in->rank, out->rank);
+    for (k = 0; k < out->rank; k++)
+        if (k != axis && in->shape[k] != out->shape[k])
+            return te_op_fail(d, op, "input %d (tensor %d '%s') has size %d in dimension %d, "
+                              "output has %d", i, in->id, in->name, in->shape[k], k,
+                              out->shape[k]);
+    return 0;
+}
+
+static int concat_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *out = te_out(g, op, 0);
+    int64_t total = 0;
+    int i, axis = op->opt.axis;
+    if (te_check_io_count(d, op, 1, 0x7fff, 1) || check_type(op, d, out))
+        return -1;
+    if (op->opt.activation != TE_ACT_NONE)
+        return te_op_fail(d, op, "fused activation %d is not supported", (int)op->opt.activation);
+    if (axis < 0)
+        axis += out->rank;
+    if (axis < 0 || axis >= out->rank)
+        return te_op_fail(d, op, "axis %d is out of range for rank %d", op->opt.axis, out->rank);
+    for (i = 0; i < op->n_in; i++) {
+        const te_tensor *in = te_in(g, op, i);
+        if (check_input(op, d, in, i, out, axis))
+            return -1;
+        total += in->shape[axis];
+    }
+    if (total != out->shape[axis])
+        return te_op_fail(d, op, "inputs add up to %lld along axis %d, output 0 has %d",
+                          (long long)total, axis, out->shape[axis]);
+    return 0;
+}
+
+static int concat_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *out = te_out(e->g, op, 0);
+    int64_t outer = 1, inner = (int64_t)te_dtype_size(out->type), offset = 0;
+    int i, k, axis = op->opt.axis < 0 ? op->opt.axis + out->rank : op->opt.axis;
+    te_name dst = te_emit_tensor(e, out->id);
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    for (k = 0; k < axis; k++)
+        outer *= out->shape[k];
+    for (k = axis + 1; k < out->rank; k++)
+        inner *= out->shape[k];
+    te_emit_kernel(e, "concat");
+    for (i = 0; i < op->n_in; i++) {
+        const te_tensor *in = te_in(e->g, op, i);
+        int64_t row = in->shape[axis] * inner;
+        te_name src;
+        if (row == 0)
+            continue;
+        src = te_emit_tensor(e, in->id);
+        te_emit_stmt(e, "te_concat_s8((const int8_t *)%s, (int8_t *)%s + %lld, %lld, %lld, "
+                     "%lld);", src.s, dst.s, (long long)offset,
+                     (long long)outer, (long long)row, (long long)(out->shape[axis] * inner));
+        offset += row;
+    }
+    return 0;
+}
+
+const te_op_def te_op_concatenation = {TE_OP_CONCATENATION, concat_check, NULL, NULL, concat_emit,
+                                       0};

@@ -1,4 +1,125 @@
-/* op_depthwise_conv2d.c - DEPTHWISE_CONV_2D: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_depthwise_conv2d.c - DEPTHWISE_CONV_2D lowering (int8 activations,
+ * int8 weights [1, kh, kw, in_c * multiplier] quantized per tensor or per
+ * output channel, optional int32 bias) onto te_depthwise_conv2d_s8.
+ * Prepare-time values follow TFLite Micro's depthwise_conv_common.cc; the
+ * shared helpers live in op_conv2d.c. */
 #include "ops.h"
 
-const te_op_def te_op_depthwise_conv2d = {TE_OP_DEPTHWISE_CONV_2D, NULL, NULL, NULL, NULL, 0};
+/* Defined in op_conv2d.c. */
+int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which);
+int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, int rank,
+                             int chan_dim);
+int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
+int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
+                         int32_t *lo, int32_t *hi);
+int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
+                            const te_tensor *out, int channels, int float_product,
+                            te_name *mult, te_name *shift);
+int64_t te_convfam_out_size(te_padding pad, int64_t in, int64_t k, int64_t stride, int64_t dil);
+int64_t te_convfam_pad_before(int64_t in, int64_t k, int64_t stride, int64_t dil, int64_t out);
+
+static int check_options(te_diag *d, const te_op *op)
+{
+    const te_options *o = &op->opt;
+    if (o->stride_h < 1 || o->stride_w < 1 || o->dilation_h < 1 || o->dilation_w < 1)
+        return te_op_fail(d, op, "stride %dx%d / dilation %dx%d must be >= 1", o->stride_h,
+                          o->stride_w, o->dilation_h, o->dilation_w);
+    if (o->padding != TE_PAD_SAME && o->padding != TE_PAD_VALID)
+        return te_op_fail(d, op, "unknown padding %d", (int)o->padding);
+    return 0;
+}
+
+/* The multiplier is out_c / in_c.  TFLite Micro loops over the option's
+ * value instead, so an option that disagrees (other than an absent 0)
+ * would make it compute something else: refuse it. */
+static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *w,
+                        const te_tensor *out)
+{
+    const te_options *o = &op->opt;
+    int64_t oh, ow;
+    int mult;
+    if (in->rank != 4 || out->rank != 4)
+        return te_op_fail(d, op, "input and output must be 4-D (NHWC), got ranks %d and %d",
+                          in->rank, out->rank);
+    if (w->shape[0] != 1)
+        return te_op_fail(d, op, "weights' first dimension is %d, expected 1", w->shape[0]);
+    if (in->shape[3] < 1 || w->shape[3] % in->shape[3] != 0)
+        return te_op_fail(d, op, "%d output channels are not a multiple of %d input channels",
+                          w->shape[3], in->shape[3]);
+    mult = w->shape[3] / in->shape[3];
+    if (o->depth_multiplier != 0 && o->depth_multiplier != mult)
+        return te_op_fail(d, op, "depth_multiplier option %d disagrees with the shapes (%d -> "
+                          "%d channels)", o->depth_multiplier, in->shape[3], w->shape[3]);
+    oh = te_convfam_out_size(o->padding, in->shape[1], w->shape[1], o->stride_h, o->dilation_h);
+    ow = te_convfam_out_size(o->padding, in->shape[2], w->shape[2], o->stride_w, o->dilation_w);
+    if (oh < 1 || ow < 1)
+        return te_op_fail(d, op, "input %dx%d is smaller than the dilated %dx%d filter",
+                          in->shape[1], in->shape[2], w->shape[1], w->shape[2]);
+    if (out->shape[0] != in->shape[0] || out->shape[1] != oh || out->shape[2] != ow ||
+        out->shape[3] != w->shape[3])
+        return te_op_fail(d, op, "output shape [%d,%d,%d,%d] does not match the expected "
+                          "[%d,%lld,%lld,%d]", out->shape[0], out->shape[1], out->shape[2],
+                          out->shape[3], in->shape[0], (long long)oh, (long long)ow,
+                          w->shape[3]);
+    return 0;
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *w, *out;
+    int32_t lo, hi;
+    if (te_check_io_count(d, op, 2, 3, 1))
+        return -1;
+    in = te_in(g, op, 0);
+    w = te_in(g, op, 1);
+    out = te_out(g, op, 0);
+    if (te_convfam_check_act_type(d, op, in, "input 0") ||
+        te_convfam_check_act_type(d, op, out, "output 0") ||
+        te_convfam_check_weights(d, op, w, 4, 3) ||
+        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[3]) || check_options(d, op) ||
+        check_shapes(d, op, in, w, out))
+        return -1;
+    return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
+}
+
+static int64_t macs(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    return te_tensor_elems(out) * w->shape[1] * w->shape[2];
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_options *o = &op->opt;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    int32_t lo, hi;
+    te_name mult, shift, x, wt, b, y;
+    if (te_convfam_act_range(e->diag, op, o->activation, out, &lo, &hi) ||
+        te_convfam_emit_requant(e, in, w, out, w->shape[3], 0, &mult, &shift))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "depthwise_conv2d");
+    te_emit_stmt(e,
+                 "te_depthwise_conv2d_s8(&(const te_depthwise_conv2d_params){.batches = %d, "
+                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, "
+                 ".depth_mult = %d, .k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, "
+                 ".dil_h = %d, .dil_w = %d, .pad_top = %d, .pad_left = %d, .input_offset = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
+                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
+                 out->shape[2], w->shape[3] / in->shape[3], w->shape[1], w->shape[2],
+                 o->stride_h, o->stride_w, o->dilation_h, o->dilation_w,
+                 (int)te_convfam_pad_before(in->shape[1], w->shape[1], o->stride_h,
+                                            o->dilation_h, out->shape[1]),
+                 (int)te_convfam_pad_before(in->shape[2], w->shape[2], o->stride_w,
+                                            o->dilation_w, out->shape[2]),
+                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, x.s,
+                 wt.s, b.s, mult.s, shift.s, y.s);
+    return 0;
+}
+
+const te_op_def te_op_depthwise_conv2d = {TE_OP_DEPTHWISE_CONV_2D, check, macs, NULL, emit, 0};

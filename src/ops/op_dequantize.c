@@ -1,4 +1,64 @@
-/* op_dequantize.c - DEQUANTIZE: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_dequantize.c - DEQUANTIZE int8/int16 -> float32 as TFLite Micro's
+ * reference kernel does it: scale * (float)(x - zero_point) in float.  For
+ * int8 the 256 possible results are computed here with that very
+ * expression and the kernel looks them up; for int16 the kernel multiplies. */
 #include "ops.h"
 
-const te_op_def te_op_dequantize = {TE_OP_DEQUANTIZE, NULL, NULL, NULL, NULL, 0};
+static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    if (te_check_io_count(d, op, 1, 1, 1))
+        return -1;
+    if (!in)
+        return te_op_fail(d, op, "input 0 is missing");
+    if (in->type != TE_DT_INT8 && in->type != TE_DT_INT16)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has type %s, expected int8 or int16",
+                          in->id, in->name, te_dtype_name(in->type));
+    if (te_check_type(d, op, out, "output 0", TE_DT_FLOAT32) ||
+        te_check_quant(d, op, in, "input 0"))
+        return -1;
+    if (in->q.count != 1)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is quantized per channel, only "
+                          "per-tensor quantization is supported", in->id, in->name);
+    if (in->q.zero_point[0] < -65536 || in->q.zero_point[0] > 65536)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has an out-of-range zero point",
+                          in->id, in->name);
+    if (te_tensor_elems(in) != te_tensor_elems(out))
+        return te_op_fail(d, op, "input 0 has %lld elements, output 0 has %lld",
+                          (long long)te_tensor_elems(in), (long long)te_tensor_elems(out));
+    if (te_tensor_elems(in) > 0x7fffffff)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    return 0;
+}
+
+static int dequantize_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    long long n = (long long)te_tensor_elems(in);
+    float scale = in->q.scale[0];
+    int32_t zp = (int32_t)in->q.zero_point[0];
+    te_name src, dst;
+    if (n == 0)
+        return 0;
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "dequantize");
+    if (in->type == TE_DT_INT8) {
+        float lut[256];
+        te_name name;
+        int i;
+        for (i = 0; i < 256; i++) {
+            float centered = (float)(i - 128 - zp);
+            lut[i] = scale * centered;
+        }
+        name = te_emit_const_f32(e, lut, 256, "dequant");
+        te_emit_stmt(e, "te_dequantize_s8_f32(%s, %s, %lld, %s);", src.s, dst.s, n, name.s);
+    } else {
+        te_emit_stmt(e, "te_dequantize_s16_f32(%s, %s, %lld, %af, %ld);", src.s, dst.s, n,
+                     (double)scale, (long)zp);
+    }
+    return 0;
+}
+
+const te_op_def te_op_dequantize = {TE_OP_DEQUANTIZE, dequantize_check, NULL, NULL,
+                                    dequantize_emit, 0};

@@ -1,4 +1,76 @@
-/* op_log_softmax.c - LOG_SOFTMAX: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_log_softmax.c - LOG_SOFTMAX (int8) over the last dimension, as TFLM's
+ * reference kernel: exp and Q5.26 rescaling of every possible difference
+ * row_max - x are tabulated at compile time; the row sum, its fixed-point
+ * log and the output scaling run in te_log_softmax_s8.  Output scale
+ * 16/256, zero point 127. */
 #include "ops.h"
 
-const te_op_def te_op_log_softmax = {TE_OP_LOG_SOFTMAX, NULL, NULL, NULL, NULL, 0};
+#include <limits.h>
+
+#include "../quant/lut_nonlinear.h"
+
+static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *out)
+{
+    int i;
+    if (in->rank < 1)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') must have at least one dimension",
+                          in->id, in->name);
+    if (te_tensor_elems(in) > INT_MAX)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has more than %d elements", in->id,
+                          in->name, INT_MAX);
+    for (i = 0; i < in->rank && out->rank == in->rank; i++)
+        if (in->shape[i] != out->shape[i])
+            break;
+    if (out->rank != in->rank || i != in->rank)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') must have the shape of input 0",
+                          out->id, out->name);
+    return 0;
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *out;
+    te_lut_softmax_params p;
+    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
+        check_shapes(d, op, in, out) < 0)
+        return -1;
+    if (out->q.zero_point[0] != 127 || out->q.scale[0] != 16.0f / 256)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has scale %g and zero point %lld, "
+                          "expected 16/256 and 127", out->id, out->name,
+                          (double)out->q.scale[0], (long long)out->q.zero_point[0]);
+    if (te_lut_log_softmax_prepare(in->q.scale[0], &p) < 0)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') scale %g is outside the range "
+                          "TFLite's int8 LOG_SOFTMAX supports", in->id, in->name,
+                          (double)in->q.scale[0]);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    te_lut_softmax_params p;
+    int32_t exp_table[256], q5_table[256];
+    int depth = in->shape[in->rank - 1];
+    int rows = depth > 0 ? (int)(te_tensor_elems(in) / depth) : 0;
+    te_name te, tq, x, y;
+    te_lut_log_softmax_prepare(in->q.scale[0], &p);
+    te_lut_softmax_exp(&p, exp_table);
+    te_lut_softmax_q5(&p, q5_table);
+    te = te_emit_const_i32(e, exp_table, 256, "logsm_exp");
+    tq = te_emit_const_i32(e, q5_table, 256, "logsm_q5");
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "softmax");
+    te_emit_stmt(e, "te_log_softmax_s8(%s, %s, %d, %d, %s, %s, %ld, %ld, %d);", x.s, y.s, rows,
+                 depth, te.s, tq.s, (long)p.diff_min, (long)p.reverse_scaling_divisor,
+                 p.reverse_scaling_right_shift);
+    return 0;
+}
+
+const te_op_def te_op_log_softmax = {TE_OP_LOG_SOFTMAX, check, NULL, NULL, emit, 0};

@@ -1,4 +1,110 @@
-/* op_pad.c - PAD: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_pad.c - PAD (int8, rank <= 5, constant int32/int64 paddings of shape
+ * [rank, 2], optional scalar constant_values input).  As in TFLite Micro
+ * the pad value is constant_values when given, else the output zero point;
+ * the data is copied unchanged (no requantization). */
+#include <stdio.h>
+
 #include "ops.h"
 
-const te_op_def te_op_pad = {TE_OP_PAD, NULL, NULL, NULL, NULL, 0};
+int64_t te_move_const_int(const te_tensor *t, int64_t i);
+
+#define PAD_MAX_RANK 5
+
+static int check_paddings(const te_op *op, te_diag *d, const te_tensor *in, const te_tensor *pad,
+                          const te_tensor *out)
+{
+    int k;
+    if (!pad)
+        return te_op_fail(d, op, "input 1 (paddings) is missing");
+    if (pad->type != TE_DT_INT32 && pad->type != TE_DT_INT64)
+        return te_op_fail(d, op, "input 1 (paddings, tensor %d '%s') has type %s, expected int32 "
+                          "or int64", pad->id, pad->name, te_dtype_name(pad->type));
+    if (te_check_const(d, op, pad, "input 1 (paddings)"))
+        return -1;
+    if (te_tensor_elems(pad) != 2 * (int64_t)in->rank)
+        return te_op_fail(d, op, "input 1 (paddings, tensor %d '%s') has %lld entries, expected "
+                          "%d (input rank x 2)", pad->id, pad->name,
+                          (long long)te_tensor_elems(pad), 2 * in->rank);
+    for (k = 0; k < in->rank; k++) {
+        int64_t lo = te_move_const_int(pad, 2 * k), hi = te_move_const_int(pad, 2 * k + 1);
+        if (lo < 0 || hi < 0 || lo > 0x7fffffff || hi > 0x7fffffff)
+            return te_op_fail(d, op, "paddings of dimension %d (%lld, %lld) are not supported "
+                              "(negative or too large)", k, (long long)lo, (long long)hi);
+        if (out->shape[k] != in->shape[k] + lo + hi)
+            return te_op_fail(d, op, "output 0 (tensor %d '%s') has size %d in dimension %d, "
+                              "expected %lld", out->id, out->name, out->shape[k], k,
+                              (long long)(in->shape[k] + lo + hi));
+    }
+    return 0;
+}
+
+/* The optional scalar constant_values input: int8, quantized like the output. */
+static int check_value(const te_op *op, te_diag *d, const te_tensor *v, const te_tensor *out)
+{
+    if (te_check_type(d, op, v, "input 2 (constant_values)", TE_DT_INT8))
+        return -1;
+    if (te_tensor_elems(v) != 1)
+        return te_op_fail(d, op, "input 2 (constant_values, tensor %d '%s') must have one element",
+                          v->id, v->name);
+    if (v->data && te_check_const(d, op, v, "input 2 (constant_values)"))
+        return -1;
+    if (out->q.count > 0 && (v->q.count < 1 || v->q.zero_point[0] != out->q.zero_point[0] ||
+                             v->q.scale[0] != out->q.scale[0]))
+        return te_op_fail(d, op, "input 2 (constant_values, tensor %d '%s') must have the output's "
+                          "scale and zero point", v->id, v->name);
+    return 0;
+}
+
+static int pad_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0), *v = te_in(g, op, 2);
+    if (te_check_io_count(d, op, 2, 3, 1))
+        return -1;
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8))
+        return -1;
+    if (in->rank > PAD_MAX_RANK)
+        return te_op_fail(d, op, "input 0 has rank %d, at most %d is supported", in->rank,
+                          PAD_MAX_RANK);
+    if (out->rank != in->rank)
+        return te_op_fail(d, op, "output 0 has rank %d, input 0 has rank %d", out->rank, in->rank);
+    if (out->q.count > 0 && te_check_quant(d, op, out, "output 0"))
+        return -1;
+    if (te_tensor_elems(out) > 0x7fffffff)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') is too large", out->id, out->name);
+    if (check_paddings(op, d, in, te_in(g, op, 1), out))
+        return -1;
+    return v ? check_value(op, d, v, out) : 0;
+}
+
+static int pad_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    const te_tensor *pad = te_in(e->g, op, 1), *v = te_in(e->g, op, 2);
+    int32_t p[3 * PAD_MAX_RANK];
+    int k, lead = PAD_MAX_RANK - in->rank;
+    char value[160];
+    te_name arr, src, dst;
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    for (k = 0; k < PAD_MAX_RANK; k++) {
+        int r = k - lead;
+        p[k] = r < 0 ? 1 : in->shape[r];
+        p[PAD_MAX_RANK + k] = r < 0 ? 0 : (int32_t)te_move_const_int(pad, 2 * r);
+        p[2 * PAD_MAX_RANK + k] = r < 0 ? 0 : (int32_t)te_move_const_int(pad, 2 * r + 1);
+    }
+    if (v) {
+        te_name vname = te_emit_tensor(e, v->id);
+        snprintf(value, sizeof value, "%s[0]", vname.s);
+    } else
+        snprintf(value, sizeof value, "%d", out->q.count > 0 ? (int)out->q.zero_point[0] : 0);
+    arr = te_emit_const_i32(e, p, 3 * PAD_MAX_RANK, "pad");
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "pad");
+    te_emit_stmt(e, "te_pad_s8(%s, %s, %s, %s + %d, %s + %d, %s);", src.s, dst.s, arr.s, arr.s,
+                 PAD_MAX_RANK, arr.s, 2 * PAD_MAX_RANK, value);
+    return 0;
+}
+
+const te_op_def te_op_pad = {TE_OP_PAD, pad_check, NULL, NULL, pad_emit, 0};

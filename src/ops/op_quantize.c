@@ -1,4 +1,99 @@
-/* op_quantize.c - QUANTIZE: not implemented yet (stub; te_op_find reports it unsupported). */
-#include "ops.h"
+/* op_quantize.c - QUANTIZE as TFLite Micro's reference kernel does it:
+ * float32 -> int8/int16 (AffineQuantize, the output scale written into the
+ * call as an exact hex float) and integer -> integer requantization with
+ * QuantizeMultiplier(in_scale / out_scale) computed here. */
+#include <stdio.h>
 
-const te_op_def te_op_quantize = {TE_OP_QUANTIZE, NULL, NULL, NULL, NULL, 0};
+#include "ops.h"
+#include "quant/quant.h"
+
+/* Short type names of the te_quantize_<in>_<out> kernels; NULL: unsupported. */
+static const char *type_tag(te_dtype t)
+{
+    switch (t) {
+    case TE_DT_FLOAT32: return "f32";
+    case TE_DT_INT8: return "s8";
+    case TE_DT_UINT8: return "u8";
+    case TE_DT_INT16: return "s16";
+    case TE_DT_INT32: return "s32";
+    default: return NULL;
+    }
+}
+
+/* The input -> output pairs TFLite Micro's QUANTIZE evaluates. */
+static int supported_pair(te_dtype in, te_dtype out)
+{
+    static const te_dtype pairs[][2] = {
+        {TE_DT_FLOAT32, TE_DT_INT8}, {TE_DT_FLOAT32, TE_DT_INT16}, {TE_DT_INT8, TE_DT_INT8},
+        {TE_DT_INT8, TE_DT_UINT8},   {TE_DT_INT8, TE_DT_INT16},    {TE_DT_INT8, TE_DT_INT32},
+        {TE_DT_UINT8, TE_DT_INT8},   {TE_DT_INT16, TE_DT_INT8},    {TE_DT_INT16, TE_DT_INT16},
+        {TE_DT_INT16, TE_DT_INT32},  {TE_DT_INT32, TE_DT_INT8},    {TE_DT_INT32, TE_DT_INT16},
+    };
+    size_t i;
+    for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i][0] == in && pairs[i][1] == out)
+            return 1;
+    return 0;
+}
+
+static int check_per_tensor(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
+{
+    if (te_check_quant(d, op, t, which))
+        return -1;
+    if (t->q.count != 1)
+        return te_op_fail(d, op, "%s (tensor %d '%s') is quantized per channel, only per-tensor "
+                          "quantization is supported", which, t->id, t->name);
+    if (t->q.zero_point[0] < INT32_MIN || t->q.zero_point[0] > INT32_MAX)
+        return te_op_fail(d, op, "%s (tensor %d '%s') has an out-of-range zero point", which,
+                          t->id, t->name);
+    return 0;
+}
+
+static int quantize_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    if (te_check_io_count(d, op, 1, 1, 1))
+        return -1;
+    if (!in)
+        return te_op_fail(d, op, "input 0 is missing");
+    if (!out)
+        return te_op_fail(d, op, "output 0 is missing");
+    if (!supported_pair(in->type, out->type))
+        return te_op_fail(d, op, "%s input (tensor %d '%s') to %s output (tensor %d '%s') is not "
+                          "supported", te_dtype_name(in->type), in->id, in->name,
+                          te_dtype_name(out->type), out->id, out->name);
+    if (check_per_tensor(d, op, out, "output 0"))
+        return -1;
+    if (in->type != TE_DT_FLOAT32 && check_per_tensor(d, op, in, "input 0"))
+        return -1;
+    if (te_tensor_elems(in) != te_tensor_elems(out))
+        return te_op_fail(d, op, "input 0 has %lld elements, output 0 has %lld",
+                          (long long)te_tensor_elems(in), (long long)te_tensor_elems(out));
+    if (te_tensor_elems(in) > 0x7fffffff)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    return 0;
+}
+
+static int quantize_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    long long n = (long long)te_tensor_elems(in), out_zp = (long long)out->q.zero_point[0];
+    te_name src = te_emit_tensor(e, in->id), dst = te_emit_tensor(e, out->id);
+    if (n == 0)
+        return 0;
+    te_emit_kernel(e, "quantize");
+    if (in->type == TE_DT_FLOAT32) {
+        te_emit_stmt(e, "te_quantize_f32_%s(%s, %s, %lld, %af, %lld);", type_tag(out->type), src.s,
+                     dst.s, n, (double)out->q.scale[0], out_zp);
+    } else {
+        int32_t mult;
+        int shift;
+        te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &mult, &shift);
+        te_emit_stmt(e, "te_quantize_%s_%s(%s, %s, %lld, %lld, %ld, %d, %lld);",
+                     type_tag(in->type), type_tag(out->type), src.s, dst.s, n,
+                     (long long)in->q.zero_point[0], (long)mult, shift, out_zp);
+    }
+    return 0;
+}
+
+const te_op_def te_op_quantize = {TE_OP_QUANTIZE, quantize_check, NULL, NULL, quantize_emit, 0};

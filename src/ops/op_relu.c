@@ -1,4 +1,35 @@
-/* op_relu.c - RELU: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_relu.c - RELU (int8): requantize input to output scale, clamp below
+ * at the output zero point, as TFLM's ReluQuantized; tabulated for all 256
+ * inputs at compile time, the kernel is a table lookup. */
 #include "ops.h"
 
-const te_op_def te_op_relu = {TE_OP_RELU, NULL, NULL, NULL, NULL, 0};
+#include "../quant/lut_emit.h"
+#include "../quant/lut_nonlinear.h"
+
+static int table_for(te_graph *g, const te_op *op, int8_t table[256])
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    return te_lut_relu(in->q.scale[0], (int32_t)in->q.zero_point[0], out->q.scale[0],
+                       (int32_t)out->q.zero_point[0], table);
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    int8_t table[256];
+    if (te_lut_check_unary(g, op, d, 1) < 0)
+        return -1;
+    if (table_for(g, op, table) < 0)
+        return te_op_fail(d, op, "input scale / output scale = %g is too large",
+                          (double)te_in(g, op, 0)->q.scale[0] /
+                              (double)te_out(g, op, 0)->q.scale[0]);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    int8_t table[256];
+    table_for(e->g, op, table);
+    return te_lut_emit_table(e, op, table);
+}
+
+const te_op_def te_op_relu = {TE_OP_RELU, check, NULL, NULL, emit, 0};

@@ -1,4 +1,23 @@
-/* op_relu6.c - RELU6: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_relu6.c - RELU6 (int8): clamp to [input zero point, quantized 6.0] in
+ * the input's quantization, as TFLM's Relu6Quantized (which ignores the
+ * output's quantization); tabulated at compile time, the kernel is a table
+ * lookup. */
 #include "ops.h"
 
-const te_op_def te_op_relu6 = {TE_OP_RELU6, NULL, NULL, NULL, NULL, 0};
+#include "../quant/lut_emit.h"
+#include "../quant/lut_nonlinear.h"
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    return te_lut_check_unary(g, op, d, 0);
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    int8_t table[256];
+    te_lut_relu6(in->q.scale[0], (int32_t)in->q.zero_point[0], table);
+    return te_lut_emit_table(e, op, table);
+}
+
+const te_op_def te_op_relu6 = {TE_OP_RELU6, check, NULL, NULL, emit, 0};

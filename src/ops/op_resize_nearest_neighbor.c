@@ -1,4 +1,105 @@
-/* op_resize_nearest_neighbor.c - RESIZE_NEAREST_NEIGHBOR: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_resize_nearest_neighbor.c - RESIZE_NEAREST_NEIGHBOR (4D NHWC; int8,
+ * int16 or float32; constant int32 size tensor; align_corners and
+ * half_pixel_centers).  The source row and column of every output row and
+ * column are computed here with the float arithmetic of TFLite's reference
+ * GetNearestNeighbor and handed to the kernel as tables. */
+#include <math.h>
+#include <stdlib.h>
+
 #include "ops.h"
 
-const te_op_def te_op_resize_nearest_neighbor = {TE_OP_RESIZE_NEAREST_NEIGHBOR, NULL, NULL, NULL, NULL, 0};
+int64_t te_move_const_int(const te_tensor *t, int64_t i);
+int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
+                               const char *which, int allow_int64);
+
+/* TFLite's GetNearestNeighbor: scale and source position in float, then
+ * round (align_corners) or floor, capped at in_size - 1 (and at 0 with
+ * half_pixel_centers). */
+static int32_t nearest(int v, int32_t in_size, int32_t out_size, int align_corners,
+                       int half_pixel_centers)
+{
+    float scale = (align_corners && out_size > 1) ? (float)(in_size - 1) / (float)(out_size - 1)
+                                                  : (float)in_size / (float)out_size;
+    float offset = half_pixel_centers ? 0.5f : 0.0f;
+    float pos = ((float)v + offset) * scale;
+    int32_t r = align_corners ? (int32_t)roundf(pos) : (int32_t)floorf(pos);
+    if (r > in_size - 1)
+        r = in_size - 1;
+    if (half_pixel_centers && r < 0)
+        r = 0;
+    return r;
+}
+
+static int resize_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *size = te_in(g, op, 1), *out = te_out(g, op, 0);
+    int k;
+    if (te_check_io_count(d, op, 2, 2, 1))
+        return -1;
+    if (!in)
+        return te_op_fail(d, op, "input 0 is missing");
+    if (in->type != TE_DT_INT8 && in->type != TE_DT_INT16 && in->type != TE_DT_FLOAT32)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has type %s, expected int8, int16 or "
+                          "float32", in->id, in->name, te_dtype_name(in->type));
+    if (te_check_type(d, op, out, "output 0", in->type))
+        return -1;
+    if (in->rank != 4 || out->rank != 4)
+        return te_op_fail(d, op, "input 0 and output 0 must have rank 4");
+    if (te_move_check_index_tensor(d, op, size, "input 1 (size)", 0))
+        return -1;
+    if (size->rank != 1 || te_tensor_elems(size) != 2)
+        return te_op_fail(d, op, "input 1 (size, tensor %d '%s') must have shape [2]", size->id,
+                          size->name);
+    if (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2])
+        return te_op_fail(d, op, "size [%lld,%lld] does not match the output's height and width "
+                          "%dx%d", (long long)te_move_const_int(size, 0),
+                          (long long)te_move_const_int(size, 1), out->shape[1], out->shape[2]);
+    if (in->shape[0] != out->shape[0] || in->shape[3] != out->shape[3])
+        return te_op_fail(d, op, "output 0 must have the input's batch and channel counts");
+    for (k = 1; k < 3; k++)
+        if (in->shape[k] <= 0 && out->shape[k] > 0)
+            return te_op_fail(d, op, "input 0 has an empty dimension %d", k);
+    if (te_tensor_bytes(out) > 0x7fffffff || te_tensor_bytes(in) > 0x7fffffff)
+        return te_op_fail(d, op, "tensors are too large");
+    return 0;
+}
+
+/* Table of source indices for one spatial axis. */
+static te_name emit_map(te_emit *e, int32_t in_size, int32_t out_size, const te_op *op,
+                        const char *hint, int *ok)
+{
+    int32_t *map = malloc(sizeof *map * (size_t)out_size);
+    te_name name;
+    int v;
+    *ok = map != NULL;
+    if (!map)
+        return te_emit_const_i32(e, NULL, 0, hint);
+    for (v = 0; v < out_size; v++)
+        map[v] = nearest(v, in_size, out_size, op->opt.align_corners, op->opt.half_pixel_centers);
+    name = te_emit_const_i32(e, map, (size_t)out_size, hint);
+    free(map);
+    return name;
+}
+
+static int resize_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    int depth = in->shape[3] * (int)te_dtype_size(in->type), ok_y, ok_x;
+    te_name ymap, xmap, src, dst;
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    ymap = emit_map(e, in->shape[1], out->shape[1], op, "ymap", &ok_y);
+    xmap = emit_map(e, in->shape[2], out->shape[2], op, "xmap", &ok_x);
+    if (!ok_y || !ok_x)
+        return te_op_fail(e->diag, op, "out of memory");
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "resize_nearest");
+    te_emit_stmt(e, "te_resize_nearest_s8((const int8_t *)%s, (int8_t *)%s, %d, %d, %d, %d, %d, "
+                 "%d, %s, %s);", src.s, dst.s, in->shape[0], in->shape[1], in->shape[2], depth,
+                 out->shape[1], out->shape[2], ymap.s, xmap.s);
+    return 0;
+}
+
+const te_op_def te_op_resize_nearest_neighbor = {TE_OP_RESIZE_NEAREST_NEIGHBOR, resize_check, NULL,
+                                                 NULL, resize_emit, 0};

@@ -1,4 +1,58 @@
-/* op_softmax.c - SOFTMAX: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_softmax.c - SOFTMAX (int8 -> int8) over the last dimension, as TFLM's
+ * reference kernel: the exp of every possible difference row_max - x
+ * (0..255) is tabulated at compile time; the row sum, reciprocal and
+ * output scaling run in te_softmax_s8.  Output scale 1/256, zero point -128. */
 #include "ops.h"
 
-const te_op_def te_op_softmax = {TE_OP_SOFTMAX, NULL, NULL, NULL, NULL, 0};
+#include <limits.h>
+
+#include "../quant/lut_nonlinear.h"
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *out;
+    te_lut_softmax_params p;
+    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0)
+        return -1;
+    if (in->rank < 1)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') must have at least one dimension",
+                          in->id, in->name);
+    if (out->rank < 1 || out->shape[out->rank - 1] != in->shape[in->rank - 1] ||
+        te_tensor_elems(out) != te_tensor_elems(in) || te_tensor_elems(in) > INT_MAX)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') must have the shape of input 0",
+                          out->id, out->name);
+    if (out->q.zero_point[0] != -128 || out->q.scale[0] != 1.0f / 256)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has scale %g and zero point %lld, "
+                          "expected 1/256 and -128", out->id, out->name,
+                          (double)out->q.scale[0], (long long)out->q.zero_point[0]);
+    if (te_lut_softmax_prepare((double)op->opt.beta, in->q.scale[0], &p) < 0)
+        return te_op_fail(d, op, "beta %g times input scale %g must exceed 2^-26",
+                          (double)op->opt.beta, (double)in->q.scale[0]);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    te_lut_softmax_params p;
+    int32_t exp_table[256];
+    int depth = in->shape[in->rank - 1];
+    int rows = depth > 0 ? (int)(te_tensor_elems(in) / depth) : 0;
+    te_name t, x, y;
+    te_lut_softmax_prepare((double)op->opt.beta, in->q.scale[0], &p);
+    te_lut_softmax_exp(&p, exp_table);
+    t = te_emit_const_i32(e, exp_table, 256, "softmax_exp");
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "softmax");
+    te_emit_stmt(e, "te_softmax_s8(%s, %s, %d, %d, %s);", x.s, y.s, rows, depth, t.s);
+    return 0;
+}
+
+const te_op_def te_op_softmax = {TE_OP_SOFTMAX, check, NULL, NULL, emit, 0};

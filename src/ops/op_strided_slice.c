@@ -1,4 +1,185 @@
-/* op_strided_slice.c - STRIDED_SLICE: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_strided_slice.c - STRIDED_SLICE with constant int32 begin/end/strides,
+ * begin/end/shrink_axis masks and negative indices or strides, exactly as
+ * TFLite Micro does it: StartForAxis / StopForAxis decide the output shape
+ * (checked against the output tensor), the reference kernel's loops decide
+ * which elements are copied.  Like TFLite Micro, the `offset` option is
+ * ignored; ellipsis and new_axis masks are rejected (TFLite Micro ignores
+ * them, which cannot give the shape the converter wrote).  Lowered to the
+ * strided gather of te_copy. */
+#include <math.h>
+
 #include "ops.h"
 
-const te_op_def te_op_strided_slice = {TE_OP_STRIDED_SLICE, NULL, NULL, NULL, NULL, 0};
+int64_t te_move_const_int(const te_tensor *t, int64_t i);
+void te_move_shape_str(const int *shape, int rank, char *buf, size_t n);
+int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
+                               const char *which, int allow_int64);
+int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps);
+
+#define SLICE_MAX_RANK 5
+
+/* One axis of the slice. */
+typedef struct {
+    int64_t start;   /* first index (StartForAxis) */
+    int64_t count;   /* elements the kernel copies along the axis */
+    int64_t shape;   /* the output size TFLite Micro's Prepare computes */
+    int64_t stride;
+    int shrink;
+} slice_axis;
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* TFLite's StartForAxis / StopForAxis, the output size of Prepare and the
+ * trip count of the reference kernel's loop along axis k. */
+static void compute_axis(const te_op *op, int64_t size, int64_t begin, int64_t end, int64_t stride,
+                         int k, slice_axis *a)
+{
+    int64_t stop;
+    int32_t dim;
+    a->stride = stride;
+    a->shrink = (op->opt.shrink_axis_mask >> k) & 1;
+    if ((op->opt.begin_mask >> k) & 1)
+        begin = stride > 0 ? INT32_MIN : INT32_MAX;
+    if (begin < 0)
+        begin += size;
+    a->start = stride > 0 ? clamp64(begin, 0, size) : clamp64(begin, -1, size - 1);
+    if ((op->opt.end_mask >> k) & 1)
+        end = stride > 0 ? INT32_MAX : INT32_MIN;
+    if (end < 0)
+        end += size;
+    stop = stride > 0 ? clamp64(end, 0, size) : clamp64(end, -1, size - 1);
+    if (a->shrink)
+        stop = a->start + 1;
+    /* Prepare: ceil((end - begin) / (float)stride), at least 0 */
+    dim = (int32_t)ceilf((float)(int32_t)(stop - a->start) / (float)stride);
+    a->shape = dim < 0 ? 0 : dim;
+    /* Eval: a shrunk axis ends at start (nothing) when start is past the end */
+    if (a->shrink && a->start >= size)
+        stop = a->start;
+    if (stride > 0)
+        a->count = stop > a->start ? (stop - a->start + stride - 1) / stride : 0;
+    else
+        a->count = a->start > stop ? (a->start - stop - stride - 1) / -stride : 0;
+}
+
+static int check_index_inputs(te_graph *g, const te_op *op, te_diag *d, const te_tensor *in)
+{
+    static const char *const which[3] = {"input 1 (begin)", "input 2 (end)", "input 3 (strides)"};
+    int i;
+    for (i = 1; i <= 3; i++) {
+        const te_tensor *t = te_in(g, op, i);
+        if (te_move_check_index_tensor(d, op, t, which[i - 1], 0))
+            return -1;
+        if (te_tensor_elems(t) != in->rank)
+            return te_op_fail(d, op, "%s (tensor %d '%s') has %lld entries, input rank is %d",
+                              which[i - 1], t->id, t->name, (long long)te_tensor_elems(t),
+                              in->rank);
+    }
+    return 0;
+}
+
+static int check_input(const te_op *op, te_diag *d, const te_tensor *in)
+{
+    int k;
+    if (!in)
+        return te_op_fail(d, op, "input 0 is missing");
+    if (in->type != TE_DT_INT8 && in->type != TE_DT_INT16 && in->type != TE_DT_INT32 &&
+        in->type != TE_DT_FLOAT32 && in->type != TE_DT_BOOL)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has unsupported type %s", in->id,
+                          in->name, te_dtype_name(in->type));
+    if (in->rank < 1 || in->rank > SLICE_MAX_RANK)
+        return te_op_fail(d, op, "input 0 has rank %d, expected 1 to %d", in->rank,
+                          SLICE_MAX_RANK);
+    for (k = 0; k < in->rank; k++)
+        if (in->shape[k] <= 0)
+            return te_op_fail(d, op, "input 0 (tensor %d '%s') has an empty dimension %d", in->id,
+                              in->name, k);
+    if (te_tensor_bytes(in) > 0x7fffffff)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    if (op->opt.ellipsis_mask || op->opt.new_axis_mask)
+        return te_op_fail(d, op, "ellipsis_mask and new_axis_mask are not supported");
+    return 0;
+}
+
+/* Fills the axes; returns the output rank. */
+static int compute_axes(te_graph *g, const te_op *op, const te_tensor *in, slice_axis *ax)
+{
+    const te_tensor *b = te_in(g, op, 1), *e = te_in(g, op, 2), *s = te_in(g, op, 3);
+    int k, rank = 0;
+    for (k = 0; k < in->rank; k++) {
+        compute_axis(op, in->shape[k], te_move_const_int(b, k), te_move_const_int(e, k),
+                     te_move_const_int(s, k), k, &ax[k]);
+        rank += !ax[k].shrink;
+    }
+    return rank;
+}
+
+static int check_axes(const te_op *op, te_diag *d, const te_tensor *in, const slice_axis *ax,
+                      const te_tensor *out)
+{
+    int shape[SLICE_MAX_RANK], k, n = 0, same;
+    char want[96], have[96];
+    for (k = 0; k < in->rank; k++) {
+        if (ax[k].shrink && ax[k].count != 1)
+            return te_op_fail(d, op, "shrink_axis on axis %d selects no element (TFLite Micro "
+                              "would leave the output unwritten)", k);
+        if (!ax[k].shrink && ax[k].count != ax[k].shape)
+            return te_op_fail(d, op, "axis %d: the kernel would copy %lld elements, the output "
+                              "shape says %lld", k, (long long)ax[k].count,
+                              (long long)ax[k].shape);
+        if (!ax[k].shrink)
+            shape[n++] = (int)ax[k].shape;
+    }
+    same = out->rank == n;
+    for (k = 0; k < n && same; k++)
+        same = out->shape[k] == shape[k];
+    if (same)
+        return 0;
+    te_move_shape_str(shape, n, want, sizeof want);
+    te_move_shape_str(out->shape, out->rank, have, sizeof have);
+    return te_op_fail(d, op, "output 0 (tensor %d '%s') has shape %s, the slice gives %s%s",
+                      out->id, out->name, have, want,
+                      op->opt.offset ? " (offset=true is ignored, as in TFLite Micro)" : "");
+}
+
+static int slice_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0), *s;
+    slice_axis ax[SLICE_MAX_RANK];
+    int k;
+    if (te_check_io_count(d, op, 4, 4, 1) || check_input(op, d, in))
+        return -1;
+    if (te_check_type(d, op, out, "output 0", in->type) || check_index_inputs(g, op, d, in))
+        return -1;
+    s = te_in(g, op, 3);
+    for (k = 0; k < in->rank; k++)
+        if (te_move_const_int(s, k) == 0)
+            return te_op_fail(d, op, "stride of axis %d is 0", k);
+    compute_axes(g, op, in, ax);
+    return check_axes(op, d, in, ax, out);
+}
+
+static int slice_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    slice_axis ax[SLICE_MAX_RANK];
+    int64_t counts[SLICE_MAX_RANK], steps[SLICE_MAX_RANK], stride = 1, base = 0;
+    int k;
+    compute_axes(e->g, op, in, ax);
+    for (k = in->rank - 1; k >= 0; k--) {
+        if (ax[k].count == 0)
+            return 0; /* empty output */
+        counts[k] = ax[k].count;
+        steps[k] = ax[k].stride * stride;
+        base += ax[k].start * stride;
+        stride *= in->shape[k];
+    }
+    return te_move_emit_gather(e, op, base, in->rank, counts, steps);
+}
+
+const te_op_def te_op_strided_slice = {TE_OP_STRIDED_SLICE, slice_check, NULL, NULL, slice_emit,
+                                       0};

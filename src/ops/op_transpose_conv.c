@@ -1,4 +1,129 @@
-/* op_transpose_conv.c - TRANSPOSE_CONV: not implemented yet (stub; te_op_find reports it unsupported). */
+/* op_transpose_conv.c - TRANSPOSE_CONV lowering (inputs: output shape
+ * int32[4], int8 weights [out_c, kh, kw, in_c] per tensor or per output
+ * channel, int8 input, optional int32 bias) onto te_transpose_conv_s8.
+ *
+ * As in TFLite Micro's transpose_conv.cc: the padding is derived from the
+ * OUTPUT size (ComputePaddingHeightWidth with the output as "input"), and
+ * the int8 path clamps to the full int8 range whatever fused activation the
+ * options carry (Micro prepares it with kTfLiteActNone).  The kernel gathers
+ * instead of scattering, so it needs no int32 scratch buffer.  Shared
+ * helpers live in op_conv2d.c. */
 #include "ops.h"
 
-const te_op_def te_op_transpose_conv = {TE_OP_TRANSPOSE_CONV, NULL, NULL, NULL, NULL, 0};
+/* Defined in op_conv2d.c. */
+int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which);
+int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, int rank,
+                             int chan_dim);
+int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
+int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
+                            const te_tensor *out, int channels, int float_product,
+                            te_name *mult, te_name *shift);
+int64_t te_convfam_out_size(te_padding pad, int64_t in, int64_t k, int64_t stride, int64_t dil);
+int64_t te_convfam_pad_before(int64_t in, int64_t k, int64_t stride, int64_t dil, int64_t out);
+
+/* Input 0 is int32[4]; when constant it must state the output's shape. */
+static int check_shape_input(te_diag *d, const te_op *op, const te_tensor *s,
+                             const te_tensor *out)
+{
+    int i;
+    if (te_check_type(d, op, s, "input 0 (output shape)", TE_DT_INT32))
+        return -1;
+    if (te_tensor_elems(s) != 4)
+        return te_op_fail(d, op, "output shape tensor %d has %lld elements, expected 4", s->id,
+                          (long long)te_tensor_elems(s));
+    if (!s->data)
+        return 0;
+    if (te_check_const(d, op, s, "input 0 (output shape)"))
+        return -1;
+    for (i = 0; i < 4; i++) {
+        const uint8_t *p = s->data + 4 * i;
+        int32_t v = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                              (uint32_t)p[3] << 24);
+        if (v != out->shape[i])
+            return te_op_fail(d, op, "output shape tensor says %d for dimension %d, the output "
+                              "tensor has %d", (int)v, i, out->shape[i]);
+    }
+    return 0;
+}
+
+static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *w,
+                        const te_tensor *out)
+{
+    const te_options *o = &op->opt;
+    if (o->stride_h < 1 || o->stride_w < 1)
+        return te_op_fail(d, op, "stride %dx%d must be >= 1", o->stride_h, o->stride_w);
+    if (o->padding != TE_PAD_SAME && o->padding != TE_PAD_VALID)
+        return te_op_fail(d, op, "unknown padding %d", (int)o->padding);
+    if (in->rank != 4 || out->rank != 4)
+        return te_op_fail(d, op, "input and output must be 4-D (NHWC), got ranks %d and %d",
+                          in->rank, out->rank);
+    if (in->shape[3] != w->shape[3] || out->shape[3] != w->shape[0] ||
+        out->shape[0] != in->shape[0])
+        return te_op_fail(d, op, "shapes do not agree: input [%d,%d,%d,%d], weights "
+                          "[%d,%d,%d,%d], output [%d,%d,%d,%d]", in->shape[0], in->shape[1],
+                          in->shape[2], in->shape[3], w->shape[0], w->shape[1], w->shape[2],
+                          w->shape[3], out->shape[0], out->shape[1], out->shape[2],
+                          out->shape[3]);
+    return 0;
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *w, *out;
+    if (te_check_io_count(d, op, 3, 4, 1))
+        return -1;
+    w = te_in(g, op, 1);
+    in = te_in(g, op, 2);
+    out = te_out(g, op, 0);
+    if (te_convfam_check_act_type(d, op, in, "input 2") ||
+        te_convfam_check_act_type(d, op, out, "output 0") ||
+        check_shape_input(d, op, te_in(g, op, 0), out) ||
+        te_convfam_check_weights(d, op, w, 4, 0) ||
+        te_convfam_check_bias(d, op, te_in(g, op, 3), w->shape[0]))
+        return -1;
+    return check_shapes(d, op, in, w, out);
+}
+
+static int64_t macs(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_tensor *in = &g->tensors[op->in[2]];
+    return te_tensor_elems(in) * w->shape[0] * w->shape[1] * w->shape[2];
+}
+
+/* padding.h ComputePaddingHeightWidth applied to the output size. */
+static int pad_from_output(te_padding pad, int out, int k, int stride)
+{
+    int64_t n = te_convfam_out_size(pad, out, k, stride, 1);
+    return (int)te_convfam_pad_before(out, k, stride, 1, n);
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_options *o = &op->opt;
+    const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
+    te_name mult, shift, x, wt, b, y;
+    if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "transpose_conv");
+    te_emit_stmt(e,
+                 "te_transpose_conv_s8(&(const te_transpose_conv_params){.batches = %d, "
+                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, "
+                 ".k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, .pad_top = %d, "
+                 ".pad_left = %d, .input_offset = %d, .output_offset = %d, .act_min = -128, "
+                 ".act_max = 127}, %s, %s, %s, %s, %s, %s);",
+                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
+                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h,
+                 o->stride_w, pad_from_output(o->padding, out->shape[1], w->shape[1], o->stride_h),
+                 pad_from_output(o->padding, out->shape[2], w->shape[2], o->stride_w),
+                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], x.s, wt.s, b.s, mult.s,
+                 shift.s, y.s);
+    return 0;
+}
+
+const te_op_def te_op_transpose_conv = {TE_OP_TRANSPOSE_CONV, check, macs, NULL, emit, 0};

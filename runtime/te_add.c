@@ -1,0 +1,46 @@
+/* te_add.c - ADD int8 kernel (see te_add.h). */
+#include "te_common.h"
+#include "te_add.h"
+
+static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8_t b)
+{
+    int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
+    int32_t y = te_shl_i32(p->in2_offset + b, p->left_shift);
+    int32_t sum;
+    x = te_mul_by_quant_mult_smaller_than_one(x, p->in1_mult, p->in1_shift);
+    y = te_mul_by_quant_mult_smaller_than_one(y, p->in2_mult, p->in2_shift);
+    sum = te_mul_by_quant_mult_smaller_than_one(x + y, p->out_mult, p->out_shift) + p->out_offset;
+    return (int8_t)te_clamp_i32(sum, p->act_min, p->act_max);
+}
+
+/* Innermost broadcast dimension: n outputs, inputs advancing by s1 / s2. */
+static inline TE_UNUSED void te_add_row(const te_add_params *p, const int8_t *a, int s1,
+                                        const int8_t *b, int s2, int8_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = te_add_one(p, a[i * s1], b[i * s2]);
+}
+
+TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
+                         int8_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    int i0, i1, i2, i3, i4;
+    if (!p->broadcast) {
+        te_add_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    for (i0 = 0; i0 < d[0]; i0++)
+        for (i1 = 0; i1 < d[1]; i1++)
+            for (i2 = 0; i2 < d[2]; i2++)
+                for (i3 = 0; i3 < d[3]; i3++)
+                    for (i4 = 0; i4 < d[4]; i4++) {
+                        const int8_t *a = in1 + i0 * s1[0] + i1 * s1[1] + i2 * s1[2] +
+                                          i3 * s1[3] + i4 * s1[4];
+                        const int8_t *b = in2 + i0 * s2[0] + i1 * s2[1] + i2 * s2[2] +
+                                          i3 * s2[3] + i4 * s2[4];
+                        te_add_row(p, a, s1[5], b, s2[5], out, d[5]);
+                        out += d[5];
+                    }
+}

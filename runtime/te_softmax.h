@@ -1,0 +1,27 @@
+/* te_softmax.h - int8 SOFTMAX and LOG_SOFTMAX over the last dimension,
+ * bit-exact with TFLite Micro's reference kernels.
+ *
+ * Everything that depends only on d = row_max - x (0..255) is computed by
+ * the compiler into tables indexed by d:
+ *   exp_table[d]  exp(-d * input_scale * beta) in Q0.31 as TFLite computes
+ *                 it, or -1 where -d < diff_min (element ignored);
+ *   q5_table[d]   -d rescaled to Q5.26 (LOG_SOFTMAX only).
+ * At run time: the row max, the sum of exps, its reciprocal (SOFTMAX) or
+ * log (LOG_SOFTMAX), and the output scaling. */
+#ifndef TE_SOFTMAX_H
+#define TE_SOFTMAX_H
+
+#include "te_common.h"
+
+/* rows x depth input, output scale 1/256, zero point -128. */
+TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
+                             const int32_t *exp_table);
+
+/* rows x depth input, output scale 16/256, zero point 127.  diff_min and
+ * the reverse scaling (divisor, right shift) are TFLite's Prepare values. */
+TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
+                                 const int32_t *exp_table, const int32_t *q5_table,
+                                 int32_t diff_min, int32_t reverse_divisor,
+                                 int reverse_right_shift);
+
+#endif

@@ -1,0 +1,34 @@
+/* cli.h - what the subcommands of the tinyengine tool share. */
+#ifndef TE_CLI_H
+#define TE_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../compiler.h"
+
+int cmd_compile(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Prints "tinyengine: error: <msg>" to stderr; returns 1 (the exit status). */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Writes a whole file; returns 0 or reports the error and returns -1. */
+int cli_write_file(const char *path, const void *data, size_t n);
+/* Reads a whole file into a malloc'd buffer; NULL on error (reported). */
+void *cli_read_file(const char *path, size_t *n);
+/* Creates a directory (and missing parents); 0 on success. */
+int cli_mkdirs(const char *path);
+/* Default model name: the file's base name without extension, as a C identifier. */
+void cli_default_name(const char *model_path, char *out, size_t n);
+/* Loads a model and reports errors; NULL on failure. */
+te_model *cli_load(const char *path);
+/* Writes NAME.h and NAME.c into dir; 0 on success. */
+int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
+
+#endif

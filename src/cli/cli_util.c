@@ -1,0 +1,140 @@
+/* cli_util.c - file and error helpers shared by the subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "../codegen/codegen.h"
+#include "cli.h"
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tinyengine: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+int cli_write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        cli_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if ((n && fwrite(data, 1, n, f) != n) | (fclose(f) != 0)) {
+        cli_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void *cli_read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    if (!f) {
+        cli_error("cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+        if (len == cap) {
+            char *nb = realloc(buf, cap ? cap * 2 : 65536);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                cli_error("out of memory reading %s", path);
+                return NULL;
+            }
+            buf = nb;
+            cap = cap ? cap * 2 : 65536;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        cli_error("cannot read %s", path);
+        return NULL;
+    }
+    fclose(f);
+    *n = len;
+    return buf;
+}
+
+int cli_mkdirs(const char *path)
+{
+    char tmp[4096];
+    size_t i, len = strlen(path);
+    if (len == 0 || len >= sizeof tmp)
+        return cli_error("bad directory name '%s'", path), -1;
+    memcpy(tmp, path, len + 1);
+    for (i = 1; i <= len; i++) {
+        if (tmp[i] == '/' || tmp[i] == '\0') {
+            char c = tmp[i];
+            tmp[i] = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                return cli_error("cannot create directory %s: %s", tmp, strerror(errno)), -1;
+            tmp[i] = c;
+        }
+    }
+    return 0;
+}
+
+void cli_default_name(const char *model_path, char *out, size_t n)
+{
+    const char *base = strrchr(model_path, '/');
+    char tmp[256];
+    char *dot;
+    snprintf(tmp, sizeof tmp, "%s", base ? base + 1 : model_path);
+    dot = strrchr(tmp, '.');
+    if (dot && dot != tmp)
+        *dot = '\0';
+    te_c_identifier(tmp, out, n);
+}
+
+te_model *cli_load(const char *path)
+{
+    te_diag d = {{0}, 0};
+    te_model *m = te_model_load_file(path, &d);
+    if (!m)
+        cli_error("%s: %s", path, d.failed ? d.msg : "cannot load model");
+    return m;
+}
+
+int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir)
+{
+    te_buf h = {0}, c = {0};
+    te_diag d = {{0}, 0};
+    char path[4096];
+    int rc = -1;
+    const char *base = strrchr(model_path, '/');
+    if (te_model_generate(m, name, base ? base + 1 : model_path, &h, &c, &d) < 0) {
+        cli_error("%s: %s", model_path, d.msg);
+        goto out;
+    }
+    if (cli_mkdirs(dir) < 0)
+        goto out;
+    snprintf(path, sizeof path, "%s/%s.h", dir, name);
+    if (cli_write_file(path, h.s, h.len) < 0)
+        goto out;
+    snprintf(path, sizeof path, "%s/%s.c", dir, name);
+    if (cli_write_file(path, c.s, c.len) < 0)
+        goto out;
+    rc = 0;
+out:
+    te_buf_free(&h);
+    te_buf_free(&c);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* cmd_compile.c - `tinyengine compile MODEL -o DIR [--name NAME]`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../codegen/codegen.h"
+#include "cli.h"
+
+static const char *help =
+    "usage: tinyengine compile MODEL.tflite -o DIR [--name NAME]\n"
+    "Writes DIR/NAME.h and DIR/NAME.c: compile every .c in DIR with your firmware.\n"
+    "  -o DIR       output directory (created if missing)\n"
+    "  --name NAME  C prefix of every generated symbol (default: model file name)\n";
+
+int cmd_compile(int argc, char **argv)
+{
+    const char *model = NULL, *dir = NULL, *name_opt = NULL;
+    char name[128];
+    te_model *m;
+    int i, rc;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(help, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+            name_opt = argv[++i];
+        } else if (argv[i][0] == '-') {
+            return cli_error("compile: unknown or incomplete option '%s'", argv[i]);
+        } else if (!model) {
+            model = argv[i];
+        } else {
+            return cli_error("compile: more than one model given ('%s')", argv[i]);
+        }
+    }
+    if (!model || !dir) {
+        fputs(help, stderr);
+        return cli_error("compile: need a model and -o DIR");
+    }
+    if (name_opt) {
+        te_c_identifier(name_opt, name, sizeof name);
+        if (strcmp(name, name_opt) != 0)
+            return cli_error("compile: --name '%s' is not a valid C identifier", name_opt);
+    } else {
+        cli_default_name(model, name, sizeof name);
+    }
+    m = cli_load(model);
+    if (!m)
+        return 1;
+    rc = cli_generate(m, model, name, dir) < 0 ? 1 : 0;
+    te_model_free(m);
+    return rc;
+}

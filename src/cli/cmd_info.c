@@ -1,0 +1,156 @@
+/* cmd_info.c - `tinyengine info MODEL [--json]`: the operators in execution
+ * order with shapes, types, quantization and MACs, and the model totals. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void shape_text(FILE *f, const te_tensor *t, const char *open, const char *sep,
+                       const char *close)
+{
+    int r;
+    fputs(open, f);
+    for (r = 0; r < t->rank; r++)
+        fprintf(f, "%s%d", r ? sep : "", t->shape[r]);
+    fputs(close, f);
+}
+
+static void json_tensor(FILE *f, const te_tensor *t)
+{
+    fprintf(f, "{\"tensor\": %d, \"name\": ", t->id);
+    json_str(f, t->name);
+    fprintf(f, ", \"type\": \"%s\", \"shape\": ", te_dtype_name(t->type));
+    shape_text(f, t, "[", ", ", "]");
+    fprintf(f, ", \"const\": %s", t->data ? "true" : "false");
+    if (t->q.count == 1)
+        fprintf(f, ", \"scale\": %.9g, \"zero_point\": %lld", (double)t->q.scale[0],
+                (long long)t->q.zero_point[0]);
+    else if (t->q.count > 1)
+        fprintf(f, ", \"scale\": \"per-channel(%d)\", \"quantized_dimension\": %d", t->q.count,
+                t->q.quantized_dim);
+    fputc('}', f);
+}
+
+static void json_tensor_list(FILE *f, const te_graph *g, const int *ids, int n)
+{
+    int i, first = 1;
+    fputc('[', f);
+    for (i = 0; i < n; i++) {
+        if (ids[i] < 0)
+            continue;
+        fputs(first ? "" : ", ", f);
+        json_tensor(f, &g->tensors[ids[i]]);
+        first = 0;
+    }
+    fputc(']', f);
+}
+
+static void print_json(FILE *f, const char *path, const te_model *m)
+{
+    const te_graph *g = m->g;
+    int i;
+    fputs("{\n  \"model\": ", f);
+    json_str(f, path);
+    fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
+            (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
+    fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n  \"inputs\": ", m->plan->lower_bound);
+    json_tensor_list(f, g, g->inputs, g->n_inputs);
+    fputs(",\n  \"outputs\": ", f);
+    json_tensor_list(f, g, g->outputs, g->n_outputs);
+    fputs(",\n  \"operators\": [", f);
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        fprintf(f, "%s\n    {\"index\": %d, \"op\": \"%s\", \"dead\": %s, \"macs\": %lld, \"inputs\": ",
+                i ? "," : "", op->index, te_opcode_name(op->opcode), op->dead ? "true" : "false",
+                (long long)te_op_macs(g, op));
+        json_tensor_list(f, g, op->in, op->n_in);
+        fputs(", \"outputs\": ", f);
+        json_tensor_list(f, g, op->out, op->n_out);
+        fputc('}', f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+static void text_tensors(FILE *f, const te_graph *g, const int *ids, int n)
+{
+    int i, first = 1;
+    for (i = 0; i < n; i++) {
+        const te_tensor *t;
+        if (ids[i] < 0 || g->tensors[ids[i]].data)
+            continue;
+        t = &g->tensors[ids[i]];
+        fprintf(f, "%s%s", first ? "" : " ", te_dtype_name(t->type));
+        shape_text(f, t, "[", "x", "]");
+        if (t->q.count >= 1)
+            fprintf(f, "(s=%.4g,zp=%lld)", (double)t->q.scale[0], (long long)t->q.zero_point[0]);
+        first = 0;
+    }
+}
+
+static void print_text(FILE *f, const char *path, const te_model *m)
+{
+    const te_graph *g = m->g;
+    int i;
+    fprintf(f, "model: %s\n", path);
+    fprintf(f, "%4s  %-24s %12s  %s\n", "#", "operator", "MACs", "inputs -> outputs");
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        fprintf(f, "%4d  %-24s %12lld  ", op->index, te_opcode_name(op->opcode),
+                (long long)te_op_macs(g, op));
+        text_tensors(f, g, op->in, op->n_in);
+        fputs(" -> ", f);
+        text_tensors(f, g, op->out, op->n_out);
+        fputs(op->dead ? "  (dead: removed)\n" : "\n", f);
+    }
+    fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
+    fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
+    fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
+    fprintf(f, "lifetime bound:  %zu\n", m->plan->lower_bound);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *model = NULL;
+    int json = 0, i;
+    te_model *m;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs("usage: tinyengine info MODEL.tflite [--json]\n", stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (argv[i][0] == '-') {
+            return cli_error("info: unknown option '%s'", argv[i]);
+        } else if (!model) {
+            model = argv[i];
+        } else {
+            return cli_error("info: more than one model given ('%s')", argv[i]);
+        }
+    }
+    if (!model)
+        return cli_error("info: need a model (usage: tinyengine info MODEL.tflite [--json])");
+    m = cli_load(model);
+    if (!m)
+        return 1;
+    if (json)
+        print_json(stdout, model, m);
+    else
+        print_text(stdout, model, m);
+    te_model_free(m);
+    return 0;
+}

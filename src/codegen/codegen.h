@@ -1,0 +1,22 @@
+/* codegen.h - writes the generated NAME.h and NAME.c for a planned graph. */
+#ifndef TE_CODEGEN_H
+#define TE_CODEGEN_H
+
+#include "../ir/diag.h"
+#include "../ir/ir.h"
+#include "../plan/plan.h"
+#include "cbuf.h"
+
+typedef struct {
+    const char *name;       /* C prefix (a valid identifier) */
+    const char *model_desc; /* shown in the file comments, e.g. the model path */
+} te_codegen_opts;
+
+/* Fills h and c with the two files. Returns 0, or -1 with d set. */
+int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
+               te_diag *d);
+
+/* Makes a valid C identifier out of any string (a model file's base name). */
+void te_c_identifier(const char *in, char *out, size_t out_size);
+
+#endif

@@ -1,0 +1,194 @@
+/* emit.c - the emitter services operator lowerings call (see emit.h):
+ * constant arrays, tensor pointer expressions, scratch pointers, statements
+ * and the set of runtime kernels in use. */
+#include "emit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../plan/plan.h"
+
+const char *te_ctype(te_dtype t)
+{
+    switch (t) {
+    case TE_DT_INT8: return "int8_t";
+    case TE_DT_UINT8: return "uint8_t";
+    case TE_DT_BOOL: return "uint8_t";
+    case TE_DT_INT16: return "int16_t";
+    case TE_DT_INT32: return "int32_t";
+    case TE_DT_INT64: return "int64_t";
+    case TE_DT_FLOAT32: return "float";
+    default: return "uint8_t";
+    }
+}
+
+void te_emit_kernel(te_emit *e, const char *kernel)
+{
+    int i;
+    for (i = 0; i < e->n_kernels; i++)
+        if (strcmp(e->kernels[i], kernel) == 0)
+            return;
+    if (e->n_kernels < TE_EMIT_MAX_KERNELS) {
+        snprintf(e->kernels[e->n_kernels], sizeof e->kernels[0], "%s", kernel);
+        e->n_kernels++;
+    }
+}
+
+void te_emit_stmt(te_emit *e, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    te_buf_printf(&e->body, "    %s\n", line);
+}
+
+static te_name const_name(te_emit *e, const char *hint)
+{
+    te_name n;
+    snprintf(n.s, sizeof n.s, "%s_c%d_%s", e->name, e->n_consts++, hint ? hint : "k");
+    return n;
+}
+
+/* Writes "static const T name[n] = {" ... "};" with `fmt_elem` per element. */
+static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *hint,
+                          void (*elem)(te_buf *, const void *, size_t), const void *v)
+{
+    te_name name = const_name(e, hint);
+    size_t i;
+    te_buf_printf(&e->consts, "static const %s %s[%zu] = {", ctype, name.s, n ? n : 1);
+    if (n == 0)
+        te_buf_append(&e->consts, "0", 1);
+    for (i = 0; i < n; i++) {
+        if (i % 16 == 0)
+            te_buf_append(&e->consts, "\n    ", 5);
+        elem(&e->consts, v, i);
+        if (i + 1 < n)
+            te_buf_append(&e->consts, ",", 1);
+    }
+    te_buf_append(&e->consts, "\n};\n", 4);
+    return name;
+}
+
+static void put_int(te_buf *b, long long x)
+{
+    char tmp[24];
+    int len;
+    if (x == INT32_MIN)
+        len = snprintf(tmp, sizeof tmp, "(-2147483647-1)");
+    else
+        len = snprintf(tmp, sizeof tmp, "%lld", x);
+    te_buf_append(b, tmp, (size_t)len);
+}
+
+static void el_i8(te_buf *b, const void *v, size_t i) { put_int(b, ((const int8_t *)v)[i]); }
+static void el_u8(te_buf *b, const void *v, size_t i) { put_int(b, ((const uint8_t *)v)[i]); }
+static void el_i16(te_buf *b, const void *v, size_t i) { put_int(b, ((const int16_t *)v)[i]); }
+static void el_i32(te_buf *b, const void *v, size_t i) { put_int(b, ((const int32_t *)v)[i]); }
+static void el_f32(te_buf *b, const void *v, size_t i)
+{
+    float f = ((const float *)v)[i];
+    if (isfinite(f))
+        te_buf_printf(b, "%af", (double)f);
+    else if (isnan(f))
+        te_buf_printf(b, "(0.0f/0.0f)"); /* not reached by supported ops */
+    else
+        te_buf_printf(b, "%s3.402823466e+38f", f < 0 ? "-" : "");
+}
+
+te_name te_emit_const_i8(te_emit *e, const int8_t *v, size_t n, const char *hint)
+{
+    return emit_array(e, "int8_t", n, hint, el_i8, v);
+}
+te_name te_emit_const_u8(te_emit *e, const uint8_t *v, size_t n, const char *hint)
+{
+    return emit_array(e, "uint8_t", n, hint, el_u8, v);
+}
+te_name te_emit_const_i16(te_emit *e, const int16_t *v, size_t n, const char *hint)
+{
+    return emit_array(e, "int16_t", n, hint, el_i16, v);
+}
+te_name te_emit_const_i32(te_emit *e, const int32_t *v, size_t n, const char *hint)
+{
+    return emit_array(e, "int32_t", n, hint, el_i32, v);
+}
+te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint)
+{
+    return emit_array(e, "float", n, hint, el_f32, v);
+}
+
+/* Little-endian model bytes -> host values, one element at a time. */
+static void el_raw(te_buf *b, const void *v, size_t i, size_t size, int is_signed)
+{
+    const uint8_t *p = (const uint8_t *)v + i * size;
+    uint64_t u = 0;
+    size_t k;
+    for (k = 0; k < size; k++)
+        u |= (uint64_t)p[k] << (8 * k);
+    if (is_signed && size < 8 && (u >> (8 * size - 1)) & 1)
+        u |= ~(uint64_t)0 << (8 * size);
+    if (is_signed)
+        put_int(b, (long long)(int64_t)u);
+    else
+        te_buf_printf(b, "%lluu", (unsigned long long)u);
+}
+static void el_raw_i16(te_buf *b, const void *v, size_t i) { el_raw(b, v, i, 2, 1); }
+static void el_raw_i32(te_buf *b, const void *v, size_t i) { el_raw(b, v, i, 4, 1); }
+static void el_raw_i64(te_buf *b, const void *v, size_t i) { el_raw(b, v, i, 8, 1); }
+static void el_raw_f32(te_buf *b, const void *v, size_t i)
+{
+    const uint8_t *p = (const uint8_t *)v + i * 4;
+    uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &u, 4);
+    el_f32(b, &f, 0);
+}
+
+static te_name emit_const_tensor(te_emit *e, const te_tensor *t)
+{
+    size_t esz = te_dtype_size(t->type), n = esz ? t->data_bytes / esz : 0;
+    char hint[24];
+    snprintf(hint, sizeof hint, "t%d", t->id);
+    switch (t->type) {
+    case TE_DT_INT8: return emit_array(e, "int8_t", n, hint, el_i8, t->data);
+    case TE_DT_INT16: return emit_array(e, "int16_t", n, hint, el_raw_i16, t->data);
+    case TE_DT_INT32: return emit_array(e, "int32_t", n, hint, el_raw_i32, t->data);
+    case TE_DT_INT64: return emit_array(e, "int64_t", n, hint, el_raw_i64, t->data);
+    case TE_DT_FLOAT32: return emit_array(e, "float", n, hint, el_raw_f32, t->data);
+    default: return emit_array(e, "uint8_t", t->data_bytes, hint, el_u8, t->data);
+    }
+}
+
+te_name te_emit_tensor(te_emit *e, int tid)
+{
+    te_name n;
+    const te_tensor *t;
+    if (tid < 0 || tid >= e->g->n_tensors) {
+        snprintf(n.s, sizeof n.s, "NULL");
+        return n;
+    }
+    t = &e->g->tensors[tid];
+    if (t->data) {
+        if (!e->tensor_const[tid]) {
+            n = emit_const_tensor(e, t);
+            e->tensor_const[tid] = e->n_consts; /* number + 1 of the array just written */
+            return n;
+        }
+        snprintf(n.s, sizeof n.s, "%s_c%d_t%d", e->name, e->tensor_const[tid] - 1, tid);
+        return n;
+    }
+    snprintf(n.s, sizeof n.s, "((%s *)(%s_arena.bytes + %zu))", te_ctype(t->type), e->name,
+             t->arena_offset);
+    return n;
+}
+
+te_name te_emit_scratch(te_emit *e, const char *ctype)
+{
+    te_name n;
+    size_t off = e->cur_op ? te_plan_scratch_offset(e->plan, e->cur_op->index) : 0;
+    snprintf(n.s, sizeof n.s, "((%s *)(%s_arena.bytes + %zu))", ctype, e->name, off);
+    return n;
+}

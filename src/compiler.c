@@ -1,0 +1,101 @@
+/* compiler.c - the pipeline: frontend -> passes -> planner -> codegen. */
+#include "compiler.h"
+
+#include <stdlib.h>
+
+#include "codegen/codegen.h"
+#include "frontend/tflite_reader.h"
+#include "ops/ops.h"
+#include "passes/passes.h"
+
+static te_model *finish(te_graph *g, te_diag *d)
+{
+    te_model *m;
+    if (!g)
+        return NULL;
+    if (te_pass_validate(g, d) < 0) {
+        te_graph_free(g);
+        return NULL;
+    }
+    te_pass_dce(g);
+    te_pass_alias(g);
+    m = calloc(1, sizeof *m);
+    if (!m) {
+        te_graph_free(g);
+        te_fail(d, "out of memory");
+        return NULL;
+    }
+    m->g = g;
+    m->plan = te_plan_build(g, d);
+    if (!m->plan) {
+        te_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+te_model *te_model_load_file(const char *path, te_diag *d)
+{
+    return finish(te_load_tflite_file(path, d), d);
+}
+
+te_model *te_model_load(const uint8_t *data, size_t size, te_diag *d)
+{
+    return finish(te_load_tflite(data, size, d), d);
+}
+
+void te_model_free(te_model *m)
+{
+    if (!m)
+        return;
+    te_plan_free(m->plan);
+    te_graph_free(m->g);
+    free(m);
+}
+
+int te_model_generate(te_model *m, const char *name, const char *model_desc, te_buf *h, te_buf *c,
+                      te_diag *d)
+{
+    te_codegen_opts o;
+    o.name = name;
+    o.model_desc = model_desc;
+    return te_codegen(m->g, m->plan, &o, h, c, d);
+}
+
+int64_t te_op_macs(const te_graph *g, const te_op *op)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    return def && def->macs && !op->dead ? def->macs(g, op) : 0;
+}
+
+int64_t te_model_macs(const te_model *m)
+{
+    int64_t sum = 0;
+    int i;
+    for (i = 0; i < m->g->n_ops; i++)
+        sum += te_op_macs(m->g, &m->g->ops[i]);
+    return sum;
+}
+
+size_t te_model_weights_bytes(const te_model *m)
+{
+    const te_graph *g = m->g;
+    char *seen = calloc((size_t)g->n_tensors + 1, 1);
+    size_t sum = 0;
+    int i, j;
+    if (!seen)
+        return 0;
+    for (i = 0; i < g->n_ops; i++) {
+        if (g->ops[i].dead)
+            continue;
+        for (j = 0; j < g->ops[i].n_in; j++) {
+            int t = g->ops[i].in[j];
+            if (t >= 0 && g->tensors[t].data && !seen[t]) {
+                seen[t] = 1;
+                sum += g->tensors[t].data_bytes;
+            }
+        }
+    }
+    free(seen);
+    return sum;
+}

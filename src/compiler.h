@@ -1,0 +1,34 @@
+/* compiler.h - the pipeline in one place: read the model, run the passes,
+ * plan memory, generate code.  The CLI and the tests call these. */
+#ifndef TE_COMPILER_H
+#define TE_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codegen/cbuf.h"
+#include "ir/diag.h"
+#include "ir/ir.h"
+#include "plan/plan.h"
+
+typedef struct {
+    te_graph *g;
+    te_plan *plan;
+} te_model;
+
+/* Reads a .tflite file, validates it, runs the passes and plans memory. */
+te_model *te_model_load_file(const char *path, te_diag *d);
+/* Same, from a model image in memory (copied). */
+te_model *te_model_load(const uint8_t *data, size_t size, te_diag *d);
+void te_model_free(te_model *m);
+
+/* Generates NAME.h into h and NAME.c into c. */
+int te_model_generate(te_model *m, const char *name, const char *model_desc, te_buf *h, te_buf *c,
+                      te_diag *d);
+
+/* Per-operator and whole-model figures. */
+int64_t te_op_macs(const te_graph *g, const te_op *op);
+int64_t te_model_macs(const te_model *m);
+size_t te_model_weights_bytes(const te_model *m); /* bytes of all constant tensors used */
+
+#endif

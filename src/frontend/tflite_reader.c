@@ -1,0 +1,818 @@
+/* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0).
+ *
+ * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
+ * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, the
+ * BuiltinOptions union numbers of the options we decode, and the
+ * semantic checks on indices, shapes and quantization.  All byte-level
+ * access goes through flatbuf.h. */
+#include "tflite_reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flatbuf.h"
+
+/* Field ids (schema.fbs; a union field takes two ids: type, then value). */
+enum { MODEL_VERSION = 0, MODEL_OPCODES = 1, MODEL_SUBGRAPHS = 2, MODEL_DESC = 3, MODEL_BUFFERS = 4 };
+enum { OPC_DEPRECATED = 0, OPC_CUSTOM = 1, OPC_VERSION = 2, OPC_BUILTIN = 3 };
+enum { SG_TENSORS = 0, SG_INPUTS = 1, SG_OUTPUTS = 2, SG_OPERATORS = 3 };
+enum { TS_SHAPE = 0, TS_TYPE = 1, TS_BUFFER = 2, TS_NAME = 3, TS_QUANT = 4, TS_VARIABLE = 5,
+       TS_SPARSITY = 6 };
+enum { QP_SCALE = 2, QP_ZERO_POINT = 3, QP_DETAILS_TYPE = 4, QP_QDIM = 6 };
+enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPT_TYPE = 3, OP_OPT = 4 };
+enum { BUF_DATA = 0, BUF_OFFSET = 1, BUF_SIZE = 2 };
+
+#define TFLITE_SCHEMA_VERSION 3
+#define TFLITE_CUSTOM 32
+#define TE_MAX_TENSOR_BYTES 2147483647 /* 2^31 - 1 */
+
+typedef struct {
+    fb_buf b;
+    te_diag *d;
+    te_graph *g;
+    fb_vec buffers;
+    int n_codes;
+    int *codes;        /* effective builtin code per operator_codes entry */
+    int *versions;
+    char **customs;    /* custom_code (only kept for CUSTOM) */
+} reader;
+
+/* ---------------------------------------------------------------- utils */
+
+static void *xcalloc(reader *r, size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        te_fail(r->d, "out of memory reading the model");
+    return p;
+}
+
+/* Reads a vector of tensor indices into a fresh int array. */
+static int read_index_list(reader *r, const fb_table *t, int id, const char *what,
+                           int **out, int *n)
+{
+    fb_vec v;
+    uint32_t i;
+    if (fb_vec_field(t, id, 4, what, &v))
+        return -1;
+    *out = xcalloc(r, v.len, sizeof **out);
+    if (!*out)
+        return -1;
+    for (i = 0; i < v.len; i++)
+        (*out)[i] = fb_vec_i32(&v, i);
+    *n = (int)v.len;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- opcodes */
+
+static int read_opcode(reader *r, const fb_vec *v, int i)
+{
+    fb_table t;
+    int8_t dep;
+    int32_t code, version;
+    char *custom;
+    if (fb_vec_table(v, (uint32_t)i, "OperatorCode", &t) ||
+        fb_i8(&t, OPC_DEPRECATED, 0, &dep) || fb_i32(&t, OPC_BUILTIN, 0, &code) ||
+        fb_i32(&t, OPC_VERSION, 1, &version))
+        return -1;
+    if (dep > code)
+        code = dep;
+    if (code < 0)
+        return te_fail(r->d, "invalid model: operator_codes[%d] has negative builtin code %d",
+                       i, (int)code);
+    r->codes[i] = code;
+    r->versions[i] = version;
+    if (code != TFLITE_CUSTOM)
+        return 0;
+    if (fb_str_field(&t, OPC_CUSTOM, "OperatorCode.custom_code", &custom))
+        return -1;
+    r->customs[i] = custom;
+    return 0;
+}
+
+static int read_opcodes(reader *r, const fb_table *model)
+{
+    fb_vec v;
+    int i;
+    if (fb_vec_field(model, MODEL_OPCODES, 4, "Model.operator_codes", &v))
+        return -1;
+    r->n_codes = (int)v.len;
+    r->codes = xcalloc(r, v.len, sizeof *r->codes);
+    r->versions = xcalloc(r, v.len, sizeof *r->versions);
+    r->customs = xcalloc(r, v.len, sizeof *r->customs);
+    if (!r->codes || !r->versions || !r->customs)
+        return -1;
+    for (i = 0; i < r->n_codes; i++)
+        if (read_opcode(r, &v, i))
+            return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tensors */
+
+static int tensor_fail(reader *r, const te_tensor *t, const char *problem)
+{
+    return te_fail(r->d, "invalid model: tensor %d '%s': %s", t->id, t->name, problem);
+}
+
+static int read_shape(reader *r, const fb_table *tt, te_tensor *t)
+{
+    fb_vec v;
+    uint32_t i;
+    int64_t elems = 1;
+    size_t esize;
+    char msg[128];
+    if (fb_vec_field(tt, TS_SHAPE, 4, "Tensor.shape", &v))
+        return -1;
+    if (v.len > TE_MAX_RANK) {
+        snprintf(msg, sizeof msg, "rank %lu is more than %d", (unsigned long)v.len, TE_MAX_RANK);
+        return tensor_fail(r, t, msg);
+    }
+    t->rank = (int)v.len;
+    for (i = 0; i < v.len; i++) {
+        t->shape[i] = fb_vec_i32(&v, i);
+        if (t->shape[i] < 0) {
+            snprintf(msg, sizeof msg, "dimension %lu is negative (%d)", (unsigned long)i,
+                     t->shape[i]);
+            return tensor_fail(r, t, msg);
+        }
+        elems *= t->shape[i]; /* both <= 2^31 - 1: no overflow before the check */
+        if (elems > TE_MAX_TENSOR_BYTES)
+            return tensor_fail(r, t, "has more than 2^31-1 elements (too large)");
+    }
+    esize = te_dtype_size(t->type);
+    if (esize && elems > (int64_t)(TE_MAX_TENSOR_BYTES / esize))
+        return tensor_fail(r, t, "byte size is more than 2^31-1 (too large)");
+    return 0;
+}
+
+static int read_quant_vectors(reader *r, const fb_table *qt, te_tensor *t)
+{
+    fb_vec sc, zp;
+    uint32_t i, n;
+    char msg[128];
+    if (fb_vec_field(qt, QP_SCALE, 4, "QuantizationParameters.scale", &sc) ||
+        fb_vec_field(qt, QP_ZERO_POINT, 8, "QuantizationParameters.zero_point", &zp))
+        return -1;
+    if (sc.len == 0 || zp.len == 0)
+        return 0; /* like TFLite: quantized only when both are given */
+    if (sc.len != zp.len) {
+        snprintf(msg, sizeof msg, "quantization has %lu scales but %lu zero points",
+                 (unsigned long)sc.len, (unsigned long)zp.len);
+        return tensor_fail(r, t, msg);
+    }
+    n = sc.len;
+    t->q.scale = xcalloc(r, n, sizeof *t->q.scale);
+    t->q.zero_point = xcalloc(r, n, sizeof *t->q.zero_point);
+    if (!t->q.scale || !t->q.zero_point)
+        return -1;
+    for (i = 0; i < n; i++) {
+        t->q.scale[i] = fb_vec_f32(&sc, i);
+        t->q.zero_point[i] = fb_vec_i64(&zp, i);
+    }
+    t->q.count = (int)n;
+    return 0;
+}
+
+/* Per-channel parameters must follow one dimension of the shape.  TOCO
+ * wrote quantized_dimension 3 on rank-1 per-channel biases (person_detect);
+ * TFLM ignores the field there, so a rank-1 tensor with one scale per
+ * element gets dimension 0, the only one it has. */
+static int check_per_channel(reader *r, te_tensor *t)
+{
+    char msg[160];
+    int qd = t->q.quantized_dim;
+    if (t->q.count <= 1)
+        return 0;
+    if (t->rank == 1 && t->shape[0] == t->q.count)
+        qd = t->q.quantized_dim = 0;
+    if (qd < 0 || qd >= t->rank) {
+        snprintf(msg, sizeof msg, "quantized_dimension %d is out of range for rank %d", qd,
+                 t->rank);
+        return tensor_fail(r, t, msg);
+    }
+    if (t->shape[qd] != t->q.count) {
+        snprintf(msg, sizeof msg, "%d per-channel scales but dimension %d has %d entries",
+                 t->q.count, qd, t->shape[qd]);
+        return tensor_fail(r, t, msg);
+    }
+    return 0;
+}
+
+static int read_quant(reader *r, const fb_table *tt, te_tensor *t)
+{
+    fb_table qt;
+    int present;
+    int32_t qd;
+    uint8_t details;
+    if (fb_table_field(tt, TS_QUANT, "QuantizationParameters", &qt, &present))
+        return -1;
+    if (!present)
+        return 0;
+    if (fb_u8(&qt, QP_DETAILS_TYPE, 0, &details) || fb_i32(&qt, QP_QDIM, 0, &qd))
+        return -1;
+    if (details != 0)
+        return tensor_fail(r, t, "uses custom quantization details (unsupported)");
+    t->q.quantized_dim = qd;
+    if (read_quant_vectors(r, &qt, t))
+        return -1;
+    return check_per_channel(r, t);
+}
+
+/* Constant data of buffer `index`: inside the FlatBuffer, or (offset > 1)
+ * at a file offset after it. */
+static int read_buffer(reader *r, te_tensor *t, uint32_t index)
+{
+    fb_table bt;
+    fb_vec data;
+    uint64_t off, size;
+    char msg[160];
+    if (index == 0 && r->buffers.len == 0)
+        return 0; /* the sentinel, even when the model lists no buffers */
+    if (index >= r->buffers.len) {
+        snprintf(msg, sizeof msg, "buffer index %lu is out of range (model has %lu buffers)",
+                 (unsigned long)index, (unsigned long)r->buffers.len);
+        return tensor_fail(r, t, msg);
+    }
+    if (fb_vec_table(&r->buffers, index, "Buffer", &bt) ||
+        fb_vec_field(&bt, BUF_DATA, 1, "Buffer.data", &data) ||
+        fb_u64(&bt, BUF_OFFSET, 0, &off) || fb_u64(&bt, BUF_SIZE, 0, &size))
+        return -1;
+    if (off > 1) {
+        if (off > r->b.size || size > r->b.size - off) {
+            snprintf(msg, sizeof msg,
+                     "buffer %lu: external data (offset %llu, %llu bytes) runs past the end "
+                     "of the %lu-byte file", (unsigned long)index, (unsigned long long)off,
+                     (unsigned long long)size, (unsigned long)r->b.size);
+            return tensor_fail(r, t, msg);
+        }
+        if (size) {
+            t->data = r->g->model_data + off;
+            t->data_bytes = (size_t)size;
+        }
+        return 0;
+    }
+    if (data.len) {
+        t->data = r->g->model_data + data.pos;
+        t->data_bytes = data.len;
+    }
+    return 0;
+}
+
+static int read_tensor(reader *r, const fb_vec *v, int i)
+{
+    te_tensor *t = &r->g->tensors[i];
+    fb_table tt, sparse;
+    int8_t type;
+    uint32_t buffer;
+    uint8_t var;
+    int has_sparse;
+    t->id = i;
+    t->producer = -1;
+    t->alias_of = -1;
+    if (fb_vec_table(v, (uint32_t)i, "Tensor", &tt) ||
+        fb_str_field(&tt, TS_NAME, "Tensor.name", &t->name))
+        return -1;
+    if (fb_i8(&tt, TS_TYPE, 0, &type) || fb_u32(&tt, TS_BUFFER, 0, &buffer) ||
+        fb_u8(&tt, TS_VARIABLE, 0, &var) ||
+        fb_table_field(&tt, TS_SPARSITY, "SparsityParameters", &sparse, &has_sparse))
+        return -1;
+    t->type = type >= 0 ? (te_dtype)type : TE_DT_UNKNOWN;
+    t->is_variable = var != 0;
+    if (has_sparse)
+        return tensor_fail(r, t, "is sparse (sparsity parameters are unsupported)");
+    if (read_shape(r, &tt, t) || read_quant(r, &tt, t))
+        return -1;
+    return read_buffer(r, t, buffer);
+}
+
+static int read_tensors(reader *r, const fb_table *sg)
+{
+    fb_vec v;
+    int i;
+    if (fb_vec_field(sg, SG_TENSORS, 4, "SubGraph.tensors", &v))
+        return -1;
+    r->g->tensors = xcalloc(r, v.len, sizeof *r->g->tensors);
+    if (!r->g->tensors)
+        return -1;
+    r->g->n_tensors = (int)v.len;
+    for (i = 0; i < r->g->n_tensors; i++)
+        r->g->tensors[i].alias_of = -1;
+    for (i = 0; i < r->g->n_tensors; i++)
+        if (read_tensor(r, &v, i))
+            return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- options */
+
+/* BuiltinOptions union numbers (schema_generated.h). */
+enum {
+    UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
+    UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
+    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+};
+
+typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
+
+static int dec_conv(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    int8_t pad, act;
+    int32_t sw, sh, dw, dh;
+    (void)r;
+    if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
+        fb_i8(t, 3, 0, &act) || fb_i32(t, 4, 1, &dw) || fb_i32(t, 5, 1, &dh))
+        return -1;
+    o->padding = (te_padding)pad;
+    o->stride_w = sw;
+    o->stride_h = sh;
+    o->activation = (te_activation)act;
+    o->dilation_w = dw;
+    o->dilation_h = dh;
+    return 0;
+}
+
+static int dec_depthwise(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    int8_t pad, act;
+    int32_t sw, sh, mult, dw, dh;
+    (void)r;
+    if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
+        fb_i32(t, 3, 0, &mult) || fb_i8(t, 4, 0, &act) || fb_i32(t, 5, 1, &dw) ||
+        fb_i32(t, 6, 1, &dh))
+        return -1;
+    o->padding = (te_padding)pad;
+    o->stride_w = sw;
+    o->stride_h = sh;
+    o->depth_multiplier = mult;
+    o->activation = (te_activation)act;
+    o->dilation_w = dw;
+    o->dilation_h = dh;
+    return 0;
+}
+
+static int dec_pool(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    int8_t pad, act;
+    int32_t sw, sh, fw, fh;
+    (void)r;
+    if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
+        fb_i32(t, 3, 0, &fw) || fb_i32(t, 4, 0, &fh) || fb_i8(t, 5, 0, &act))
+        return -1;
+    o->padding = (te_padding)pad;
+    o->stride_w = sw;
+    o->stride_h = sh;
+    o->filter_w = fw;
+    o->filter_h = fh;
+    o->activation = (te_activation)act;
+    return 0;
+}
+
+static int dec_fully_connected(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t act, fmt;
+    uint8_t keep;
+    (void)r;
+    if (fb_i8(t, 0, 0, &act) || fb_i8(t, 1, 0, &fmt) || fb_u8(t, 2, 0, &keep))
+        return -1;
+    op->opt.activation = (te_activation)act;
+    op->opt.weights_format = fmt;
+    op->opt.keep_dims = keep != 0;
+    return 0;
+}
+
+static int dec_softmax(reader *r, const fb_table *t, te_op *op)
+{
+    (void)r;
+    return fb_f32(t, 0, 0.0f, &op->opt.beta);
+}
+
+static int dec_concatenation(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t axis;
+    int8_t act;
+    (void)r;
+    if (fb_i32(t, 0, 0, &axis) || fb_i8(t, 1, 0, &act))
+        return -1;
+    op->opt.axis = axis;
+    op->opt.activation = (te_activation)act;
+    return 0;
+}
+
+/* AddOptions and MulOptions: the activation is field 0. */
+static int dec_activation0(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t act;
+    (void)r;
+    if (fb_i8(t, 0, 0, &act))
+        return -1;
+    op->opt.activation = (te_activation)act;
+    return 0;
+}
+
+/* Reads an int vector of at most TE_MAX_RANK entries; *count = -1 if absent. */
+static int read_small_ints(reader *r, const fb_table *t, int id, const char *what, te_op *op,
+                           int *count, int *vals)
+{
+    fb_vec v;
+    uint32_t i;
+    *count = -1;
+    if (fb_vec_field(t, id, 4, what, &v))
+        return -1;
+    if (!v.present)
+        return 0;
+    if (v.len > TE_MAX_RANK)
+        return te_fail(r->d, "invalid model: %s (op %d): %s has %lu entries, more than %d",
+                       te_opcode_name(op->opcode), op->index, what, (unsigned long)v.len,
+                       TE_MAX_RANK);
+    for (i = 0; i < v.len; i++)
+        vals[i] = fb_vec_i32(&v, i);
+    *count = (int)v.len;
+    return 0;
+}
+
+static int dec_reshape(reader *r, const fb_table *t, te_op *op)
+{
+    return read_small_ints(r, t, 0, "ReshapeOptions.new_shape", op, &op->opt.new_shape_count,
+                           op->opt.new_shape);
+}
+
+static int dec_reducer(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t keep;
+    (void)r;
+    if (fb_u8(t, 0, 0, &keep))
+        return -1;
+    op->opt.keep_dims = keep != 0;
+    return 0;
+}
+
+static int dec_squeeze(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    if (read_small_ints(r, t, 0, "SqueezeOptions.squeeze_dims", op, &o->squeeze_dims_count,
+                        o->squeeze_dims))
+        return -1;
+    if (o->squeeze_dims_count < 0)
+        o->squeeze_dims_count = 0;
+    return 0;
+}
+
+static int dec_strided_slice(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    int32_t m[5];
+    uint8_t offset;
+    int i;
+    (void)r;
+    for (i = 0; i < 5; i++)
+        if (fb_i32(t, i, 0, &m[i]))
+            return -1;
+    if (fb_u8(t, 5, 0, &offset))
+        return -1;
+    o->begin_mask = m[0];
+    o->end_mask = m[1];
+    o->ellipsis_mask = m[2];
+    o->new_axis_mask = m[3];
+    o->shrink_axis_mask = m[4];
+    o->offset = offset != 0;
+    return 0;
+}
+
+static int dec_transpose_conv(reader *r, const fb_table *t, te_op *op)
+{
+    te_options *o = &op->opt;
+    int8_t pad, act;
+    int32_t sw, sh;
+    (void)r;
+    if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
+        fb_i8(t, 3, 0, &act))
+        return -1;
+    o->padding = (te_padding)pad;
+    o->stride_w = sw;
+    o->stride_h = sh;
+    o->activation = (te_activation)act;
+    o->dilation_w = 1;
+    o->dilation_h = 1;
+    return 0;
+}
+
+static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ac, hp;
+    (void)r;
+    if (fb_u8(t, 0, 0, &ac) || fb_u8(t, 1, 0, &hp))
+        return -1;
+    op->opt.align_corners = ac != 0;
+    op->opt.half_pixel_centers = hp != 0;
+    return 0;
+}
+
+static const struct {
+    int opcode;
+    int union_type;
+    const char *name;
+    opt_decoder decode;
+} option_kinds[] = {
+    {TE_OP_CONV_2D, UO_CONV2D, "Conv2DOptions", dec_conv},
+    {TE_OP_DEPTHWISE_CONV_2D, UO_DEPTHWISE, "DepthwiseConv2DOptions", dec_depthwise},
+    {TE_OP_AVERAGE_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
+    {TE_OP_MAX_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
+    {12 /* L2_POOL_2D */, UO_POOL2D, "Pool2DOptions", dec_pool},
+    {TE_OP_FULLY_CONNECTED, UO_FULLY_CONNECTED, "FullyConnectedOptions", dec_fully_connected},
+    {TE_OP_SOFTMAX, UO_SOFTMAX, "SoftmaxOptions", dec_softmax},
+    {TE_OP_CONCATENATION, UO_CONCATENATION, "ConcatenationOptions", dec_concatenation},
+    {TE_OP_ADD, UO_ADD, "AddOptions", dec_activation0},
+    {TE_OP_MUL, UO_MUL, "MulOptions", dec_activation0},
+    {TE_OP_RESHAPE, UO_RESHAPE, "ReshapeOptions", dec_reshape},
+    {TE_OP_MEAN, UO_REDUCER, "ReducerOptions", dec_reducer},
+    {74 /* SUM */, UO_REDUCER, "ReducerOptions", dec_reducer},
+    {81 /* REDUCE_PROD */, UO_REDUCER, "ReducerOptions", dec_reducer},
+    {82 /* REDUCE_MAX */, UO_REDUCER, "ReducerOptions", dec_reducer},
+    {89 /* REDUCE_MIN */, UO_REDUCER, "ReducerOptions", dec_reducer},
+    {TE_OP_SQUEEZE, UO_SQUEEZE, "SqueezeOptions", dec_squeeze},
+    {TE_OP_STRIDED_SLICE, UO_STRIDED_SLICE, "StridedSliceOptions", dec_strided_slice},
+    {TE_OP_TRANSPOSE_CONV, UO_TRANSPOSE_CONV, "TransposeConvOptions", dec_transpose_conv},
+    {TE_OP_RESIZE_NEAREST_NEIGHBOR, UO_RESIZE_NEAREST, "ResizeNearestNeighborOptions",
+     dec_resize_nearest},
+};
+
+/* Fields that are not zero when the options table is absent. */
+static void option_defaults(te_op *op)
+{
+    if (op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D ||
+        op->opcode == TE_OP_TRANSPOSE_CONV) {
+        op->opt.dilation_w = 1;
+        op->opt.dilation_h = 1;
+    }
+    if (op->opcode == TE_OP_RESHAPE)
+        op->opt.new_shape_count = -1;
+}
+
+static int read_options(reader *r, const fb_table *ot, te_op *op)
+{
+    uint8_t type;
+    fb_table t;
+    int present;
+    size_t k;
+    option_defaults(op);
+    for (k = 0; k < sizeof option_kinds / sizeof option_kinds[0]; k++)
+        if (option_kinds[k].opcode == op->opcode)
+            break;
+    if (k == sizeof option_kinds / sizeof option_kinds[0])
+        return 0; /* options of this op are not used */
+    if (fb_u8(ot, OP_OPT_TYPE, 0, &type))
+        return -1;
+    if (type == 0)
+        return 0;
+    if (type != option_kinds[k].union_type)
+        return te_fail(r->d,
+                       "invalid model: %s (op %d): builtin_options has union type %d, expected "
+                       "%d (%s)", te_opcode_name(op->opcode), op->index, type,
+                       option_kinds[k].union_type, option_kinds[k].name);
+    if (fb_table_field(ot, OP_OPT, option_kinds[k].name, &t, &present))
+        return -1;
+    return present ? option_kinds[k].decode(r, &t, op) : 0;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static int op_index_fail(reader *r, const te_op *op, const char *which, int i, int tensor)
+{
+    return te_fail(r->d, "invalid model: %s (op %d): %s %d is tensor %d, out of range "
+                   "(subgraph has %d tensors)", te_opcode_name(op->opcode), op->index, which, i,
+                   tensor, r->g->n_tensors);
+}
+
+static int check_op_tensors(reader *r, te_op *op)
+{
+    int i, n = r->g->n_tensors;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] < -1 || op->in[i] >= n)
+            return op_index_fail(r, op, "input", i, op->in[i]);
+    for (i = 0; i < op->n_out; i++) {
+        te_tensor *t;
+        if (op->out[i] < 0 || op->out[i] >= n)
+            return op_index_fail(r, op, "output", i, op->out[i]);
+        t = &r->g->tensors[op->out[i]];
+        if (t->data)
+            return te_fail(r->d, "invalid model: %s (op %d): output %d is constant tensor %d "
+                           "'%s'", te_opcode_name(op->opcode), op->index, i, t->id, t->name);
+        if (t->producer >= 0)
+            return te_fail(r->d, "invalid model: %s (op %d): output tensor %d is also written "
+                           "by op %d", te_opcode_name(op->opcode), op->index, t->id, t->producer);
+        t->producer = op->index;
+    }
+    return 0;
+}
+
+static int read_operator(reader *r, const fb_vec *v, int i)
+{
+    te_op *op = &r->g->ops[i];
+    fb_table t;
+    uint32_t code;
+    op->index = i;
+    if (fb_vec_table(v, (uint32_t)i, "Operator", &t) || fb_u32(&t, OP_OPCODE, 0, &code))
+        return -1;
+    if (code >= (uint32_t)r->n_codes)
+        return te_fail(r->d, "invalid model: op %d: opcode_index %lu is out of range "
+                       "(model has %d operator codes)", i, (unsigned long)code, r->n_codes);
+    op->opcode = r->codes[code];
+    op->version = r->versions[code];
+    if (r->customs[code]) {
+        size_t n = strlen(r->customs[code]) + 1;
+        op->custom_name = xcalloc(r, n, 1);
+        if (!op->custom_name)
+            return -1;
+        memcpy(op->custom_name, r->customs[code], n);
+    }
+    if (read_index_list(r, &t, OP_INPUTS, "Operator.inputs", &op->in, &op->n_in) ||
+        read_index_list(r, &t, OP_OUTPUTS, "Operator.outputs", &op->out, &op->n_out))
+        return -1;
+    if (check_op_tensors(r, op))
+        return -1;
+    return read_options(r, &t, op);
+}
+
+static int read_operators(reader *r, const fb_table *sg)
+{
+    fb_vec v;
+    int i;
+    if (fb_vec_field(sg, SG_OPERATORS, 4, "SubGraph.operators", &v))
+        return -1;
+    r->g->ops = xcalloc(r, v.len, sizeof *r->g->ops);
+    if (!r->g->ops)
+        return -1;
+    r->g->n_ops = (int)v.len;
+    for (i = 0; i < r->g->n_ops; i++)
+        if (read_operator(r, &v, i))
+            return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- graph */
+
+/* SubGraph.inputs (which = "inputs") or SubGraph.outputs. */
+static int read_io(reader *r, const fb_table *sg, int id, const char *which, int **list, int *n)
+{
+    int i;
+    if (read_index_list(r, sg, id, id == SG_INPUTS ? "SubGraph.inputs" : "SubGraph.outputs",
+                        list, n))
+        return -1;
+    for (i = 0; i < *n; i++)
+        if ((*list)[i] < 0 || (*list)[i] >= r->g->n_tensors)
+            return te_fail(r->d, "invalid model: subgraph 0 %s[%d] is tensor %d, out of range "
+                           "(subgraph has %d tensors)", which, i, (*list)[i], r->g->n_tensors);
+    return 0;
+}
+
+static int read_model_header(reader *r, fb_table *model)
+{
+    uint32_t version;
+    if (fb_root(&r->b, "Model", model) || fb_u32(model, MODEL_VERSION, 0, &version))
+        return -1;
+    if (version != TFLITE_SCHEMA_VERSION)
+        return te_fail(r->d, "unsupported model: schema version %lu (expected %d)",
+                       (unsigned long)version, TFLITE_SCHEMA_VERSION);
+    r->g->schema_version = (int)version;
+    if (fb_str_field(model, MODEL_DESC, "Model.description", &r->g->description))
+        return -1;
+    return fb_vec_field(model, MODEL_BUFFERS, 4, "Model.buffers", &r->buffers);
+}
+
+static int read_graph(reader *r)
+{
+    fb_table model, sg;
+    fb_vec subgraphs;
+    if (read_model_header(r, &model) || read_opcodes(r, &model) ||
+        fb_vec_field(&model, MODEL_SUBGRAPHS, 4, "Model.subgraphs", &subgraphs))
+        return -1;
+    if (subgraphs.len == 0)
+        return te_fail(r->d, "invalid model: no subgraphs");
+    if (fb_vec_table(&subgraphs, 0, "SubGraph", &sg) || read_tensors(r, &sg) ||
+        read_io(r, &sg, SG_INPUTS, "inputs", &r->g->inputs, &r->g->n_inputs) ||
+        read_io(r, &sg, SG_OUTPUTS, "outputs", &r->g->outputs, &r->g->n_outputs))
+        return -1;
+    return read_operators(r, &sg);
+}
+
+static int check_header(const uint8_t *data, size_t size, te_diag *d)
+{
+    if (size == 0)
+        return te_fail(d, "invalid model: empty file");
+    if (size < 8)
+        return te_fail(d, "invalid model: file too small (%lu bytes) to be a TFLite model",
+                       (unsigned long)size);
+    if (memcmp(data + 4, "TFL3", 4) != 0)
+        return te_fail(d, "not a TFLite model: file identifier at byte offset 4 is "
+                       "%02x %02x %02x %02x, expected \"TFL3\"",
+                       data[4], data[5], data[6], data[7]);
+    return 0;
+}
+
+static void reader_free(reader *r)
+{
+    int i;
+    for (i = 0; i < r->n_codes && r->customs; i++)
+        free(r->customs[i]);
+    free(r->customs);
+    free(r->codes);
+    free(r->versions);
+}
+
+te_graph *te_load_tflite(const uint8_t *data, size_t size, te_diag *d)
+{
+    reader r;
+    int rc;
+    if (check_header(data, size, d))
+        return NULL;
+    memset(&r, 0, sizeof r);
+    r.d = d;
+    r.g = xcalloc(&r, 1, sizeof *r.g);
+    if (!r.g)
+        return NULL;
+    r.g->model_data = malloc(size);
+    if (!r.g->model_data) {
+        te_fail(d, "out of memory copying the %lu-byte model", (unsigned long)size);
+        te_graph_free(r.g);
+        return NULL;
+    }
+    memcpy(r.g->model_data, data, size);
+    r.g->model_size = size;
+    r.b.data = r.g->model_data;
+    r.b.size = size;
+    r.b.d = d;
+    rc = read_graph(&r);
+    reader_free(&r);
+    if (rc) {
+        te_graph_free(r.g);
+        return NULL;
+    }
+    return r.g;
+}
+
+/* ---------------------------------------------------------------- files */
+
+static uint8_t *read_all(FILE *f, size_t *size)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        if (cap > ((size_t)-1) / 2) {
+            free(buf);
+            return NULL;
+        }
+        {
+            uint8_t *bigger = realloc(buf, cap * 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    *size = n;
+    return buf;
+}
+
+te_graph *te_load_tflite_file(const char *path, te_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+    size_t size = 0;
+    te_graph *g;
+    int err;
+    if (!f) {
+        te_fail(d, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    errno = 0;
+    buf = read_all(f, &size);
+    err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (!buf || err) {
+        if (err)
+            te_fail(d, "cannot read '%s': %s", path, strerror(err));
+        else
+            te_fail(d, "out of memory reading '%s'", path);
+        free(buf);
+        return NULL;
+    }
+    if (size == 0) {
+        te_fail(d, "'%s': empty file", path);
+        free(buf);
+        return NULL;
+    }
+    g = te_load_tflite(buf, size, d);
+    free(buf);
+    return g;
+}

@@ -1,0 +1,51 @@
+/* plan.h - the static memory plan: where every activation tensor and every
+ * operator's scratch buffer lives in the one arena, decided at compile time
+ * from lifetimes.
+ *
+ * A "buffer" is a piece of storage with a lifetime [first, last] in
+ * schedule steps: a non-constant tensor (aliased tensors share their root's
+ * buffer), or the scratch of one operator.  Two buffers whose lifetimes
+ * overlap never overlap in the arena. */
+#ifndef TE_PLAN_H
+#define TE_PLAN_H
+
+#include <stddef.h>
+
+#include "../ir/diag.h"
+#include "../ir/ir.h"
+
+#define TE_ARENA_ALIGN 16
+
+typedef struct {
+    size_t bytes;
+    int first, last;       /* schedule steps, inclusive */
+    size_t offset;         /* placed arena offset */
+    int tensor;            /* root tensor id, or -1 for scratch */
+    int op;                /* op index for scratch, else -1 */
+} te_buffer;
+
+struct te_plan {
+    int *schedule;         /* op indices in execution order (dead ops left out) */
+    int n_steps;
+    te_buffer *buffers;
+    int n_buffers;
+    int *tensor_buffer;    /* tensor id -> buffer index, -1 for constants/unused */
+    int *op_scratch;       /* op index -> buffer index, -1 if no scratch */
+    size_t arena_bytes;    /* total, including scratch */
+    size_t lower_bound;    /* max over steps of bytes live (no placement waste) */
+};
+typedef struct te_plan te_plan;
+
+/* Builds the schedule, the lifetimes and the placement.  Tensor fields
+ * in_arena / arena_offset are filled in (aliases get root offset +
+ * alias_offset).  Returns NULL with d set on failure. */
+te_plan *te_plan_build(te_graph *g, te_diag *d);
+void te_plan_free(te_plan *p);
+
+/* Arena offset of op's scratch (only valid when it has one). */
+size_t te_plan_scratch_offset(const te_plan *p, int op);
+
+/* Bytes live at one schedule step (sum of buffers whose lifetime covers it). */
+size_t te_plan_live_bytes(const te_plan *p, int step);
+
+#endif

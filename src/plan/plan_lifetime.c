@@ -1,0 +1,179 @@
+/* plan_lifetime.c - builds the schedule and the buffers of the memory plan:
+ * one buffer per stored (non-constant, non-alias) tensor with the lifetime
+ * from its producer to its last consumer, plus one per operator scratch.
+ * Graph inputs live from step 0, graph outputs until the last step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ops/ops.h"
+#include "plan.h"
+
+void te_plan_place(te_plan *p);  /* plan_arena.c */
+
+static int root_of(const te_graph *g, int t)
+{
+    int guard = 0;
+    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors)
+        t = g->tensors[t].alias_of;
+    return t;
+}
+
+static size_t align_up(size_t n) { return (n + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1); }
+
+static int add_buffer(te_plan *p, size_t bytes, int first, int last, int tensor, int op)
+{
+    te_buffer *b = &p->buffers[p->n_buffers];
+    b->bytes = align_up(bytes ? bytes : 1);
+    b->first = first;
+    b->last = last;
+    b->offset = 0;
+    b->tensor = tensor;
+    b->op = op;
+    return p->n_buffers++;
+}
+
+/* Extends the lifetime of tensor t's buffer to cover `step`. */
+static void touch(te_plan *p, const te_graph *g, int t, int step)
+{
+    int b;
+    if (t < 0 || g->tensors[t].data)
+        return;
+    b = p->tensor_buffer[root_of(g, t)];
+    if (b < 0)
+        return;
+    if (step < p->buffers[b].first)
+        p->buffers[b].first = step;
+    if (step > p->buffers[b].last)
+        p->buffers[b].last = step;
+}
+
+static int make_tensor_buffers(te_plan *p, te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        te_tensor *tt = &g->tensors[t];
+        p->tensor_buffer[t] = -1;
+        if (tt->data || tt->alias_of >= 0)
+            continue;
+        p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
+    }
+    /* an alias may be larger than its root's own view (never in practice) */
+    for (t = 0; t < g->n_tensors; t++) {
+        te_tensor *tt = &g->tensors[t];
+        if (tt->alias_of >= 0 && !tt->data) {
+            te_buffer *b = &p->buffers[p->tensor_buffer[root_of(g, t)]];
+            size_t need = align_up(tt->alias_offset + te_tensor_bytes(tt));
+            if (need > b->bytes)
+                b->bytes = need;
+        }
+    }
+    return 0;
+}
+
+static void compute_lifetimes(te_plan *p, te_graph *g)
+{
+    int s, i;
+    for (i = 0; i < g->n_inputs; i++)
+        touch(p, g, g->inputs[i], 0);
+    for (s = 0; s < p->n_steps; s++) {
+        const te_op *op = &g->ops[p->schedule[s]];
+        for (i = 0; i < op->n_in; i++)
+            touch(p, g, op->in[i], s);
+        for (i = 0; i < op->n_out; i++)
+            touch(p, g, op->out[i], s);
+    }
+    for (i = 0; i < g->n_outputs; i++)
+        touch(p, g, g->outputs[i], p->n_steps > 0 ? p->n_steps - 1 : 0);
+}
+
+static void add_scratch_buffers(te_plan *p, te_graph *g)
+{
+    int s;
+    for (s = 0; s < p->n_steps; s++) {
+        int oi = p->schedule[s];
+        const te_op_def *def = te_op_find(g->ops[oi].opcode);
+        size_t bytes = def && def->scratch_bytes ? def->scratch_bytes(g, &g->ops[oi]) : 0;
+        p->op_scratch[oi] = bytes ? add_buffer(p, bytes, s, s, -1, oi) : -1;
+    }
+}
+
+/* Unused buffers (a tensor no step touches) get an empty lifetime. */
+static void drop_unused(te_plan *p)
+{
+    int i;
+    for (i = 0; i < p->n_buffers; i++)
+        if (p->buffers[i].last < p->buffers[i].first) {
+            p->buffers[i].first = 0;
+            p->buffers[i].last = -1;
+        }
+}
+
+static void assign_tensor_offsets(te_plan *p, te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        te_tensor *tt = &g->tensors[t];
+        int r = root_of(g, t), b = tt->data ? -1 : p->tensor_buffer[r];
+        tt->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
+        if (tt->in_arena)
+            tt->arena_offset = p->buffers[b].offset + (t == r ? 0 : tt->alias_offset);
+    }
+}
+
+te_plan *te_plan_build(te_graph *g, te_diag *d)
+{
+    te_plan *p = calloc(1, sizeof *p);
+    int i;
+    if (!p) {
+        te_fail(d, "out of memory while planning");
+        return NULL;
+    }
+    p->schedule = calloc((size_t)g->n_ops + 1, sizeof *p->schedule);
+    p->buffers = calloc((size_t)(g->n_tensors + g->n_ops) + 1, sizeof *p->buffers);
+    p->tensor_buffer = calloc((size_t)g->n_tensors + 1, sizeof *p->tensor_buffer);
+    p->op_scratch = calloc((size_t)g->n_ops + 1, sizeof *p->op_scratch);
+    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch) {
+        te_plan_free(p);
+        te_fail(d, "out of memory while planning");
+        return NULL;
+    }
+    for (i = 0; i < g->n_ops; i++) {
+        p->op_scratch[i] = -1;
+        if (!g->ops[i].dead)
+            p->schedule[p->n_steps++] = i;
+    }
+    make_tensor_buffers(p, g);
+    compute_lifetimes(p, g);
+    add_scratch_buffers(p, g);
+    drop_unused(p);
+    te_plan_place(p);
+    assign_tensor_offsets(p, g);
+    return p;
+}
+
+void te_plan_free(te_plan *p)
+{
+    if (!p)
+        return;
+    free(p->schedule);
+    free(p->buffers);
+    free(p->tensor_buffer);
+    free(p->op_scratch);
+    free(p);
+}
+
+size_t te_plan_scratch_offset(const te_plan *p, int op)
+{
+    int b = p->op_scratch[op];
+    return b >= 0 ? p->buffers[b].offset : 0;
+}
+
+size_t te_plan_live_bytes(const te_plan *p, int step)
+{
+    size_t sum = 0;
+    int i;
+    for (i = 0; i < p->n_buffers; i++)
+        if (p->buffers[i].first <= step && step <= p->buffers[i].last)
+            sum += p->buffers[i].bytes;
+    return sum;
+}

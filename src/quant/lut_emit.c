@@ -1,0 +1,38 @@
+/* lut_emit.c - shared check and lowering of the table-driven int8
+ * elementwise operators (see lut_emit.h). */
+#include "lut_emit.h"
+
+#include <limits.h>
+
+int te_lut_check_unary(te_graph *g, const te_op *op, te_diag *d, int need_out_quant)
+{
+    const te_tensor *in, *out;
+    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 ||
+        (need_out_quant && te_check_quant(d, op, out, "output 0") < 0))
+        return -1;
+    if (te_tensor_elems(in) != te_tensor_elems(out))
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, input 0 has %lld",
+                          out->id, out->name, (long long)te_tensor_elems(out),
+                          (long long)te_tensor_elems(in));
+    if (te_tensor_elems(in) > INT_MAX)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has more than %d elements", in->id,
+                          in->name, INT_MAX);
+    return 0;
+}
+
+int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256])
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    te_name t = te_emit_const_i8(e, table, 256, "lut");
+    te_name x = te_emit_tensor(e, op->in[0]);
+    te_name y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "lut");
+    te_emit_stmt(e, "te_lut_s8(%s, %s, %lld, %s);", x.s, y.s, (long long)te_tensor_elems(in), t.s);
+    return 0;
+}

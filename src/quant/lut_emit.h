@@ -1,0 +1,20 @@
+/* lut_emit.h - the shared validation and lowering of the table-driven int8
+ * elementwise operators (LOGISTIC, TANH, HARD_SWISH, RELU, RELU6): one
+ * int8 input, one int8 output of as many elements, lowered to a 256-entry
+ * table and a te_lut_s8 call. */
+#ifndef TE_LUT_EMIT_H
+#define TE_LUT_EMIT_H
+
+#include <stdint.h>
+
+#include "../ops/ops.h"
+
+/* One int8 input with per-tensor quantization, one int8 output with the
+ * same number of elements; the output's quantization is checked only when
+ * need_out_quant (TFLM ignores it for TANH and RELU6). */
+int te_lut_check_unary(te_graph *g, const te_op *op, te_diag *d, int need_out_quant);
+
+/* Writes the table and out[i] = table[(uint8_t)in[i]]. */
+int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256]);
+
+#endif

@@ -1,0 +1,76 @@
+/* api_harness.c - checks a generated model through its public API only.
+ * Built with -DTE_MODEL=<name> -DTE_MODEL_HEADER="<name>.h".
+ * usage: api_harness IN_0 .. IN_{n-1} EXPECTED_OUT_0 .. EXPECTED_OUT_{m-1}
+ * Exit 0 when every output byte equals the expected file, 1 otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include TE_MODEL_HEADER
+
+#define CAT2(a, b) a##_##b
+#define CAT(a, b) CAT2(a, b)
+#define API(x) CAT(TE_MODEL, x)
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf;
+    long len;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    buf = malloc((size_t)len + 1);
+    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *n = (size_t)len;
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    int i, nin = API(num_inputs)(), nout = API(num_outputs)(), bad = 0;
+    if (argc != 1 + nin + nout) {
+        fprintf(stderr, "usage: %s IN x%d EXPECTED x%d\n", argv[0], nin, nout);
+        return 2;
+    }
+    for (i = 0; i < nin; i++) {
+        size_t n;
+        unsigned char *d = slurp(argv[1 + i], &n);
+        if (n != API(input_bytes)(i)) {
+            fprintf(stderr, "%s: %zu bytes, input %d needs %zu\n", argv[1 + i], n, i,
+                    API(input_bytes)(i));
+            return 1;
+        }
+        memcpy(API(input)(i), d, n);
+        free(d);
+    }
+    if (API(invoke)() != 0) {
+        fprintf(stderr, "invoke failed\n");
+        return 1;
+    }
+    for (i = 0; i < nout; i++) {
+        size_t n, j;
+        unsigned char *want = slurp(argv[1 + nin + i], &n);
+        const unsigned char *got = API(output)(i);
+        if (n != API(output_bytes)(i)) {
+            fprintf(stderr, "output %d: %zu bytes, expected file has %zu\n", i,
+                    API(output_bytes)(i), n);
+            bad = 1;
+        } else {
+            for (j = 0; j < n && got[j] == want[j]; j++)
+                ;
+            if (j < n) {
+                fprintf(stderr, "output %d differs at byte %zu: got %d, expected %d\n", i, j,
+                        got[j], want[j]);
+                bad = 1;
+            }
+        }
+        free(want);
+    }
+    return bad;
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# check_model.sh TINYENGINE MODEL.tflite GOLDEN_DIR SRC_DIR
+# Byte-exact check of one model against TFLite Micro's goldens:
+#  1. every sample through `tinyengine run` (sample 0 with --dump-layers: every
+#     layer written must equal the golden layer file),
+#  2. every sample through tests/golden/api_harness.c, built with
+#     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
+set -eu
+te=$1 model=$2 gold=$3 src=$4
+cc=${CC:-cc}
+work=$(mktemp -d "${TMPDIR:-/tmp}/te-golden-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+
+inputs_of() { # sample k -> "--input f0 --input f1 ..." (or bare paths with $2=bare)
+  i=0; out=""
+  while [ -f "$gold/input_$1_$i.bin" ]; do
+    if [ "${2:-}" = bare ]; then out="$out $gold/input_$1_$i.bin"; else out="$out --input $gold/input_$1_$i.bin"; fi
+    i=$((i+1))
+  done
+  echo "$out"
+}
+outputs_of() { i=0; out=""; while [ -f "$gold/output_$1_$i.bin" ]; do out="$out $gold/output_$1_$i.bin"; i=$((i+1)); done; echo "$out"; }
+
+samples=$(ls "$gold" | sed -n 's/^input_\([0-9]*\)_0\.bin$/\1/p' | sort -n)
+[ -n "$samples" ] || { echo "no samples in $gold"; exit 1; }
+
+for k in $samples; do
+  layers=""
+  if [ "$k" = 0 ] && [ -d "$gold/layers" ]; then layers="--dump-layers $work/layers"; fi
+  # shellcheck disable=SC2046
+  if ! "$te" run "$model" $(inputs_of "$k") -o "$work/out$k" $layers; then
+    echo "FAIL sample $k: tinyengine run failed"; fail=1; continue
+  fi
+  i=0
+  while [ -f "$gold/output_${k}_$i.bin" ]; do
+    if ! cmp -s "$work/out$k/output_$i.bin" "$gold/output_${k}_$i.bin"; then
+      echo "FAIL sample $k output $i differs: $(cmp "$work/out$k/output_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
+    fi
+    i=$((i+1))
+  done
+done
+
+if [ -d "$work/layers" ]; then
+  n=0; bad=0
+  for f in "$work"/layers/op*.bin; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f"); n=$((n+1))
+    if [ ! -f "$gold/layers/$b" ]; then echo "FAIL layer $b has no golden file"; bad=$((bad+1));
+    elif ! cmp -s "$f" "$gold/layers/$b"; then
+      [ $bad -lt 5 ] && echo "FAIL layer $b differs: $(cmp "$f" "$gold/layers/$b" 2>&1 | head -1)"; bad=$((bad+1))
+    fi
+  done
+  echo "layers: $n compared, $bad differ"
+  [ "$bad" = 0 ] || fail=1
+  [ "$n" -gt 0 ] || { echo "FAIL no layers dumped"; fail=1; }
+fi
+
+"$te" compile "$model" -o "$work/gen" --name te_model
+if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=te_model \
+     '-DTE_MODEL_HEADER="te_model.h"' -o "$work/api" "$work"/gen/*.c "$src/tests/golden/api_harness.c"; then
+  echo "FAIL API harness build"; exit 1
+fi
+for k in $samples; do
+  # shellcheck disable=SC2046
+  if ! "$work/api" $(inputs_of "$k" bare) $(outputs_of "$k"); then
+    echo "FAIL sample $k through the API harness"; fail=1
+  fi
+done
+# Memory: info --json must report the generated ARENA_BYTES, and the arena
+# must not exceed what TFLite Micro needs for the same model.
+ours=$("$te" info "$model" --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
+hdr=$(sed -n 's/^#define TE_MODEL_ARENA_BYTES \([0-9]*\)$/\1/p' "$work/gen/te_model.h")
+tflm=$(cat "$gold/meta.json" "$gold/run_0.json" 2>/dev/null | tr -d ' \n' | grep -o '"arena_used_bytes":[0-9]*' | head -1 | cut -d: -f2)
+if [ -z "$ours" ] || [ "$ours" != "$hdr" ]; then
+  echo "FAIL info --json arena_bytes ($ours) != generated ARENA_BYTES ($hdr)"; fail=1
+fi
+if [ -n "$tflm" ] && [ -n "$ours" ] && [ "$ours" -gt "$tflm" ]; then
+  echo "FAIL arena $ours bytes > TFLite Micro's $tflm"; fail=1
+fi
+echo "arena: ours ${ours:-?} bytes, TFLite Micro ${tflm:-?} bytes"
+[ "$fail" = 0 ] && echo "PASS $(basename "$model") ($(echo $samples | wc -w) samples)"
+exit $fail

@@ -1,0 +1,39 @@
+# golden.cmake - one ctest per shared model: byte-exact against TFLite Micro.
+# Models are discovered at configure time from TE_SHARED_DIR.
+add_test(NAME golden.shared_present
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/shared_present.sh ${TE_SHARED_DIR})
+set_tests_properties(golden.shared_present PROPERTIES SKIP_RETURN_CODE 77)
+
+# LSTM/SVDF models come with a later issue.
+set(TE_GOLDEN_EXCLUDE dtln_noise_suppression micro_speech_lstm mnist_lstm_int8 keyword_scrambled_8bit)
+
+function(te_add_golden kind model_path golden_dir)
+  get_filename_component(name ${model_path} NAME_WE)
+  add_test(NAME golden.${kind}.${name}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_model.sh $<TARGET_FILE:tinyengine>
+                   ${model_path} ${golden_dir} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(golden.${kind}.${name} PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
+endfunction()
+
+file(GLOB TE_CONF_MODELS ${TE_SHARED_DIR}/conformance/*.tflite)
+foreach(m ${TE_CONF_MODELS})
+  get_filename_component(name ${m} NAME_WE)
+  te_add_golden(conformance ${m} ${TE_SHARED_DIR}/conformance/${name})
+endforeach()
+
+file(GLOB TE_REAL_MODELS ${TE_SHARED_DIR}/models/*.tflite)
+foreach(m ${TE_REAL_MODELS})
+  get_filename_component(name ${m} NAME_WE)
+  if(NOT name IN_LIST TE_GOLDEN_EXCLUDE)
+    te_add_golden(model ${m} ${TE_SHARED_DIR}/golden/${name})
+  endif()
+endforeach()
+
+# Generated code of every conformance model (small, one of each operator)
+# compiles cleanly with clang and arm-none-eabi-gcc too.
+if(TE_CONF_MODELS)
+  add_test(NAME golden.portability
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/portability.sh $<TARGET_FILE:tinyengine>
+                   ${TE_CONF_MODELS})
+  set_tests_properties(golden.portability PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
+endif()

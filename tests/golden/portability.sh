@@ -1,0 +1,24 @@
+#!/bin/sh
+# portability.sh TINYENGINE MODEL... - the generated code of each model
+# compiles warning-free as strict C99 with clang and with arm-none-eabi-gcc
+# for a Cortex-M4 (compile only; gcc is covered by check_model.sh).
+set -eu
+te=$1; shift
+work=$(mktemp -d "${TMPDIR:-/tmp}/te-port-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0; n=0
+for model in "$@"; do
+  name=$(basename "$model" .tflite)
+  "$te" compile "$model" -o "$work/$name" --name m >/dev/null || { echo "FAIL compile $name"; fail=1; continue; }
+  flags="-std=c99 -Wall -Wextra -Werror -pedantic -O1 -c"
+  if command -v clang >/dev/null; then
+    clang $flags -o "$work/$name/m_clang.o" "$work/$name/m.c" || { echo "FAIL clang $name"; fail=1; }
+  else echo "clang not installed"; fail=1; fi
+  if command -v arm-none-eabi-gcc >/dev/null; then
+    arm-none-eabi-gcc $flags -mcpu=cortex-m4 -mthumb -o "$work/$name/m_arm.o" "$work/$name/m.c" \
+      || { echo "FAIL arm-none-eabi-gcc $name"; fail=1; }
+  else echo "arm-none-eabi-gcc not installed"; fail=1; fi
+  n=$((n+1))
+done
+echo "portability: $n models, status $fail"
+exit $fail

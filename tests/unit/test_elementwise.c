@@ -1,0 +1,605 @@
+/* test_elementwise.c - ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D and MEAN:
+ * each runtime kernel, with the parameters the compiler derives for it,
+ * against a plain reference written here from TFLite Micro's formulas, over
+ * random shapes, broadcast patterns, quantization, activations, windows and
+ * axes; plus the operators' check() on a few invalid graphs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/ops.h"
+#include "quant/quant.h"
+#include "te_add.h"
+#include "te_common.h"
+#include "te_mean.h"
+#include "te_mul.h"
+#include "te_pool.h"
+#include "testlib.h"
+
+/* Compiler-side parameter builders (src/ops/op_*.c). */
+void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
+                        const te_tensor *o, te_add_params *p);
+void te_mul_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
+                        const te_tensor *o, te_mul_params *p);
+void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
+                         te_pool_params *p);
+void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                         te_mean_params *p);
+
+#define MAXN 4096
+
+/* ---- test tensors ------------------------------------------------------ */
+
+typedef struct {
+    te_tensor t;
+    float scale;
+    int64_t zp;
+} qtensor;
+
+static void qt_init(qtensor *q, int id, int rank, const int *shape, float scale, int zp)
+{
+    int i;
+    memset(q, 0, sizeof *q);
+    q->t.id = id;
+    q->t.name = "t";
+    q->t.type = TE_DT_INT8;
+    q->t.rank = rank;
+    for (i = 0; i < rank; i++)
+        q->t.shape[i] = shape[i];
+    q->scale = scale;
+    q->zp = zp;
+    q->t.q.count = 1;
+    q->t.q.scale = &q->scale;
+    q->t.q.zero_point = &q->zp;
+    q->t.producer = -1;
+    q->t.alias_of = -1;
+}
+
+static float rand_scale(void)
+{
+    return (float)(0.0005 * pow(400.0, (double)(test_rand() % 10000) / 10000.0));
+}
+
+static te_activation rand_act(void)
+{
+    static const te_activation acts[] = {TE_ACT_NONE, TE_ACT_RELU, TE_ACT_RELU6,
+                                         TE_ACT_RELU_N1_TO_1};
+    return acts[test_rand() % 4];
+}
+
+static void fill_rand(int8_t *v, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        v[i] = (int8_t)test_rand_range(-128, 127);
+}
+
+static void act_bounds(te_activation act, float scale, int zp, int32_t *lo, int32_t *hi)
+{
+    *lo = -128;
+    *hi = 127;
+    te_activation_range(act, scale, zp, -128, 127, lo, hi);
+}
+
+static int elems(const int *shape, int rank)
+{
+    int i, n = 1;
+    for (i = 0; i < rank; i++)
+        n *= shape[i];
+    return n;
+}
+
+/* ---- ADD / MUL reference -------------------------------------------------- */
+
+static int8_t ref_add(int8_t x, int8_t y, float s1, int z1, float s2, int z2, float so, int zo,
+                      int32_t lo, int32_t hi)
+{
+    double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
+    int32_t m1, m2, mo, a, b, sum;
+    int e1, e2, eo;
+    te_quantize_multiplier((double)s1 / twice_max, &m1, &e1);
+    te_quantize_multiplier((double)s2 / twice_max, &m2, &e2);
+    te_quantize_multiplier(twice_max / (1048576.0 * (double)so), &mo, &eo);
+    a = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul((x - z1) * 1048576, m1), -e1);
+    b = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul((y - z2) * 1048576, m2), -e2);
+    sum = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul(a + b, mo), -eo) + zo;
+    return (int8_t)(sum < lo ? lo : sum > hi ? hi : sum);
+}
+
+static int8_t ref_mul(int8_t x, int8_t y, float s1, int z1, float s2, int z2, float so, int zo,
+                      int32_t lo, int32_t hi)
+{
+    int32_t m, v;
+    int e;
+    te_quantize_multiplier((double)s1 * (double)s2 / (double)so, &m, &e);
+    v = te_mul_by_quant_mult((x - z1) * (y - z2), m, e) + zo;
+    return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+/* Random broadcast pair: output shape `out` (rank r), inputs drop leading
+ * dims and set dims to 1 at random. */
+static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
+{
+    int i, pattern = (int)(test_rand() % 4);
+    *r = test_rand_range(0, 6);
+    for (i = 0; i < *r; i++)
+        out[i] = test_rand_range(1, *r > 4 ? 3 : 6);
+    *ra = *r;
+    *rb = *r;
+    if (pattern != 0 && *r > 0) {
+        *ra = test_rand_range(0, *r);
+        *rb = test_rand_range(0, *r);
+        if (test_rand() % 2)
+            *ra = *r;
+        else
+            *rb = *r;
+    }
+    for (i = 0; i < *ra; i++)
+        sa[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *ra + i] : 1;
+    for (i = 0; i < *rb; i++)
+        sb[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *rb + i] : 1;
+    /* make sure every output dim is produced by some input */
+    for (i = 0; i < *r; i++) {
+        int ia = i - (*r - *ra), ib = i - (*r - *rb);
+        int da = ia >= 0 ? sa[ia] : 1, db = ib >= 0 ? sb[ib] : 1;
+        if (da != out[i] && db != out[i]) {
+            if (ia >= 0)
+                sa[ia] = out[i];
+            else
+                sb[ib] = out[i];
+        }
+    }
+}
+
+/* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
+static int bcast_index(const int *idx, int r, const int *s, int ri)
+{
+    int i, off = 0;
+    for (i = 0; i < ri; i++) {
+        int c = idx[r - ri + i];
+        off = off * s[i] + (s[i] == 1 ? 0 : c);
+    }
+    return off;
+}
+
+static void next_index(int *idx, const int *shape, int r)
+{
+    int i;
+    for (i = r - 1; i >= 0; i--) {
+        if (++idx[i] < shape[i])
+            return;
+        idx[i] = 0;
+    }
+}
+
+static void test_binary(int is_mul, int cases)
+{
+    static int8_t a[MAXN], b[MAXN], out[MAXN], ref[MAXN];
+    int c;
+    for (c = 0; c < cases; c++) {
+        int r, ra, rb, so[6], sa[6], sb[6], idx[6] = {0}, n, i, z1, z2, zo, same = 1;
+        float s1 = rand_scale(), s2 = rand_scale(), sout = rand_scale();
+        te_activation act = rand_act();
+        qtensor ta, tb, to;
+        int32_t lo, hi;
+        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        n = elems(so, r);
+        z1 = test_rand_range(-128, 127);
+        z2 = test_rand_range(-128, 127);
+        zo = test_rand_range(-128, 127);
+        if (c % 5 == 0)
+            s2 = s1; /* equal input scales */
+        qt_init(&ta, 0, ra, sa, s1, z1);
+        qt_init(&tb, 1, rb, sb, s2, z2);
+        qt_init(&to, 2, r, so, sout, zo);
+        fill_rand(a, elems(sa, ra));
+        fill_rand(b, elems(sb, rb));
+        act_bounds(act, sout, zo, &lo, &hi);
+        for (i = 0; i < n; i++) {
+            int ia = bcast_index(idx, r, sa, ra), ib = bcast_index(idx, r, sb, rb);
+            ref[i] = is_mul ? ref_mul(a[ia], b[ib], s1, z1, s2, z2, sout, zo, lo, hi)
+                            : ref_add(a[ia], b[ib], s1, z1, s2, z2, sout, zo, lo, hi);
+            next_index(idx, so, r);
+        }
+        memset(out, 0x55, (size_t)n + 16);
+        if (is_mul) {
+            te_mul_params p;
+            te_mul_make_params(act, &ta.t, &tb.t, &to.t, &p);
+            te_mul_s8(&p, a, b, out);
+        } else {
+            te_add_params p;
+            te_add_make_params(act, &ta.t, &tb.t, &to.t, &p);
+            te_add_s8(&p, a, b, out);
+        }
+        for (i = 0; i < n; i++)
+            if (out[i] != ref[i])
+                same = 0;
+        for (i = n; i < n + 16; i++)
+            if (out[i] != 0x55)
+                same = 0;
+        if (!same)
+            fprintf(stderr, "%s case %d: rank %d (%d, %d) mismatch\n", is_mul ? "mul" : "add", c,
+                    r, ra, rb);
+        CHECK(same);
+    }
+}
+
+/* ---- pooling reference ------------------------------------------------------ */
+
+static void ref_pool(int is_max, const int8_t *in, int n, int h, int w, int ch, int fh, int fw,
+                     int sh, int sw, te_padding pad, int oh, int ow, int32_t lo, int32_t hi,
+                     int8_t *out)
+{
+    int ph = 0, pw = 0, b, y, x, c, i, j;
+    if (pad == TE_PAD_SAME) {
+        int th = (oh - 1) * sh + fh - h, tw = (ow - 1) * sw + fw - w;
+        ph = th > 0 ? th / 2 : 0;
+        pw = tw > 0 ? tw / 2 : 0;
+    }
+    for (b = 0; b < n; b++)
+        for (y = 0; y < oh; y++)
+            for (x = 0; x < ow; x++)
+                for (c = 0; c < ch; c++) {
+                    int32_t sum = 0, mx = -128, cnt = 0, v;
+                    for (i = 0; i < fh; i++)
+                        for (j = 0; j < fw; j++) {
+                            int iy = y * sh - ph + i, ix = x * sw - pw + j;
+                            int32_t val;
+                            if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+                                continue;
+                            val = in[((b * h + iy) * w + ix) * ch + c];
+                            sum += val;
+                            mx = val > mx ? val : mx;
+                            cnt++;
+                        }
+                    if (is_max)
+                        v = mx;
+                    else if (sum >= 0)
+                        v = (sum + cnt / 2) / cnt;
+                    else
+                        v = -((-sum + cnt / 2) / cnt);
+                    v = v < lo ? lo : v > hi ? hi : v;
+                    *out++ = (int8_t)v;
+                }
+}
+
+static void test_pool(int is_max, int cases)
+{
+    static int8_t in[MAXN], out[MAXN], ref[MAXN];
+    int c;
+    for (c = 0; c < cases; c++) {
+        int n = test_rand_range(1, 2), h = test_rand_range(1, 12), w = test_rand_range(1, 12);
+        int ch = test_rand_range(1, 6), fh = test_rand_range(1, 5), fw = test_rand_range(1, 5);
+        int sh = test_rand_range(1, 3), sw = test_rand_range(1, 3), oh, ow, i, same = 1;
+        int ishape[4], oshape[4], zp = test_rand_range(-128, 127);
+        float s = rand_scale();
+        te_padding pad = test_rand() % 2 ? TE_PAD_SAME : TE_PAD_VALID;
+        te_options opt;
+        te_pool_params p;
+        qtensor ti, to;
+        int32_t lo, hi;
+        if (c % 7 == 0) { /* global pooling */
+            fh = h;
+            fw = w;
+            pad = TE_PAD_VALID;
+        }
+        if (pad == TE_PAD_VALID && (fh > h || fw > w)) {
+            fh = fh > h ? h : fh;
+            fw = fw > w ? w : fw;
+        }
+        oh = pad == TE_PAD_SAME ? (h + sh - 1) / sh : (h - fh) / sh + 1;
+        ow = pad == TE_PAD_SAME ? (w + sw - 1) / sw : (w - fw) / sw + 1;
+        memset(&opt, 0, sizeof opt);
+        opt.padding = pad;
+        opt.stride_h = sh;
+        opt.stride_w = sw;
+        opt.filter_h = fh;
+        opt.filter_w = fw;
+        opt.activation = rand_act();
+        ishape[0] = oshape[0] = n;
+        ishape[1] = h;
+        ishape[2] = w;
+        oshape[1] = oh;
+        oshape[2] = ow;
+        ishape[3] = oshape[3] = ch;
+        qt_init(&ti, 0, 4, ishape, s, zp);
+        qt_init(&to, 1, 4, oshape, s, zp);
+        fill_rand(in, n * h * w * ch);
+        act_bounds(opt.activation, s, zp, &lo, &hi);
+        ref_pool(is_max, in, n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi, ref);
+        te_pool_make_params(&opt, &ti.t, &to.t, &p);
+        memset(out, 0x55, (size_t)(n * oh * ow * ch) + 16);
+        if (is_max)
+            te_pool_max_s8(&p, in, out);
+        else
+            te_pool_avg_s8(&p, in, out);
+        for (i = 0; i < n * oh * ow * ch; i++)
+            if (out[i] != ref[i])
+                same = 0;
+        for (; i < n * oh * ow * ch + 16; i++)
+            if (out[i] != 0x55)
+                same = 0;
+        if (!same)
+            fprintf(stderr, "%s pool case %d: %dx%dx%dx%d f%dx%d s%dx%d pad %d mismatch\n",
+                    is_max ? "max" : "avg", c, n, h, w, ch, fh, fw, sh, sw, (int)pad);
+        CHECK(same);
+    }
+}
+
+/* ---- MEAN reference ------------------------------------------------------ */
+
+/* TFLite QuantizedMeanOrSum, written out. */
+static int8_t ref_mean_value(int64_t sum, int64_t count, float si, int zi, float so, int zo)
+{
+    int32_t m, v;
+    int e, k = 0;
+    if (count == 0)
+        return 0;
+    te_quantize_multiplier((double)si / (double)so, &m, &e);
+    while (((int64_t)2 << k) <= count)
+        k++;
+    if (k > 32)
+        k = 32;
+    if (k > 31 + e)
+        k = 31 + e;
+    m = (int32_t)(((int64_t)m << k) / count);
+    e -= k;
+    v = te_mul_by_quant_mult((int32_t)(sum - zi * count), m, e) + zo;
+    return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+}
+
+static void test_mean(int cases)
+{
+    static int8_t in[MAXN], out[MAXN], ref[MAXN];
+    static int64_t sums[MAXN];
+    int c;
+    for (c = 0; c < cases; c++) {
+        int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6] = {0}, i, k;
+        int oshape[6], orank = 0, idx[6] = {0}, n, nout, same = 1, keep = (int)(test_rand() % 2);
+        int zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
+        float si = rand_scale(), so = c % 6 == 0 ? si : rand_scale();
+        int64_t count = 1;
+        qtensor ti, to;
+        te_tensor tax;
+        te_mean_params p;
+        uint8_t axbytes[32];
+        if (c % 6 == 0)
+            zo = zi; /* same quantization in and out */
+        for (i = 0; i < r; i++)
+            shape[i] = test_rand_range(1, r > 3 ? 5 : 9);
+        n_axes = test_rand_range(0, 4);
+        if (c % 4 == 0 && r == 4) { /* the usual global average pool */
+            n_axes = 2;
+            axes[0] = 1;
+            axes[1] = test_rand() % 2 ? 2 : -2;
+        } else {
+            for (i = 0; i < n_axes; i++)
+                axes[i] = test_rand_range(-r, r - 1); /* negatives and duplicates */
+        }
+        for (i = 0; i < n_axes; i++)
+            red[axes[i] < 0 ? axes[i] + r : axes[i]] = 1;
+        for (i = 0; i < r; i++) {
+            if (red[i])
+                count *= shape[i];
+            if (!red[i] || keep)
+                oshape[orank++] = red[i] ? 1 : shape[i];
+        }
+        n = elems(shape, r);
+        nout = elems(oshape, orank);
+        fill_rand(in, n);
+        /* plain reference: accumulate each input element into its output */
+        memset(sums, 0, sizeof sums);
+        for (i = 0; i < n; i++) {
+            int o = 0;
+            for (k = 0; k < r; k++)
+                o = o * (red[k] ? 1 : shape[k]) + (red[k] ? 0 : idx[k]);
+            sums[o] += in[i];
+            next_index(idx, shape, r);
+        }
+        for (i = 0; i < nout; i++)
+            ref[i] = ref_mean_value(sums[i], count, si, zi, so, zo);
+        /* kernel with the compiler's parameters */
+        qt_init(&ti, 0, r, shape, si, zi);
+        qt_init(&to, 2, orank, oshape, so, zo);
+        memset(&tax, 0, sizeof tax);
+        tax.id = 1;
+        tax.name = "axis";
+        tax.type = TE_DT_INT32;
+        tax.rank = 1;
+        tax.shape[0] = n_axes;
+        for (i = 0; i < n_axes; i++) {
+            uint32_t u = (uint32_t)axes[i];
+            axbytes[4 * i] = (uint8_t)u;
+            axbytes[4 * i + 1] = (uint8_t)(u >> 8);
+            axbytes[4 * i + 2] = (uint8_t)(u >> 16);
+            axbytes[4 * i + 3] = (uint8_t)(u >> 24);
+        }
+        tax.data = axbytes;
+        tax.data_bytes = (size_t)(4 * n_axes);
+        te_mean_make_params(&ti.t, &tax, &to.t, &p);
+        memset(out, 0x55, (size_t)nout + 16);
+        te_mean_s8(&p, in, out);
+        for (i = 0; i < nout; i++)
+            if (out[i] != ref[i])
+                same = 0;
+        for (; i < nout + 16; i++)
+            if (out[i] != 0x55)
+                same = 0;
+        if (!same)
+            fprintf(stderr, "mean case %d: rank %d, %d axes, keep %d mismatch\n", c, r, n_axes,
+                    keep);
+        CHECK(same);
+    }
+}
+
+/* Hand-computed QuantizedMeanOrSum values: equal scales give multiplier 2^30,
+ * shift 1; with count 3 the fold makes it 715827882, shift 0, so the mean is
+ * rounded to nearest (half away from zero), not truncated. */
+static void test_mean_rounding(void)
+{
+    static const int8_t in[6] = {-2, -2, -1, 1, 2, 2};
+    te_mean_params p;
+    int8_t out[2];
+    CHECK(ref_mean_value(-5, 3, 0.5f, 0, 0.5f, 0) == -2);
+    CHECK(ref_mean_value(4, 3, 0.5f, 0, 0.5f, 0) == 1);
+    CHECK(ref_mean_value(5, 3, 0.5f, 0, 0.5f, 0) == 2);
+    memset(&p, 0, sizeof p);
+    p.n_keep = 1;
+    p.keep_size[0] = 2;
+    p.keep_stride[0] = 3;
+    p.n_red = 1;
+    p.red_size[0] = 3;
+    p.red_stride[0] = 1;
+    p.count = 3;
+    p.mult = 715827882;
+    p.shift = 0;
+    te_mean_s8(&p, in, out);
+    CHECK(out[0] == -2 && out[1] == 2);
+}
+
+/* ---- check(): invalid graphs ---------------------------------------------- */
+
+typedef struct {
+    te_graph g;
+    qtensor t[4];
+    te_op op;
+    int in[3], out[1];
+} mini_graph;
+
+static void mini_init(mini_graph *m, int opcode, int n_in)
+{
+    int i;
+    memset(m, 0, sizeof *m);
+    m->g.n_tensors = 4;
+    m->g.tensors = calloc(4, sizeof(te_tensor));
+    m->g.ops = &m->op;
+    m->g.n_ops = 1;
+    m->op.opcode = opcode;
+    m->op.n_in = n_in;
+    m->op.n_out = 1;
+    m->op.in = m->in;
+    m->op.out = m->out;
+    for (i = 0; i < n_in; i++)
+        m->in[i] = i;
+    m->out[0] = 3;
+}
+
+static void mini_set(mini_graph *m, int id, int rank, const int *shape, float scale, int zp)
+{
+    qt_init(&m->t[id], id, rank, shape, scale, zp);
+    m->g.tensors[id] = m->t[id].t;
+}
+
+static int mini_check(mini_graph *m, const char *expect)
+{
+    const te_op_def *def = te_op_find(m->op.opcode);
+    te_diag d;
+    int rc;
+    memset(&d, 0, sizeof d);
+    rc = def && def->check ? def->check(&m->g, &m->op, &d) : 0;
+    if (expect && (rc == 0 || !strstr(d.msg, expect)))
+        fprintf(stderr, "expected error '%s', got rc %d '%s'\n", expect, rc, d.msg);
+    if (!expect && rc != 0)
+        fprintf(stderr, "unexpected error '%s'\n", d.msg);
+    free(m->g.tensors);
+    return expect ? rc < 0 && strstr(d.msg, expect) != NULL : rc == 0;
+}
+
+static void test_checks(void)
+{
+    static const int s8x4[] = {1, 8, 8, 4}, s1x4[] = {1, 1, 1, 4}, s1x3[] = {1, 1, 1, 3};
+    static const int s4x4[] = {1, 4, 4, 4}, s3x3[] = {1, 3, 3, 4};
+    static const uint8_t ax12[] = {1, 0, 0, 0, 2, 0, 0, 0}, ax5[] = {5, 0, 0, 0};
+    mini_graph m;
+
+    mini_init(&m, TE_OP_ADD, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
+    mini_set(&m, 1, 4, s1x4, 0.1f, 0);
+    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    CHECK(mini_check(&m, NULL));
+
+    mini_init(&m, TE_OP_ADD, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
+    mini_set(&m, 1, 4, s1x3, 0.1f, 0);
+    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    CHECK(mini_check(&m, "do not broadcast"));
+
+    mini_init(&m, TE_OP_MUL, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
+    mini_set(&m, 1, 4, s1x4, 0.1f, 0);
+    mini_set(&m, 3, 4, s4x4, 0.2f, 0);
+    CHECK(mini_check(&m, "broadcast shape"));
+
+    mini_init(&m, TE_OP_MUL, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
+    mini_set(&m, 1, 4, s8x4, 0.1f, 0);
+    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    m.g.tensors[1].type = TE_DT_FLOAT32;
+    CHECK(mini_check(&m, "has type float32, expected int8"));
+
+    mini_init(&m, TE_OP_AVERAGE_POOL_2D, 1);
+    m.op.opt.padding = TE_PAD_VALID;
+    m.op.opt.stride_h = m.op.opt.stride_w = 2;
+    m.op.opt.filter_h = m.op.opt.filter_w = 2;
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s4x4, 0.1f, 3);
+    CHECK(mini_check(&m, NULL));
+
+    mini_init(&m, TE_OP_MAX_POOL_2D, 1);
+    m.op.opt.padding = TE_PAD_VALID;
+    m.op.opt.stride_h = m.op.opt.stride_w = 2;
+    m.op.opt.filter_h = m.op.opt.filter_w = 2;
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s3x3, 0.1f, 3);
+    CHECK(mini_check(&m, "expected [1,4,4,4]"));
+
+    mini_init(&m, TE_OP_MAX_POOL_2D, 1);
+    m.op.opt.padding = TE_PAD_SAME;
+    m.op.opt.stride_h = m.op.opt.stride_w = 2;
+    m.op.opt.filter_h = m.op.opt.filter_w = 3;
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s4x4, 0.2f, 3);
+    CHECK(mini_check(&m, "same quantization"));
+
+    mini_init(&m, TE_OP_MEAN, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
+    m.g.tensors[1].type = TE_DT_INT32;
+    m.g.tensors[1].rank = 1;
+    m.g.tensors[1].shape[0] = 2;
+    m.g.tensors[1].data = ax12;
+    m.g.tensors[1].data_bytes = 8;
+    CHECK(mini_check(&m, NULL));
+
+    mini_init(&m, TE_OP_MEAN, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
+    m.g.tensors[1].type = TE_DT_INT32;
+    m.g.tensors[1].rank = 1;
+    m.g.tensors[1].shape[0] = 1;
+    m.g.tensors[1].data = ax5;
+    m.g.tensors[1].data_bytes = 4;
+    CHECK(mini_check(&m, "axis outside"));
+
+    mini_init(&m, TE_OP_MEAN, 2);
+    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
+    m.g.tensors[1].type = TE_DT_INT32;
+    m.g.tensors[1].rank = 1;
+    m.g.tensors[1].shape[0] = 2;
+    CHECK(mini_check(&m, "must be a constant"));
+}
+
+int main(void)
+{
+    test_seed(20240611u);
+    test_binary(0, 1500);
+    test_binary(1, 1500);
+    test_pool(0, 1500);
+    test_pool(1, 1500);
+    test_mean(2000);
+    test_mean_rounding();
+    test_checks();
+    return test_summary();
+}

@@ -1,0 +1,388 @@
+/* test_nonlinear.c - the int8 nonlinear operators: gemmlowp-style
+ * fixed-point helpers (src/quant/fixedpoint.h) against plain math, the
+ * compile-time tables (src/quant/lut_*.c) against hand-computed values and
+ * float math, and the runtime kernels te_lut_s8 / te_softmax_s8 /
+ * te_log_softmax_s8 against TFLite's per-element algorithm written out
+ * plainly here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "quant/fixedpoint.h"
+#include "quant/lut_nonlinear.h"
+#include "te_lut.h"
+#include "te_softmax.h"
+#include "testlib.h"
+
+static double q_to_real(int32_t raw, int ib) { return raw / ldexp(1.0, 31 - ib); }
+
+/* A random negative/zero raw value with ib integer bits, biased to small magnitudes. */
+static int32_t rand_nonpos(void)
+{
+    int bits = test_rand_range(1, 31);
+    return -(int32_t)(test_rand() >> (32 - bits));
+}
+
+static float rand_scale(float lo_log2, float hi_log2)
+{
+    double e = lo_log2 + (hi_log2 - lo_log2) * (test_rand() / 4294967296.0);
+    return (float)ldexp(1.0 + (test_rand() % 1000) / 1000.0, (int)floor(e));
+}
+
+/* ---- fixed-point helpers ------------------------------------------------- */
+
+static void test_mul_pot(void)
+{
+    CHECK(te_fp_mul_pot(5, -1) == 3);         /* 2.5 rounds away from zero */
+    CHECK(te_fp_mul_pot(-5, -1) == -3);
+    CHECK(te_fp_mul_pot(-6, -2) == -2);       /* -1.5 */
+    CHECK(te_fp_mul_pot(1 << 29, 2) == INT32_MAX);
+    CHECK(te_fp_mul_pot(-(1 << 29), 2) == INT32_MIN);
+    CHECK(te_fp_mul_pot((1 << 29) - 1, 2) == ((1 << 29) - 1) * 4);
+    CHECK(te_fp_mul_pot(-((1 << 29) - 1), 2) == -((1 << 29) - 1) * 4);
+    CHECK(te_fp_rounding_half_sum(3, 4) == 4 && te_fp_rounding_half_sum(-3, -4) == -4);
+    CHECK(te_fp_rounding_half_sum(INT32_MAX, INT32_MAX) == INT32_MAX);
+    CHECK(te_fp_clz(0) == 32 && te_fp_clz(1) == 31 && te_fp_clz(0x80000000u) == 0);
+    CHECK(te_fp_add(INT32_MAX, 1) == INT32_MIN && te_fp_neg(INT32_MIN) == INT32_MIN);
+}
+
+static void test_exp(void)
+{
+    int i, ib, bad = 0;
+    CHECK(te_fp_exp_on_negative_values(0, 5) == INT32_MAX);
+    for (ib = 0; ib <= 6; ib++) {
+        for (i = 0; i < 20000; i++) {
+            int32_t a = rand_nonpos();
+            double got = q_to_real(te_fp_exp_on_negative_values(a, ib), 0);
+            double want = exp(q_to_real(a, ib));
+            if (fabs(got - want) > 3e-7)
+                bad++;
+        }
+    }
+    CHECK(bad == 0);
+}
+
+static void test_reciprocals(void)
+{
+    int i, bad = 0;
+    for (i = 0; i < 100000; i++) {
+        int32_t a = (int32_t)(test_rand() >> 1);
+        double x = q_to_real(a, 0);
+        if (fabs(q_to_real(te_fp_one_over_one_plus_x(a), 0) - 1.0 / (1.0 + x)) > 1e-8)
+            bad++;
+        if (fabs(q_to_real(te_fp_one_minus_x_over_one_plus_x(a), 0) - (1 - x) / (1 + x)) > 1e-8)
+            bad++;
+    }
+    CHECK(bad == 0);
+}
+
+static void test_logistic_tanh(void)
+{
+    int i, bad = 0;
+    CHECK(te_fp_logistic(0, 4) == (1 << 30));
+    CHECK(te_fp_tanh(0, 4) == 0);
+    for (i = 0; i < 100000; i++) {
+        int32_t a = (int32_t)test_rand();
+        double x = q_to_real(a, 4);
+        if (fabs(q_to_real(te_fp_logistic(a, 4), 0) - 1.0 / (1.0 + exp(-x))) > 3e-7)
+            bad++;
+        if (fabs(q_to_real(te_fp_tanh(a, 4), 0) - tanh(x)) > 3e-7)
+            bad++;
+    }
+    CHECK(bad == 0);
+}
+
+static void test_log(void)
+{
+    int i, bad = 0;
+    for (i = 0; i < 100000; i++) {
+        /* x in [1, 4096) as Q12.19 */
+        int32_t a = (int32_t)((1u << 19) + test_rand() % (0x7FFFFFFFu - (1u << 19)));
+        double got = q_to_real(te_fp_log_x_ge_1(a, 12, 5), 5);
+        if (fabs(got - log(q_to_real(a, 12))) > 1e-6)
+            bad++;
+    }
+    CHECK(bad == 0);
+}
+
+/* ---- compile-time tables -------------------------------------------------- */
+
+static int max_err(const int8_t *table, const double *want)
+{
+    int v, worst = 0;
+    for (v = -128; v <= 127; v++) {
+        double w = want[v + 128] < -128 ? -128 : (want[v + 128] > 127 ? 127 : want[v + 128]);
+        int err = (int)ceil(fabs(table[(uint8_t)v] - w) - 0.5);
+        worst = err > worst ? err : worst;
+    }
+    return worst;
+}
+
+static void test_sigmoid_tables(void)
+{
+    te_lut_sigmoid_params p;
+    int8_t t[256];
+    double want[256];
+    int k, v;
+    /* scale 2^-5: multiplier 0.5 * 2^31 with shift 23, radius 15 * 2^27 / 2^23 */
+    CHECK(te_lut_sigmoid_prepare(1.0f / 32, 3, &p) == 0);
+    CHECK(p.input_multiplier == (1 << 30) && p.input_left_shift == 23);
+    CHECK(p.input_range_radius == 240);
+    te_lut_logistic(&p, t);
+    CHECK(t[3] == 0);                                /* sigmoid(0) = 0.5 */
+    te_lut_tanh(&p, t);
+    CHECK(t[3] == 0 && t[(uint8_t)-128] < -120);     /* tanh(0) = 0, tanh(-4.1) ~ -1 */
+    CHECK(te_lut_sigmoid_prepare(1e-12f, 0, &p) < 0);
+    for (k = 0; k < 200; k++) {
+        float s = rand_scale(-9, 0);
+        int32_t zp = test_rand_range(-128, 127);
+        CHECK(te_lut_sigmoid_prepare(s, zp, &p) == 0);
+        te_lut_logistic(&p, t);
+        for (v = -128; v <= 127; v++)
+            want[v + 128] = 256.0 / (1.0 + exp(-(double)s * (v - zp))) - 128;
+        CHECK(max_err(t, want) <= 1);
+        te_lut_tanh(&p, t);
+        for (v = -128; v <= 127; v++)
+            want[v + 128] = 128.0 * tanh((double)s * (v - zp));
+        CHECK(max_err(t, want) <= 1);
+    }
+}
+
+static void test_hard_swish_table(void)
+{
+    te_lut_hard_swish_params p;
+    int8_t t[256];
+    double want[256];
+    int k, v;
+    for (k = 0; k < 300; k++) {
+        float si = rand_scale(-7, -2), so = rand_scale(-7, -2);
+        int32_t zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
+        if (te_lut_hard_swish_prepare(si, zi, so, zo, &p) < 0) {
+            CHECK(si / 128.0f / so >= 0.5f);
+            continue;
+        }
+        te_lut_hard_swish(&p, t);
+        CHECK(t[(uint8_t)zi] == (zo < -128 ? -128 : zo)); /* hswish(0) = 0 */
+        for (v = -128; v <= 127; v++) {
+            double x = (double)si * (v - zi);
+            double r6 = x + 3 < 0 ? 0 : (x + 3 > 6 ? 6 : x + 3);
+            want[v + 128] = x * r6 / 6 / so + zo;
+        }
+        CHECK(max_err(t, want) <= 1);
+    }
+}
+
+static void test_relu_tables(void)
+{
+    int8_t t[256];
+    double want[256];
+    int k, v;
+    /* same quantization: identity above the zero point */
+    CHECK(te_lut_relu(0.1f, -5, 0.1f, -5, t) == 0);
+    CHECK(t[(uint8_t)-128] == -5 && t[(uint8_t)-5] == -5 && t[100] == 100 && t[127] == 127);
+    /* scale 6/255, zero point -128: 6.0 is 127 */
+    te_lut_relu6(6.0f / 255, -128, t);
+    CHECK(t[(uint8_t)-128] == -128 && t[127] == 127 && t[0] == 0);
+    te_lut_relu6(0.1f, 10, t); /* 6.0 -> 60 + 10 = 70 */
+    CHECK(t[(uint8_t)-50] == 10 && t[9] == 10 && t[40] == 40 && t[70] == 70 && t[71] == 70);
+    for (k = 0; k < 300; k++) {
+        float si = rand_scale(-8, 0), so = rand_scale(-8, 0);
+        int32_t zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
+        CHECK(te_lut_relu(si, zi, so, zo, t) == 0);
+        for (v = -128; v <= 127; v++) {
+            double y = (double)si * (v - zi) / so + zo;
+            want[v + 128] = y < zo ? zo : y;
+        }
+        CHECK(max_err(t, want) <= 1);
+        te_lut_relu6(si, zi, t);
+        for (v = -128; v <= 127; v++) {
+            double x = (double)si * (v - zi);
+            double six = (double)roundf(6.0f / si) + zi;
+            want[v + 128] = x < 0 ? zi : (v > six ? six : v);
+        }
+        CHECK(max_err(t, want) == 0);
+    }
+}
+
+static void test_softmax_tables(void)
+{
+    te_lut_softmax_params p;
+    int32_t t[256];
+    /* beta 1, scale 1/16: real multiplier 2^22 = 0.5 * 2^23 */
+    CHECK(te_lut_softmax_prepare(1.0, 1.0f / 16, &p) == 0);
+    CHECK(p.input_multiplier == (1 << 30) && p.input_left_shift == 23);
+    CHECK(p.diff_min == -248); /* floor(31 * 2^26 / 2^23) */
+    te_lut_softmax_exp(&p, t);
+    CHECK(t[0] == INT32_MAX && t[248] >= 0 && t[249] == -1 && t[255] == -1);
+    CHECK(labs((long)t[16] - 790015084L) < 1000); /* exp(-1), ~1e-7 relative */
+    te_lut_softmax_q5(&p, t);
+    CHECK(t[16] == -(1 << 26) && t[249] == 0);
+    CHECK(te_lut_log_softmax_prepare(1.0f / 16, &p) == 0);
+    /* reverse: 2^(31-23) / 2^30 = 2^-22 = 0.5 * 2^-21 */
+    CHECK(p.reverse_scaling_divisor == (1 << 30) && p.reverse_scaling_right_shift == 21);
+    CHECK(te_lut_softmax_prepare(1.0, 1e-9f, &p) < 0);
+}
+
+/* ---- runtime kernels ------------------------------------------------------ */
+
+static void test_lut_kernel(void)
+{
+    int8_t table[256], in[300], out[300];
+    int i, bad = 0;
+    for (i = 0; i < 256; i++)
+        table[i] = (int8_t)(test_rand() & 0xFF);
+    for (i = 0; i < 300; i++)
+        in[i] = (int8_t)(test_rand() & 0xFF);
+    te_lut_s8(in, out, 300, table);
+    for (i = 0; i < 300; i++)
+        bad += out[i] != table[(uint8_t)in[i]];
+    te_lut_s8(in, in, 300, table); /* in place */
+    for (i = 0; i < 300; i++)
+        bad += in[i] != out[i];
+    CHECK(bad == 0);
+}
+
+/* Q12.19 sum of exps of one row, TFLite's loop. */
+static int32_t ref_sum(const int8_t *row, int depth, int max, const te_lut_softmax_params *p)
+{
+    int32_t sum = 0;
+    int c;
+    for (c = 0; c < depth; c++) {
+        int32_t diff = row[c] - max;
+        if (diff >= p->diff_min) {
+            int32_t r = te_mul_by_quant_mult_greater_than_one(diff, p->input_multiplier,
+                                                              p->input_left_shift);
+            sum = te_fp_add(sum, te_fp_rescale(te_fp_exp_on_negative_values(r, 5), 0, 12));
+        }
+    }
+    return sum;
+}
+
+static int row_max(const int8_t *row, int depth)
+{
+    int c, m = -128;
+    for (c = 0; c < depth; c++)
+        m = row[c] > m ? row[c] : m;
+    return m;
+}
+
+static void ref_softmax(const int8_t *in, int8_t *out, int rows, int depth,
+                        const te_lut_softmax_params *p)
+{
+    int i, c;
+    for (i = 0; i < rows; i++) {
+        const int8_t *row = in + i * depth;
+        int max = row_max(row, depth);
+        int32_t sum = ref_sum(row, depth, max, p);
+        int headroom = te_fp_clz((uint32_t)sum);
+        int32_t x = (int32_t)(((uint32_t)sum << headroom) - 0x80000000u);
+        int32_t scale = te_fp_one_over_one_plus_x(x);
+        int exponent = 12 - headroom + 31 - 8;
+        for (c = 0; c < depth; c++) {
+            int32_t diff = row[c] - max, r, o;
+            if (diff < p->diff_min) {
+                out[i * depth + c] = -128;
+                continue;
+            }
+            r = te_mul_by_quant_mult_greater_than_one(diff, p->input_multiplier,
+                                                      p->input_left_shift);
+            o = te_rounding_divide_by_pot(te_fp_mul(scale, te_fp_exp_on_negative_values(r, 5)),
+                                          exponent) - 128;
+            out[i * depth + c] = (int8_t)te_clamp_i32(o, -128, 127);
+        }
+    }
+}
+
+static void ref_log_softmax(const int8_t *in, int8_t *out, int rows, int depth,
+                            const te_lut_softmax_params *p)
+{
+    int i, c;
+    for (i = 0; i < rows; i++) {
+        const int8_t *row = in + i * depth;
+        int max = row_max(row, depth);
+        int32_t log_sum = te_fp_log_x_ge_1(ref_sum(row, depth, max, p), 12, 5);
+        int32_t adj = te_mul_by_quant_mult(log_sum + INT32_MIN, p->reverse_scaling_divisor,
+                                           -p->reverse_scaling_right_shift);
+        if (adj < p->diff_min - 1)
+            adj = p->diff_min - 1;
+        for (c = 0; c < depth; c++) {
+            int32_t diff = row[c] - max, q5, o;
+            if (diff <= adj) {
+                out[i * depth + c] = -128;
+                continue;
+            }
+            q5 = te_mul_by_quant_mult(diff, p->input_multiplier, p->input_left_shift);
+            o = te_rounding_divide_by_pot(te_fp_sub(q5, log_sum), 22) + 127;
+            out[i * depth + c] = (int8_t)te_clamp_i32(o, -128, 127);
+        }
+    }
+}
+
+/* Random row data: full range, narrow range around a level, or a few spikes. */
+static void fill_rows(int8_t *in, int n)
+{
+    int mode = test_rand_range(0, 2), i;
+    int base = test_rand_range(-128, 127), spread = test_rand_range(1, 40);
+    for (i = 0; i < n; i++) {
+        int v = mode == 0 ? test_rand_range(-128, 127) : base + test_rand_range(-spread, spread);
+        if (mode == 2 && test_rand() % 8 == 0)
+            v = 127;
+        in[i] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+}
+
+static void test_softmax_kernels(void)
+{
+    static int8_t in[4096], out[4096], want[4096];
+    int k, i, bad = 0, bad_log = 0, far = 0;
+    for (k = 0; k < 400; k++) {
+        te_lut_softmax_params p;
+        int32_t exp_t[256], q5_t[256];
+        int depth = test_rand_range(1, 300), rows = test_rand_range(1, 4096 / depth);
+        double beta = (k % 3 == 0) ? 1.0 : 0.25 + (test_rand() % 1000) / 250.0;
+        float s = rand_scale(-8, 1);
+        fill_rows(in, rows * depth);
+        if (te_lut_softmax_prepare(beta, s, &p) == 0) {
+            te_lut_softmax_exp(&p, exp_t);
+            te_softmax_s8(in, out, rows, depth, exp_t);
+            ref_softmax(in, want, rows, depth, &p);
+            for (i = 0; i < rows * depth; i++) {
+                int r = i / depth, c, m = row_max(in + r * depth, depth);
+                double sum = 0, f;
+                bad += out[i] != want[i];
+                for (c = 0; c < depth; c++)
+                    sum += exp(beta * s * (in[r * depth + c] - m));
+                f = 256.0 * exp(beta * s * (in[i] - m)) / sum - 128;
+                far += fabs(out[i] - (f > 127 ? 127 : f)) > 1.5;
+            }
+        }
+        if (te_lut_log_softmax_prepare(s, &p) == 0) {
+            te_lut_softmax_exp(&p, exp_t);
+            te_lut_softmax_q5(&p, q5_t);
+            te_log_softmax_s8(in, out, rows, depth, exp_t, q5_t, p.diff_min,
+                              p.reverse_scaling_divisor, p.reverse_scaling_right_shift);
+            ref_log_softmax(in, want, rows, depth, &p);
+            for (i = 0; i < rows * depth; i++)
+                bad_log += out[i] != want[i];
+        }
+    }
+    CHECK(bad == 0);
+    CHECK(bad_log == 0);
+    CHECK(far == 0);
+}
+
+int main(void)
+{
+    test_mul_pot();
+    test_exp();
+    test_reciprocals();
+    test_logistic_tanh();
+    test_log();
+    test_sigmoid_tables();
+    test_hard_swish_table();
+    test_relu_tables();
+    test_softmax_tables();
+    test_lut_kernel();
+    test_softmax_kernels();
+    return test_summary();
+}
