@@ -7,7 +7,11 @@
  *                 it, or -1 where -d < diff_min (element ignored);
  *   q5_table[d]   -d rescaled to Q5.26 (LOG_SOFTMAX only).
  * At run time: the row max, the sum of exps, its reciprocal (SOFTMAX) or
- * log (LOG_SOFTMAX), and the output scaling. */
+ * log (LOG_SOFTMAX), and the output scaling.
+ *
+ * LOG_SOFTMAX also exists on float32 (models that dequantize first): TFLM
+ * computes it in float with expf/logf, so that kernel carries its own
+ * expf/logf that return exactly what glibc's (x86-64 FMA build) return. */
 #ifndef TE_SOFTMAX_H
 #define TE_SOFTMAX_H
 
@@ -23,5 +27,8 @@ TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int de
                                  const int32_t *exp_table, const int32_t *q5_table,
                                  int32_t diff_min, int32_t reverse_divisor,
                                  int reverse_right_shift);
+
+/* float32 rows x depth: out = x - max - log(sum(exp(x - max))), in float. */
+TE_KERNEL void te_log_softmax_f32(const float *in, float *out, int rows, int depth);
 
 #endif

@@ -97,7 +97,7 @@ typedef struct {
     float lo, hi;
 } range;
 
-static void range_reset(range *r) { r->lo = 0, r->hi = 0; }
+static void range_reset(range *r) { r->lo = r->hi = 0; }
 
 static void range_add(range *r, const float *v, int n)
 {
@@ -736,7 +736,7 @@ int main(int argc, char **argv)
     if (rc == 0 && argc == 4)
         rc = write_bytes(argv[3], s.data, s.bytes);
     if (rc)
-        fprintf(stderr, "te_mkmodel: failed to write '%s'\n", argv[1]);
+        fprintf(stderr, "te_mkmodel: could not write the %s model\n", argv[1]);
     free(s.data);
     tflb_free(&m);
     return rc ? 1 : 0;

@@ -95,6 +95,10 @@ static int parse_args(int argc, char **argv, run_args *a)
     return 0;
 }
 
+/* snprintf that reports truncation (paths longer than the buffer). */
+#define PATH_TOO_LONG (cli_error("run: path too long"), -1)
+#define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf ? -1 : 0)
+
 /* Runs argv[0] with argv; returns its exit status, or -1 if it could not run. */
 static int spawn(char **argv)
 {
@@ -135,12 +139,18 @@ static int build(const char *bdir, const char *name, int hook)
     for (i = 0; name[i] && i < 127; i++)
         up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
     up[i] = '\0';
-    snprintf(exe, sizeof exe, "%s/model_run", bdir);
-    snprintf(src, sizeof src, "%s/%s.c", bdir, name);
-    snprintf(harness, sizeof harness, "%s/te_run_main.c", bdir);
-    snprintf(hdr, sizeof hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name);
-    snprintf(model_def, sizeof model_def, "-DTE_MODEL=%s", name);
-    snprintf(hook_def, sizeof hook_def, "-D%s_LAYER_HOOK=te_run_layer_hook", up);
+    if (FMT(exe, "%s/model_run", bdir) < 0)
+        return PATH_TOO_LONG;
+    if (FMT(src, "%s/%s.c", bdir, name) < 0)
+        return PATH_TOO_LONG;
+    if (FMT(harness, "%s/te_run_main.c", bdir) < 0)
+        return PATH_TOO_LONG;
+    if (FMT(hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name) < 0)
+        return PATH_TOO_LONG;
+    if (FMT(model_def, "-DTE_MODEL=%s", name) < 0)
+        return PATH_TOO_LONG;
+    if (FMT(hook_def, "-D%s_LAYER_HOOK=te_run_layer_hook", up) < 0)
+        return PATH_TOO_LONG;
     argv[n++] = (char *)(cc && *cc ? cc : "cc");
     argv[n++] = "-std=c99";
     n = add_cflags(argv, n, 40, flagbuf, sizeof flagbuf);
@@ -165,7 +175,8 @@ static int execute(const char *bdir, const run_args *a)
     char exe[4096];
     char *argv[MAX_INPUTS + 4];
     int i, n = 0;
-    snprintf(exe, sizeof exe, "%s/model_run", bdir);
+    if (FMT(exe, "%s/model_run", bdir) < 0)
+        return PATH_TOO_LONG;
     argv[n++] = exe;
     argv[n++] = (char *)a->out_dir;
     argv[n++] = (char *)(a->layer_dir ? a->layer_dir : "-");
@@ -203,12 +214,15 @@ static void remove_build(const char *bdir, const char *name)
     char path[4096];
     int i;
     for (i = 0; files[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", bdir, files[i]);
+        if (FMT(path, "%s/%s", bdir, files[i]) < 0)
+            return;
         remove(path);
     }
-    snprintf(path, sizeof path, "%s/%s.c", bdir, name);
+    if (FMT(path, "%s/%s.c", bdir, name) < 0)
+        return;
     remove(path);
-    snprintf(path, sizeof path, "%s/%s.h", bdir, name);
+    if (FMT(path, "%s/%s.h", bdir, name) < 0)
+        return;
     remove(path);
     rmdir(bdir);
 }

@@ -7,21 +7,11 @@
  * multiplied in float, bias scale checked), per-channel weights the double
  * per-channel formula.  The input is viewed as [batches, depth]; batches
  * come from the output (all of it but the last dimension), so keep_num_dims
- * only changes the output shape.  Shared helpers live in op_conv2d.c. */
+ * only changes the output shape.  Shared helpers live in conv_family.c. */
 #include <math.h>
 
-#include "ops.h"
+#include "conv_family.h"
 
-/* Defined in op_conv2d.c. */
-int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which);
-int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, int rank,
-                             int chan_dim);
-int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
-int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
-                         int32_t *lo, int32_t *hi);
-int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
-                            const te_tensor *out, int channels, int float_product,
-                            te_name *mult, te_name *shift);
 
 /* TFLite refuses a per-tensor FC whose bias scale strays from
  * input_scale * weights_scale by more than 2% of the output scale. */

@@ -1,8 +1,8 @@
-/* op_log_softmax.c - LOG_SOFTMAX (int8) over the last dimension, as TFLM's
- * reference kernel: exp and Q5.26 rescaling of every possible difference
- * row_max - x are tabulated at compile time; the row sum, its fixed-point
- * log and the output scaling run in te_log_softmax_s8.  Output scale
- * 16/256, zero point 127. */
+/* op_log_softmax.c - LOG_SOFTMAX over the last dimension, as TFLM's
+ * reference kernels.  int8: exp and Q5.26 rescaling of every possible
+ * difference row_max - x are tabulated at compile time; the row sum, its
+ * fixed-point log and the output scaling run in te_log_softmax_s8 (output
+ * scale 16/256, zero point 127).  float32: te_log_softmax_f32. */
 #include "ops.h"
 
 #include <limits.h>
@@ -35,6 +35,11 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     in = te_in(g, op, 0);
     out = te_out(g, op, 0);
+    if (in && in->type == TE_DT_FLOAT32)
+        return te_check_type(d, op, out, "output 0", TE_DT_FLOAT32) < 0 ||
+                       check_shapes(d, op, in, out) < 0
+                   ? -1
+                   : 0;
     if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
         te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
         te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
@@ -51,6 +56,13 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
+static void emit_f32(te_emit *e, const te_op *op, int rows, int depth)
+{
+    te_name x = te_emit_tensor(e, op->in[0]), y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "softmax");
+    te_emit_stmt(e, "te_log_softmax_f32(%s, %s, %d, %d);", x.s, y.s, rows, depth);
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0);
@@ -59,6 +71,10 @@ static int emit(te_emit *e, const te_op *op)
     int depth = in->shape[in->rank - 1];
     int rows = depth > 0 ? (int)(te_tensor_elems(in) / depth) : 0;
     te_name te, tq, x, y;
+    if (in->type == TE_DT_FLOAT32) {
+        emit_f32(e, op, rows, depth);
+        return 0;
+    }
     te_lut_log_softmax_prepare(in->q.scale[0], &p);
     te_lut_softmax_exp(&p, exp_table);
     te_lut_softmax_q5(&p, q5_table);

@@ -56,9 +56,12 @@ static int resize_check(te_graph *g, const te_op *op, te_diag *d)
                           (long long)te_move_const_int(size, 1), out->shape[1], out->shape[2]);
     if (in->shape[0] != out->shape[0] || in->shape[3] != out->shape[3])
         return te_op_fail(d, op, "output 0 must have the input's batch and channel counts");
-    for (k = 1; k < 3; k++)
+    for (k = 1; k < 3; k++) {
         if (in->shape[k] <= 0 && out->shape[k] > 0)
             return te_op_fail(d, op, "input 0 has an empty dimension %d", k);
+        if (in->shape[k] > (1 << 24) || out->shape[k] > (1 << 24))
+            return te_op_fail(d, op, "height and width above 2^24 are not supported");
+    }
     if (te_tensor_bytes(out) > 0x7fffffff || te_tensor_bytes(in) > 0x7fffffff)
         return te_op_fail(d, op, "tensors are too large");
     return 0;

@@ -39,7 +39,7 @@ static void compute_axis(const te_op *op, int64_t size, int64_t begin, int64_t e
                          int k, slice_axis *a)
 {
     int64_t stop;
-    int32_t dim;
+    float dim;
     a->stride = stride;
     a->shrink = (op->opt.shrink_axis_mask >> k) & 1;
     if ((op->opt.begin_mask >> k) & 1)
@@ -55,8 +55,8 @@ static void compute_axis(const te_op *op, int64_t size, int64_t begin, int64_t e
     if (a->shrink)
         stop = a->start + 1;
     /* Prepare: ceil((end - begin) / (float)stride), at least 0 */
-    dim = (int32_t)ceilf((float)(int32_t)(stop - a->start) / (float)stride);
-    a->shape = dim < 0 ? 0 : dim;
+    dim = ceilf((float)(int32_t)(stop - a->start) / (float)stride);
+    a->shape = dim < 0.0f ? 0 : (dim > 2147483647.0f ? INT32_MAX : (int64_t)dim);
     /* Eval: a shrunk axis ends at start (nothing) when start is past the end */
     if (a->shrink && a->start >= size)
         stop = a->start;

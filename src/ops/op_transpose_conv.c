@@ -7,19 +7,9 @@
  * the int8 path clamps to the full int8 range whatever fused activation the
  * options carry (Micro prepares it with kTfLiteActNone).  The kernel gathers
  * instead of scattering, so it needs no int32 scratch buffer.  Shared
- * helpers live in op_conv2d.c. */
-#include "ops.h"
+ * helpers live in conv_family.c. */
+#include "conv_family.h"
 
-/* Defined in op_conv2d.c. */
-int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which);
-int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, int rank,
-                             int chan_dim);
-int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
-int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
-                            const te_tensor *out, int channels, int float_product,
-                            te_name *mult, te_name *shift);
-int64_t te_convfam_out_size(te_padding pad, int64_t in, int64_t k, int64_t stride, int64_t dil);
-int64_t te_convfam_pad_before(int64_t in, int64_t k, int64_t stride, int64_t dil, int64_t out);
 
 /* Input 0 is int32[4]; when constant it must state the output's shape. */
 static int check_shape_input(te_diag *d, const te_op *op, const te_tensor *s,

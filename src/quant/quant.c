@@ -6,6 +6,16 @@
 static int32_t te_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
 static int32_t te_mini(int32_t a, int32_t b) { return a < b ? a : b; }
 
+/* float -> int32 without UB for out-of-range values (tiny scales). */
+static int32_t clamped_int(float q)
+{
+    if (!(q < 2e9f))
+        return 2000000000;
+    if (!(q > -2e9f))
+        return -2000000000;
+    return (int32_t)q;
+}
+
 double te_round(double x) { return round(x); }
 float te_roundf(float x) { return roundf(x); }
 
@@ -43,7 +53,7 @@ void te_quantize_multiplier_smaller_than_one(double m, int32_t *multiplier, int 
 int te_activation_range(te_activation act, float scale, int32_t zero_point, int32_t qmin,
                         int32_t qmax, int32_t *act_min, int32_t *act_max)
 {
-#define TE_Q(f) (zero_point + (int32_t)te_roundf((f) / scale))
+#define TE_Q(f) (zero_point + clamped_int(te_roundf((f) / scale)))
     int32_t lo = qmin, hi = qmax;
     switch (act) {
     case TE_ACT_NONE:
