@@ -1,17 +1,24 @@
-/* test_nonlinear.c - the int8 nonlinear operators: gemmlowp-style
- * fixed-point helpers (src/quant/fixedpoint.h) against plain math, the
- * compile-time tables (src/quant/lut_*.c) against hand-computed values and
- * float math, and the runtime kernels te_lut_s8 / te_softmax_s8 /
- * te_log_softmax_s8 against TFLite's per-element algorithm written out
- * plainly here. */
+/* test_nonlinear.c - the nonlinear operators: gemmlowp-style fixed-point
+ * helpers (src/quant/fixedpoint.h) against plain math, the compile-time
+ * tables (src/quant/lut_*.c) against hand-computed values and float math,
+ * the runtime kernels te_lut_s8 / te_softmax_s8 / te_log_softmax_s8 against
+ * TFLite's per-element algorithm written out plainly here, and the float
+ * LOG_SOFTMAX's expf/logf against the C library's.
+ *
+ * The runtime files are compiled into this test as static functions (as
+ * they are in generated code) so their private expf/logf can be called. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#undef TE_KERNEL
+#include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+#include "te_lut.c"
+#include "te_softmax.c"
+
 #include "quant/fixedpoint.h"
 #include "quant/lut_nonlinear.h"
-#include "te_lut.h"
-#include "te_softmax.h"
 #include "testlib.h"
 
 static double q_to_real(int32_t raw, int ib) { return raw / ldexp(1.0, 31 - ib); }
@@ -371,6 +378,81 @@ static void test_softmax_kernels(void)
     CHECK(far == 0);
 }
 
+/* ---- float32 LOG_SOFTMAX ---------------------------------------------- */
+
+static float from_bits(uint32_t u)
+{
+    te_softmax_f32bits b;
+    b.u = u;
+    return b.f;
+}
+
+static uint32_t to_bits(float f)
+{
+    te_softmax_f32bits b;
+    b.f = f;
+    return b.u;
+}
+
+/* glibc's expf / logf agree with ours bit for bit (its x86-64 FMA build:
+ * the two inputs where that differs from plain double arithmetic are
+ * checked by value); elsewhere within one ulp. */
+static void test_expf_logf(void)
+{
+    uint32_t u;
+    long bad = 0, n = 0;
+#if defined(__GLIBC__)
+    const int exact = 1;
+#else
+    const int exact = 0;
+#endif
+    CHECK(to_bits(te_softmax_expf(from_bits(0xc27c65d9u))) == 0x11fa2993u);
+    CHECK(to_bits(te_softmax_expf(from_bits(0x4202422fu))) == 0x56fc9f1cu);
+    CHECK(te_softmax_expf(0.0f) == 1.0f && te_softmax_expf(-200.0f) == 0.0f);
+    CHECK(te_softmax_expf(-INFINITY) == 0.0f && te_softmax_logf(1.0f) == 0.0f);
+    for (u = 0x80000000u; u < 0xc2d00000u; u += 97) { /* -0 down to -104 */
+        float x = from_bits(u), want = expf(x), got = te_softmax_expf(x);
+        long d = (long)to_bits(got) - (long)to_bits(want);
+        bad += exact ? d != 0 : labs(d) > 1;
+        n++;
+    }
+    for (u = 0x3f800000u; u < 0x4b000000u; u += 31) { /* 1 .. 2^23 */
+        float x = from_bits(u), want = logf(x), got = te_softmax_logf(x);
+        long d = (long)to_bits(got) - (long)to_bits(want);
+        bad += exact ? d != 0 : labs(d) > 1;
+        n++;
+    }
+    CHECK(n > 17000000);
+    CHECK(bad == 0);
+}
+
+static void test_log_softmax_f32(void)
+{
+    static float in[2048], out[2048];
+    int k, i, c, bad = 0;
+    for (k = 0; k < 200; k++) {
+        int depth = test_rand_range(1, 64), rows = test_rand_range(1, 2048 / depth);
+        float range = (float)ldexp(1.0, test_rand_range(-3, 6));
+        for (i = 0; i < rows * depth; i++)
+            in[i] = range * (float)((int32_t)test_rand() / 2147483648.0);
+        te_log_softmax_f32(in, out, rows, depth);
+        for (i = 0; i < rows; i++) {
+            const float *x = in + i * depth;
+            float max = -FLT_MAX, sum = 0.0f, log_sum;
+            for (c = 0; c < depth; c++)
+                max = max < x[c] ? x[c] : max;
+            for (c = 0; c < depth; c++)
+                sum += expf(x[c] - max);
+            log_sum = logf(sum);
+            for (c = 0; c < depth; c++) {
+                float want = x[c] - max - log_sum;
+                bad += fabsf(out[i * depth + c] - want) > 1e-6f * (1.0f + fabsf(want));
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     test_mul_pot();
@@ -384,5 +466,7 @@ int main(void)
     test_softmax_tables();
     test_lut_kernel();
     test_softmax_kernels();
+    test_expf_logf();
+    test_log_softmax_f32();
     return test_summary();
 }
