@@ -23,11 +23,11 @@ typedef struct {
     char s[128];
 } te_name;
 
-typedef struct te_plan te_plan;
+struct te_plan;
 
 typedef struct {
     te_graph *g;
-    const te_plan *plan;
+    const struct te_plan *plan;
     const char *name;              /* model prefix for every symbol */
     te_buf consts;                 /* file-scope const arrays (flash) */
     te_buf body;                   /* statements inside NAME_invoke() */
