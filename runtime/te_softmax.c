@@ -132,18 +132,29 @@ static inline TE_UNUSED int32_t te_softmax_row_sum(const int8_t *row, int depth,
     return sum;
 }
 
+/* The row's max, 1/sum(exp) as a Q0.31 scale, and the rounding shift that
+ * brings scale * exp (Q0.31) to out_bits output bits. */
+static inline TE_UNUSED int32_t te_softmax_row_scale(const int8_t *row, int depth,
+                                                     const int32_t *exp_table, int out_bits,
+                                                     int *max, int *exponent)
+{
+    int bits;
+    int32_t scale;
+    *max = te_softmax_row_max(row, depth);
+    scale = te_softmax_reciprocal(te_softmax_row_sum(row, depth, *max, exp_table), &bits);
+    *exponent = bits + 31 - out_bits; /* TFLite requires 0..31 */
+    *exponent = *exponent < 0 ? 0 : (*exponent > 31 ? 31 : *exponent);
+    return scale;
+}
+
 TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                              const int32_t *exp_table)
 {
-    int i, c;
+    int i, c, max, exponent;
     for (i = 0; i < rows; i++) {
         const int8_t *row = in + (size_t)i * depth;
         int8_t *dst = out + (size_t)i * depth;
-        int max = te_softmax_row_max(row, depth), bits;
-        int32_t sum = te_softmax_row_sum(row, depth, max, exp_table);
-        int32_t scale = te_softmax_reciprocal(sum, &bits);
-        int exponent = bits + 31 - 8; /* TFLite requires 0..31 */
-        exponent = exponent < 0 ? 0 : (exponent > 31 ? 31 : exponent);
+        int32_t scale = te_softmax_row_scale(row, depth, exp_table, 8, &max, &exponent);
         for (c = 0; c < depth; c++) {
             int32_t e = exp_table[max - row[c]], v;
             if (e < 0) {
@@ -152,6 +163,26 @@ TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
             }
             v = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul(scale, e), exponent);
             dst[c] = (int8_t)te_clamp_i32(v - 128, -128, 127);
+        }
+    }
+}
+
+TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int depth,
+                                 const int32_t *exp_table)
+{
+    int i, c, max, exponent;
+    for (i = 0; i < rows; i++) {
+        const int8_t *row = in + (size_t)i * depth;
+        int16_t *dst = out + (size_t)i * depth;
+        int32_t scale = te_softmax_row_scale(row, depth, exp_table, 16, &max, &exponent);
+        for (c = 0; c < depth; c++) {
+            int32_t e = exp_table[max - row[c]], v;
+            if (e < 0) {
+                dst[c] = INT16_MIN;
+                continue;
+            }
+            v = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul(scale, e), exponent);
+            dst[c] = (int16_t)te_clamp_i32(v - 32768, INT16_MIN, INT16_MAX);
         }
     }
 }

@@ -21,6 +21,10 @@
 TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                              const int32_t *exp_table);
 
+/* Same with int16 output: scale 1/65536, zero point -32768. */
+TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int depth,
+                                 const int32_t *exp_table);
+
 /* rows x depth input, output scale 16/256, zero point 127.  diff_min and
  * the reverse scaling (divisor, right shift) are TFLite's Prepare values. */
 TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,

@@ -35,11 +35,11 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     in = te_in(g, op, 0);
     out = te_out(g, op, 0);
-    if (in && in->type == TE_DT_FLOAT32)
-        return te_check_type(d, op, out, "output 0", TE_DT_FLOAT32) < 0 ||
-                       check_shapes(d, op, in, out) < 0
-                   ? -1
-                   : 0;
+    if (in && in->type == TE_DT_FLOAT32) {
+        if (te_check_type(d, op, out, "output 0", TE_DT_FLOAT32) < 0)
+            return -1;
+        return check_shapes(d, op, in, out);
+    }
     if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
         te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
         te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||

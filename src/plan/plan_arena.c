@@ -1,31 +1,39 @@
 /* plan_arena.c - assigns arena offsets to the plan's buffers.
  *
- * Greedy by size: buffers are taken largest first (longer lifetime breaks
- * ties) and each goes to the lowest offset where it overlaps no already
- * placed buffer that is alive at the same time.  Also computes the lifetime
- * lower bound (most bytes alive at one step) that no placement can beat. */
+ * Greedy placement under several orderings (size, lifetime length, start,
+ * size x length) and two fit rules (lowest offset, tightest gap), keeping
+ * the smallest arena; small plans then get a local search over the order.
+ * Stops early when the lifetime lower bound (most bytes alive at one step,
+ * which no placement can beat) is reached. */
 #include <stdlib.h>
 
 #include "plan.h"
 
-/* 1 if buffer x goes before y: larger first, then longer-lived, then by index. */
-static int goes_before(const te_buffer *bufs, int x, int y)
+/* Orderings tried; each sorts buffer indices, "before" = placed first. */
+/* Local search only for plans this small (its cost grows as n^4). */
+#define TE_PLAN_SEARCH_MAX_BUFFERS 160
+
+enum { BY_SIZE, BY_LENGTH, BY_START, BY_AREA, N_ORDERS };
+
+static int64_t sort_key(const te_buffer *b, int order)
 {
-    const te_buffer *a = &bufs[x], *b = &bufs[y];
-    if (a->bytes != b->bytes)
-        return a->bytes > b->bytes;
-    if (a->last - a->first != b->last - b->first)
-        return (a->last - a->first) > (b->last - b->first);
-    return x < y;
+    int64_t len = (int64_t)(b->last - b->first + 1);
+    switch (order) {
+    case BY_SIZE: return (int64_t)b->bytes * 4096 + len;
+    case BY_LENGTH: return len * ((int64_t)1 << 32) + (int64_t)b->bytes;
+    case BY_START: return -(int64_t)b->first * ((int64_t)1 << 32) + (int64_t)b->bytes;
+    default: return (int64_t)b->bytes * len;
+    }
 }
 
-/* Insertion sort (reentrant, stable enough for a few hundred buffers). */
-static void sort_order(const te_buffer *bufs, int *order, int n)
+/* Insertion sort by descending key (reentrant; a few hundred buffers). */
+static void sort_order(const te_buffer *bufs, int *order, int n, int how)
 {
     int i, j;
     for (i = 1; i < n; i++) {
         int v = order[i];
-        for (j = i; j > 0 && goes_before(bufs, v, order[j - 1]); j--)
+        int64_t kv = sort_key(&bufs[v], how);
+        for (j = i; j > 0 && sort_key(&bufs[order[j - 1]], how) < kv; j--)
             order[j] = order[j - 1];
         order[j] = v;
     }
@@ -36,61 +44,146 @@ static int lifetimes_overlap(const te_buffer *a, const te_buffer *b)
     return a->first <= b->last && b->first <= a->last;
 }
 
-/* Lowest offset >= 0 where `b` fits between the placed conflicting buffers. */
-static size_t lowest_fit(const te_plan *p, const int *placed, int n_placed, const te_buffer *b)
+/* Offsets where `b` could go: 0 and the end of every placed buffer that
+ * lives at the same time.  Picks the lowest (first fit) or the one that
+ * leaves the smallest gap above it (best fit). */
+static size_t choose_offset(const te_buffer *bufs, const int *placed, int n_placed,
+                            const te_buffer *b, int best_fit)
 {
-    size_t offset = 0;
-    int moved = 1;
-    while (moved) {
-        int i;
-        moved = 0;
-        for (i = 0; i < n_placed; i++) {
-            const te_buffer *o = &p->buffers[placed[i]];
+    size_t best = (size_t)-1, best_gap = (size_t)-1;
+    int c;
+    for (c = -1; c < n_placed; c++) {
+        size_t cand, gap = (size_t)-1;
+        int i, ok = 1;
+        if (c >= 0 && !lifetimes_overlap(&bufs[placed[c]], b))
+            continue;
+        cand = c < 0 ? 0 : bufs[placed[c]].offset + bufs[placed[c]].bytes;
+        for (i = 0; i < n_placed && ok; i++) {
+            const te_buffer *o = &bufs[placed[i]];
             if (!lifetimes_overlap(o, b))
                 continue;
-            if (offset < o->offset + o->bytes && o->offset < offset + b->bytes) {
-                offset = o->offset + o->bytes;
-                moved = 1;
-            }
+            if (cand < o->offset + o->bytes && o->offset < cand + b->bytes)
+                ok = 0;
+            else if (o->offset >= cand + b->bytes && o->offset - (cand + b->bytes) < gap)
+                gap = o->offset - (cand + b->bytes);
+        }
+        if (!ok)
+            continue;
+        if (best_fit ? (gap < best_gap || (gap == best_gap && cand < best)) : cand < best) {
+            best = cand;
+            best_gap = gap;
         }
     }
-    return offset;
+    return best;
+}
+
+/* Places buffers in `order`; returns the arena size (offsets left in bufs). */
+static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *placed, int best_fit)
+{
+    size_t top = 0;
+    int i, n_placed = 0;
+    for (i = 0; i < n; i++) {
+        te_buffer *b = &bufs[order[i]];
+        if (b->last < b->first)
+            continue;
+        b->offset = choose_offset(bufs, placed, n_placed, b, best_fit);
+        placed[n_placed++] = order[i];
+        if (b->offset + b->bytes > top)
+            top = b->offset + b->bytes;
+    }
+    return top;
+}
+
+/* Local search for small plans: move one buffer to the front of the best
+ * order found so far, keep the move if the arena shrinks; a few rounds. */
+static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order, int *placed,
+                            size_t best, size_t bound, size_t *best_off)
+{
+    int round, k, i;
+    for (round = 0; round < 3 && best > bound; round++) {
+        int improved = 0;
+        for (k = 1; k < n && best > bound; k++) {
+            size_t top;
+            order[0] = best_order[k];
+            for (i = 0; i < k; i++)
+                order[i + 1] = best_order[i];
+            for (i = k + 1; i < n; i++)
+                order[i] = best_order[i];
+            top = place_in_order(bufs, order, n, placed, 0);
+            if (top < best) {
+                best = top;
+                improved = 1;
+                for (i = 0; i < n; i++) {
+                    best_order[i] = order[i];
+                    best_off[i] = bufs[i].offset;
+                }
+            }
+        }
+        if (!improved)
+            break;
+    }
+    return best;
+}
+
+/* Sum of bytes alive at each step, maximised: no placement can be smaller. */
+static size_t live_peak(const te_plan *p)
+{
+    size_t peak = 0;
+    int s;
+    for (s = 0; s < p->n_steps; s++) {
+        size_t live = te_plan_live_bytes(p, s);
+        if (live > peak)
+            peak = live;
+    }
+    return peak;
 }
 
 void te_plan_place(te_plan *p)
 {
-    int *order = malloc(sizeof(int) * ((size_t)p->n_buffers + 1));
-    int *placed = malloc(sizeof(int) * ((size_t)p->n_buffers + 1));
-    int i, n_placed = 0, s;
-    p->arena_bytes = 0;
-    if (!order || !placed) {
-        /* fall back to no sharing at all: always correct */
-        for (i = 0; i < p->n_buffers; i++) {
+    int n = p->n_buffers, how, fit, i;
+    int *order = malloc(sizeof(int) * ((size_t)n + 1));
+    int *placed = malloc(sizeof(int) * ((size_t)n + 1));
+    size_t *best_off = malloc(sizeof(size_t) * ((size_t)n + 1));
+    int *best_order = malloc(sizeof(int) * ((size_t)n + 1));
+    size_t best = (size_t)-1;
+    p->lower_bound = live_peak(p);
+    if (!order || !placed || !best_off || !best_order) {
+        /* no sharing at all: always correct */
+        p->arena_bytes = 0;
+        for (i = 0; i < n; i++) {
             p->buffers[i].offset = p->arena_bytes;
             p->arena_bytes += p->buffers[i].bytes;
         }
         free(order);
         free(placed);
+        free(best_off);
+        free(best_order);
         return;
     }
-    for (i = 0; i < p->n_buffers; i++)
-        order[i] = i;
-    sort_order(p->buffers, order, p->n_buffers);
-    for (i = 0; i < p->n_buffers; i++) {
-        te_buffer *b = &p->buffers[order[i]];
-        if (b->last < b->first)
-            continue;
-        b->offset = lowest_fit(p, placed, n_placed, b);
-        placed[n_placed++] = order[i];
-        if (b->offset + b->bytes > p->arena_bytes)
-            p->arena_bytes = b->offset + b->bytes;
+    for (how = 0; how < N_ORDERS && best > p->lower_bound; how++) {
+        for (fit = 0; fit < 2 && best > p->lower_bound; fit++) {
+            size_t top;
+            for (i = 0; i < n; i++)
+                order[i] = i;
+            sort_order(p->buffers, order, n, how);
+            top = place_in_order(p->buffers, order, n, placed, fit);
+            if (top < best) {
+                best = top;
+                for (i = 0; i < n; i++) {
+                    best_off[i] = p->buffers[i].offset;
+                    best_order[i] = order[i];
+                }
+            }
+        }
     }
-    p->lower_bound = 0;
-    for (s = 0; s < p->n_steps; s++) {
-        size_t live = te_plan_live_bytes(p, s);
-        if (live > p->lower_bound)
-            p->lower_bound = live;
-    }
+    if (n <= TE_PLAN_SEARCH_MAX_BUFFERS)
+        best = improve_order(p->buffers, n, best_order, order, placed, best, p->lower_bound,
+                             best_off);
+    for (i = 0; i < n; i++)
+        p->buffers[i].offset = best_off[i];
+    p->arena_bytes = best;
     free(order);
     free(placed);
+    free(best_off);
+    free(best_order);
 }

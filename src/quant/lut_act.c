@@ -9,26 +9,6 @@
 #include "fixedpoint.h"
 #include "quant.h"
 
-void te_lut_quantize_multiplier(double m, int32_t *multiplier, int *shift)
-{
-    int64_t q_fixed;
-    if (m == 0.0) {
-        *multiplier = 0;
-        *shift = 0;
-        return;
-    }
-    q_fixed = (int64_t)te_round(frexp(m, shift) * 2147483648.0);
-    if (q_fixed == ((int64_t)1 << 31)) {
-        q_fixed /= 2;
-        ++*shift;
-    }
-    if (*shift < -31) {
-        *shift = 0;
-        q_fixed = 0;
-    }
-    *multiplier = (int32_t)q_fixed;
-}
-
 static int8_t clamp_i8(int32_t v) { return (int8_t)te_clamp_i32(v, -128, 127); }
 
 /* ---- LOGISTIC / TANH ---------------------------------------------------- */
@@ -141,9 +121,9 @@ int te_lut_hard_swish_prepare(float input_scale, int32_t input_zero_point, float
     int32_t m;
     p->input_zero_point = input_zero_point;
     p->output_zero_point = output_zero_point;
-    te_lut_quantize_multiplier((double)out_ratio, &m, &p->output_multiplier_exponent);
+    te_quantize_multiplier((double)out_ratio, &m, &p->output_multiplier_exponent);
     p->output_multiplier_fixedpoint_int16 = downscale_multiplier(m);
-    te_lut_quantize_multiplier((double)reluish_ratio, &m, &p->reluish_multiplier_exponent);
+    te_quantize_multiplier((double)reluish_ratio, &m, &p->reluish_multiplier_exponent);
     p->reluish_multiplier_fixedpoint_int16 = downscale_multiplier(m);
     if (p->output_multiplier_exponent > 0 || p->reluish_multiplier_exponent > 31)
         return -1;
@@ -183,7 +163,7 @@ int te_lut_relu(float input_scale, int32_t input_zero_point, float output_scale,
 {
     int32_t mult, lo = output_zero_point > -128 ? output_zero_point : -128;
     int shift, v;
-    te_lut_quantize_multiplier((double)input_scale / (double)output_scale, &mult, &shift);
+    te_quantize_multiplier((double)input_scale / (double)output_scale, &mult, &shift);
     if (shift > 31)
         return -1;
     for (v = -128; v <= 127; v++) {

@@ -13,11 +13,6 @@
 
 #include <stdint.h>
 
-/* TFLM QuantizeMultiplier as the reference (double-rounding) build runs it:
- * like te_quantize_multiplier but without the single-rounding cap of the
- * shift at 30. */
-void te_lut_quantize_multiplier(double m, int32_t *multiplier, int *shift);
-
 /* LOGISTIC and TANH (int8): the input rescaled to Q4.27. */
 typedef struct {
     int32_t input_zero_point;

@@ -2,6 +2,7 @@
  * LOG_SOFTMAX, and the per-difference tables (exp, Q5.26 difference) the
  * runtime kernels in te_softmax.c read (see lut_nonlinear.h). */
 #include "lut_nonlinear.h"
+#include "quant.h"
 
 #include <math.h>
 
@@ -20,7 +21,7 @@ int te_lut_softmax_prepare(double beta, float input_scale, te_lut_softmax_params
     /* QuantizeMultiplierGreaterThanOne checks the multiplier is > 1 */
     if (!(real > 1.0))
         return -1;
-    te_lut_quantize_multiplier(real, &p->input_multiplier, &p->input_left_shift);
+    te_quantize_multiplier(real, &p->input_multiplier, &p->input_left_shift);
     radius = 1.0 * ((1 << SCALED_DIFF_INT_BITS) - 1) *
              (double)(1LL << (31 - SCALED_DIFF_INT_BITS)) / (double)(1LL << p->input_left_shift);
     p->diff_min = -(int32_t)floor(radius);
@@ -40,7 +41,7 @@ int te_lut_log_softmax_prepare(float input_scale, te_lut_softmax_params *p)
     /* QuantizeMultiplierSmallerThanOneExp checks 0 < reverse < 1, shift <= 0 */
     if (!(reverse > 0.0 && reverse < 1.0))
         return -1;
-    te_lut_quantize_multiplier(reverse, &p->reverse_scaling_divisor, &shift);
+    te_quantize_multiplier(reverse, &p->reverse_scaling_divisor, &shift);
     if (shift > 0)
         return -1;
     p->reverse_scaling_right_shift = -shift;

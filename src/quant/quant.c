@@ -38,10 +38,8 @@ void te_quantize_multiplier(double m, int32_t *multiplier, int *shift)
         *shift = 0;
         q_fixed = 0;
     }
-    if (*shift > 30) {
-        *shift = 30;
-        q_fixed = (1LL << 31) - 1;
-    }
+    /* (TFLite caps shift at 30 only in single-rounding builds; the reference
+     * kernels use double rounding, so no cap here.) */
     *multiplier = (int32_t)q_fixed;
 }
 

@@ -273,9 +273,11 @@ static int row_max(const int8_t *row, int depth)
     return m;
 }
 
-static void ref_softmax(const int8_t *in, int8_t *out, int rows, int depth,
-                        const te_lut_softmax_params *p)
+/* TFLite's Softmax<int8, int8 or int16> with out_bits output bits. */
+static void ref_softmax(const int8_t *in, int32_t *out, int rows, int depth,
+                        const te_lut_softmax_params *p, int out_bits)
 {
+    const int32_t out_min = -(1 << (out_bits - 1)), out_max = (1 << (out_bits - 1)) - 1;
     int i, c;
     for (i = 0; i < rows; i++) {
         const int8_t *row = in + i * depth;
@@ -284,18 +286,18 @@ static void ref_softmax(const int8_t *in, int8_t *out, int rows, int depth,
         int headroom = te_fp_clz((uint32_t)sum);
         int32_t x = (int32_t)(((uint32_t)sum << headroom) - 0x80000000u);
         int32_t scale = te_fp_one_over_one_plus_x(x);
-        int exponent = 12 - headroom + 31 - 8;
+        int exponent = 12 - headroom + 31 - out_bits;
         for (c = 0; c < depth; c++) {
             int32_t diff = row[c] - max, r, o;
             if (diff < p->diff_min) {
-                out[i * depth + c] = -128;
+                out[i * depth + c] = out_min;
                 continue;
             }
             r = te_mul_by_quant_mult_greater_than_one(diff, p->input_multiplier,
                                                       p->input_left_shift);
             o = te_rounding_divide_by_pot(te_fp_mul(scale, te_fp_exp_on_negative_values(r, 5)),
-                                          exponent) - 128;
-            out[i * depth + c] = (int8_t)te_clamp_i32(o, -128, 127);
+                                          exponent) + out_min;
+            out[i * depth + c] = te_clamp_i32(o, out_min, out_max);
         }
     }
 }
@@ -341,7 +343,9 @@ static void fill_rows(int8_t *in, int n)
 static void test_softmax_kernels(void)
 {
     static int8_t in[4096], out[4096], want[4096];
-    int k, i, bad = 0, bad_log = 0, far = 0;
+    static int16_t out16[4096];
+    static int32_t ref[4096];
+    int k, i, bad = 0, bad16 = 0, bad_log = 0, far = 0;
     for (k = 0; k < 400; k++) {
         te_lut_softmax_params p;
         int32_t exp_t[256], q5_t[256];
@@ -352,11 +356,15 @@ static void test_softmax_kernels(void)
         if (te_lut_softmax_prepare(beta, s, &p) == 0) {
             te_lut_softmax_exp(&p, exp_t);
             te_softmax_s8(in, out, rows, depth, exp_t);
-            ref_softmax(in, want, rows, depth, &p);
+            te_softmax_s8_s16(in, out16, rows, depth, exp_t);
+            ref_softmax(in, ref, rows, depth, &p, 16);
+            for (i = 0; i < rows * depth; i++)
+                bad16 += out16[i] != ref[i];
+            ref_softmax(in, ref, rows, depth, &p, 8);
             for (i = 0; i < rows * depth; i++) {
                 int r = i / depth, c, m = row_max(in + r * depth, depth);
                 double sum = 0, f;
-                bad += out[i] != want[i];
+                bad += out[i] != ref[i];
                 for (c = 0; c < depth; c++)
                     sum += exp(beta * s * (in[r * depth + c] - m));
                 f = 256.0 * exp(beta * s * (in[i] - m)) / sum - 128;
@@ -369,11 +377,20 @@ static void test_softmax_kernels(void)
             te_log_softmax_s8(in, out, rows, depth, exp_t, q5_t, p.diff_min,
                               p.reverse_scaling_divisor, p.reverse_scaling_right_shift);
             ref_log_softmax(in, want, rows, depth, &p);
-            for (i = 0; i < rows * depth; i++)
+            for (i = 0; i < rows * depth; i++) {
+                int r = i / depth, c, m = row_max(in + r * depth, depth);
+                double sum = 0, f;
                 bad_log += out[i] != want[i];
+                for (c = 0; c < depth; c++)
+                    sum += exp(s * (in[r * depth + c] - m));
+                f = (s * (in[i] - m) - log(sum)) * 16.0 + 127; /* scale 16/256 */
+                /* differences below diff_min (about -16 real) give -128 */
+                far += in[i] - m >= p.diff_min && fabs(out[i] - (f < -128 ? -128 : f)) > 1.5;
+            }
         }
     }
     CHECK(bad == 0);
+    CHECK(bad16 == 0);
     CHECK(bad_log == 0);
     CHECK(far == 0);
 }

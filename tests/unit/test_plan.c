@@ -1,0 +1,126 @@
+/* test_plan.c - memory planner invariants on random graphs: buffers that
+ * are alive at the same step never overlap, every tensor lies inside the
+ * arena, aliases point into their root's storage, the arena is never below
+ * the lifetime lower bound, and a simple chain reaches that bound. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "plan/plan.h"
+#include "testlib.h"
+
+/* A random DAG: tensor 0 is the input; op i reads one or two earlier
+ * tensors and writes tensor i+1; the last tensor is the output. */
+static te_graph *random_graph(int n_ops, int with_alias)
+{
+    te_graph *g = calloc(1, sizeof *g);
+    int i;
+    g->n_tensors = n_ops + 1;
+    g->tensors = calloc((size_t)g->n_tensors, sizeof *g->tensors);
+    g->n_ops = n_ops;
+    g->ops = calloc((size_t)n_ops, sizeof *g->ops);
+    for (i = 0; i < g->n_tensors; i++) {
+        te_tensor *t = &g->tensors[i];
+        t->id = i;
+        t->name = calloc(1, 1);
+        t->type = TE_DT_INT8;
+        t->rank = 1;
+        t->shape[0] = test_rand_range(1, 4000);
+        t->alias_of = -1;
+        t->producer = i - 1;
+    }
+    for (i = 0; i < n_ops; i++) {
+        te_op *op = &g->ops[i];
+        op->index = i;
+        op->opcode = TE_OP_ADD;
+        op->n_in = (i > 0 && test_rand() % 2) ? 2 : 1;
+        op->in = calloc(2, sizeof(int));
+        op->out = calloc(1, sizeof(int));
+        op->in[0] = i - (int)(test_rand() % (unsigned)(i < 3 ? i + 1 : 3));
+        if (op->n_in == 2)
+            op->in[1] = test_rand_range(0, i);
+        op->n_out = 1;
+        op->out[0] = i + 1;
+        if (with_alias && i > 0 && test_rand() % 5 == 0 && op->in[0] > 0) {
+            g->tensors[i + 1].shape[0] = g->tensors[op->in[0]].shape[0];
+            g->tensors[i + 1].alias_of = op->in[0];
+        }
+    }
+    g->n_inputs = g->n_outputs = 1;
+    g->inputs = calloc(1, sizeof(int));
+    g->outputs = calloc(1, sizeof(int));
+    g->outputs[0] = n_ops;
+    return g;
+}
+
+static void check_plan(te_graph *g, te_plan *p)
+{
+    int i, j;
+    CHECK(p->arena_bytes >= p->lower_bound);
+    for (i = 0; i < p->n_buffers; i++) {
+        const te_buffer *a = &p->buffers[i];
+        if (a->last < a->first)
+            continue;
+        CHECK(a->offset % TE_ARENA_ALIGN == 0);
+        CHECK(a->offset + a->bytes <= p->arena_bytes);
+        for (j = i + 1; j < p->n_buffers; j++) {
+            const te_buffer *b = &p->buffers[j];
+            int live_together = a->first <= b->last && b->first <= a->last && b->last >= b->first;
+            int overlap = a->offset < b->offset + b->bytes && b->offset < a->offset + a->bytes;
+            CHECK(!(live_together && overlap));
+        }
+    }
+    for (i = 0; i < g->n_tensors; i++) {
+        const te_tensor *t = &g->tensors[i];
+        if (!t->in_arena)
+            continue;
+        CHECK(t->arena_offset + te_tensor_bytes(t) <= p->arena_bytes);
+        if (t->alias_of >= 0)
+            CHECK(t->arena_offset == g->tensors[t->alias_of].arena_offset + t->alias_offset);
+    }
+    /* every tensor some op reads or writes has storage */
+    for (i = 0; i < g->n_ops; i++)
+        for (j = 0; j < g->ops[i].n_in; j++)
+            CHECK(g->tensors[g->ops[i].in[j]].in_arena);
+}
+
+static void test_random(void)
+{
+    int trial;
+    for (trial = 0; trial < 300; trial++) {
+        te_diag d = {{0}, 0};
+        te_graph *g = random_graph(test_rand_range(1, 60), trial % 2);
+        te_plan *p = te_plan_build(g, &d);
+        CHECK(p != NULL);
+        if (p)
+            check_plan(g, p);
+        te_plan_free(p);
+        te_graph_free(g);
+    }
+}
+
+/* A chain a -> b -> c -> ...: two tensors alive per step; the planner must
+ * reach the bound exactly. */
+static void test_chain_reaches_bound(void)
+{
+    te_diag d = {{0}, 0};
+    te_graph *g = random_graph(20, 0);
+    te_plan *p;
+    int i;
+    for (i = 0; i < g->n_ops; i++) {
+        g->ops[i].n_in = 1;
+        g->ops[i].in[0] = i;
+    }
+    p = te_plan_build(g, &d);
+    CHECK(p && p->arena_bytes == p->lower_bound);
+    te_plan_free(p);
+    te_graph_free(g);
+}
+
+int main(void)
+{
+    test_seed(7);
+    test_random();
+    test_chain_reaches_bound();
+    return test_summary();
+}
