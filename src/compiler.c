@@ -8,6 +8,41 @@
 #include "ops/ops.h"
 #include "passes/passes.h"
 
+/* Drops every in-place link (outputs get storage of their own again). */
+static void undo_inplace(te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++)
+        if (g->tensors[t].inplace) {
+            g->tensors[t].alias_of = -1;
+            g->tensors[t].inplace = 0;
+        }
+}
+
+/* Plans with in-place execution; if the placement then comes out larger
+ * than planning without it (merged buffers can fragment the arena), keeps
+ * the plan without. */
+static te_plan *plan_best(te_graph *g, te_diag *d)
+{
+    te_plan *with = te_plan_build(g, d), *without;
+    int t, any = 0;
+    for (t = 0; t < g->n_tensors; t++)
+        any |= g->tensors[t].inplace;
+    if (!with || !any || with->arena_bytes <= with->bound_no_inplace)
+        return with;
+    undo_inplace(g);
+    without = te_plan_build(g, d);
+    if (without && without->arena_bytes < with->arena_bytes) {
+        without->bound_no_inplace = with->bound_no_inplace;
+        te_plan_free(with);
+        return without;
+    }
+    te_plan_free(without);
+    te_plan_free(with);
+    te_pass_inplace(g);
+    return te_plan_build(g, d);
+}
+
 static te_model *finish(te_graph *g, te_diag *d)
 {
     te_model *m;
@@ -19,6 +54,7 @@ static te_model *finish(te_graph *g, te_diag *d)
     }
     te_pass_dce(g);
     te_pass_alias(g);
+    te_pass_inplace(g);
     m = calloc(1, sizeof *m);
     if (!m) {
         te_graph_free(g);
@@ -26,7 +62,7 @@ static te_model *finish(te_graph *g, te_diag *d)
         return NULL;
     }
     m->g = g;
-    m->plan = te_plan_build(g, d);
+    m->plan = plan_best(g, d);
     if (!m->plan) {
         te_model_free(m);
         return NULL;

@@ -68,7 +68,8 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     json_str(f, path);
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
-    fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n  \"inputs\": ", m->plan->lower_bound);
+    fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
+    fprintf(f, "  \"live_peak_bytes\": %zu,\n  \"inputs\": ", m->plan->lower_bound);
     json_tensor_list(f, g, g->inputs, g->n_inputs);
     fputs(",\n  \"outputs\": ", f);
     json_tensor_list(f, g, g->outputs, g->n_outputs);
@@ -120,7 +121,8 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
-    fprintf(f, "lifetime bound:  %zu\n", m->plan->lower_bound);
+    fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
+            m->plan->bound_no_inplace);
 }
 
 int cmd_info(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* main.c - the tinyengine command: dispatches to compile, info and run. */
+/* main.c - the tinyengine command: dispatches to compile, info, run and bench. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@ static void usage(FILE *f)
           "Compiles an int8 TensorFlow Lite model into standalone C99.\n"
           "\n"
           "commands:\n"
-          "  compile MODEL.tflite -o DIR [--name NAME]\n"
+          "  compile MODEL.tflite -o DIR [--name NAME] [--target T]\n"
           "      write DIR/NAME.h and DIR/NAME.c (NAME defaults to the model's file name)\n"
           "  info MODEL.tflite [--json]\n"
           "      operators in execution order with shapes, quantization and MACs;\n"
@@ -21,6 +21,8 @@ static void usage(FILE *f)
           "  run MODEL.tflite --input FILE [--input FILE ...] -o DIR [--dump-layers LDIR]\n"
           "      compile, build with the host C compiler ($CC, default cc), run once and\n"
           "      write DIR/output_<i>.bin; with --dump-layers also LDIR/op<NNN>_<j>.bin\n"
+          "  bench MODEL.tflite [--target cortex-m4|cortex-m7] [--opt -O2|-Os] [--input F --expect F]\n"
+          "      run one inference on a Cortex-M under QEMU: instructions, flash, RAM, match\n"
           "\n"
           "  tinyengine <command> --help   help for one command\n"
           "  tinyengine --version\n",
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "bench"))
+        return cmd_bench(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'tinyengine --help')", argv[1]);
     return 2;
 }

@@ -97,6 +97,8 @@ typedef struct {
     /* filled by passes / planner */
     int producer;          /* op index that writes it, -1 for inputs/consts */
     int alias_of;          /* tensor id whose storage this one shares, or -1 */
+    int inplace;           /* 1: alias_of is an input this op overwrites in place
+                            * (0: a zero-copy view such as RESHAPE) */
     size_t alias_offset;   /* byte offset inside the aliased storage */
     size_t arena_offset;   /* byte offset in the arena (if in the arena) */
     int in_arena;          /* 1 once the planner placed it */

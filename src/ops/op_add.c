@@ -205,4 +205,4 @@ static int add_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_add = {TE_OP_ADD, add_check, NULL, NULL, add_emit, 0};
+const te_op_def te_op_add = {TE_OP_ADD, add_check, NULL, NULL, add_emit, 0, te_inplace_same_shape_input};

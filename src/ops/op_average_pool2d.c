@@ -144,4 +144,4 @@ static int avg_emit(te_emit *e, const te_op *op)
 }
 
 const te_op_def te_op_average_pool2d = {TE_OP_AVERAGE_POOL_2D, te_pool_check, NULL, NULL,
-                                        avg_emit, 0};
+                                        avg_emit, 0, NULL};

@@ -95,4 +95,4 @@ static int concat_emit(te_emit *e, const te_op *op)
 }
 
 const te_op_def te_op_concatenation = {TE_OP_CONCATENATION, concat_check, NULL, NULL, concat_emit,
-                                       0};
+                                       0, NULL};

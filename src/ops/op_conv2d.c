@@ -111,4 +111,4 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_conv2d = {TE_OP_CONV_2D, check, macs, NULL, emit, 0};
+const te_op_def te_op_conv2d = {TE_OP_CONV_2D, check, macs, NULL, emit, 0, NULL};

@@ -61,4 +61,4 @@ static int dequantize_emit(te_emit *e, const te_op *op)
 }
 
 const te_op_def te_op_dequantize = {TE_OP_DEQUANTIZE, dequantize_check, NULL, NULL,
-                                    dequantize_emit, 0};
+                                    dequantize_emit, 0, NULL};

@@ -99,4 +99,4 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_fully_connected = {TE_OP_FULLY_CONNECTED, check, macs, NULL, emit, 0};
+const te_op_def te_op_fully_connected = {TE_OP_FULLY_CONNECTED, check, macs, NULL, emit, 0, NULL};

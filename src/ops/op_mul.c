@@ -98,4 +98,4 @@ static int mul_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_mul = {TE_OP_MUL, mul_check, NULL, NULL, mul_emit, 0};
+const te_op_def te_op_mul = {TE_OP_MUL, mul_check, NULL, NULL, mul_emit, 0, te_inplace_same_shape_input};

@@ -96,4 +96,11 @@ static int quantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_quantize = {TE_OP_QUANTIZE, quantize_check, NULL, NULL, quantize_emit, 0};
+/* int8 -> int8 requantization is element-wise in place; other pairs are not. */
+static int quantize_inplace(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = &g->tensors[op->in[0]];
+    return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
+}
+
+const te_op_def te_op_quantize = {TE_OP_QUANTIZE, quantize_check, NULL, NULL, quantize_emit, 0, quantize_inplace};

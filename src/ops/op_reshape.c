@@ -170,4 +170,4 @@ static int reshape_check(te_graph *g, const te_op *op, te_diag *d)
     return check_new_shape(d, op, te_in(g, op, 1), te_tensor_elems(in), out);
 }
 
-const te_op_def te_op_reshape = {TE_OP_RESHAPE, reshape_check, NULL, NULL, te_move_emit_copy, 1};
+const te_op_def te_op_reshape = {TE_OP_RESHAPE, reshape_check, NULL, NULL, te_move_emit_copy, 1, NULL};

@@ -105,4 +105,4 @@ static int resize_emit(te_emit *e, const te_op *op)
 }
 
 const te_op_def te_op_resize_nearest_neighbor = {TE_OP_RESIZE_NEAREST_NEIGHBOR, resize_check, NULL,
-                                                 NULL, resize_emit, 0};
+                                                 NULL, resize_emit, 0, NULL};

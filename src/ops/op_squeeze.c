@@ -37,4 +37,4 @@ static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-const te_op_def te_op_squeeze = {TE_OP_SQUEEZE, squeeze_check, NULL, NULL, te_move_emit_copy, 1};
+const te_op_def te_op_squeeze = {TE_OP_SQUEEZE, squeeze_check, NULL, NULL, te_move_emit_copy, 1, NULL};

@@ -182,4 +182,4 @@ static int slice_emit(te_emit *e, const te_op *op)
 }
 
 const te_op_def te_op_strided_slice = {TE_OP_STRIDED_SLICE, slice_check, NULL, NULL, slice_emit,
-                                       0};
+                                       0, NULL};

@@ -31,4 +31,4 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_table(e, op, table);
 }
 
-const te_op_def te_op_tanh = {TE_OP_TANH, check, NULL, NULL, emit, 0};
+const te_op_def te_op_tanh = {TE_OP_TANH, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};

@@ -116,4 +116,4 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_transpose_conv = {TE_OP_TRANSPOSE_CONV, check, macs, NULL, emit, 0};
+const te_op_def te_op_transpose_conv = {TE_OP_TRANSPOSE_CONV, check, macs, NULL, emit, 0, NULL};

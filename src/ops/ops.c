@@ -128,3 +128,27 @@ int te_check_const(te_diag *d, const te_op *op, const te_tensor *t, const char *
                           which, t->id, t->name, t->data_bytes, te_tensor_bytes(t));
     return 0;
 }
+
+int te_inplace_same_size_input0(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!in || !out || in->type != out->type || te_tensor_bytes(in) != te_tensor_bytes(out))
+        return -1;
+    return 0;
+}
+
+int te_inplace_same_shape_input(const te_graph *g, const te_op *op)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    int k, r;
+    for (k = 0; out && k < op->n_in && k < 2; k++) {
+        const te_tensor *in = op->in[k] >= 0 ? &g->tensors[op->in[k]] : NULL;
+        int same = in && in->type == out->type && te_tensor_elems(in) == te_tensor_elems(out);
+        for (r = 0; same && r < out->rank && r < in->rank; r++)
+            same = in->shape[in->rank - 1 - r] == out->shape[out->rank - 1 - r];
+        if (same)
+            return k;
+    }
+    return -1;
+}

@@ -26,6 +26,11 @@ typedef struct {
     /* 1: output 0 may share input 0's storage unchanged (RESHAPE, SQUEEZE):
      * the planner aliases them and emit() writes nothing for that case. */
     int alias_output;
+    /* Which input output 0 may overwrite in place (its kernel is written so
+     * that reading and writing the same buffer gives the same result), or
+     * -1.  The planner decides (the input must die here); emit() sees the
+     * decision as out->inplace && out->alias_of == that input.  May be NULL. */
+    int (*inplace_input)(const te_graph *g, const te_op *op);
 } te_op_def;
 
 /* The definition for an opcode, or NULL if unsupported. */
@@ -37,6 +42,13 @@ int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* inplace_input for element-wise ops whose kernel reads element i before
+ * writing element i: input 0 when it has output 0's byte size and type. */
+int te_inplace_same_size_input0(const te_graph *g, const te_op *op);
+/* Same for two-input element-wise ops (ADD, MUL): the first input whose
+ * shape equals the output's (the other may be broadcast). */
+int te_inplace_same_shape_input(const te_graph *g, const te_op *op);
 
 /* Common checks; each reports through te_op_fail and returns -1 on error. */
 int te_check_io_count(te_diag *d, const te_op *op, int min_in, int max_in, int n_out);

@@ -1,5 +1,5 @@
 /* passes.h - graph passes run between the frontend and the planner, in
- * this order: validate, dead-code elimination, aliasing. */
+ * this order: validate, dead-code elimination, aliasing, in-place. */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
@@ -16,5 +16,9 @@ void te_pass_dce(te_graph *g);
 
 /* Lets RESHAPE/SQUEEZE outputs share their input's storage (zero-copy). */
 void te_pass_alias(te_graph *g);
+
+/* Lets an operator write its output over an input that dies there, when
+ * its kernel allows it (te_op_def.inplace_input). */
+void te_pass_inplace(te_graph *g);
 
 #endif

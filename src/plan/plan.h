@@ -33,6 +33,9 @@ struct te_plan {
     int *op_scratch;       /* op index -> buffer index, -1 if no scratch */
     size_t arena_bytes;    /* total, including scratch */
     size_t lower_bound;    /* max over steps of bytes live (no placement waste) */
+    size_t bound_no_inplace; /* the same if no operator ran in place: the
+                              * lifetime lower bound of plain layer-by-layer
+                              * execution (zero-copy reshapes still shared) */
 };
 typedef struct te_plan te_plan;
 

@@ -120,6 +120,67 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
     }
 }
 
+/* Storage root when in-place links are ignored (zero-copy views kept). */
+static int view_root(const te_graph *g, int t)
+{
+    int guard = 0;
+    while (g->tensors[t].alias_of >= 0 && !g->tensors[t].inplace && guard++ < g->n_tensors)
+        t = g->tensors[t].alias_of;
+    return t;
+}
+
+static void widen(int *first, int *last, int r, int step)
+{
+    if (step < first[r])
+        first[r] = step;
+    if (step > last[r])
+        last[r] = step;
+}
+
+/* Peak live bytes if every in-place output had storage of its own. */
+static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
+{
+    int *first = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    size_t peak = 0;
+    int t, s, i;
+    if (!first || !last) {
+        free(first);
+        free(last);
+        return p->lower_bound;
+    }
+    for (t = 0; t < g->n_tensors; t++) {
+        first[t] = 1 << 30;
+        last[t] = -1;
+    }
+    for (i = 0; i < g->n_inputs; i++)
+        widen(first, last, view_root(g, g->inputs[i]), 0);
+    for (s = 0; s < p->n_steps; s++) {
+        const te_op *op = &g->ops[p->schedule[s]];
+        for (i = 0; i < op->n_in + op->n_out; i++) {
+            int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
+            if (tid >= 0 && !g->tensors[tid].data)
+                widen(first, last, view_root(g, tid), s);
+        }
+    }
+    for (i = 0; i < g->n_outputs; i++)
+        widen(first, last, view_root(g, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
+    for (s = 0; s < p->n_steps; s++) {
+        size_t live = 0;
+        for (t = 0; t < g->n_tensors; t++)
+            if (first[t] <= s && s <= last[t])
+                live += align_up(te_tensor_bytes(&g->tensors[t]));
+        for (i = 0; i < p->n_buffers; i++)
+            if (p->buffers[i].tensor < 0 && p->buffers[i].first == s)
+                live += p->buffers[i].bytes; /* scratch */
+        if (live > peak)
+            peak = live;
+    }
+    free(first);
+    free(last);
+    return peak;
+}
+
 te_plan *te_plan_build(te_graph *g, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
@@ -147,6 +208,7 @@ te_plan *te_plan_build(te_graph *g, te_diag *d)
     add_scratch_buffers(p, g);
     drop_unused(p);
     te_plan_place(p);
+    p->bound_no_inplace = bound_without_inplace(p, g);
     assign_tensor_offsets(p, g);
     return p;
 }

@@ -1,0 +1,523 @@
+/* cmd_bench.c - `tinyengine bench MODEL --target cortex-m4|cortex-m7`: builds
+ * the generated code into a bare-metal image for QEMU's MPS2 board with
+ * arm-none-eabi-gcc (startup, linker scripts and harness from
+ * targets/cortex-m/), runs one inference under qemu-system-arm with the
+ * te_icount plugin and reports exact instructions per inference, per MAC,
+ * flash and RAM of the linked image and whether the outputs matched. */
+#define _XOPEN_SOURCE 700 /* mkdtemp, fork, execvp */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_IO 16
+
+static const char *help =
+    "usage: tinyengine bench MODEL.tflite [--target cortex-m4|cortex-m7] [--opt -O2|-Os|...]\n"
+    "                        [--input FILE ...] [--expect FILE ...] [--flash SIZE]\n"
+    "                        [--ram SIZE] [--keep-build]\n"
+    "Builds the model for a Cortex-M board emulated by QEMU (cortex-m4: mps2-an386,\n"
+    "cortex-m7: mps2-an500) with arm-none-eabi-gcc, runs one inference under\n"
+    "qemu-system-arm and prints the exact number of instructions NAME_invoke executed,\n"
+    "instructions per MAC, flash (.isr_vector+.text+.rodata+.data) and RAM\n"
+    "(.data+.bss+stack) of the image, and whether the outputs equal the --expect files.\n"
+    "  --target T     cortex-m4 (default) or cortex-m7\n"
+    "  --opt FLAG     optimization flag for arm-none-eabi-gcc (default -O2)\n"
+    "  --input FILE   raw bytes of input i (one per model input; default all zero)\n"
+    "  --expect FILE  raw bytes expected for output i (one per model output)\n"
+    "  --flash SIZE, --ram SIZE  emulate a smaller part (e.g. 1M, 256K; default 4M):\n"
+    "                 the link fails with \"region ... overflowed\" when the image does not fit\n"
+    "  --keep-build   keep the temporary build folder and print its path\n"
+    "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
+    "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120).\n";
+
+typedef struct {
+    const char *model, *target, *opt, *flash, *ram;
+    const char *inputs[MAX_IO], *expects[MAX_IO];
+    int n_inputs, n_expects, keep;
+} bench_args;
+
+typedef struct {
+    const char *name, *board, *ldscript;
+    const char *flags[4];
+} bench_cpu;
+
+static const bench_cpu cpus[] = {
+    {"cortex-m4", "mps2-an386", "mps2-an386.ld",
+     {"-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16", "-mfloat-abi=hard", "-mthumb"}},
+    {"cortex-m7", "mps2-an500", "mps2-an500.ld",
+     {"-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mfloat-abi=hard", "-mthumb"}},
+};
+
+/* What the linked image and the run gave. */
+typedef struct {
+    unsigned long vec, text, rodata, data, bss, stack, other_flash, other_ram;
+    unsigned long long interval; /* plugin count: the call + NAME_invoke */
+    unsigned long stack_used;    /* measured by the harness (stack painting) */
+    int run_status;              /* QEMU's exit status = the harness's */
+} bench_result;
+
+#define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf ? -1 : 0)
+
+static int opt_ok(const char *o)
+{
+    return o[0] == '-' && o[1] == 'O' && strlen(o) <= 6;
+}
+
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    int i;
+    memset(a, 0, sizeof *a);
+    a->target = "cortex-m4";
+    a->opt = "-O2";
+    for (i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            fputs(help, stdout);
+            exit(0);
+        } else if (!strcmp(s, "--target") && more) {
+            a->target = argv[++i];
+        } else if (!strcmp(s, "--opt") && more) {
+            a->opt = argv[++i];
+        } else if (!strcmp(s, "--flash") && more) {
+            a->flash = argv[++i];
+        } else if (!strcmp(s, "--ram") && more) {
+            a->ram = argv[++i];
+        } else if (!strcmp(s, "--input") && more && a->n_inputs < MAX_IO) {
+            a->inputs[a->n_inputs++] = argv[++i];
+        } else if (!strcmp(s, "--expect") && more && a->n_expects < MAX_IO) {
+            a->expects[a->n_expects++] = argv[++i];
+        } else if (!strcmp(s, "--keep-build")) {
+            a->keep = 1;
+        } else if (s[0] == '-' && s[1] == 'O' && opt_ok(s)) {
+            a->opt = s; /* `bench M -Os` works as well as `--opt -Os` */
+        } else if (s[0] == '-') {
+            return cli_error("bench: unknown or incomplete option '%s'", s);
+        } else if (!a->model) {
+            a->model = s;
+        } else {
+            return cli_error("bench: more than one model given ('%s')", s);
+        }
+    }
+    if (!a->model) {
+        fputs(help, stderr);
+        return cli_error("bench: need a model");
+    }
+    if (!opt_ok(a->opt))
+        return cli_error("bench: --opt '%s' is not an optimization flag like -O2 or -Os", a->opt);
+    return 0;
+}
+
+static const bench_cpu *find_cpu(const char *target)
+{
+    size_t i;
+    for (i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
+        if (!strcmp(cpus[i].name, target))
+            return &cpus[i];
+    cli_error("bench: --target '%s' cannot be run: use cortex-m4 or cortex-m7", target);
+    return NULL;
+}
+
+/* targets/cortex-m of the source tree, or $TINYENGINE_TARGETS. */
+static int find_targets(char *dir, size_t n)
+{
+    const char *env = getenv("TINYENGINE_TARGETS");
+    char probe[4200];
+#ifdef TE_SOURCE_DIR
+    const char *def = TE_SOURCE_DIR "/targets/cortex-m";
+#else
+    const char *def = "targets/cortex-m";
+#endif
+    if (snprintf(dir, n, "%s", env && *env ? env : def) >= (int)n)
+        return cli_error("bench: path too long"), -1;
+    if (FMT(probe, "%s/startup.c", dir) < 0 || access(probe, R_OK) != 0)
+        return cli_error("bench: no Cortex-M target files in %s (set $TINYENGINE_TARGETS to the "
+                         "targets/cortex-m folder of the source tree)", dir),
+               -1;
+    return 0;
+}
+
+/* Runs argv; stdout and stderr go to `log` when given. Returns the exit status,
+ * 128+signal, or 127 when the program could not be started. */
+static int spawn_to(char **argv, const char *log)
+{
+    pid_t pid = fork();
+    int status;
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (log) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+                _exit(126);
+            close(fd);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Copies a log file to stderr (after a failed step). */
+static void show_log(const char *log)
+{
+    size_t n = 0;
+    char *text = cli_read_file(log, &n);
+    if (text) {
+        fwrite(text, 1, n, stderr);
+        free(text);
+    }
+}
+
+/* Writes `static const unsigned char <var>[] = {...};` from bytes (or zeros). */
+static void write_array(FILE *f, const char *var, const unsigned char *bytes, size_t n)
+{
+    size_t k;
+    fprintf(f, "static const unsigned char %s[%zu] = {", var, n ? n : 1);
+    for (k = 0; k < (n ? n : 1); k++)
+        fprintf(f, "%s%u", !k ? "\n" : k % 24 ? "," : ",\n", bytes && n ? bytes[k] : 0u);
+    fprintf(f, "};\n");
+}
+
+/* One blob of te_bench_data.h: the file's bytes, which must be `want` long. */
+static int write_blob(FILE *f, const char *var, const char *path, size_t want, const char *what)
+{
+    size_t n = 0;
+    unsigned char *bytes = NULL;
+    if (path) {
+        bytes = cli_read_file(path, &n);
+        if (!bytes)
+            return -1;
+        if (n != want) {
+            free(bytes);
+            return cli_error("bench: %s %s has %zu bytes, the model's tensor has %zu", what, path,
+                             n, want),
+                   -1;
+        }
+    }
+    write_array(f, var, bytes, want);
+    free(bytes);
+    return 0;
+}
+
+static void write_table(FILE *f, const char *table, const char *prefix, int n)
+{
+    int i;
+    fprintf(f, "static const te_bench_blob %s[] = {", table);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s{%s%d, sizeof %s%d}", i ? ", " : "", prefix, i, prefix, i);
+    fprintf(f, "%s};\n", n ? "" : "{0, 0}");
+}
+
+/* te_bench_data.h: the inputs (or zeros) and the expected outputs. */
+static int write_data(const char *bdir, const te_model *m, const bench_args *a)
+{
+    const te_graph *g = m->g;
+    char path[4200], var[64];
+    FILE *f;
+    int i, rc = 0;
+    if (FMT(path, "%s/te_bench_data.h", bdir) < 0 || !(f = fopen(path, "w")))
+        return cli_error("bench: cannot write %s", path), -1;
+    fprintf(f, "/* te_bench_data.h - written by tinyengine bench. */\n");
+    for (i = 0; i < g->n_inputs && rc == 0; i++) {
+        snprintf(var, sizeof var, "te_bench_in%d", i);
+        rc = write_blob(f, var, a->n_inputs ? a->inputs[i] : NULL,
+                        te_tensor_bytes(&g->tensors[g->inputs[i]]), "--input");
+    }
+    for (i = 0; i < a->n_expects && rc == 0; i++) {
+        snprintf(var, sizeof var, "te_bench_out%d", i);
+        rc = write_blob(f, var, a->expects[i], te_tensor_bytes(&g->tensors[g->outputs[i]]),
+                        "--expect");
+    }
+    fprintf(f, "#define TE_BENCH_N_INPUTS %d\n#define TE_BENCH_N_EXPECT %d\n", g->n_inputs,
+            a->n_expects);
+    write_table(f, "te_bench_inputs", "te_bench_in", g->n_inputs);
+    write_table(f, "te_bench_expect", "te_bench_out", a->n_expects);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -cli_error("bench: cannot write %s", path);
+    return rc;
+}
+
+static int check_counts(const te_model *m, const bench_args *a)
+{
+    if (a->n_inputs && a->n_inputs != m->g->n_inputs)
+        return cli_error("bench: the model has %d input(s), %d --input given", m->g->n_inputs,
+                         a->n_inputs);
+    if (a->n_expects && a->n_expects != m->g->n_outputs)
+        return cli_error("bench: the model has %d output(s), %d --expect given",
+                         m->g->n_outputs, a->n_expects);
+    return 0;
+}
+
+/* The instruction-count plugin, built with the host C compiler. */
+static int build_plugin(const char *bdir, const char *tdir)
+{
+    char so[4200], src[4200], log[4200];
+    const char *cc = getenv("CC");
+    char *argv[] = {(char *)(cc && *cc ? cc : "cc"), "-std=c99", "-O2", "-shared", "-fPIC",
+                    "-o", so, src, NULL};
+    if (FMT(so, "%s/te_icount.so", bdir) < 0 || FMT(src, "%s/qemu/te_icount.c", tdir) < 0 ||
+        FMT(log, "%s/plugin.log", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    if (spawn_to(argv, log) != 0) {
+        show_log(log);
+        return cli_error("bench: building the QEMU plugin with %s failed", argv[0]), -1;
+    }
+    return 0;
+}
+
+static int build_image(const char *bdir, const char *tdir, const char *name,
+                       const bench_cpu *cpu, const bench_args *a)
+{
+    char inc_b[4200], inc_t[4200], libdir[4200], ld[4200], elf[4200], log[4200], model_c[4200];
+    char src[4][4200], def_model[200], def_hdr[200], def_flash[80], def_ram[80];
+    static const char *const files[4] = {"startup.c", "semihost.c", "measure.c", "bench_main.c"};
+    char *argv[48];
+    int n = 0, i;
+    if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(inc_t, "-I%s", tdir) < 0 ||
+        FMT(libdir, "-L%s", tdir) < 0 || FMT(ld, "-T%s/%s", tdir, cpu->ldscript) < 0 ||
+        FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0 ||
+        FMT(model_c, "%s/%s.c", bdir, name) < 0 || FMT(def_model, "-DTE_MODEL=%s", name) < 0 ||
+        FMT(def_hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name) < 0 ||
+        FMT(def_flash, "-Wl,--defsym=TE_FLASH_SIZE=%s", a->flash ? a->flash : "4M") < 0 ||
+        FMT(def_ram, "-Wl,--defsym=TE_RAM_SIZE=%s", a->ram ? a->ram : "4M") < 0)
+        return cli_error("bench: path or option too long"), -1;
+    argv[n++] = "arm-none-eabi-gcc";
+    for (i = 0; i < 4; i++)
+        argv[n++] = (char *)cpu->flags[i];
+    argv[n++] = (char *)a->opt;
+    argv[n++] = "-std=c99";
+    argv[n++] = "-Wall";
+    argv[n++] = "-Wextra";
+    argv[n++] = "-ffunction-sections";
+    argv[n++] = "-fdata-sections";
+    argv[n++] = inc_b;
+    argv[n++] = inc_t;
+    argv[n++] = def_model;
+    argv[n++] = def_hdr;
+    argv[n++] = model_c;
+    for (i = 0; i < 4; i++) {
+        if (FMT(src[i], "%s/%s", tdir, files[i]) < 0)
+            return cli_error("bench: path too long"), -1;
+        argv[n++] = src[i];
+    }
+    argv[n++] = libdir;
+    argv[n++] = ld;
+    argv[n++] = def_flash;
+    argv[n++] = def_ram;
+    argv[n++] = "-nostartfiles";
+    argv[n++] = "--specs=nano.specs";
+    argv[n++] = "--specs=nosys.specs";
+    argv[n++] = "-Wl,--gc-sections";
+    argv[n++] = "-o";
+    argv[n++] = elf;
+    argv[n] = NULL;
+    if (spawn_to(argv, log) != 0) {
+        show_log(log);
+        return cli_error("bench: building the %s image with arm-none-eabi-gcc failed", cpu->name),
+               -1;
+    }
+    return 0;
+}
+
+/* Flash and RAM per section from `arm-none-eabi-size -A`. */
+static int read_sizes(const char *bdir, bench_result *r)
+{
+    char elf[4200], log[4200], line[512], sec[128];
+    char *argv[] = {"arm-none-eabi-size", "-A", elf, NULL};
+    unsigned long size, addr;
+    FILE *f;
+    if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/size.txt", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    if (spawn_to(argv, log) != 0 || !(f = fopen(log, "r"))) {
+        show_log(log);
+        return cli_error("bench: arm-none-eabi-size failed"), -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%127s %lu %lu", sec, &size, &addr) != 3 || sec[0] != '.' ||
+            !strncmp(sec, ".debug", 6) || !strcmp(sec, ".comment") ||
+            !strcmp(sec, ".ARM.attributes"))
+            continue;
+        if (!strcmp(sec, ".isr_vector")) r->vec = size;
+        else if (!strcmp(sec, ".text")) r->text = size;
+        else if (!strcmp(sec, ".rodata")) r->rodata = size;
+        else if (!strcmp(sec, ".data")) r->data = size;
+        else if (!strcmp(sec, ".bss")) r->bss = size;
+        else if (!strcmp(sec, ".stack")) r->stack = size;
+        else if (addr >= 0x20000000ul) r->other_ram += size;
+        else r->other_flash += size;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* Addresses of te_measure_begin/end from `arm-none-eabi-nm`. */
+static int read_markers(const char *bdir, unsigned long *begin, unsigned long *end)
+{
+    char elf[4200], log[4200], line[512], sym[256];
+    char *argv[] = {"arm-none-eabi-nm", elf, NULL};
+    unsigned long addr;
+    char kind;
+    FILE *f;
+    *begin = *end = 0;
+    if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/nm.txt", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    if (spawn_to(argv, log) != 0 || !(f = fopen(log, "r"))) {
+        show_log(log);
+        return cli_error("bench: arm-none-eabi-nm failed"), -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%lx %c %255s", &addr, &kind, sym) != 3)
+            continue;
+        if (!strcmp(sym, "te_measure_begin"))
+            *begin = addr;
+        else if (!strcmp(sym, "te_measure_end"))
+            *end = addr;
+    }
+    fclose(f);
+    if (!*begin || !*end)
+        return cli_error("bench: marker symbols missing from the image"), -1;
+    return 0;
+}
+
+static int run_qemu(const char *bdir, const bench_cpu *cpu, bench_result *r)
+{
+    char elf[4200], log[4200], counts[4200], plugin[8600], line[256];
+    const char *tmo = getenv("TE_QEMU_TIMEOUT");
+    char *argv[] = {"timeout", (char *)(tmo && *tmo ? tmo : "120"), "qemu-system-arm", "-M",
+                    (char *)cpu->board, "-nographic", "-monitor", "none", "-serial", "none",
+                    "-semihosting-config", "enable=on,target=native", "-kernel", elf, "-plugin",
+                    plugin, NULL};
+    unsigned long begin, end;
+    FILE *f;
+    int got = 0;
+    if (read_markers(bdir, &begin, &end) < 0)
+        return -1;
+    if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/qemu.log", bdir) < 0 ||
+        FMT(counts, "%s/icount.txt", bdir) < 0 ||
+        FMT(plugin, "%s/te_icount.so,start=0x%lx,stop=0x%lx,out=%s", bdir, begin, end, counts) < 0)
+        return cli_error("bench: path too long"), -1;
+    r->run_status = spawn_to(argv, log);
+    if (r->run_status != 0)
+        show_log(log); /* the harness's own lines (te-bench: FAIL ...) */
+    if ((f = fopen(log, "r")) != NULL) {
+        while (fgets(line, sizeof line, f))
+            sscanf(line, "te-bench: stack %lu", &r->stack_used);
+        fclose(f);
+    }
+    if (r->run_status == 124)
+        return cli_error("bench: qemu-system-arm timed out"), -1;
+    if (r->run_status >= 2 || !(f = fopen(counts, "r")))
+        return cli_error("bench: the run on %s failed (status %d)", cpu->board, r->run_status), -1;
+    while (fgets(line, sizeof line, f))
+        got |= sscanf(line, "interval 0 %llu", &r->interval) == 1;
+    fclose(f);
+    if (!got || r->interval == 0)
+        return cli_error("bench: no instruction count from the QEMU plugin"), -1;
+    return 0;
+}
+
+static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
+                   const char *name, const bench_result *r)
+{
+    const char *base = strrchr(a->model, '/');
+    unsigned long long insns = r->interval - 1; /* minus the call instruction */
+    long long macs = (long long)te_model_macs(m);
+    unsigned long flash = r->vec + r->text + r->rodata + r->data + r->other_flash;
+    unsigned long ram = r->data + r->bss + r->stack + r->other_ram;
+    printf("model:        %s\n", base ? base + 1 : a->model);
+    printf("target:       %s (qemu %s, arm-none-eabi-gcc %s)\n", cpu->name, cpu->board, a->opt);
+    printf("MACs:         %lld\n", macs);
+    printf("instructions: %llu per inference\n", insns);
+    if (macs > 0)
+        printf("per MAC:      %.2f\n", (double)insns / (double)macs);
+    else
+        printf("per MAC:      -\n");
+    printf("flash:        %lu bytes (.isr_vector %lu, .text %lu, .rodata %lu, .data %lu)\n", flash,
+           r->vec, r->text, r->rodata, r->data);
+    printf("RAM:          %lu bytes (.data %lu, .bss %lu, stack %lu; arena %zu)\n", ram, r->data,
+           r->bss, r->stack, m->plan->arena_bytes);
+    printf("stack used:   %lu bytes by %s_invoke (of the %lu reserved)\n", r->stack_used, name,
+           r->stack);
+    if (!a->n_expects)
+        printf("outputs:      not checked (no --expect)\n");
+    else if (r->run_status == 0)
+        printf("outputs:      match (%d output(s), every byte equal)\n", a->n_expects);
+    else
+        printf("outputs:      MISMATCH\n");
+}
+
+static void remove_build(const char *bdir, const char *name)
+{
+    static const char *const files[] = {"te_bench_data.h", "te_icount.so", "model.elf",
+                                        "plugin.log", "build.log", "size.txt", "nm.txt",
+                                        "qemu.log", "icount.txt", NULL};
+    char path[4200];
+    int i;
+    for (i = 0; files[i]; i++)
+        if (FMT(path, "%s/%s", bdir, files[i]) == 0)
+            remove(path);
+    if (FMT(path, "%s/%s.c", bdir, name) == 0)
+        remove(path);
+    if (FMT(path, "%s/%s.h", bdir, name) == 0)
+        remove(path);
+    rmdir(bdir);
+}
+
+static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const char *tdir,
+                 const char *bdir, const char *name)
+{
+    bench_result r;
+    memset(&r, 0, sizeof r);
+    if (cli_generate(m, a->model, name, bdir) < 0 || write_data(bdir, m, a) < 0 ||
+        build_plugin(bdir, tdir) < 0 || build_image(bdir, tdir, name, cpu, a) < 0 ||
+        read_sizes(bdir, &r) < 0 || run_qemu(bdir, cpu, &r) < 0)
+        return 1;
+    report(m, a, cpu, name, &r);
+    return r.run_status == 0 ? 0 : 1;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    const bench_cpu *cpu;
+    char name[128], tdir[4096], bdir[4096];
+    const char *tmp = getenv("TMPDIR");
+    te_model *m;
+    int rc = 1;
+    if (parse_args(argc, argv, &a) != 0 || !(cpu = find_cpu(a.target)) ||
+        find_targets(tdir, sizeof tdir) < 0)
+        return 1;
+    cli_default_name(a.model, name, sizeof name);
+    m = cli_load(a.model);
+    if (!m)
+        return 1;
+    snprintf(bdir, sizeof bdir, "%s/tinyengine-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (check_counts(m, &a) != 0)
+        goto out;
+    if (!mkdtemp(bdir)) {
+        cli_error("bench: cannot create a build folder in %s: %s", tmp ? tmp : "/tmp",
+                  strerror(errno));
+        goto out;
+    }
+    rc = bench(m, &a, cpu, tdir, bdir, name);
+    if (a.keep)
+        fprintf(stderr, "tinyengine: build kept in %s\n", bdir);
+    else
+        remove_build(bdir, name);
+out:
+    te_model_free(m);
+    return rc;
+}
