@@ -43,7 +43,32 @@ static te_plan *plan_best(te_graph *g, te_diag *d)
     return te_plan_build(g, d);
 }
 
-static te_model *finish(te_graph *g, te_diag *d)
+/* --sram-limit: one line naming the size reached and the layer setting it. */
+static int check_sram_limit(const te_model *m, size_t limit, te_diag *d)
+{
+    const te_plan *p = m->plan;
+    int s, peak_step = 0;
+    size_t peak = 0;
+    const te_op *op;
+    if (!limit || p->arena_bytes <= limit)
+        return 0;
+    for (s = 0; s < p->n_steps; s++) {
+        size_t live = te_plan_live_bytes(p, s);
+        if (live > peak) {
+            peak = live;
+            peak_step = s;
+        }
+    }
+    if (p->n_steps == 0)
+        return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
+    op = &m->g->ops[p->schedule[peak_step]];
+    return te_fail(d,
+                   "does not fit --sram-limit %zu: best plan needs %zu bytes; the peak (%zu bytes "
+                   "live) is at %s (op %d)",
+                   limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index);
+}
+
+static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
     te_model *m;
     if (!g)
@@ -52,6 +77,8 @@ static te_model *finish(te_graph *g, te_diag *d)
         te_graph_free(g);
         return NULL;
     }
+    if (o && o->int8_io)
+        te_pass_int8_io(g);
     te_pass_dce(g);
     te_pass_alias(g);
     te_pass_inplace(g);
@@ -63,21 +90,21 @@ static te_model *finish(te_graph *g, te_diag *d)
     }
     m->g = g;
     m->plan = plan_best(g, d);
-    if (!m->plan) {
+    if (!m->plan || check_sram_limit(m, o ? o->sram_limit : 0, d) < 0) {
         te_model_free(m);
         return NULL;
     }
     return m;
 }
 
-te_model *te_model_load_file(const char *path, te_diag *d)
+te_model *te_model_load_file(const char *path, const te_compile_opts *o, te_diag *d)
 {
-    return finish(te_load_tflite_file(path, d), d);
+    return finish(te_load_tflite_file(path, d), o, d);
 }
 
-te_model *te_model_load(const uint8_t *data, size_t size, te_diag *d)
+te_model *te_model_load(const uint8_t *data, size_t size, const te_compile_opts *o, te_diag *d)
 {
-    return finish(te_load_tflite(data, size, d), d);
+    return finish(te_load_tflite(data, size, d), o, d);
 }
 
 void te_model_free(te_model *m)

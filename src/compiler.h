@@ -16,10 +16,17 @@ typedef struct {
     te_plan *plan;
 } te_model;
 
-/* Reads a .tflite file, validates it, runs the passes and plans memory. */
-te_model *te_model_load_file(const char *path, te_diag *d);
+/* What a user can ask of a compilation (all zero = the defaults). */
+typedef struct {
+    int int8_io;        /* drop a leading QUANTIZE / trailing DEQUANTIZE: int8 I/O */
+    size_t sram_limit;  /* fail when the arena needs more (0 = no limit) */
+} te_compile_opts;
+
+/* Reads a .tflite file, validates it, runs the passes and plans memory.
+ * o may be NULL for the defaults. */
+te_model *te_model_load_file(const char *path, const te_compile_opts *o, te_diag *d);
 /* Same, from a model image in memory (copied). */
-te_model *te_model_load(const uint8_t *data, size_t size, te_diag *d);
+te_model *te_model_load(const uint8_t *data, size_t size, const te_compile_opts *o, te_diag *d);
 void te_model_free(te_model *m);
 
 /* Generates NAME.h into h and NAME.c into c. */

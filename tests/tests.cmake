@@ -35,3 +35,4 @@ foreach(script ${TE_CLI_TESTS})
 endforeach()
 
 include(tests/golden/golden.cmake OPTIONAL)
+include(tests/qemu/qemu.cmake)

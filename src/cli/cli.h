@@ -29,6 +29,14 @@ int cli_mkdirs(const char *path);
 void cli_default_name(const char *model_path, char *out, size_t n);
 /* Loads a model and reports errors; NULL on failure. */
 te_model *cli_load(const char *path);
+te_model *cli_load_opts(const char *path, const te_compile_opts *o);
+
+/* The options every model-reading command takes (--int8-io,
+ * --sram-limit BYTES).  Returns 1 if argv[*i] was one (its value consumed),
+ * 0 if not, -1 after reporting a bad value. */
+int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o);
+/* Their help text, for each command's --help. */
+extern const char cli_compile_options_help[];
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
 

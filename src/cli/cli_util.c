@@ -104,13 +104,55 @@ void cli_default_name(const char *model_path, char *out, size_t n)
     te_c_identifier(tmp, out, n);
 }
 
-te_model *cli_load(const char *path)
+te_model *cli_load_opts(const char *path, const te_compile_opts *o)
 {
     te_diag d = {{0}, 0};
-    te_model *m = te_model_load_file(path, &d);
+    te_model *m = te_model_load_file(path, o, &d);
     if (!m)
         cli_error("%s: %s", path, d.failed ? d.msg : "cannot load model");
     return m;
+}
+
+te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
+
+const char cli_compile_options_help[] =
+    "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"
+    "                      and returns int8 tensors (scale, zero point in the header)\n"
+    "  --sram-limit BYTES  fail if the arena needs more than BYTES (k/K and m/M suffixes:\n"
+    "                      KiB, MiB)\n";
+
+static int parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *s == '-')
+        return -1;
+    if (*end == 'k' || *end == 'K')
+        v *= 1024, end++;
+    else if (*end == 'm' || *end == 'M')
+        v *= 1024 * 1024, end++;
+    if (*end != '\0' || v == 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--int8-io")) {
+        o->int8_io = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--sram-limit")) {
+        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->sram_limit) < 0) {
+            cli_error("--sram-limit needs a byte count such as 262144 or 256K");
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
+    return 0;
 }
 
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir)

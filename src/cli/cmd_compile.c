@@ -50,11 +50,13 @@ int cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *dir = NULL, *name_opt = NULL, *target = "generic";
     char name[128];
+    te_compile_opts opts = {0, 0};
     te_model *m;
-    int i, rc;
+    int i, rc, opt;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(help, stdout);
+            fputs(cli_compile_options_help, stdout);
             return 0;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             dir = argv[++i];
@@ -65,6 +67,9 @@ int cmd_compile(int argc, char **argv)
             if (!known_target(target))
                 return cli_error("compile: unknown --target '%s' (generic, cortex-m0plus, "
                                  "cortex-m4, cortex-m7)", target);
+        } else if ((opt = cli_compile_option(argc, argv, &i, &opts)) != 0) {
+            if (opt < 0)
+                return 1;
         } else if (argv[i][0] == '-') {
             return cli_error("compile: unknown or incomplete option '%s'", argv[i]);
         } else if (!model) {
@@ -84,7 +89,7 @@ int cmd_compile(int argc, char **argv)
     } else {
         cli_default_name(model, name, sizeof name);
     }
-    m = cli_load(model);
+    m = cli_load_opts(model, &opts);
     if (!m)
         return 1;
     if (!strcmp(target, "generic"))

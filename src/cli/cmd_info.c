@@ -128,14 +128,19 @@ static void print_text(FILE *f, const char *path, const te_model *m)
 int cmd_info(int argc, char **argv)
 {
     const char *model = NULL;
-    int json = 0, i;
+    te_compile_opts opts = {0, 0};
+    int json = 0, i, opt;
     te_model *m;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs("usage: tinyengine info MODEL.tflite [--json]\n", stdout);
+            fputs("usage: tinyengine info MODEL.tflite [--json] [options]\n", stdout);
+            fputs(cli_compile_options_help, stdout);
             return 0;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if ((opt = cli_compile_option(argc, argv, &i, &opts)) != 0) {
+            if (opt < 0)
+                return 1;
         } else if (argv[i][0] == '-') {
             return cli_error("info: unknown option '%s'", argv[i]);
         } else if (!model) {
@@ -146,7 +151,7 @@ int cmd_info(int argc, char **argv)
     }
     if (!model)
         return cli_error("info: need a model (usage: tinyengine info MODEL.tflite [--json])");
-    m = cli_load(model);
+    m = cli_load_opts(model, &opts);
     if (!m)
         return 1;
     if (json)

@@ -57,6 +57,7 @@ static const char *help =
     "  --keep-build        keep the temporary build folder and print its path\n";
 
 typedef struct {
+    te_compile_opts opts;
     const char *model, *out_dir, *layer_dir;
     const char *inputs[MAX_INPUTS];
     int n_inputs, keep;
@@ -64,11 +65,12 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, run_args *a)
 {
-    int i;
+    int i, opt;
     memset(a, 0, sizeof *a);
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(help, stdout);
+            fputs(cli_compile_options_help, stdout);
             exit(0);
         } else if (!strcmp(argv[i], "--input") && i + 1 < argc) {
             if (a->n_inputs == MAX_INPUTS)
@@ -80,6 +82,9 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->layer_dir = argv[++i];
         } else if (!strcmp(argv[i], "--keep-build")) {
             a->keep = 1;
+        } else if ((opt = cli_compile_option(argc, argv, &i, &a->opts)) != 0) {
+            if (opt < 0)
+                return 1;
         } else if (argv[i][0] == '-') {
             return cli_error("run: unknown or incomplete option '%s'", argv[i]);
         } else if (!a->model) {
@@ -237,7 +242,7 @@ int cmd_run(int argc, char **argv)
     if (parse_args(argc, argv, &a) != 0)
         return 1;
     cli_default_name(a.model, name, sizeof name);
-    m = cli_load(a.model);
+    m = cli_load_opts(a.model, &a.opts);
     if (!m)
         return 1;
     snprintf(bdir, sizeof bdir, "%s/tinyengine-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");

@@ -1,5 +1,5 @@
 /* passes.h - graph passes run between the frontend and the planner, in
- * this order: validate, dead-code elimination, aliasing, in-place. */
+ * this order: validate, (int8 I/O), dead-code elimination, aliasing, in-place. */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
@@ -9,6 +9,11 @@
 /* Every operator supported and accepted by its check(); graph inputs and
  * outputs are non-constant tensors of a type we can pass through the API. */
 int te_pass_validate(te_graph *g, te_diag *d);
+
+/* --int8-io: a float32 graph input consumed only by a QUANTIZE becomes
+ * that QUANTIZE's int8 output, and a graph output made by a DEQUANTIZE
+ * becomes its int8 input; the QUANTIZE/DEQUANTIZE ops die. */
+void te_pass_int8_io(te_graph *g);
 
 /* Marks operators whose outputs nobody reads (and are not graph outputs)
  * dead, repeatedly, so the planner and emitter skip them. */

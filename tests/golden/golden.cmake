@@ -37,3 +37,21 @@ if(TE_CONF_MODELS)
                    ${TE_CONF_MODELS})
   set_tests_properties(golden.portability PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
 endif()
+
+# --int8-io on the models wrapped in float QUANTIZE/DEQUANTIZE.
+foreach(spec conformance/float_in_quantize_conv:conformance/float_in_quantize_conv
+             conformance/float_io_fc_softmax:conformance/float_io_fc_softmax
+             conformance/kws_float_io_49x10:conformance/kws_float_io_49x10
+             models/tinyengine_vww:golden/tinyengine_vww
+             models/tinyengine_mnist_lenet_300_100:golden/tinyengine_mnist_lenet_300_100)
+  string(REPLACE ":" ";" parts ${spec})
+  list(GET parts 0 model)
+  list(GET parts 1 gold)
+  if(EXISTS ${TE_SHARED_DIR}/${model}.tflite)
+    get_filename_component(name ${model} NAME)
+    add_test(NAME golden.int8_io.${name}
+             COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_int8_io.sh $<TARGET_FILE:tinyengine>
+                     ${TE_SHARED_DIR}/${model}.tflite ${TE_SHARED_DIR}/${gold})
+    set_tests_properties(golden.int8_io.${name} PROPERTIES DEPENDS golden.shared_present)
+  endif()
+endforeach()

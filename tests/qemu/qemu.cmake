@@ -1,0 +1,43 @@
+# qemu.cmake - Cortex-M tests: generated code built with arm-none-eabi-gcc for
+# QEMU's mps2-an386 (Cortex-M4) and mps2-an500 (Cortex-M7), run under
+# qemu-system-arm, outputs byte-equal to TFLite Micro's golden sample 0.
+# Missing ../shared, QEMU or the Arm toolchain: skipped (77), failed when CI=true.
+#  qemu.icount_exact.*  the instruction counter gives the exact known count
+#  qemu.tiny_cnn        target output = host output; RAM overflow is a link error
+#  qemu.<model>.<cpu>   real models from ../shared (-O2; one more at -Os)
+#  example.firmware     examples/firmware configures and builds (tinyengine_add_model)
+
+foreach(cpu m4 m7)
+  add_test(NAME qemu.icount_exact.${cpu}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/icount_exact.sh ${CMAKE_SOURCE_DIR} cortex-${cpu})
+  set_tests_properties(qemu.icount_exact.${cpu} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
+
+add_test(NAME qemu.tiny_cnn
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/tiny_cnn.sh $<TARGET_FILE:tinyengine> ${CMAKE_SOURCE_DIR})
+set_tests_properties(qemu.tiny_cnn PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+function(te_add_qemu_test model cpu opt)
+  set(name qemu.${model}.${cpu})
+  if(NOT opt STREQUAL "-O2")
+    string(REPLACE "-" "_" suffix ${opt})
+    set(name ${name}${suffix})
+  endif()
+  add_test(NAME ${name}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/run_model.sh $<TARGET_FILE:tinyengine>
+                   ${TE_SHARED_DIR} ${model} cortex-${cpu} ${opt} 0)
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endfunction()
+
+set(TE_QEMU_MODELS hello_world_int8 micro_speech_quantized kws_ref_model ad01_int8
+    pretrainedResnet_quant vww_96_int8 person_detect)
+foreach(model ${TE_QEMU_MODELS})
+  te_add_qemu_test(${model} m4 -O2)
+  te_add_qemu_test(${model} m7 -O2)
+endforeach()
+te_add_qemu_test(person_detect m4 -Os)
+
+add_test(NAME example.firmware
+         COMMAND sh ${CMAKE_SOURCE_DIR}/examples/firmware/build_and_run.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE:tinyengine> ${CMAKE_BINARY_DIR}/example-firmware)
+set_tests_properties(example.firmware PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

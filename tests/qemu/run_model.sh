@@ -1,0 +1,30 @@
+#!/bin/sh
+# run_model.sh TINYENGINE SHARED_DIR MODEL TARGET [OPT] [SAMPLE]
+# One real model on a Cortex-M under QEMU, byte-exact against TFLite Micro:
+# `tinyengine bench` compiles MODEL (SHARED_DIR/models/MODEL.tflite), builds the
+# bare-metal image for TARGET (cortex-m4: mps2-an386, cortex-m7: mps2-an500)
+# with arm-none-eabi-gcc at OPT (default -O2), runs it under
+# `timeout 120 qemu-system-arm`, compares every output byte with
+# SHARED_DIR/golden/MODEL/output_SAMPLE_*.bin (SAMPLE default 0) on the target
+# and prints instructions per inference, per MAC, flash and RAM.
+# Missing shared data or tools: skipped (exit 77), but a failure when CI=true.
+set -eu
+te=$1 shared=$2 model=$3 target=$4 opt=${5:--O2} k=${6:-0}
+gold=$shared/golden/$model
+
+missing() {
+  if [ "${CI:-}" = true ]; then echo "ERROR: $1 (CI=true: the test cannot be skipped)"; exit 1; fi
+  echo "SKIP: $1"; exit 77
+}
+[ -f "$shared/models/$model.tflite" ] && [ -f "$gold/input_${k}_0.bin" ] ||
+  missing "no $shared/models/$model.tflite or its golden sample $k"
+for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size arm-none-eabi-nm timeout; do
+  command -v "$tool" >/dev/null 2>&1 || missing "$tool is not installed"
+done
+
+set -- "$shared/models/$model.tflite" --target "$target" --opt "$opt"
+i=0
+while [ -f "$gold/input_${k}_$i.bin" ]; do set -- "$@" --input "$gold/input_${k}_$i.bin"; i=$((i+1)); done
+i=0
+while [ -f "$gold/output_${k}_$i.bin" ]; do set -- "$@" --expect "$gold/output_${k}_$i.bin"; i=$((i+1)); done
+exec "$te" bench "$@"
