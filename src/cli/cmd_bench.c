@@ -34,13 +34,17 @@ static const char *help =
     "  --flash SIZE, --ram SIZE  emulate a smaller part (e.g. 1M, 256K; default 4M):\n"
     "                 the link fails with \"region ... overflowed\" when the image does not fit\n"
     "  --keep-build   keep the temporary build folder and print its path\n"
+    "  --int8-io, --sram-limit BYTES: as for `tinyengine compile` (below)\n"
     "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
-    "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120).\n";
+    "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120);\n"
+    "$TINYENGINE_TARGETS the folder with the target files (default: the source tree's\n"
+    "targets/cortex-m).\n";
 
 typedef struct {
     const char *model, *target, *opt, *flash, *ram;
     const char *inputs[MAX_IO], *expects[MAX_IO];
     int n_inputs, n_expects, keep;
+    te_compile_opts copts; /* --int8-io, --sram-limit */
 } bench_args;
 
 typedef struct {
@@ -72,7 +76,7 @@ static int opt_ok(const char *o)
 
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    int i;
+    int i, opt;
     memset(a, 0, sizeof *a);
     a->target = "cortex-m4";
     a->opt = "-O2";
@@ -81,6 +85,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         int more = i + 1 < argc;
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
             fputs(help, stdout);
+            fputs(cli_compile_options_help, stdout);
             exit(0);
         } else if (!strcmp(s, "--target") && more) {
             a->target = argv[++i];
@@ -98,6 +103,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
             a->keep = 1;
         } else if (s[0] == '-' && s[1] == 'O' && opt_ok(s)) {
             a->opt = s; /* `bench M -Os` works as well as `--opt -Os` */
+        } else if ((opt = cli_compile_option(argc, argv, &i, &a->copts)) != 0) {
+            if (opt < 0)
+                return 1;
         } else if (s[0] == '-') {
             return cli_error("bench: unknown or incomplete option '%s'", s);
         } else if (!a->model) {
@@ -501,7 +509,7 @@ int cmd_bench(int argc, char **argv)
         find_targets(tdir, sizeof tdir) < 0)
         return 1;
     cli_default_name(a.model, name, sizeof name);
-    m = cli_load(a.model);
+    m = cli_load_opts(a.model, &a.copts);
     if (!m)
         return 1;
     snprintf(bdir, sizeof bdir, "%s/tinyengine-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");

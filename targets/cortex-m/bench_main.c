@@ -6,7 +6,10 @@
  * with te_bench_blob entries {data, size}. Copies the inputs, runs
  * NAME_invoke through te_measure_call, compares every output byte and prints
  * "te-bench: PASS", "te-bench: FAIL ..." or "te-bench: DONE" (no expected
- * output). Returns 0 on PASS/DONE, 1 on FAIL, 2 on a setup error. */
+ * output). Returns 0 on PASS/DONE, 1 on FAIL, 2 on a setup error.
+ * It also prints "te-bench: stack <bytes>", the stack NAME_invoke used: the
+ * free RAM below the stack pointer is painted before the call and scanned
+ * after it. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,12 +86,40 @@ static int check_outputs(void)
     return 0;
 }
 
+#define TE_PAINT 0xA5C3A5C3u
+extern uint32_t _ebss[]; /* end of .bss: the lowest address the stack may reach */
+
+/* Fills [_ebss, sp) with TE_PAINT; returns sp. Inline so that no frame of
+ * its own lies below the painted area. */
+static inline __attribute__((always_inline)) uint32_t *paint_stack(void)
+{
+    uint32_t *sp;
+    volatile uint32_t *p;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    for (p = _ebss; p < (volatile uint32_t *)sp; p++)
+        *p = TE_PAINT;
+    return sp;
+}
+
+static uint32_t stack_used(const uint32_t *sp)
+{
+    const volatile uint32_t *p = _ebss;
+    while (p < (const volatile uint32_t *)sp && *p == TE_PAINT)
+        p++;
+    return (uint32_t)((const uint32_t *)sp - (const uint32_t *)p) * 4u;
+}
+
 int main(void)
 {
+    uint32_t *sp;
     int rc = load_inputs();
     if (rc != 0)
         return rc;
+    sp = paint_stack();
     rc = te_measure_call(API(invoke));
+    te_sh_puts("te-bench: stack ");
+    te_sh_put_uint(stack_used(sp));
+    te_sh_puts("\n");
     if (rc != 0) {
         say("SETUP invoke returned (status, 0)", (uint32_t)rc, 0);
         return 2;
