@@ -1,6 +1,7 @@
-/* te_depthwise_conv2d.h - DEPTHWISE_CONV_2D int8 kernel (per-channel
+/* te_depthwise_conv2d.h - DEPTHWISE_CONV_2D int8 kernels (per-channel
  * requantization, depth multiplier, stride, dilation, implicit zero-point
- * padding), bit-exact with TFLite Micro's reference DepthwiseConvPerChannel. */
+ * padding), bit-exact with TFLite Micro's reference DepthwiseConvPerChannel:
+ * one with separate input and output, one that overwrites its input. */
 #ifndef TE_DEPTHWISE_CONV2D_H
 #define TE_DEPTHWISE_CONV2D_H
 
@@ -24,5 +25,13 @@ typedef struct {
 TE_KERNEL void te_depthwise_conv2d_s8(const te_depthwise_conv2d_params *p, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias,
                                       const int32_t *mult, const int32_t *shift, int8_t *output);
+
+/* The same result written over the input (depth_mult must be 1 and
+ * out_h * out_w <= in_h * in_w): `data` holds the input on entry and the
+ * output on return.  plane: scratch of in_h * in_w bytes. */
+TE_KERNEL void te_depthwise_conv2d_s8_inplace(const te_depthwise_conv2d_params *p, int8_t *data,
+                                              const int8_t *filter, const int32_t *bias,
+                                              const int32_t *mult, const int32_t *shift,
+                                              int8_t *plane);
 
 #endif

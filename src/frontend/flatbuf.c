@@ -74,7 +74,7 @@ int fb_table_at(const fb_buf *b, size_t pos, const char *what, fb_table *t)
 
 int fb_root(const fb_buf *b, const char *what, fb_table *t)
 {
-    size_t pos;
+    size_t pos = 0;
     if (b->size < 8)
         return bad(b, what, 0, "file too small to be a FlatBuffer");
     if (follow(b, 0, what, &pos))
@@ -103,7 +103,7 @@ int fb_field(const fb_table *t, int id, size_t width, size_t *pos)
 /* Reads a little-endian scalar of width bytes into a u64, or reports absent. */
 static int scalar(const fb_table *t, int id, size_t width, uint64_t *v, int *present)
 {
-    size_t pos;
+    size_t pos = 0;
     *present = 0;
     if (fb_field(t, id, width, &pos))
         return -1;
@@ -186,7 +186,7 @@ int fb_f32(const fb_table *t, int id, float def, float *out)
 int fb_table_field(const fb_table *t, int id, const char *what, fb_table *out,
                    int *present)
 {
-    size_t pos, target;
+    size_t pos = 0, target = 0;
     *present = 0;
     if (fb_field(t, id, 4, &pos))
         return -1;
@@ -218,7 +218,7 @@ static int vec_at(const fb_buf *b, size_t pos, size_t elem, const char *what, fb
 
 int fb_vec_field(const fb_table *t, int id, size_t elem, const char *what, fb_vec *v)
 {
-    size_t pos, target;
+    size_t pos = 0, target = 0;
     memset(v, 0, sizeof *v);
     v->b = t->b;
     v->elem = elem;
@@ -282,7 +282,7 @@ float fb_vec_f32(const fb_vec *v, uint32_t i)
 
 int fb_vec_table(const fb_vec *v, uint32_t i, const char *what, fb_table *out)
 {
-    size_t target;
+    size_t target = 0;
     if (follow(v->b, v->pos + (size_t)i * 4, what, &target))
         return -1;
     return fb_table_at(v->b, target, what, out);

@@ -150,3 +150,44 @@ int64_t te_convfam_pad_before(int64_t in, int64_t k, int64_t stride, int64_t dil
     return total > 0 ? total / 2 : 0;
 }
 
+/* Padded input size and explicit padding before along one axis. */
+static int64_t padded_in(const te_options *o, int axis, int64_t in, int64_t *before)
+{
+    *before = axis == 0 ? o->pad_top : o->pad_left;
+    return in + *before + (axis == 0 ? o->pad_bottom : o->pad_right);
+}
+
+/* The convolution sees the input with the explicit padding around it (as
+ * the folded PAD produced it), then applies its own SAME/VALID padding. */
+int64_t te_convfam_conv_out(const te_options *o, int axis, int64_t in, int64_t k)
+{
+    int64_t before, n = padded_in(o, axis, in, &before);
+    return axis == 0 ? te_convfam_out_size(o->padding, n, k, o->stride_h, o->dilation_h)
+                     : te_convfam_out_size(o->padding, n, k, o->stride_w, o->dilation_w);
+}
+
+int64_t te_convfam_conv_pad(const te_options *o, int axis, int64_t in, int64_t k, int64_t out)
+{
+    int64_t before, n = padded_in(o, axis, in, &before);
+    return before + (axis == 0 ? te_convfam_pad_before(n, k, o->stride_h, o->dilation_h, out)
+                               : te_convfam_pad_before(n, k, o->stride_w, o->dilation_w, out));
+}
+
+int te_convfam_check_conv_options(te_diag *d, const te_op *op, const te_tensor *in)
+{
+    const te_options *o = &op->opt;
+    int64_t before;
+    if (o->stride_h < 1 || o->stride_w < 1 || o->dilation_h < 1 || o->dilation_w < 1)
+        return te_op_fail(d, op, "stride %dx%d / dilation %dx%d must be >= 1", o->stride_h,
+                          o->stride_w, o->dilation_h, o->dilation_w);
+    if (o->padding != TE_PAD_SAME && o->padding != TE_PAD_VALID)
+        return te_op_fail(d, op, "unknown padding %d", (int)o->padding);
+    if (o->pad_top < 0 || o->pad_bottom < 0 || o->pad_left < 0 || o->pad_right < 0)
+        return te_op_fail(d, op, "explicit padding %d,%d,%d,%d must be >= 0", o->pad_top,
+                          o->pad_bottom, o->pad_left, o->pad_right);
+    if (in->rank == 4 && (padded_in(o, 0, in->shape[1], &before) > 0x7fffffff ||
+                          padded_in(o, 1, in->shape[2], &before) > 0x7fffffff))
+        return te_op_fail(d, op, "explicit padding %d,%d,%d,%d makes the input too large",
+                          o->pad_top, o->pad_bottom, o->pad_left, o->pad_right);
+    return 0;
+}

@@ -1,5 +1,6 @@
 /* op_conv2d.c - CONV_2D lowering (int8 activations, int8 per-channel or
- * per-tensor weights, optional int32 bias) onto te_conv2d_s8.
+ * per-tensor weights, optional int32 bias, SAME/VALID plus any explicit
+ * padding folded in from a PAD) onto te_conv2d_s8.
  *
  * Everything TFLite Micro derives in Prepare is computed here at compile
  * time (helpers in conv_family.c) and baked into the call as literals. */
@@ -11,17 +12,6 @@
 
 /* ------------------------------------------------------------- CONV_2D */
 
-static int check_options(te_diag *d, const te_op *op)
-{
-    const te_options *o = &op->opt;
-    if (o->stride_h < 1 || o->stride_w < 1 || o->dilation_h < 1 || o->dilation_w < 1)
-        return te_op_fail(d, op, "stride %dx%d / dilation %dx%d must be >= 1", o->stride_h,
-                          o->stride_w, o->dilation_h, o->dilation_w);
-    if (o->padding != TE_PAD_SAME && o->padding != TE_PAD_VALID)
-        return te_op_fail(d, op, "unknown padding %d", (int)o->padding);
-    return 0;
-}
-
 static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *w,
                         const te_tensor *out)
 {
@@ -31,8 +21,8 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
     if (in->rank != 4 || out->rank != 4)
         return te_op_fail(d, op, "input and output must be 4-D (NHWC), got ranks %d and %d",
                           in->rank, out->rank);
-    oh = te_convfam_out_size(o->padding, in->shape[1], w->shape[1], o->stride_h, o->dilation_h);
-    ow = te_convfam_out_size(o->padding, in->shape[2], w->shape[2], o->stride_w, o->dilation_w);
+    oh = te_convfam_conv_out(o, 0, in->shape[1], w->shape[1]);
+    ow = te_convfam_conv_out(o, 1, in->shape[2], w->shape[2]);
     if (in->shape[3] < 1 || in->shape[3] % w->shape[3] != 0)
         return te_op_fail(d, op, "input has %d channels, not a multiple of the weights' %d",
                           in->shape[3], w->shape[3]);
@@ -65,7 +55,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         te_convfam_check_act_type(d, op, out, "output 0"))
         return -1;
     if (te_convfam_check_weights(d, op, w, 4, 0) ||
-        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0]) || check_options(d, op) ||
+        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0]) ||
+        te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
     return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
@@ -102,10 +93,8 @@ static int emit(te_emit *e, const te_op *op)
                  in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
                  out->shape[2], out->shape[3], w->shape[1], w->shape[2], w->shape[3],
                  o->stride_h, o->stride_w, o->dilation_h, o->dilation_w,
-                 (int)te_convfam_pad_before(in->shape[1], w->shape[1], o->stride_h,
-                                            o->dilation_h, out->shape[1]),
-                 (int)te_convfam_pad_before(in->shape[2], w->shape[2], o->stride_w,
-                                            o->dilation_w, out->shape[2]),
+                 (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]),
+                 (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]),
                  (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, x.s,
                  wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
