@@ -68,6 +68,37 @@ static int check_sram_limit(const te_model *m, size_t limit, te_diag *d)
                    limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index);
 }
 
+/* --patch: runs the first stage patch by patch when asked (explicit form)
+ * or when the search finds a smaller arena (auto). Keeps the bound of
+ * plain layer-by-layer execution for the reports. */
+static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
+{
+    te_graph *g = m->g;
+    te_patch_plan *p = NULL;
+    size_t bound = m->plan->bound_no_inplace;
+    if (po->mode == TE_PATCH_EXPLICIT) {
+        p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
+        if (!p)
+            return -1;
+    } else if (po->mode == TE_PATCH_AUTO) {
+        p = te_patch_search(g, po->max_recompute, te_model_macs(m), m->plan->arena_bytes);
+        if (!p)
+            return 0; /* nothing beats layer-by-layer */
+    } else {
+        return 0;
+    }
+    if (te_patch_materialize(g, p, d) < 0) {
+        te_patch_plan_free(p);
+        return -1;
+    }
+    te_plan_free(m->plan);
+    m->plan = plan_best(g, d);
+    if (!m->plan)
+        return -1;
+    m->plan->bound_no_inplace = bound;
+    return 0;
+}
+
 static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
     te_model *m;
@@ -80,6 +111,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     if (o && o->int8_io)
         te_pass_int8_io(g);
     te_pass_dce(g);
+    te_pass_fold_pad(g);
     te_pass_alias(g);
     te_pass_inplace(g);
     m = calloc(1, sizeof *m);
@@ -90,7 +122,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     }
     m->g = g;
     m->plan = plan_best(g, d);
-    if (!m->plan || check_sram_limit(m, o ? o->sram_limit : 0, d) < 0) {
+    if (!m->plan || (o && apply_patches(m, &o->patch, d) < 0) ||
+        check_sram_limit(m, o ? o->sram_limit : 0, d) < 0) {
         te_model_free(m);
         return NULL;
     }

@@ -11,6 +11,7 @@ int cmd_compile(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /* Prints "tinyengine: error: <msg>" to stderr; returns 1 (the exit status). */
 int cli_error(const char *fmt, ...)

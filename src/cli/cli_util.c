@@ -119,7 +119,35 @@ const char cli_compile_options_help[] =
     "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"
     "                      and returns int8 tensors (scale, zero point in the header)\n"
     "  --sram-limit BYTES  fail if the arena needs more than BYTES (k/K and m/M suffixes:\n"
-    "                      KiB, MiB)\n";
+    "                      KiB, MiB)\n"
+    "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"
+    "                      grid with the smallest arena), or K:HxW (the first K operators\n"
+    "                      over an H x W grid of the stage output)\n"
+    "  --max-recompute PCT with --patch auto: extra MACs allowed for overlapping patches,\n"
+    "                      in percent of the model's MACs (default 20)\n";
+
+static int parse_patch(const char *s, te_patch_opts *p)
+{
+    int k, h, w;
+    char tail;
+    if (!strcmp(s, "off")) {
+        p->mode = TE_PATCH_OFF;
+        return 0;
+    }
+    if (!strcmp(s, "auto")) {
+        p->mode = TE_PATCH_AUTO;
+        return 0;
+    }
+    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
+        h * w >= 2 && h <= 64 && w <= 64) {
+        p->mode = TE_PATCH_EXPLICIT;
+        p->n_ops = k;
+        p->grid_h = h;
+        p->grid_w = w;
+        return 0;
+    }
+    return -1;
+}
 
 static int parse_bytes(const char *s, size_t *out)
 {
@@ -142,6 +170,25 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
     const char *a = argv[*i];
     if (!strcmp(a, "--int8-io")) {
         o->int8_io = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--patch")) {
+        if (*i + 1 >= argc || parse_patch(argv[*i + 1], &o->patch) < 0) {
+            cli_error("--patch takes off, auto or K:HxW (e.g. 4:3x3)");
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
+    if (!strcmp(a, "--max-recompute")) {
+        char *end;
+        double v = *i + 1 < argc ? strtod(argv[*i + 1], &end) : -1;
+        if (*i + 1 >= argc || end == argv[*i + 1] || *end || !(v >= 0 && v <= 1000)) {
+            cli_error("--max-recompute takes a percentage such as 20");
+            return -1;
+        }
+        o->patch.max_recompute = v / 100.0;
+        ++*i;
         return 1;
     }
     if (!strcmp(a, "--sram-limit")) {

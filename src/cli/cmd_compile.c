@@ -50,7 +50,7 @@ int cmd_compile(int argc, char **argv)
 {
     const char *model = NULL, *dir = NULL, *name_opt = NULL, *target = "generic";
     char name[128];
-    te_compile_opts opts = {0, 0};
+    te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
     te_model *m;
     int i, rc, opt;
     for (i = 1; i < argc; i++) {

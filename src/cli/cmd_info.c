@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../plan/patch.h"
 #include "cli.h"
 
 static void json_str(FILE *f, const char *s)
@@ -69,7 +70,15 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
-    fprintf(f, "  \"live_peak_bytes\": %zu,\n  \"inputs\": ", m->plan->lower_bound);
+    fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
+    if (g->patch)
+        fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
+                   "\"extra_macs\": %lld},\n",
+                g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
+                (long long)(g->patch->patched_macs - g->patch->stage_macs));
+    else
+        fprintf(f, "  \"patch\": null,\n");
+    fprintf(f, "  \"inputs\": ");
     json_tensor_list(f, g, g->inputs, g->n_inputs);
     fputs(",\n  \"outputs\": ", f);
     json_tensor_list(f, g, g->outputs, g->n_outputs);
@@ -123,12 +132,19 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);
+    if (g->patch)
+        fprintf(f, "patch stage:     first %d operators, %dx%d patches, %zu bytes per patch, "
+                   "%lld extra MACs (+%.1f%%)\n",
+                g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
+                (long long)(g->patch->patched_macs - g->patch->stage_macs),
+                100.0 * (double)(g->patch->patched_macs - g->patch->stage_macs) /
+                    (double)(te_model_macs(m) ? te_model_macs(m) : 1));
 }
 
 int cmd_info(int argc, char **argv)
 {
     const char *model = NULL;
-    te_compile_opts opts = {0, 0};
+    te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
     int json = 0, i, opt;
     te_model *m;
     for (i = 1; i < argc; i++) {

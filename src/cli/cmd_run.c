@@ -67,6 +67,7 @@ static int parse_args(int argc, char **argv, run_args *a)
 {
     int i, opt;
     memset(a, 0, sizeof *a);
+    a->opts = (te_compile_opts)TE_COMPILE_OPTS_DEFAULT;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(help, stdout);

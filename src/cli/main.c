@@ -21,6 +21,8 @@ static void usage(FILE *f)
           "  run MODEL.tflite --input FILE [--input FILE ...] -o DIR [--dump-layers LDIR]\n"
           "      compile, build with the host C compiler ($CC, default cc), run once and\n"
           "      write DIR/output_<i>.bin; with --dump-layers also LDIR/op<NNN>_<j>.bin\n"
+          "  plan MODEL.tflite [--svg FILE] [--json]\n"
+          "      the static memory plan: arena, bounds, peak; --svg draws it\n"
           "  bench MODEL.tflite [--target cortex-m4|cortex-m7] [--opt -O2|-Os] [--input F --expect F]\n"
           "      run one inference on a Cortex-M under QEMU: instructions, flash, RAM, match\n"
           "\n"
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "plan"))
+        return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'tinyengine --help')", argv[1]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../ops/ops.h"
+#include "../plan/patch.h"
 #include "emit.h"
 #include "runtime_files.h"
 
@@ -72,11 +73,31 @@ static int paste_runtime(te_buf *c, const char *fname, te_diag *d)
     return 0;
 }
 
+int te_emit_patch_stage(te_emit *e, te_diag *d); /* emit_patch.c */
+
+static void emit_layer_done(te_emit *e, const te_op *op)
+{
+    int j;
+    for (j = 0; j < op->n_out; j++) {
+        const te_tensor *t = te_out(e->g, op, j);
+        if (t && !t->patch_role)
+            te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
+                          te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
+    }
+}
+
 static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
-    int s, j;
-    for (s = 0; s < p->n_steps; s++) {
+    int s, first = 0;
+    if (e->g->patch) {
+        if (te_emit_patch_stage(e, d) < 0)
+            return -1;
+        for (s = 0; s < e->g->patch->n_ops; s++)
+            emit_layer_done(e, &e->g->ops[p->schedule[s]]);
+        first = e->g->patch->n_ops;
+    }
+    for (s = first; s < p->n_steps; s++) {
         const te_op *op = &e->g->ops[p->schedule[s]];
         const te_op_def *def = te_op_find(op->opcode);
         if (!def)
@@ -89,12 +110,7 @@ static int emit_ops(te_emit *e, te_diag *d)
                 te_op_fail(d, op, "code generation failed");
             return -1;
         }
-        for (j = 0; j < op->n_out; j++) {
-            const te_tensor *t = te_out(e->g, op, j);
-            if (t)
-                te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
-                              te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
-        }
+        emit_layer_done(e, op);
     }
     e->cur_op = NULL;
     return 0;

@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../plan/patch.h"
+
 void te_graph_free(te_graph *g)
 {
     int i;
     if (!g)
         return;
+    te_patch_plan_free(g->patch);
     for (i = 0; i < g->n_tensors; i++) {
         free(g->tensors[i].name);
         free(g->tensors[i].q.scale);

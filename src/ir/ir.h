@@ -102,6 +102,12 @@ typedef struct {
     size_t alias_offset;   /* byte offset inside the aliased storage */
     size_t arena_offset;   /* byte offset in the arena (if in the arena) */
     int in_arena;          /* 1 once the planner placed it */
+
+    /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
+     * intermediate of the patched stage, never stored whole; 2 a region
+     * tensor of one patch, stored at slot_offset inside the stage scratch */
+    int patch_role;
+    size_t slot_offset;
 } te_tensor;
 
 /* Builtin options, already decoded.  Only the fields of the op's own kind
@@ -123,6 +129,10 @@ typedef struct {
     int new_shape[TE_MAX_RANK];
     int squeeze_dims_count;        /* SQUEEZE */
     int squeeze_dims[TE_MAX_RANK];
+    /* CONV_2D, DEPTHWISE_CONV_2D: zero-point padding of a PAD folded into
+     * the convolution (pass_fold_pad), added around the input before
+     * `padding` applies; 0 when none */
+    int pad_top, pad_bottom, pad_left, pad_right;
 } te_options;
 
 typedef struct {
@@ -149,6 +159,8 @@ typedef struct {
 
     uint8_t *model_data;   /* owned copy of the file image */
     size_t model_size;
+
+    struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

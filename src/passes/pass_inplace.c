@@ -4,6 +4,7 @@
  * The output then aliases the input (alias_of, inplace = 1) and the planner
  * gives both one buffer. */
 #include "../ops/ops.h"
+#include "../plan/patch.h"
 #include "passes.h"
 
 static int root_of(const te_graph *g, int t)
@@ -57,6 +58,8 @@ void te_pass_inplace(te_graph *g)
             continue;
         in = &g->tensors[op->in[k]];
         out = &g->tensors[op->out[0]];
+        if (in->patch_role || out->patch_role || (g->patch && out->id == g->patch->out_tensor))
+            continue;
         if (in->data || out->alias_of >= 0 || is_in_list(g->inputs, g->n_inputs, out->id) ||
             te_tensor_bytes(out) > te_tensor_bytes(in) || used_after(g, root_of(g, in->id), i))
             continue;

@@ -1,5 +1,6 @@
 /* passes.h - graph passes run between the frontend and the planner, in
- * this order: validate, (int8 I/O), dead-code elimination, aliasing, in-place. */
+ * this order: validate, (int8 I/O), dead-code elimination, PAD folding,
+ * aliasing, in-place. */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
@@ -18,6 +19,11 @@ void te_pass_int8_io(te_graph *g);
 /* Marks operators whose outputs nobody reads (and are not graph outputs)
  * dead, repeatedly, so the planner and emitter skip them. */
 void te_pass_dce(te_graph *g);
+
+/* Removes a PAD (of height/width, with the zero point) whose only reader
+ * is a CONV_2D or DEPTHWISE_CONV_2D: the convolution reads the PAD's input
+ * with the padding as explicit padding; the PAD is marked dead. */
+void te_pass_fold_pad(te_graph *g);
 
 /* Lets RESHAPE/SQUEEZE outputs share their input's storage (zero-copy). */
 void te_pass_alias(te_graph *g);

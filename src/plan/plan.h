@@ -31,6 +31,8 @@ struct te_plan {
     int n_buffers;
     int *tensor_buffer;    /* tensor id -> buffer index, -1 for constants/unused */
     int *op_scratch;       /* op index -> buffer index, -1 if no scratch */
+    int quick;             /* placement without the local search */
+    int patch_scratch;     /* buffer index of the patch stage's working memory, or -1 */
     size_t arena_bytes;    /* total, including scratch */
     size_t lower_bound;    /* max over steps of bytes live (no placement waste) */
     size_t bound_no_inplace; /* the same if no operator ran in place: the
@@ -43,7 +45,14 @@ typedef struct te_plan te_plan;
  * in_arena / arena_offset are filled in (aliases get root offset +
  * alias_offset).  Returns NULL with d set on failure. */
 te_plan *te_plan_build(te_graph *g, te_diag *d);
+/* The same with only the quick placement heuristics (for searches). */
+te_plan *te_plan_build_quick(te_graph *g, te_diag *d);
 void te_plan_free(te_plan *p);
+
+/* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets
+ * p->arena_bytes and p->lower_bound.  Used for the arena and for the
+ * working memory of one patch. */
+void te_plan_place(te_plan *p);
 
 /* Arena offset of op's scratch (only valid when it has one). */
 size_t te_plan_scratch_offset(const te_plan *p, int op);

@@ -176,7 +176,7 @@ void te_plan_place(te_plan *p)
             }
         }
     }
-    if (n <= TE_PLAN_SEARCH_MAX_BUFFERS)
+    if (n <= TE_PLAN_SEARCH_MAX_BUFFERS && !p->quick)
         best = improve_order(p->buffers, n, best_order, order, placed, best, p->lower_bound,
                              best_off);
     for (i = 0; i < n; i++)

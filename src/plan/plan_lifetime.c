@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../ops/ops.h"
+#include "patch.h"
 #include "plan.h"
 
-void te_plan_place(te_plan *p);  /* plan_arena.c */
 
 static int root_of(const te_graph *g, int t)
 {
@@ -53,14 +53,14 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
-        if (tt->data || tt->alias_of >= 0)
+        if (tt->data || tt->alias_of >= 0 || tt->patch_role)
             continue;
         p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
-        if (tt->alias_of >= 0 && !tt->data) {
+        if (tt->alias_of >= 0 && !tt->data && !tt->patch_role) {
             te_buffer *b = &p->buffers[p->tensor_buffer[root_of(g, t)]];
             size_t need = align_up(tt->alias_offset + te_tensor_bytes(tt));
             if (need > b->bytes)
@@ -70,17 +70,24 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
     return 0;
 }
 
+/* Steps of the patch stage (its first and last), or 0 and -1. */
+static int stage_last_step(const te_graph *g) { return g->patch ? g->patch->n_ops - 1 : -1; }
+
 static void compute_lifetimes(te_plan *p, te_graph *g)
 {
-    int s, i;
+    int s, i, stage_last = stage_last_step(g);
     for (i = 0; i < g->n_inputs; i++)
         touch(p, g, g->inputs[i], 0);
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
-        for (i = 0; i < op->n_in; i++)
-            touch(p, g, op->in[i], s);
-        for (i = 0; i < op->n_out; i++)
-            touch(p, g, op->out[i], s);
+        for (i = 0; i < op->n_in + op->n_out; i++) {
+            int t = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
+            touch(p, g, t, s);
+            if (s <= stage_last) { /* patches read and write all through the stage */
+                touch(p, g, t, 0);
+                touch(p, g, t, stage_last);
+            }
+        }
     }
     for (i = 0; i < g->n_outputs; i++)
         touch(p, g, g->outputs[i], p->n_steps > 0 ? p->n_steps - 1 : 0);
@@ -88,8 +95,11 @@ static void compute_lifetimes(te_plan *p, te_graph *g)
 
 static void add_scratch_buffers(te_plan *p, te_graph *g)
 {
-    int s;
-    for (s = 0; s < p->n_steps; s++) {
+    int s, stage_last = stage_last_step(g);
+    p->patch_scratch = -1;
+    if (g->patch)
+        p->patch_scratch = add_buffer(p, g->patch->scratch_bytes, 0, stage_last, -1, -1);
+    for (s = stage_last + 1; s < p->n_steps; s++) {
         int oi = p->schedule[s];
         const te_op_def *def = te_op_find(g->ops[oi].opcode);
         size_t bytes = def && def->scratch_bytes ? def->scratch_bytes(g, &g->ops[oi]) : 0;
@@ -114,6 +124,11 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         int r = root_of(g, t), b = tt->data ? -1 : p->tensor_buffer[r];
+        if (tt->patch_role == 2 && p->patch_scratch >= 0) {
+            tt->in_arena = 1;
+            tt->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
+            continue;
+        }
         tt->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
         if (tt->in_arena)
             tt->arena_offset = p->buffers[b].offset + (t == r ? 0 : tt->alias_offset);
@@ -159,7 +174,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         const te_op *op = &g->ops[p->schedule[s]];
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
-            if (tid >= 0 && !g->tensors[tid].data)
+            if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role)
                 widen(first, last, view_root(g, tid), s);
         }
     }
@@ -181,7 +196,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     return peak;
 }
 
-te_plan *te_plan_build(te_graph *g, te_diag *d)
+static te_plan *build(te_graph *g, int quick, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
     int i;
@@ -203,6 +218,7 @@ te_plan *te_plan_build(te_graph *g, te_diag *d)
         if (!g->ops[i].dead)
             p->schedule[p->n_steps++] = i;
     }
+    p->quick = quick;
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
     add_scratch_buffers(p, g);
@@ -212,6 +228,9 @@ te_plan *te_plan_build(te_graph *g, te_diag *d)
     assign_tensor_offsets(p, g);
     return p;
 }
+
+te_plan *te_plan_build(te_graph *g, te_diag *d) { return build(g, 0, d); }
+te_plan *te_plan_build_quick(te_graph *g, te_diag *d) { return build(g, 1, d); }
 
 void te_plan_free(te_plan *p)
 {

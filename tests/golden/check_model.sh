@@ -5,8 +5,11 @@
 #     layer written must equal the golden layer file),
 #  2. every sample through tests/golden/api_harness.c, built with
 #     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
+#  TE_FLAGS (environment) are passed to every tinyengine command, e.g.
+#  TE_FLAGS="--patch auto" checks patch-based execution.
 set -eu
 te=$1 model=$2 gold=$3 src=$4
+flags=${TE_FLAGS:-}
 cc=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-golden-XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +32,7 @@ for k in $samples; do
   layers=""
   if [ "$k" = 0 ] && [ -d "$gold/layers" ]; then layers="--dump-layers $work/layers"; fi
   # shellcheck disable=SC2046
-  if ! "$te" run "$model" $(inputs_of "$k") -o "$work/out$k" $layers; then
+  if ! "$te" run "$model" $flags $(inputs_of "$k") -o "$work/out$k" $layers; then
     echo "FAIL sample $k: tinyengine run failed"; fail=1; continue
   fi
   i=0
@@ -56,7 +59,8 @@ if [ -d "$work/layers" ]; then
   [ "$n" -gt 0 ] || { echo "FAIL no layers dumped"; fail=1; }
 fi
 
-"$te" compile "$model" -o "$work/gen" --name te_model
+# shellcheck disable=SC2086
+"$te" compile "$model" $flags -o "$work/gen" --name te_model
 if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=te_model \
      '-DTE_MODEL_HEADER="te_model.h"' -o "$work/api" "$work"/gen/*.c "$src/tests/golden/api_harness.c"; then
   echo "FAIL API harness build"; exit 1
@@ -69,7 +73,7 @@ for k in $samples; do
 done
 # Memory: info --json must report the generated ARENA_BYTES, and the arena
 # must not exceed what TFLite Micro needs for the same model.
-ours=$("$te" info "$model" --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
+ours=$("$te" info "$model" $flags --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
 hdr=$(sed -n 's/^#define TE_MODEL_ARENA_BYTES \([0-9]*\)$/\1/p' "$work/gen/te_model.h")
 tflm=$(cat "$gold/meta.json" "$gold/run_0.json" 2>/dev/null | tr -d ' \n' | grep -o '"arena_used_bytes":[0-9]*' | head -1 | cut -d: -f2)
 if [ -z "$ours" ] || [ "$ours" != "$hdr" ]; then

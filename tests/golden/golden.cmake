@@ -55,3 +55,38 @@ foreach(spec conformance/float_in_quantize_conv:conformance/float_in_quantize_co
     set_tests_properties(golden.int8_io.${name} PROPERTIES DEPENDS golden.shared_present)
   endif()
 endforeach()
+
+# Patch-based execution: every model again with --patch auto (the stage
+# and grid the search picks must stay byte-identical), and a forced
+# explicit split on small conformance nets.
+function(te_add_golden_flags kind model_path golden_dir flags)
+  get_filename_component(name ${model_path} NAME_WE)
+  add_test(NAME golden.${kind}.${name}
+           COMMAND ${CMAKE_COMMAND} -E env "TE_FLAGS=${flags}"
+                   sh ${CMAKE_SOURCE_DIR}/tests/golden/check_model.sh $<TARGET_FILE:tinyengine>
+                   ${model_path} ${golden_dir} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(golden.${kind}.${name} PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
+endfunction()
+foreach(m ${TE_CONF_MODELS})
+  get_filename_component(name ${m} NAME_WE)
+  te_add_golden_flags(patch_auto ${m} ${TE_SHARED_DIR}/conformance/${name} "--patch auto")
+endforeach()
+foreach(m ${TE_REAL_MODELS})
+  get_filename_component(name ${m} NAME_WE)
+  if(NOT name IN_LIST TE_GOLDEN_EXCLUDE)
+    te_add_golden_flags(patch_auto ${m} ${TE_SHARED_DIR}/golden/${name} "--patch auto")
+  endif()
+endforeach()
+foreach(spec mbv2_blocks_32x32:10:3x3 mcunet_tiny_48:5:4x4 mbv1_tiny_32:4:2x3 unet_tiny_32:1:5x5
+             conv_3x3_s2_same_c8_16_relu6:1:3x2 dw_5x5_s2_m2_c5_none:1:2x2 pad_dw_3x3_s2_valid_c33_relu6:1:4x4
+             se_hswish_net_32:2:3x3 resnet8_32:8:2x2 resnet8_32:4:4x3)
+  string(REPLACE ":" ";" parts ${spec})
+  list(GET parts 0 name)
+  list(GET parts 1 k)
+  list(GET parts 2 grid)
+  if(EXISTS ${TE_SHARED_DIR}/conformance/${name}.tflite)
+    string(REPLACE "x" "_" gtag ${grid})
+    te_add_golden_flags(patch_${k}_${gtag} ${TE_SHARED_DIR}/conformance/${name}.tflite
+                        ${TE_SHARED_DIR}/conformance/${name} "--patch ${k}:${grid}")
+  endif()
+endforeach()

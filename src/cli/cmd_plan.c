@@ -1,0 +1,131 @@
+/* cmd_plan.c - `tinyengine plan MODEL [--svg FILE] [--json]`: the static
+ * memory plan as a picture (SVG), as JSON, or as a short text summary. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan/patch.h"
+#include "report/plan_json.h"
+#include "report/plan_svg.h"
+#include "report/plan_view.h"
+
+static const char plan_usage[] = "usage: tinyengine plan MODEL.tflite [--svg FILE] [--json] [options]\n";
+
+static void print_summary(FILE *f, const char *path, const te_model *m, const te_plan_view *v)
+{
+    const te_plan *p = v->p;
+    fprintf(f, "model: %s\n", path);
+    fprintf(f, "arena bytes:     %zu\n", p->arena_bytes);
+    fprintf(f, "live peak:       %zu", p->lower_bound);
+    if (v->peak_step >= 0)
+        fprintf(f, " at step %d: op %d (%s)", v->peak_step, p->schedule[v->peak_step],
+                te_plan_view_step_type(v, v->peak_step));
+    fputc('\n', f);
+    fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n", p->bound_no_inplace);
+    if (p->patch_scratch >= 0 && m->g->patch)
+        fprintf(f, "patch stage:     steps %d..%d, %d x %d patches, %zu bytes of working memory\n",
+                p->buffers[p->patch_scratch].first, p->buffers[p->patch_scratch].last,
+                m->g->patch->grid_h, m->g->patch->grid_w, p->buffers[p->patch_scratch].bytes);
+    fprintf(f, "steps: %d, buffers: %d\n", p->n_steps, p->n_buffers);
+}
+
+/* The patch stage's steps (its working-memory buffer's lifetime), if any. */
+static void patch_stage(const te_model *m, te_plan_svg_opts *o, char *label, size_t n)
+{
+    const te_plan *p = m->plan;
+    o->stage_first = o->stage_last = -1;
+    o->stage_label = NULL;
+    if (p->patch_scratch < 0 || !m->g->patch)
+        return;
+    o->stage_first = p->buffers[p->patch_scratch].first;
+    o->stage_last = p->buffers[p->patch_scratch].last;
+    snprintf(label, n, "patch stage: %d x %d patches", m->g->patch->grid_h, m->g->patch->grid_w);
+    o->stage_label = label;
+}
+
+static int write_svg(const char *file, const char *model, const te_model *m, const te_plan_view *v)
+{
+    te_buf b = {0};
+    te_plan_svg_opts o;
+    char label[96];
+    const char *base = strrchr(model, '/');
+    int rc;
+    o.title = base ? base + 1 : model;
+    patch_stage(m, &o, label, sizeof label);
+    te_plan_svg(&b, v, &o);
+    rc = b.oom ? cli_error("plan: out of memory writing the SVG") : cli_write_file(file, b.s, b.len);
+    te_buf_free(&b);
+    return rc ? 1 : 0;
+}
+
+static int print_json(const char *model, const te_plan_view *v)
+{
+    te_buf b = {0};
+    int rc = 0;
+    te_plan_json(&b, v, model);
+    if (b.oom)
+        rc = cli_error("plan: out of memory writing the JSON");
+    else
+        fputs(b.s, stdout);
+    te_buf_free(&b);
+    return rc;
+}
+
+static int report(const char *model, te_model *m, const char *svg, int json)
+{
+    te_plan_view v;
+    int rc = 0;
+    if (te_plan_view_build(&v, m->g, m->plan) < 0)
+        return cli_error("plan: out of memory");
+    if (svg)
+        rc = write_svg(svg, model, m, &v);
+    if (!rc && json)
+        rc = print_json(model, &v);
+    if (!rc && !svg && !json)
+        print_summary(stdout, model, m, &v);
+    te_plan_view_free(&v);
+    return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    const char *model = NULL, *svg = NULL;
+    te_compile_opts opts;
+    int json = 0, i, opt, rc;
+    te_model *m;
+    memset(&opts, 0, sizeof opts);
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(plan_usage, stdout);
+            fputs("  --svg FILE          write the plan as a picture: x = operator, y = arena\n"
+                  "                      address, one rectangle per buffer, live bytes below\n"
+                  "  --json              print arena, bounds, live bytes per step and buffers\n",
+                  stdout);
+            fputs(cli_compile_options_help, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (!strcmp(argv[i], "--svg")) {
+            if (++i >= argc)
+                return cli_error("plan: --svg needs a file name");
+            svg = argv[i];
+        } else if ((opt = cli_compile_option(argc, argv, &i, &opts)) != 0) {
+            if (opt < 0)
+                return 1;
+        } else if (argv[i][0] == '-') {
+            return cli_error("plan: unknown option '%s'", argv[i]);
+        } else if (!model) {
+            model = argv[i];
+        } else {
+            return cli_error("plan: more than one model given ('%s')", argv[i]);
+        }
+    }
+    if (!model)
+        return cli_error("plan: need a model (%.*s)", (int)strlen(plan_usage) - 1, plan_usage);
+    m = cli_load_opts(model, &opts);
+    if (!m)
+        return 1;
+    rc = report(model, m, svg, json);
+    te_model_free(m);
+    return rc;
+}

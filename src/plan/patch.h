@@ -1,0 +1,90 @@
+/* patch.h - patch-based execution of a network's memory-heavy first stage
+ * (the MCUNetV2 idea): the first K operators run once per cell of a grid
+ * laid over the stage's output tensor S, each time on just the region of
+ * every intermediate tensor that cell needs (receptive field, overlaps
+ * recomputed), so the stage's big intermediates never exist whole.
+ *
+ * Model: the stage is a prefix of the schedule whose only tensor used
+ * after it is S (4-D NHWC).  Per patch, regions are propagated backwards
+ * from the cell of S; every operator is then cloned onto "region tensors"
+ * (the same tensor with a smaller spatial extent, explicit padding only at
+ * the real image border) and lowered by its normal emit().  Where an input
+ * region needed is smaller than what was computed (a tensor read by two
+ * operators, or the full network input), a box copy crops it first.
+ * The per-patch working buffers have their own small plan ("micro plan"),
+ * which becomes one scratch buffer of the stage in the outer plan. */
+#ifndef TE_PATCH_H
+#define TE_PATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ir/diag.h"
+#include "../ir/ir.h"
+
+typedef struct {
+    int y0, y1, x0, x1; /* half-open spatial box */
+} te_region;
+
+/* One step of a patch: a crop copy or an operator clone. */
+typedef struct {
+    int kind;          /* TE_PSTEP_COPY_IN, TE_PSTEP_OP, TE_PSTEP_COPY_OUT */
+    int op;            /* original op index (OP), or the op a crop feeds */
+    int clone;         /* OP: index into te_patch_plan.clones */
+    /* copies: an h x w box of tensor src at (src_y, src_x) goes to tensor
+     * dst at (dst_y, dst_x); ay/ax are each tensor's height/width axes */
+    int src, dst;
+    int src_y, src_x, dst_y, dst_x, h, w;
+    int src_ay, src_ax, dst_ay, dst_ax;
+} te_patch_step;
+
+#define TE_PSTEP_COPY_IN 0
+#define TE_PSTEP_OP 1
+#define TE_PSTEP_COPY_OUT 2
+
+typedef struct te_patch_plan {
+    int n_ops;          /* stage = the first n_ops operators of the schedule */
+    int grid_h, grid_w; /* cells over S */
+    int out_tensor;     /* S */
+    size_t scratch_bytes; /* micro-plan arena: working memory of one patch */
+    int64_t stage_macs, patched_macs; /* MACs of the stage without / with patches */
+
+    /* filled by te_patch_materialize(): */
+    te_op *clones;      /* operator clones on region tensors */
+    int n_clones;
+    te_patch_step *steps; /* all patches, in execution order */
+    int n_steps;
+} te_patch_plan;
+
+/* Patch settings the user asks for. */
+typedef struct {
+    int mode;            /* TE_PATCH_OFF, TE_PATCH_AUTO, TE_PATCH_EXPLICIT */
+    int n_ops, grid_h, grid_w; /* explicit form */
+    double max_recompute; /* auto: extra MACs allowed, as a fraction of the model's */
+} te_patch_opts;
+
+#define TE_PATCH_OFF 0
+#define TE_PATCH_AUTO 1
+#define TE_PATCH_EXPLICIT 2
+
+/* Checks that the first n_ops operators form a stage that can run patch
+ * by patch with this grid and computes its scratch and MACs (the graph is
+ * not changed).  Returns NULL with d set (explicit form) or quietly (d ==
+ * NULL, used by the search) when it cannot. */
+te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d);
+
+/* Adds the region tensors and operator clones of every patch to the
+ * graph, places the region tensors inside the stage scratch (offsets
+ * relative to it; codegen adds the scratch's arena offset) and marks the
+ * stage's internal tensors as not stored.  Sets g->patch. */
+int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
+
+/* --patch auto: the stage and grid with the smallest arena (below
+ * `baseline`, the arena without patches) whose extra MACs are at most
+ * max_recompute x model_macs; NULL when no patch plan beats the baseline. */
+te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_macs,
+                               size_t baseline);
+
+void te_patch_plan_free(te_patch_plan *p);
+
+#endif

@@ -1,0 +1,307 @@
+/* patch_analyse.c - decides whether the first K operators can run patch by
+ * patch over a grid, and what that costs: each patch's regions (backwards
+ * from its cell of S), the working memory of one patch (a small plan of
+ * region slots and crop buffers, placed like the arena) and the MACs
+ * recomputed in overlaps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ops/ops.h"
+#include "patch_internal.h"
+#include "patch_walk.h"
+#include "plan.h"
+
+int64_t te_op_macs_of(const te_graph *g, const te_op *op)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    return def && def->macs ? def->macs(g, op) : 0;
+}
+
+static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
+{
+    int i, j, n = 0, s = -1;
+    for (i = 0; i < g->n_ops && n < n_ops; i++)
+        if (!g->ops[i].dead)
+            w->ops[n++] = i;
+    if (n < n_ops)
+        return -1;
+    w->n_ops = n_ops;
+    for (i = 0; i < n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        if (!te_patch_op_supported(g, op))
+            return -1;
+        w->produced_by[op->out[0]] = i;
+    }
+    /* S: the one tensor the stage makes that is used after it */
+    for (i = 0; i < g->n_tensors; i++) {
+        int after = 0;
+        if (w->produced_by[i] < 0)
+            continue;
+        for (j = 0; j < g->n_outputs; j++)
+            after |= g->outputs[j] == i;
+        for (j = w->ops[n_ops - 1] + 1; j < g->n_ops && !after; j++) {
+            int k;
+            if (g->ops[j].dead)
+                continue;
+            for (k = 0; k < g->ops[j].n_in; k++)
+                after |= g->ops[j].in[k] == i;
+        }
+        if (after) {
+            if (s >= 0)
+                return -1;
+            s = i;
+        }
+    }
+    if (s < 0 || g->tensors[s].type != TE_DT_INT8)
+        return -1;
+    for (i = 0; i < n_ops; i++) /* S must not also feed the stage */
+        for (j = 0; j < g->ops[w->ops[i]].n_in; j++)
+            if (g->ops[w->ops[i]].in[j] == s)
+                return -1;
+    w->s = s;
+    return 0;
+}
+
+/* Height/width axes of every stage tensor, from S's (1, 2) backwards. */
+static int find_axes(te_patch_walk *w, const te_graph *g)
+{
+    int i, k;
+    te_region any = {0, 1, 0, 1};
+    w->ay[w->s] = 1;
+    w->ax[w->s] = 2;
+    for (i = w->n_ops - 1; i >= 0; i--) {
+        const te_op *op = &g->ops[w->ops[i]];
+        int o = op->out[0];
+        if (w->ay[o] < 0)
+            return -1;
+        for (k = 0; k < op->n_in; k++) {
+            te_patch_need need;
+            int t = op->in[k];
+            if (t < 0 || g->tensors[t].data)
+                continue;
+            if (te_patch_input_region(g, op, k, any, w->ay[o], w->ax[o], &need) < 0 && k != 0)
+                return -1;
+            if (w->ay[t] >= 0 && (w->ay[t] != need.ay || w->ax[t] != need.ax))
+                return -1;
+            w->ay[t] = need.ay;
+            w->ax[t] = need.ax;
+        }
+    }
+    return 0;
+}
+
+/* Regions every tensor needs for patch (gy, gx). */
+int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
+{
+    const te_tensor *s = &g->tensors[w->s];
+    int i, k, t;
+    for (t = 0; t < w->n_tensors; t++)
+        w->region[t].y0 = w->region[t].y1 = w->region[t].x0 = w->region[t].x1 = 0;
+    w->region[w->s].y0 = gy * s->shape[1] / w->grid_h;
+    w->region[w->s].y1 = (gy + 1) * s->shape[1] / w->grid_h;
+    w->region[w->s].x0 = gx * s->shape[2] / w->grid_w;
+    w->region[w->s].x1 = (gx + 1) * s->shape[2] / w->grid_w;
+    if (te_region_empty(w->region[w->s]))
+        return -1;
+    for (i = w->n_ops - 1; i >= 0; i--) {
+        const te_op *op = &g->ops[w->ops[i]];
+        int o = op->out[0];
+        if (te_region_empty(w->region[o]))
+            return -1; /* an operator this cell does not need: not a simple stage */
+        for (k = 0; k < op->n_in; k++) {
+            te_patch_need need;
+            t = op->in[k];
+            if (t < 0 || g->tensors[t].data)
+                continue;
+            if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0)
+                return -1;
+            if (!need.whole && w->produced_by[t] >= 0)
+                w->region[t] = te_region_union(w->region[t], need.r);
+        }
+    }
+    return 0;
+}
+
+size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r)
+{
+    const te_tensor *tt = &g->tensors[t];
+    size_t n = te_dtype_size(tt->type);
+    int d;
+    for (d = 0; d < tt->rank; d++)
+        n *= (size_t)(d == w->ay[t] ? r.y1 - r.y0 : d == w->ax[t] ? r.x1 - r.x0 : tt->shape[d]);
+    return n;
+}
+
+/* Slot sizes (max over patches) and patched MACs, one patch at a time. */
+int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
+{
+    int gy, gx, i, k;
+    for (gy = 0; gy < w->grid_h; gy++)
+        for (gx = 0; gx < w->grid_w; gx++) {
+            if (te_patch_regions(w, g, gy, gx) < 0)
+                return -1;
+            for (i = 0; i < w->n_ops; i++) {
+                const te_op *op = &g->ops[w->ops[i]];
+                int o = op->out[0];
+                size_t b = te_patch_region_bytes(g, w, o, w->region[o]);
+                const te_tensor *ot = &g->tensors[o];
+                int64_t area = (int64_t)ot->shape[w->ay[o]] * ot->shape[w->ax[o]];
+                int64_t part = (int64_t)(w->region[o].y1 - w->region[o].y0) *
+                               (w->region[o].x1 - w->region[o].x0);
+                p->patched_macs += te_op_macs_of(g, op) * part / (area ? area : 1);
+                if (b > w->slot_bytes[o])
+                    w->slot_bytes[o] = b;
+                for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
+                    te_patch_need need;
+                    int t = op->in[k];
+                    if (t < 0 || g->tensors[t].data)
+                        continue;
+                    if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need))
+                        return -1;
+                    if (need.whole)
+                        continue;
+                    if (w->produced_by[t] < 0 || !te_region_eq(need.r, w->region[t])) {
+                        b = te_patch_region_bytes(g, w, t, need.r);
+                        if (b > w->crop_bytes[i][k])
+                            w->crop_bytes[i][k] = b;
+                    }
+                }
+            }
+        }
+    return 0;
+}
+
+static void add_micro(te_plan *mp, size_t bytes, int first, int last)
+{
+    te_buffer *b = &mp->buffers[mp->n_buffers++];
+    b->bytes = (bytes + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
+    b->first = first;
+    b->last = last;
+    b->offset = 0;
+    b->tensor = -1;
+    b->op = -1;
+}
+
+/* Places the slots of one patch: micro steps 2i (crops for op i) and 2i+1
+ * (op i itself). Fills w->slot_off / w->crop_off; returns the bytes. */
+size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
+{
+    te_plan mp;
+    int i, k, j, n = 0;
+    memset(&mp, 0, sizeof mp);
+    mp.n_steps = 2 * w->n_ops;
+    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 1) + 1, sizeof *mp.buffers);
+    if (!mp.buffers)
+        return (size_t)-1;
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        int o = op->out[0], last = 2 * i + 1;
+        for (j = i + 1; j < w->n_ops; j++)
+            for (k = 0; k < g->ops[w->ops[j]].n_in; k++)
+                if (g->ops[w->ops[j]].in[k] == o)
+                    last = 2 * j + 1;
+        add_micro(&mp, w->slot_bytes[o], 2 * i + 1, last);
+        for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++)
+            if (w->crop_bytes[i][k])
+                add_micro(&mp, w->crop_bytes[i][k], 2 * i, 2 * i + 1);
+    }
+    te_plan_place(&mp);
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        w->slot_off[op->out[0]] = mp.buffers[n++].offset;
+        for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++)
+            if (w->crop_bytes[i][k])
+                w->crop_off[i][k] = mp.buffers[n++].offset;
+    }
+    free(mp.buffers);
+    return mp.arena_bytes;
+}
+
+te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w)
+{
+    te_patch_walk *w = calloc(1, sizeof *w);
+    size_t nt = (size_t)g->n_tensors + 1;
+    int t;
+    if (!w)
+        return NULL;
+    w->region = calloc(nt, sizeof *w->region);
+    w->ay = malloc(nt * sizeof(int));
+    w->ax = malloc(nt * sizeof(int));
+    w->produced_by = malloc(nt * sizeof(int));
+    w->slot_bytes = calloc(nt, sizeof(size_t));
+    w->slot_off = calloc(nt, sizeof(size_t));
+    w->ops = calloc((size_t)n_ops + 1, sizeof(int));
+    w->crop_bytes = calloc((size_t)n_ops + 1, sizeof *w->crop_bytes);
+    w->crop_off = calloc((size_t)n_ops + 1, sizeof *w->crop_off);
+    if (!w->region || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
+        !w->ops || !w->crop_bytes || !w->crop_off) {
+        te_patch_walk_free(w);
+        return NULL;
+    }
+    w->n_tensors = g->n_tensors;
+    for (t = 0; t < g->n_tensors; t++)
+        w->ay[t] = w->ax[t] = w->produced_by[t] = -1;
+    w->grid_h = grid_h;
+    w->grid_w = grid_w;
+    if (find_stage(w, g, n_ops) < 0 || find_axes(w, g) < 0) {
+        te_patch_walk_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void te_patch_walk_free(te_patch_walk *w)
+{
+    if (!w)
+        return;
+    free(w->region);
+    free(w->ay);
+    free(w->ax);
+    free(w->produced_by);
+    free(w->slot_bytes);
+    free(w->slot_off);
+    free(w->ops);
+    free(w->crop_bytes);
+    free(w->crop_off);
+    free(w);
+}
+
+te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d)
+{
+    te_patch_walk *w;
+    te_patch_plan *p;
+    int i;
+    if (n_ops < 1 || grid_h < 1 || grid_w < 1 || grid_h * grid_w < 2) {
+        if (d)
+            te_fail(d, "--patch: need at least 1 operator and 2 cells");
+        return NULL;
+    }
+    w = te_patch_walk_new(g, n_ops, grid_h, grid_w);
+    p = calloc(1, sizeof *p);
+    if (!w || !p || grid_h > g->tensors[w->s].shape[1] || grid_w > g->tensors[w->s].shape[2]) {
+        if (d)
+            te_fail(d, "--patch: the first %d operators cannot run patch by patch with a %dx%d "
+                       "grid (a stage is a chain of convolutions and element-wise operators "
+                       "whose only result used later is one 4-D tensor)",
+                    n_ops, grid_h, grid_w);
+        te_patch_walk_free(w);
+        free(p);
+        return NULL;
+    }
+    p->n_ops = n_ops;
+    p->grid_h = grid_h;
+    p->grid_w = grid_w;
+    p->out_tensor = w->s;
+    for (i = 0; i < n_ops; i++)
+        p->stage_macs += te_op_macs_of(g, &g->ops[w->ops[i]]);
+    if (te_patch_measure(w, g, p) < 0 || (p->scratch_bytes = te_patch_micro_plan(w, g)) == (size_t)-1) {
+        if (d)
+            te_fail(d, "--patch: a %dx%d grid is too fine for the first %d operators", grid_h,
+                    grid_w, n_ops);
+        te_patch_walk_free(w);
+        free(p);
+        return NULL;
+    }
+    te_patch_walk_free(w);
+    return p;
+}

@@ -1,0 +1,237 @@
+/* patch_build.c - turns an analysed patch stage into graph objects the
+ * code emitter already understands: for every patch, region tensors (the
+ * original tensor with a smaller height/width, stored in the stage
+ * scratch), a clone of every stage operator on them (explicit padding
+ * only at the tensor border) and the crop / write-back copies between. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ops/ops.h"
+#include "patch_internal.h"
+#include "patch_walk.h"
+
+typedef struct {
+    te_graph *g;
+    te_patch_plan *p;
+    te_patch_walk *w;
+    int *slot_tensor; /* original tensor -> region tensor of the current patch */
+} builder;
+
+static char *dup_name(const char *a, int patch)
+{
+    size_t n = strlen(a) + 24;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s@patch%d", a, patch);
+    return s;
+}
+
+/* Appends a region tensor of `orig` with region r; returns its id or -1. */
+static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off, int patch)
+{
+    te_graph *g = b->g;
+    te_tensor *t = &g->tensors[g->n_tensors], *o = &g->tensors[orig];
+    *t = *o;
+    t->id = g->n_tensors;
+    t->name = dup_name(o->name, patch);
+    t->q.scale = NULL;
+    t->q.zero_point = NULL;
+    if (o->q.count > 0) {
+        t->q.scale = malloc(sizeof(float) * (size_t)o->q.count);
+        t->q.zero_point = malloc(sizeof(int64_t) * (size_t)o->q.count);
+        if (t->q.scale && t->q.zero_point) {
+            memcpy(t->q.scale, o->q.scale, sizeof(float) * (size_t)o->q.count);
+            memcpy(t->q.zero_point, o->q.zero_point, sizeof(int64_t) * (size_t)o->q.count);
+        }
+    }
+    if (!t->name || (o->q.count > 0 && (!t->q.scale || !t->q.zero_point)))
+        return -1;
+    t->shape[b->w->ay[orig]] = r.y1 - r.y0;
+    t->shape[b->w->ax[orig]] = r.x1 - r.x0;
+    t->data = NULL;
+    t->data_bytes = 0;
+    t->producer = -1;
+    t->alias_of = -1;
+    t->inplace = 0;
+    t->patch_role = 2;
+    t->slot_offset = slot_off;
+    t->in_arena = 0;
+    g->n_tensors++;
+    return t->id;
+}
+
+static te_patch_step *new_step(builder *b, int kind, int op)
+{
+    te_patch_step *s = &b->p->steps[b->p->n_steps++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->op = op;
+    return s;
+}
+
+static void set_copy(te_patch_step *s, const te_patch_walk *w, int src, int orig_src, int sy,
+                     int sx, int dst, int orig_dst, int dy, int dx, te_region size)
+{
+    s->src = src;
+    s->dst = dst;
+    s->src_y = sy;
+    s->src_x = sx;
+    s->dst_y = dy;
+    s->dst_x = dx;
+    s->h = size.y1 - size.y0;
+    s->w = size.x1 - size.x0;
+    s->src_ay = w->ay[orig_src];
+    s->src_ax = w->ax[orig_src];
+    s->dst_ay = w->ay[orig_dst];
+    s->dst_ax = w->ax[orig_dst];
+}
+
+/* Input k of stage op i for this patch: a region tensor, a crop, or as is. */
+static int clone_input(builder *b, int i, int k, te_region out_r, int patch, te_patch_need *need)
+{
+    te_graph *g = b->g;
+    te_patch_walk *w = b->w;
+    const te_op *op = &g->ops[w->ops[i]];
+    int t = op->in[k], o = op->out[0], crop, src;
+    te_region have;
+    if (t < 0 || g->tensors[t].data)
+        return t;
+    if (te_patch_input_region(g, op, k, out_r, w->ay[o], w->ax[o], need) < 0)
+        return -2;
+    if (need->whole)
+        return w->produced_by[t] >= 0 ? -2 : t;
+    if (w->produced_by[t] >= 0 && te_region_eq(need->r, w->region[t]))
+        return b->slot_tensor[t];
+    crop = add_region_tensor(b, t, need->r, w->crop_off[i][k], patch);
+    if (crop < 0)
+        return -2;
+    src = w->produced_by[t] >= 0 ? b->slot_tensor[t] : t;
+    have = w->produced_by[t] >= 0 ? w->region[t] : (te_region){0, 0, 0, 0};
+    set_copy(new_step(b, TE_PSTEP_COPY_IN, op->index), w, src, t, need->r.y0 - have.y0,
+             need->r.x0 - have.x0, crop, t, 0, 0, need->r);
+    return crop;
+}
+
+static int build_op(builder *b, int i, int patch, te_diag *d)
+{
+    te_graph *g = b->g;
+    te_patch_walk *w = b->w;
+    const te_op *op = &g->ops[w->ops[i]];
+    int o = op->out[0], k;
+    te_op *c = &b->p->clones[b->p->n_clones];
+    te_patch_need need0;
+    const te_op_def *def = te_op_find(op->opcode);
+    memset(&need0, 0, sizeof need0);
+    *c = *op;
+    c->in = malloc(sizeof(int) * (size_t)(op->n_in + 1));
+    c->out = malloc(sizeof(int) * 2);
+    c->custom_name = NULL;
+    if (!c->in || !c->out) {
+        free(c->in);
+        free(c->out);
+        return te_fail(d, "out of memory building patches");
+    }
+    b->p->n_clones++;
+    for (k = 0; k < op->n_in; k++) {
+        te_patch_need need;
+        c->in[k] = clone_input(b, i, k, w->region[o], patch, &need);
+        if (c->in[k] == -2)
+            return te_op_fail(d, op, "cannot run on a patch region");
+        if (k == 0)
+            need0 = need;
+    }
+    b->slot_tensor[o] = add_region_tensor(b, o, w->region[o], w->slot_off[o], patch);
+    if (b->slot_tensor[o] < 0)
+        return te_fail(d, "out of memory building patches");
+    c->out[0] = b->slot_tensor[o];
+    if (op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D) {
+        c->opt.padding = TE_PAD_VALID;
+        c->opt.pad_top = need0.pad[0];
+        c->opt.pad_bottom = need0.pad[1];
+        c->opt.pad_left = need0.pad[2];
+        c->opt.pad_right = need0.pad[3];
+    }
+    if (def && def->scratch_bytes && def->scratch_bytes(g, c) > 0)
+        return te_op_fail(d, op, "needs scratch memory, which patches do not provide yet");
+    if (def && def->check && def->check(g, c, d) < 0)
+        return -1;
+    new_step(b, TE_PSTEP_OP, op->index)->clone = b->p->n_clones - 1;
+    if (o == w->s)
+        set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index), w, b->slot_tensor[o], o, 0, 0, o, o,
+                 w->region[o].y0, w->region[o].x0, w->region[o]);
+    return 0;
+}
+
+/* Stage intermediates are never stored whole; nothing in the stage runs in
+ * place or aliases (its clones work on separate region buffers). */
+static void mark_stage(te_graph *g, const te_patch_walk *w)
+{
+    int i;
+    for (i = 0; i < w->n_ops; i++) {
+        int o = g->ops[w->ops[i]].out[0];
+        g->tensors[o].alias_of = -1;
+        g->tensors[o].inplace = 0;
+        if (o != w->s)
+            g->tensors[o].patch_role = 1;
+    }
+}
+
+static int grow_graph(te_graph *g, te_patch_plan *p, int n_ops)
+{
+    int cells = p->grid_h * p->grid_w;
+    size_t extra = (size_t)cells * (size_t)n_ops * (TE_PATCH_MAX_IN + 1);
+    te_tensor *nt = realloc(g->tensors, sizeof *nt * ((size_t)g->n_tensors + extra + 1));
+    if (!nt)
+        return -1;
+    g->tensors = nt;
+    p->clones = calloc((size_t)cells * (size_t)n_ops + 1, sizeof *p->clones);
+    p->steps = calloc(extra + 1, sizeof *p->steps);
+    return p->clones && p->steps ? 0 : -1;
+}
+
+int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d)
+{
+    builder b;
+    int gy, gx, i, rc = -1;
+    b.g = g;
+    b.p = p;
+    b.w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    b.slot_tensor = calloc((size_t)g->n_tensors + 1, sizeof(int));
+    if (!b.w || !b.slot_tensor || te_patch_measure(b.w, g, p) < 0 ||
+        te_patch_micro_plan(b.w, g) == (size_t)-1 || grow_graph(g, p, p->n_ops) < 0) {
+        te_fail(d, "--patch: cannot build the patch stage");
+        goto out;
+    }
+    p->patched_macs = 0;
+    te_patch_measure(b.w, g, p); /* slot sizes were measured: keep the MAC count right */
+    mark_stage(g, b.w);
+    for (gy = 0; gy < p->grid_h; gy++)
+        for (gx = 0; gx < p->grid_w; gx++) {
+            if (te_patch_regions(b.w, g, gy, gx) < 0)
+                goto out;
+            for (i = 0; i < p->n_ops; i++)
+                if (build_op(&b, i, gy * p->grid_w + gx, d) < 0)
+                    goto out;
+        }
+    g->patch = p;
+    rc = 0;
+out:
+    te_patch_walk_free(b.w);
+    free(b.slot_tensor);
+    return rc;
+}
+
+void te_patch_plan_free(te_patch_plan *p)
+{
+    int i;
+    if (!p)
+        return;
+    for (i = 0; i < p->n_clones; i++) {
+        free(p->clones[i].in);
+        free(p->clones[i].out);
+    }
+    free(p->clones);
+    free(p->steps);
+    free(p);
+}

@@ -1,0 +1,75 @@
+/* patch_search.c - `--patch auto`: tries every stage length and grid the
+ * model allows, estimates the whole arena each would need (planning the
+ * graph as if the stage ran patch by patch) and keeps the smallest whose
+ * recomputed MACs stay within the budget. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "patch.h"
+#include "patch_walk.h"
+#include "plan.h"
+
+#define TE_PATCH_MAX_GRID 8
+
+/* Arena of the whole model if p's stage ran patch by patch.  The graph is
+ * left exactly as it was (planning writes offsets into the tensors). */
+static size_t estimate_arena(te_graph *g, te_patch_plan *p)
+{
+    te_tensor *save = malloc(sizeof *save * ((size_t)g->n_tensors + 1));
+    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    te_diag d = {{0}, 0};
+    size_t arena = (size_t)-1;
+    te_plan *plan;
+    int i;
+    if (save && w) {
+        memcpy(save, g->tensors, sizeof *save * (size_t)g->n_tensors);
+        for (i = 0; i < w->n_ops; i++) {
+            te_tensor *o = &g->tensors[g->ops[w->ops[i]].out[0]];
+            o->alias_of = -1;
+            o->inplace = 0;
+            o->patch_role = o->id == w->s ? 0 : 1;
+        }
+        g->patch = p;
+        plan = te_plan_build_quick(g, &d);
+        if (plan)
+            arena = plan->arena_bytes;
+        te_plan_free(plan);
+        g->patch = NULL;
+        memcpy(g->tensors, save, sizeof *save * (size_t)g->n_tensors);
+    }
+    free(save);
+    te_patch_walk_free(w);
+    return arena;
+}
+
+te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_macs,
+                               size_t baseline)
+{
+    te_patch_plan *best = NULL;
+    size_t best_arena = baseline;
+    int n_live = 0, k, n, i;
+    for (i = 0; i < g->n_ops; i++)
+        n_live += !g->ops[i].dead;
+    for (k = 1; k < n_live; k++) {
+        for (n = 2; n <= TE_PATCH_MAX_GRID; n++) {
+            te_patch_plan *p = te_patch_analyse(g, k, n, n, NULL);
+            size_t arena;
+            int64_t extra;
+            if (!p)
+                continue;
+            extra = p->patched_macs - p->stage_macs;
+            arena = extra <= (int64_t)(max_recompute * (double)model_macs) ? estimate_arena(g, p)
+                                                                          : (size_t)-1;
+            if (arena < best_arena ||
+                (best && arena == best_arena &&
+                 extra < best->patched_macs - best->stage_macs)) {
+                te_patch_plan_free(best);
+                best = p;
+                best_arena = arena;
+            } else {
+                te_patch_plan_free(p);
+            }
+        }
+    }
+    return best;
+}

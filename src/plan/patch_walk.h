@@ -1,0 +1,33 @@
+/* patch_walk.h - the working state of one patch-stage analysis: the stage's
+ * operators, every tensor's axes and current region, slot sizes and the
+ * offsets the micro plan gave them. */
+#ifndef TE_PATCH_WALK_H
+#define TE_PATCH_WALK_H
+
+#include "patch_internal.h"
+
+#define TE_PATCH_MAX_IN 4
+
+typedef struct {
+    int *ops, n_ops;          /* op indices of the stage, in order */
+    int s;                    /* the stage output S */
+    int n_tensors;            /* tensors when the walk began (arrays' size) */
+    int grid_h, grid_w;
+    int *produced_by;         /* tensor -> position in ops, or -1 (external/const) */
+    int *ay, *ax;             /* tensor -> height / width axis, -1 if not in stage */
+    te_region *region;        /* tensor -> region for the current patch */
+    size_t *slot_bytes;       /* tensor -> largest region (bytes) over patches */
+    size_t *slot_off;         /* tensor -> offset in the stage scratch */
+    size_t (*crop_bytes)[TE_PATCH_MAX_IN]; /* [op][input] crop buffer size, 0 = none */
+    size_t (*crop_off)[TE_PATCH_MAX_IN];
+} te_patch_walk;
+
+te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w);
+void te_patch_walk_free(te_patch_walk *w);
+int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx);
+size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r);
+int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
+size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);
+int64_t te_op_macs_of(const te_graph *g, const te_op *op);
+
+#endif

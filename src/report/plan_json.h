@@ -1,0 +1,13 @@
+/* plan_json.h - the memory plan as JSON (`tinyengine plan --json`): arena,
+ * bounds, live bytes per schedule step, and every placed buffer with the
+ * tensors that share it. */
+#ifndef TE_PLAN_JSON_H
+#define TE_PLAN_JSON_H
+
+#include "../codegen/cbuf.h"
+#include "plan_view.h"
+
+/* Appends the JSON document (ends with a newline) to out. */
+void te_plan_json(te_buf *out, const te_plan_view *v, const char *model_path);
+
+#endif
