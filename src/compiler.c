@@ -7,6 +7,7 @@
 #include "frontend/tflite_reader.h"
 #include "ops/ops.h"
 #include "passes/passes.h"
+#include "plan/schedule.h"
 
 /* Drops every in-place link (outputs get storage of their own again). */
 static void undo_inplace(te_graph *g)
@@ -112,6 +113,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         te_pass_int8_io(g);
     te_pass_dce(g);
     te_pass_fold_pad(g);
+    te_schedule_for_memory(g);
     te_pass_alias(g);
     te_pass_inplace(g);
     m = calloc(1, sizeof *m);

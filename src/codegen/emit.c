@@ -188,7 +188,11 @@ te_name te_emit_tensor(te_emit *e, int tid)
 te_name te_emit_scratch(te_emit *e, const char *ctype)
 {
     te_name n;
-    size_t off = e->cur_op ? te_plan_scratch_offset(e->plan, e->cur_op->index) : 0;
+    /* scratch is per position in the ops array (clones of a patch have none) */
+    const te_op *op = e->cur_op;
+    size_t off = op && op >= e->g->ops && op < e->g->ops + e->g->n_ops
+                     ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops))
+                     : 0;
     snprintf(n.s, sizeof n.s, "((%s *)(%s_arena.bytes + %zu))", ctype, e->name, off);
     return n;
 }

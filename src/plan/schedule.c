@@ -1,0 +1,162 @@
+/* schedule.c - the execution order.  In a branching graph the order
+ * decides how many wide tensors are alive at once; the model's own order
+ * often starts every branch before finishing any.  Two orders are compared
+ * by their peak of live bytes: the model's, and a greedy one that always
+ * runs the ready operator adding the fewest bytes (outputs made minus
+ * inputs it is the last reader of).  The ops array is reordered in place;
+ * each op keeps its model index (op->index) for dumps and messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule.h"
+
+/* Position in `order` of each tensor's last reader (-1: none). */
+static void last_readers(const te_graph *g, const int *order, int n, int *last)
+{
+    int s, j;
+    for (s = 0; s < g->n_tensors; s++)
+        last[s] = -1;
+    for (s = 0; s < n; s++)
+        for (j = 0; j < g->ops[order[s]].n_in; j++)
+            if (g->ops[order[s]].in[j] >= 0)
+                last[g->ops[order[s]].in[j]] = s;
+}
+
+static int is_output(const te_graph *g, int t)
+{
+    int i;
+    for (i = 0; i < g->n_outputs; i++)
+        if (g->outputs[i] == t)
+            return 1;
+    return 0;
+}
+
+static size_t stored_bytes(const te_graph *g, int t)
+{
+    const te_tensor *tt = &g->tensors[t];
+    return tt->data || tt->alias_of >= 0 ? 0 : te_tensor_bytes(tt);
+}
+
+/* Peak of bytes alive (tensor from its producer to its last reader). */
+static size_t peak_of(const te_graph *g, const int *order, int n, int *last)
+{
+    size_t live = 0, peak;
+    int s, j;
+    last_readers(g, order, n, last);
+    for (j = 0; j < g->n_inputs; j++)
+        live += stored_bytes(g, g->inputs[j]);
+    peak = live;
+    for (s = 0; s < n; s++) {
+        const te_op *op = &g->ops[order[s]];
+        for (j = 0; j < op->n_out; j++)
+            if (op->out[j] >= 0)
+                live += stored_bytes(g, op->out[j]);
+        if (live > peak)
+            peak = live;
+        for (j = 0; j < op->n_in; j++) {
+            int t = op->in[j];
+            if (t >= 0 && last[t] == s && !is_output(g, t) &&
+                (j == 0 || op->in[j - 1] != t))
+                live -= stored_bytes(g, t);
+        }
+    }
+    return peak;
+}
+
+/* Greedy order; returns 0, or -1 if the graph is not a DAG in op order. */
+static int greedy_order(const te_graph *g, const int *live_ops, int n, int *order, int *readers)
+{
+    char *done = calloc((size_t)g->n_ops + 1, 1), *avail = calloc((size_t)g->n_tensors + 1, 1);
+    int s, i, j, rc = -1;
+    if (!done || !avail)
+        goto out;
+    for (i = 0; i < g->n_tensors; i++)
+        avail[i] = g->tensors[i].data != NULL || g->tensors[i].producer < 0;
+    for (s = 0; s < n; s++) {
+        int best = -1;
+        long long best_cost = 0;
+        for (i = 0; i < n; i++) {
+            const te_op *op = &g->ops[live_ops[i]];
+            long long cost = 0;
+            int ready = !done[live_ops[i]];
+            for (j = 0; j < op->n_in && ready; j++)
+                ready = op->in[j] < 0 || avail[op->in[j]];
+            if (!ready)
+                continue;
+            for (j = 0; j < op->n_out; j++)
+                cost += op->out[j] >= 0 ? (long long)stored_bytes(g, op->out[j]) : 0;
+            for (j = 0; j < op->n_in; j++) /* frees inputs with no other reader left */
+                if (op->in[j] >= 0 && readers[op->in[j]] == 1 && !is_output(g, op->in[j]))
+                    cost -= (long long)stored_bytes(g, op->in[j]);
+            if (best < 0 || cost < best_cost) {
+                best = i;
+                best_cost = cost;
+            }
+        }
+        if (best < 0)
+            goto out;
+        order[s] = live_ops[best];
+        done[live_ops[best]] = 1;
+        for (j = 0; j < g->ops[live_ops[best]].n_out; j++)
+            if (g->ops[live_ops[best]].out[j] >= 0)
+                avail[g->ops[live_ops[best]].out[j]] = 1;
+        for (j = 0; j < g->ops[live_ops[best]].n_in; j++)
+            if (g->ops[live_ops[best]].in[j] >= 0)
+                readers[g->ops[live_ops[best]].in[j]]--;
+    }
+    rc = 0;
+out:
+    free(done);
+    free(avail);
+    return rc;
+}
+
+/* Puts the live ops in `order` first (dead ones after, in model order) and
+ * renumbers producers to array positions. */
+static int apply_order(te_graph *g, const int *order, int n)
+{
+    te_op *ops = malloc(sizeof *ops * ((size_t)g->n_ops + 1));
+    int i, k = n, j;
+    if (!ops)
+        return -1;
+    for (i = 0; i < n; i++)
+        ops[i] = g->ops[order[i]];
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].dead)
+            ops[k++] = g->ops[i];
+    memcpy(g->ops, ops, sizeof *ops * (size_t)g->n_ops);
+    free(ops);
+    for (i = 0; i < g->n_ops; i++)
+        for (j = 0; j < g->ops[i].n_out; j++)
+            if (g->ops[i].out[j] >= 0)
+                g->tensors[g->ops[i].out[j]].producer = i;
+    return 0;
+}
+
+void te_schedule_for_memory(te_graph *g)
+{
+    int *live = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *order = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *scratch = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    int n = 0, i, j;
+    if (live && order && scratch) {
+        for (i = 0; i < g->n_ops; i++)
+            if (!g->ops[i].dead)
+                live[n++] = i;
+        for (i = 0; i < g->n_tensors; i++)
+            scratch[i] = 0;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < g->ops[live[i]].n_in; j++)
+                if (g->ops[live[i]].in[j] >= 0)
+                    scratch[g->ops[live[i]].in[j]]++;
+        if (greedy_order(g, live, n, order, scratch) == 0) {
+            size_t before = peak_of(g, live, n, scratch);
+            size_t after = peak_of(g, order, n, scratch);
+            if (after < before)
+                apply_order(g, order, n);
+        }
+    }
+    free(live);
+    free(order);
+    free(scratch);
+}
