@@ -185,9 +185,14 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         for (t = 0; t < g->n_tensors; t++)
             if (first[t] <= s && s <= last[t])
                 live += align_up(te_tensor_bytes(&g->tensors[t]));
-        for (i = 0; i < p->n_buffers; i++)
-            if (p->buffers[i].tensor < 0 && p->buffers[i].first == s)
-                live += p->buffers[i].bytes; /* scratch */
+        for (i = 0; i < p->n_buffers; i++) {
+            const te_buffer *b = &p->buffers[i];
+            const te_op *op = b->op >= 0 ? &g->ops[b->op] : NULL;
+            /* scratch, except what only in-place execution needs */
+            if (op && b->first == s && !(op->n_out > 0 && op->out[0] >= 0 &&
+                                          g->tensors[op->out[0]].inplace))
+                live += b->bytes;
+        }
         if (live > peak)
             peak = live;
     }
