@@ -109,6 +109,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         te_graph_free(g);
         return NULL;
     }
+    g->target = o ? o->target : 0;
     if (o && o->int8_io)
         te_pass_int8_io(g);
     te_pass_dce(g);

@@ -22,9 +22,10 @@ typedef struct {
     int int8_io;        /* drop a leading QUANTIZE / trailing DEQUANTIZE: int8 I/O */
     size_t sram_limit;  /* fail when the arena needs more (0 = no limit) */
     te_patch_opts patch; /* patch-based first stage (mode 0 = off) */
+    int target;          /* te_target: kernel variants (0 = generic C99) */
 } te_compile_opts;
 
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}}
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0}
 
 /* Reads a .tflite file, validates it, runs the passes and plans memory.
  * o may be NULL for the defaults. */

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "../codegen/codegen.h"
+#include "../ir/target.h"
 #include "cli.h"
 
 int cli_error(const char *fmt, ...)
@@ -116,6 +117,8 @@ te_model *cli_load_opts(const char *path, const te_compile_opts *o)
 te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
 
 const char cli_compile_options_help[] =
+    "  --target T          generic (default: portable C99), cortex-m0plus, cortex-m4,\n"
+    "                      cortex-m7 (the M4/M7 get the DSP SIMD kernels)\n"
     "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"
     "                      and returns int8 tensors (scale, zero point in the header)\n"
     "  --sram-limit BYTES  fail if the arena needs more than BYTES (k/K and m/M suffixes:\n"
@@ -170,6 +173,16 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
     const char *a = argv[*i];
     if (!strcmp(a, "--int8-io")) {
         o->int8_io = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--target")) {
+        int t = *i + 1 < argc ? te_target_parse(argv[*i + 1]) : -1;
+        if (t < 0) {
+            cli_error("--target takes generic, cortex-m0plus, cortex-m4 or cortex-m7");
+            return -1;
+        }
+        o->target = t;
+        ++*i;
         return 1;
     }
     if (!strcmp(a, "--patch")) {

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../ir/target.h"
 #include "cli.h"
 
 #define MAX_IO 16
@@ -27,7 +28,8 @@ static const char *help =
     "qemu-system-arm and prints the exact number of instructions NAME_invoke executed,\n"
     "instructions per MAC, flash (.isr_vector+.text+.rodata+.data) and RAM\n"
     "(.data+.bss+stack) of the image, and whether the outputs equal the --expect files.\n"
-    "  --target T     cortex-m4 (default) or cortex-m7\n"
+    "  --target T     cortex-m4 (default) or cortex-m7 (its DSP SIMD kernels)\n"
+    "  --portable     use the portable C kernels instead (for comparison)\n"
     "  --opt FLAG     optimization flag for arm-none-eabi-gcc (default -O2)\n"
     "  --input FILE   raw bytes of input i (one per model input; default all zero)\n"
     "  --expect FILE  raw bytes expected for output i (one per model output)\n"
@@ -42,6 +44,7 @@ static const char *help =
 
 typedef struct {
     const char *model, *target, *opt, *flash, *ram;
+    int portable;          /* --portable: generic C kernels on the Cortex-M */
     const char *inputs[MAX_IO], *expects[MAX_IO];
     int n_inputs, n_expects, keep;
     te_compile_opts copts; /* --int8-io, --sram-limit */
@@ -78,6 +81,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
 {
     int i, opt;
     memset(a, 0, sizeof *a);
+    a->copts = (te_compile_opts)TE_COMPILE_OPTS_DEFAULT;
     a->target = "cortex-m4";
     a->opt = "-O2";
     for (i = 1; i < argc; i++) {
@@ -89,6 +93,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
             exit(0);
         } else if (!strcmp(s, "--target") && more) {
             a->target = argv[++i];
+        } else if (!strcmp(s, "--portable")) {
+            a->portable = 1;
         } else if (!strcmp(s, "--opt") && more) {
             a->opt = argv[++i];
         } else if (!strcmp(s, "--flash") && more) {
@@ -509,6 +515,7 @@ int cmd_bench(int argc, char **argv)
         find_targets(tdir, sizeof tdir) < 0)
         return 1;
     cli_default_name(a.model, name, sizeof name);
+    a.copts.target = a.portable ? TE_TARGET_GENERIC : te_target_parse(cpu->name);
     m = cli_load_opts(a.model, &a.copts);
     if (!m)
         return 1;

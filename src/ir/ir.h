@@ -161,6 +161,7 @@ typedef struct {
     size_t model_size;
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
+    int target;            /* te_target (src/ir/target.h): picks kernel variants */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */
