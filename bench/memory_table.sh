@@ -16,24 +16,27 @@ trap 'rm -rf "$work"' EXIT
 # num KEY FILE: the first integer value of "KEY": in a JSON file.
 num() { grep -o "\"$1\": *[0-9]*" "$2" 2>/dev/null | head -1 | sed 's/.*: *//'; }
 
-# Patch-based first stages: used as soon as the compiler offers them.
-# TODO(patches): once `compile --help` lists --patch this column fills in
-# by itself; check that `info --json --patch auto` still reports
-# arena_bytes and macs under these names.
+# Patch-based first stages, used as soon as the compiler offers them
+# (`compile --help` lists --patch): `info --json --patch auto` reports the
+# arena and "patch": {"ops": K, "grid": [H, W], ..., "extra_macs": N} or null.
 patches=no
 if "$te" compile --help 2>&1 | grep -q -- '--patch'; then patches=yes; fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
 
-# patched MODEL MACS: "arena | extra MACs" with --patch auto, or n/a.
+# patched MODEL MACS: "arena | extra MACs (stage)" with --patch auto, or n/a.
 patched() {
   if [ "$patches" = no ]; then echo "n/a | n/a"; return; fi
   if ! "$te" info "$1" --json --patch auto >"$work/patch.json" 2>/dev/null; then
     echo "error | error"; return
   fi
-  pmacs=$(num macs "$work/patch.json")
-  extra=$(awk -v a="$pmacs" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "n/a" }')
-  echo "$(num arena_bytes "$work/patch.json") | $extra"
+  arena=$(num arena_bytes "$work/patch.json")
+  if grep -q '"patch": null' "$work/patch.json"; then echo "$arena | no stage chosen"; return; fi
+  extra=$(num extra_macs "$work/patch.json")
+  k=$(num ops "$work/patch.json")
+  grid=$(grep -o '"grid": *\[[0-9]*, *[0-9]*\]' "$work/patch.json" | tr -dc '0-9,' | tr ',' x)
+  echo "$arena | $(awk -v a="$extra" -v b="$2" 'BEGIN { printf "+%.1f%%", (b > 0 ? 100 * a / b : 0) }')" \
+    "(first $k ops, ${grid} patches)"
 }
 
 # row MODEL NAME TFLM_JSON: one table row; logs ours/TFLM for the mean.
@@ -74,8 +77,10 @@ echo "which also holds TFLM's own tensor and node bookkeeping. *Ours*: the stati
 echo "generated code (\`arena_bytes\`): operators run in place where they can; no patches."
 if [ "$patches" = yes ]; then
   echo "*--patch auto*: the same with the patch-based first stage the compiler picks by itself"
-  echo "(\`info --json --patch auto\` \`arena_bytes\`); *extra MACs*: its recomputed overlap, relative"
-  echo "to the model's MACs (\`macs\` with and without patches; n/a for models without MACs)."
+  echo "(\`info --json --patch auto\` \`arena_bytes\`, default recompute budget); *extra MACs*: the"
+  echo "overlap it recomputes, in percent of the model's MACs (\`patch.extra_macs\`), and the stage."
+  echo "The float-I/O \`tinyengine_*\` models find no stage here (their first operator is a QUANTIZE);"
+  echo "with \`--int8-io\` they do, but then their I/O differs from what TFLM measured."
 else
   echo "*--patch auto*: patch-based first stage (n/a: this compiler has no \`--patch\` yet)."
 fi

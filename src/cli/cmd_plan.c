@@ -47,10 +47,12 @@ static int write_svg(const char *file, const char *model, const te_model *m, con
 {
     te_buf b = {0};
     te_plan_svg_opts o;
-    char label[96];
+    char label[96], title[512];
     const char *base = strrchr(model, '/');
     int rc;
-    o.title = base ? base + 1 : model;
+    snprintf(title, sizeof title, "%s%s", base ? base + 1 : model,
+             m->g->patch ? " with a patch-based first stage" : "");
+    o.title = title;
     patch_stage(m, &o, label, sizeof label);
     te_plan_svg(&b, v, &o);
     rc = b.oom ? cli_error("plan: out of memory writing the SVG") : cli_write_file(file, b.s, b.len);
@@ -90,10 +92,9 @@ static int report(const char *model, te_model *m, const char *svg, int json)
 int cmd_plan(int argc, char **argv)
 {
     const char *model = NULL, *svg = NULL;
-    te_compile_opts opts;
+    te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
     int json = 0, i, opt, rc;
     te_model *m;
-    memset(&opts, 0, sizeof opts);
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(plan_usage, stdout);

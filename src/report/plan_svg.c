@@ -223,7 +223,9 @@ static void draw_address_axis(const layout *L)
                   MAIN_TOP + MAIN_H / 2);
 }
 
-static void draw_stage(const layout *L, const te_plan_svg_opts *opt)
+/* The patch stage's steps: a grey band under everything (label = 0), or
+ * its label over everything (label = 1). */
+static void draw_stage(const layout *L, const te_plan_svg_opts *opt, int label)
 {
     double x0, x1;
     if (!opt || opt->stage_first < 0 || opt->stage_last < opt->stage_first ||
@@ -231,11 +233,14 @@ static void draw_stage(const layout *L, const te_plan_svg_opts *opt)
         return;
     x0 = step_x(L, opt->stage_first);
     x1 = step_x(L, (opt->stage_last < L->n ? opt->stage_last : L->n - 1) + 1);
-    te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\" "
-                        "fill-opacity=\"0.08\"/>\n",
-                  x0, MAIN_TOP, x1 - x0, L->live_top + LIVE_H - MAIN_TOP);
-    te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">%s</text>\n", x0 + 3,
-                  MAIN_TOP + 12, opt->stage_label ? opt->stage_label : "patch stage");
+    if (!label)
+        te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                            "fill=\"#000\" fill-opacity=\"0.08\"/>\n",
+                      x0, MAIN_TOP, x1 - x0, L->live_top + LIVE_H - MAIN_TOP);
+    else
+        te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#444\" stroke=\"#fff\" "
+                            "stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n",
+                      x0 + 3, MAIN_TOP + 13, opt->stage_label ? opt->stage_label : "patch stage");
 }
 
 static void seg_tooltip(const layout *L, const te_segment *sg)
@@ -413,7 +418,7 @@ void te_plan_svg(te_buf *out, const te_plan_view *v, const te_plan_svg_opts *o)
     draw_header(&L, o);
     draw_legend(&L);
     draw_address_axis(&L);
-    draw_stage(&L, o);
+    draw_stage(&L, o, 0);
     draw_peak(&L, 0);
     draw_segments(&L);
     draw_bound_lines(&L);
@@ -421,5 +426,6 @@ void te_plan_svg(te_buf *out, const te_plan_view *v, const te_plan_svg_opts *o)
     draw_live_chart(&L);
     draw_peak(&L, 1);
     draw_step_labels(&L);
+    draw_stage(&L, o, 1);
     te_buf_printf(out, "</svg>\n");
 }

@@ -37,6 +37,16 @@ for key in arena_bytes lifetime_lower_bound_bytes live_peak_bytes; do
 done
 ok test "$(grep -c '"live_bytes": ' "$work/plan.json")" -ge 2
 
+# compile options reach the plan too (--patch, once the compiler has it)
+if "$te" compile --help | grep -q -- '--patch'; then
+  "$te" plan "$model" --json --patch auto >"$work/plan_p.json"
+  "$te" info "$model" --json --patch auto >"$work/info_p.json"
+  ok test -n "$(val arena_bytes "$work/plan_p.json")"
+  ok test "$(val arena_bytes "$work/plan_p.json")" = "$(val arena_bytes "$work/info_p.json")"
+  ok "$te" plan "$model" --patch auto --svg "$work/patched.svg"
+  ok test "$(tail -n 1 "$work/patched.svg")" = "</svg>"
+fi
+
 # both at once, and the text summary
 ok sh -c "'$te' plan '$model' --json --svg '$work/both.svg' >'$work/both.json'"
 ok cmp -s "$work/both.json" "$work/plan.json"
