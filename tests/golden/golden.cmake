@@ -90,3 +90,11 @@ foreach(spec mbv2_blocks_32x32:10:3x3 mcunet_tiny_48:5:4x4 mbv1_tiny_32:4:2x3 un
                         ${TE_SHARED_DIR}/conformance/${name} "--patch ${k}:${grid}")
   endif()
 endforeach()
+
+# Issue 3's memory figures (bound on every model, the three patch targets).
+if(EXISTS ${TE_SHARED_DIR}/models)
+  add_test(NAME golden.memory_targets
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_memory_targets.sh
+                   $<TARGET_FILE:tinyengine> ${TE_SHARED_DIR})
+  set_tests_properties(golden.memory_targets PROPERTIES DEPENDS golden.shared_present)
+endif()
