@@ -18,116 +18,10 @@
 #define TE_UNUSED __attribute__((unused))
 #else
 #define TE_UNUSED
-/* ---- Armv7E-M DSP SIMD primitives --------------------------------------
- * Kernels compiled with TE_TARGET_DSP use these.  On a core with the DSP
- * extension they are the real instructions; elsewhere (host tests of the
- * same kernels, --target cortex-m4 on a PC) exact portable equivalents, so
- * the SIMD kernels' data layout and arithmetic are checked everywhere. */
-#if defined(TE_TARGET_DSP)
-#if defined(__ARM_FEATURE_DSP)
-#include <arm_acle.h>
-/* bytes 0 and 2, sign-extended to two int16 halves */
-static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return __sxtb16(x); }
-/* bytes 1 and 3 (SXTB16 with ROR #8) */
-static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x)
-{
-    uint32_t r;
-    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-    return r;
-}
-/* acc + lo(a)*lo(b) + hi(a)*hi(b), int16 halves, 32-bit wrap */
-static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
-{
-    return __smlad(a, b, acc);
-}
-/* a + sxtb16(b) per 16-bit half */
-static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b) { return __sxtab16(a, b); }
-#else
-static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x)
-{
-    uint32_t lo = (uint32_t)(uint16_t)(int16_t)(int8_t)(x & 0xffu);
-    uint32_t hi = (uint32_t)(uint16_t)(int16_t)(int8_t)((x >> 16) & 0xffu);
-    return lo | hi << 16;
-}
-static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x) { return te_sxtb16(x >> 8 | x << 24); }
-static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
-{
-    int32_t p = (int32_t)(int16_t)(a & 0xffffu) * (int32_t)(int16_t)(b & 0xffffu);
-    int32_t q = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
-    return (int32_t)((uint32_t)acc + (uint32_t)p + (uint32_t)q);
-}
-static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b)
-{
-    uint32_t s = te_sxtb16(b);
-    return ((a + s) & 0xffffu) | ((((a >> 16) + (s >> 16)) & 0xffffu) << 16);
-}
-#endif
-/* 4 bytes from any address as one word (the compiler emits a plain load on
- * cores that allow unaligned access) */
-static inline TE_UNUSED uint32_t te_read_u32(const void *p)
-{
-    const uint8_t *b = (const uint8_t *)p;
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-#endif
-
 #endif
 
 #ifndef TE_KERNEL
 #define TE_KERNEL static TE_UNUSED
-/* ---- Armv7E-M DSP SIMD primitives --------------------------------------
- * Kernels compiled with TE_TARGET_DSP use these.  On a core with the DSP
- * extension they are the real instructions; elsewhere (host tests of the
- * same kernels, --target cortex-m4 on a PC) exact portable equivalents, so
- * the SIMD kernels' data layout and arithmetic are checked everywhere. */
-#if defined(TE_TARGET_DSP)
-#if defined(__ARM_FEATURE_DSP)
-#include <arm_acle.h>
-/* bytes 0 and 2, sign-extended to two int16 halves */
-static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return __sxtb16(x); }
-/* bytes 1 and 3 (SXTB16 with ROR #8) */
-static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x)
-{
-    uint32_t r;
-    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-    return r;
-}
-/* acc + lo(a)*lo(b) + hi(a)*hi(b), int16 halves, 32-bit wrap */
-static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
-{
-    return __smlad(a, b, acc);
-}
-/* a + sxtb16(b) per 16-bit half */
-static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b) { return __sxtab16(a, b); }
-#else
-static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x)
-{
-    uint32_t lo = (uint32_t)(uint16_t)(int16_t)(int8_t)(x & 0xffu);
-    uint32_t hi = (uint32_t)(uint16_t)(int16_t)(int8_t)((x >> 16) & 0xffu);
-    return lo | hi << 16;
-}
-static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x) { return te_sxtb16(x >> 8 | x << 24); }
-static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
-{
-    int32_t p = (int32_t)(int16_t)(a & 0xffffu) * (int32_t)(int16_t)(b & 0xffffu);
-    int32_t q = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
-    return (int32_t)((uint32_t)acc + (uint32_t)p + (uint32_t)q);
-}
-static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b)
-{
-    uint32_t s = te_sxtb16(b);
-    return ((a + s) & 0xffffu) | ((((a >> 16) + (s >> 16)) & 0xffffu) << 16);
-}
-#endif
-/* 4 bytes from any address as one word (the compiler emits a plain load on
- * cores that allow unaligned access) */
-static inline TE_UNUSED uint32_t te_read_u32(const void *p)
-{
-    const uint8_t *b = (const uint8_t *)p;
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-#endif
-
 #endif
 
 #define TE_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -235,6 +129,7 @@ static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b)
     return ((a + s) & 0xffffu) | ((((a >> 16) + (s >> 16)) & 0xffffu) << 16);
 }
 #endif
+
 /* 4 bytes from any address as one word (the compiler emits a plain load on
  * cores that allow unaligned access) */
 static inline TE_UNUSED uint32_t te_read_u32(const void *p)
