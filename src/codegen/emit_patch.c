@@ -17,20 +17,28 @@ static void strides4(const te_tensor *t, long st[4])
         st[d] = st[d + 1] * t->shape[d + 1];
 }
 
+/* A box copy of any element type, done on bytes: the innermost dimension is
+ * contiguous on both sides, so it becomes elem_size times longer. */
 static void emit_copy(te_emit *e, const te_patch_step *s)
 {
     const te_tensor *src = &e->g->tensors[s->src], *dst = &e->g->tensors[s->dst];
-    long ss[4], ds[4], counts[4], so, dofs;
+    long ss[4], ds[4], counts[4], so, dofs, es = (long)te_dtype_size(src->type);
     int d;
     strides4(src, ss);
     strides4(dst, ds);
     for (d = 0; d < 4; d++)
         counts[d] = d == s->src_ay ? s->h : d == s->src_ax ? s->w : src->shape[d];
-    so = s->src_y * ss[s->src_ay] + s->src_x * ss[s->src_ax];
-    dofs = s->dst_y * ds[s->dst_ay] + s->dst_x * ds[s->dst_ax];
+    so = (s->src_y * ss[s->src_ay] + s->src_x * ss[s->src_ax]) * es;
+    dofs = (s->dst_y * ds[s->dst_ay] + s->dst_x * ds[s->dst_ax]) * es;
+    for (d = 0; d < 3; d++) {
+        ss[d] *= es;
+        ds[d] *= es;
+    }
+    counts[3] *= es;
     te_emit_kernel(e, "patch_copy");
     te_emit_stmt(e,
-                 "te_patch_copy_s8(%s + %ld, %s + %ld, (const int32_t[]){%ld, %ld, %ld, %ld}, "
+                 "te_patch_copy_s8((const int8_t *)%s + %ld, (int8_t *)%s + %ld, "
+                 "(const int32_t[]){%ld, %ld, %ld, %ld}, "
                  "(const int32_t[]){%ld, %ld, %ld, %ld}, (const int32_t[]){%ld, %ld, %ld, %ld});",
                  te_emit_tensor(e, s->src).s, so, te_emit_tensor(e, s->dst).s, dofs, counts[0],
                  counts[1], counts[2], counts[3], ss[0], ss[1], ss[2], ss[3], ds[0], ds[1], ds[2],

@@ -30,8 +30,10 @@ int te_patch_op_supported(const te_graph *g, const te_op *op)
     case TE_OP_RELU6:
     case TE_OP_TRANSPOSE:
         return 1;
-    case TE_OP_QUANTIZE:
-        return te_in((te_graph *)g, op, 0)->type == TE_DT_INT8 && out->type == TE_DT_INT8;
+    case TE_OP_QUANTIZE: /* int8 requantize, or the float32 -> int8 at a model's input */
+        return (te_in((te_graph *)g, op, 0)->type == TE_DT_INT8 ||
+                te_in((te_graph *)g, op, 0)->type == TE_DT_FLOAT32) &&
+               out->type == TE_DT_INT8;
     default:
         return 0;
     }
