@@ -1,6 +1,7 @@
 /* compiler.c - the pipeline: frontend -> passes -> planner -> codegen. */
 #include "compiler.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "codegen/codegen.h"
@@ -45,12 +46,15 @@ static te_plan *plan_best(te_graph *g, te_diag *d)
 }
 
 /* --sram-limit: one line naming the size reached and the layer setting it. */
-static int check_sram_limit(const te_model *m, size_t limit, te_diag *d)
+/* --sram-limit: one line naming the size reached and the layer setting it;
+ * without patches, also what --patch auto would reach. */
+static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 {
     const te_plan *p = m->plan;
     int s, peak_step = 0;
-    size_t peak = 0;
+    size_t peak = 0, limit = o ? o->sram_limit : 0;
     const te_op *op;
+    char hint[96] = "";
     if (!limit || p->arena_bytes <= limit)
         return 0;
     for (s = 0; s < p->n_steps; s++) {
@@ -62,11 +66,19 @@ static int check_sram_limit(const te_model *m, size_t limit, te_diag *d)
     }
     if (p->n_steps == 0)
         return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
+    if (!m->g->patch) {
+        size_t with_patches = 0;
+        te_patch_plan *pp = te_patch_search(m->g, o->patch.max_recompute, te_model_macs(m),
+                                            p->arena_bytes, &with_patches);
+        if (pp)
+            snprintf(hint, sizeof hint, "; --patch auto would need about %zu", with_patches);
+        te_patch_plan_free(pp);
+    }
     op = &m->g->ops[p->schedule[peak_step]];
     return te_fail(d,
                    "does not fit --sram-limit %zu: best plan needs %zu bytes; the peak (%zu bytes "
-                   "live) is at %s (op %d)",
-                   limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index);
+                   "live) is at %s (op %d)%s",
+                   limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index, hint);
 }
 
 /* --patch: runs the first stage patch by patch when asked (explicit form)
@@ -82,7 +94,7 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
         if (!p)
             return -1;
     } else if (po->mode == TE_PATCH_AUTO) {
-        p = te_patch_search(g, po->max_recompute, te_model_macs(m), m->plan->arena_bytes);
+        p = te_patch_search(g, po->max_recompute, te_model_macs(m), m->plan->arena_bytes, NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */
     } else {
@@ -126,7 +138,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     m->g = g;
     m->plan = plan_best(g, d);
     if (!m->plan || (o && apply_patches(m, &o->patch, d) < 0) ||
-        check_sram_limit(m, o ? o->sram_limit : 0, d) < 0) {
+        check_sram_limit(m, o, d) < 0) {
         te_model_free(m);
         return NULL;
     }

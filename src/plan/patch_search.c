@@ -43,7 +43,7 @@ static size_t estimate_arena(te_graph *g, te_patch_plan *p)
 }
 
 te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_macs,
-                               size_t baseline)
+                               size_t baseline, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
@@ -71,5 +71,7 @@ te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_
             }
         }
     }
+    if (arena_out)
+        *arena_out = best ? best_arena : baseline;
     return best;
 }
