@@ -51,3 +51,12 @@ add_test(NAME example.firmware
          COMMAND sh ${CMAKE_SOURCE_DIR}/examples/firmware/build_and_run.sh ${CMAKE_SOURCE_DIR}
                  $<TARGET_FILE:tinyengine> ${CMAKE_BINARY_DIR}/example-firmware)
 set_tests_properties(example.firmware PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Every conformance model on both cores, at -Os on the M4 and -O2 on the M7.
+add_test(NAME qemu.conformance.m4_Os
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/conformance.sh $<TARGET_FILE:tinyengine>
+                 ${TE_SHARED_DIR} cortex-m4 -Os)
+add_test(NAME qemu.conformance.m7
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/conformance.sh $<TARGET_FILE:tinyengine>
+                 ${TE_SHARED_DIR} cortex-m7 -O2)
+set_tests_properties(qemu.conformance.m4_Os qemu.conformance.m7 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
