@@ -1,11 +1,15 @@
 #!/bin/sh
 # run_all.sh - the one command that runs every test: configures and builds
 # the project with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# ctest (unit, CLI and, when ../shared is there, the golden tests).
+# ctest (unit, CLI, fuzz smoke and, when ../shared is there, the golden
+# tests, whose generated code is also compiled with the sanitizers).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TE_BUILD_DIR:-$root/build-test}
 jobs=$(nproc 2>/dev/null || echo 2)
+# the golden tests also build the generated code of every model with these
+# (set TE_HARNESS_CFLAGS= to turn that off)
+export TE_HARNESS_CFLAGS="${TE_HARNESS_CFLAGS--fsanitize=address,undefined -fno-sanitize-recover=all}"
 cmake -S "$root" -B "$build" -DTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure -j"$jobs"

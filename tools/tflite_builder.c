@@ -425,6 +425,33 @@ tflb_options tflb_opt_reducer(int keep_dims)
     return o;
 }
 
+tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, int act)
+{
+    tflb_options o = tflb_opt_conv2d(padding, stride_w, stride_h, act);
+
+    o.type = TFLB_OPT_TRANSPOSE_CONV;
+    return o;
+}
+
+tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask)
+{
+    tflb_options o = tflb_opt_empty(TFLB_OPT_STRIDED_SLICE);
+
+    o.masks[0] = begin_mask;
+    o.masks[1] = end_mask;
+    o.masks[4] = shrink_axis_mask;
+    return o;
+}
+
+tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers)
+{
+    tflb_options o = tflb_opt_empty(TFLB_OPT_RESIZE_NEAREST_NEIGHBOR);
+
+    o.align_corners = align_corners;
+    o.half_pixel_centers = half_pixel_centers;
+    return o;
+}
+
 tflb_quant tflb_quant1(const float *scale, const int64_t *zero_point)
 {
     tflb_quant q;
@@ -770,6 +797,22 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         break;
     case TFLB_OPT_REDUCER:
         fbb_add_u8(b, 0, (uint8_t)(o->keep_dims != 0));
+        break;
+    case TFLB_OPT_TRANSPOSE_CONV:
+        fbb_add_i32(b, 1, o->stride_w);
+        fbb_add_i32(b, 2, o->stride_h);
+        fbb_add_u8(b, 0, (uint8_t)o->padding);
+        fbb_add_u8(b, 3, (uint8_t)o->activation);
+        break;
+    case TFLB_OPT_STRIDED_SLICE: {
+        int i;
+        for (i = 0; i < 5; i++)
+            fbb_add_i32(b, i, o->masks[i]);
+        break;
+    }
+    case TFLB_OPT_RESIZE_NEAREST_NEIGHBOR:
+        fbb_add_u8(b, 0, (uint8_t)(o->align_corners != 0));
+        fbb_add_u8(b, 1, (uint8_t)(o->half_pixel_centers != 0));
         break;
     default:
         break;  /* other option tables are written empty */

@@ -118,7 +118,10 @@ enum {
     TFLB_OPT_PAD = 22,
     TFLB_OPT_REDUCER = 27,
     TFLB_OPT_SUB = 28,
-    TFLB_OPT_SQUEEZE = 30
+    TFLB_OPT_SQUEEZE = 30,
+    TFLB_OPT_STRIDED_SLICE = 32,
+    TFLB_OPT_TRANSPOSE_CONV = 49,
+    TFLB_OPT_RESIZE_NEAREST_NEIGHBOR = 74
 };
 
 /* Padding and ActivationFunctionType values. */
@@ -131,8 +134,8 @@ enum { TFLB_ACT_NONE = 0, TFLB_ACT_RELU = 1, TFLB_ACT_RELU_N1_TO_1 = 2, TFLB_ACT
  * fields listed here is written as an empty table. */
 typedef struct {
     int type;                  /* TFLB_OPT_* (BuiltinOptions union type) */
-    int padding;               /* CONV2D, DEPTHWISE_CONV2D, POOL2D */
-    int stride_w, stride_h;    /* CONV2D, DEPTHWISE_CONV2D, POOL2D */
+    int padding;               /* CONV2D, DEPTHWISE_CONV2D, POOL2D, TRANSPOSE_CONV */
+    int stride_w, stride_h;    /* CONV2D, DEPTHWISE_CONV2D, POOL2D, TRANSPOSE_CONV */
     int dilation_w, dilation_h;/* CONV2D, DEPTHWISE_CONV2D (written when != 1) */
     int depth_multiplier;      /* DEPTHWISE_CONV2D */
     int filter_w, filter_h;    /* POOL2D */
@@ -142,6 +145,9 @@ typedef struct {
     float beta;                /* SOFTMAX */
     int n_dims;                /* RESHAPE new_shape / SQUEEZE squeeze_dims; -1: absent */
     int32_t dims[TFLB_MAX_RANK];
+    /* STRIDED_SLICE: begin, end, ellipsis, new_axis, shrink_axis masks */
+    int32_t masks[5];
+    int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR */
 } tflb_options;
 
 tflb_options tflb_opt_none(void);
@@ -160,6 +166,9 @@ tflb_options tflb_opt_sub(int act);
 tflb_options tflb_opt_reshape(const int32_t *new_shape, int n); /* n < 0: no field */
 tflb_options tflb_opt_reducer(int keep_dims);
 tflb_options tflb_opt_squeeze(const int32_t *dims, int n);
+tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, int act);
+tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask);
+tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers);
 
 /* Quantization parameters as written.  n_scale and n_zero_point are kept
  * separate on purpose (a mismatch is a test case). */

@@ -60,6 +60,7 @@ int fb_table_at(const fb_buf *b, size_t pos, const char *what, fb_table *t)
     if (vt < 0 || !in_bounds(b, (size_t)vt, 4))
         return bad(b, what, pos, "vtable offset out of range");
     t->b = b;
+    t->depth = 1;
     t->pos = pos;
     t->vt = (size_t)vt;
     t->vt_size = fb_rd_u16(b->data + t->vt);
@@ -183,6 +184,17 @@ int fb_f32(const fb_table *t, int id, float def, float *out)
     return 0;
 }
 
+/* The table at pos, one level below a table or vector at depth `parent`. */
+static int child_table(const fb_buf *b, size_t pos, int parent, const char *what, fb_table *out)
+{
+    if (parent >= FB_MAX_DEPTH)
+        return bad(b, what, pos, "tables nested more than 64 deep");
+    if (fb_table_at(b, pos, what, out))
+        return -1;
+    out->depth = parent + 1;
+    return 0;
+}
+
 int fb_table_field(const fb_table *t, int id, const char *what, fb_table *out,
                    int *present)
 {
@@ -192,7 +204,7 @@ int fb_table_field(const fb_table *t, int id, const char *what, fb_table *out,
         return -1;
     if (!pos)
         return 0;
-    if (follow(t->b, pos, what, &target) || fb_table_at(t->b, target, what, out))
+    if (follow(t->b, pos, what, &target) || child_table(t->b, target, t->depth, what, out))
         return -1;
     *present = 1;
     return 0;
@@ -221,6 +233,7 @@ int fb_vec_field(const fb_table *t, int id, size_t elem, const char *what, fb_ve
     size_t pos = 0, target = 0;
     memset(v, 0, sizeof *v);
     v->b = t->b;
+    v->depth = t->depth;
     v->elem = elem;
     v->what = what;
     if (fb_field(t, id, 4, &pos))
@@ -285,5 +298,5 @@ int fb_vec_table(const fb_vec *v, uint32_t i, const char *what, fb_table *out)
     size_t target = 0;
     if (follow(v->b, v->pos + (size_t)i * 4, what, &target))
         return -1;
-    return fb_table_at(v->b, target, what, out);
+    return child_table(v->b, target, v->depth, what, out);
 }

@@ -20,9 +20,15 @@ typedef struct {
     te_diag *d;
 } fb_buf;
 
+/* Tables nested deeper than this (root = depth 1) are refused, as the
+ * FlatBuffers verifier does by default: a reader that follows offsets
+ * recursively must not be driven into unbounded recursion by the file. */
+#define FB_MAX_DEPTH 64
+
 /* A validated table: its vtable and inline part lie inside the image. */
 typedef struct {
     const fb_buf *b;
+    int depth;           /* 1 for the root, parent + 1 for a sub-table */
     size_t pos;          /* byte offset of the table (its soffset word) */
     size_t vt;           /* byte offset of its vtable */
     size_t vt_size;      /* vtable bytes (>= 4) */
@@ -33,6 +39,7 @@ typedef struct {
 /* A validated vector: len * elem bytes from pos lie inside the image. */
 typedef struct {
     const fb_buf *b;
+    int depth;           /* depth of the table holding the vector */
     size_t pos;          /* byte offset of element 0 */
     uint32_t len;        /* 0 when the field is absent */
     size_t elem;         /* element size in bytes */
@@ -48,7 +55,7 @@ uint64_t fb_rd_u64(const uint8_t *p);
 /* The root table: uoffset at byte 0. */
 int fb_root(const fb_buf *b, const char *what, fb_table *t);
 
-/* Validates the table whose soffset word is at pos. */
+/* Validates the table whose soffset word is at pos (depth 1). */
 int fb_table_at(const fb_buf *b, size_t pos, const char *what, fb_table *t);
 
 /* Byte offset of field id (width bytes) or 0 when absent; -1 on error. */
@@ -62,7 +69,8 @@ int fb_u32(const fb_table *t, int id, uint32_t def, uint32_t *out);
 int fb_u64(const fb_table *t, int id, uint64_t def, uint64_t *out);
 int fb_f32(const fb_table *t, int id, float def, float *out);
 
-/* Sub-table through an offset field; *present = 0 when absent. */
+/* Sub-table through an offset field; *present = 0 when absent.  Fails
+ * when the sub-table would be deeper than FB_MAX_DEPTH. */
 int fb_table_field(const fb_table *t, int id, const char *what, fb_table *out,
                    int *present);
 

@@ -8,6 +8,7 @@
 #include "tflite_reader.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,18 @@ enum { BUF_DATA = 0, BUF_OFFSET = 1, BUF_SIZE = 2 };
 #define TFLITE_SCHEMA_VERSION 3
 #define TFLITE_CUSTOM 32
 #define TE_MAX_TENSOR_BYTES 2147483647 /* 2^31 - 1 */
+/* Operator versions: like TFLite Micro (whose op resolver ignores them) any
+ * version is accepted, because a version only summarises tensor types and
+ * options that the operator's check() verifies one by one; numbers outside
+ * 1..TE_MAX_OP_VERSION mean a corrupt file. */
+#define TE_MAX_OP_VERSION 100
+/* Bytes of names, index lists and quantization vectors copied out of the
+ * file (plus TABLE_COST per table visited) may not exceed WORK_PER_BYTE x
+ * the file size + WORK_SLACK.  A well-formed model reads each object once;
+ * a hostile one can point thousands of tensors at one huge string. */
+#define TABLE_COST 16
+#define WORK_PER_BYTE 16
+#define WORK_SLACK (1u << 20)
 
 typedef struct {
     fb_buf b;
@@ -37,6 +50,7 @@ typedef struct {
     int *codes;        /* effective builtin code per operator_codes entry */
     int *versions;
     char **customs;    /* custom_code (only kept for CUSTOM) */
+    uint64_t work;     /* bytes copied + tables visited (see WORK_PER_BYTE) */
 } reader;
 
 /* ---------------------------------------------------------------- utils */
@@ -49,13 +63,40 @@ static void *xcalloc(reader *r, size_t n, size_t size)
     return p;
 }
 
+/* Accounts for n bytes of work on `what`; fails once the file has made the
+ * reader do far more work than its size can justify. */
+static int charge(reader *r, uint64_t n, const char *what)
+{
+    uint64_t limit = (uint64_t)r->b.size * WORK_PER_BYTE + WORK_SLACK;
+    r->work += n;
+    if (r->work <= limit)
+        return 0;
+    return te_fail(r->d, "invalid model: reading %s: the file's offsets reuse the same data so "
+                   "often that reading it takes more than %llu bytes of work (limit for a "
+                   "%lu-byte file)", what, (unsigned long long)limit, (unsigned long)r->b.size);
+}
+
+static int charged_table(reader *r, const fb_vec *v, uint32_t i, const char *what, fb_table *t)
+{
+    return charge(r, TABLE_COST, what) || fb_vec_table(v, i, what, t) ? -1 : 0;
+}
+
+static int charged_str(reader *r, const fb_table *t, int id, const char *what, char **out)
+{
+    fb_vec v;
+    *out = NULL;
+    if (fb_vec_field(t, id, 1, what, &v) || charge(r, (uint64_t)v.len + 1, what))
+        return -1;
+    return fb_str_field(t, id, what, out);
+}
+
 /* Reads a vector of tensor indices into a fresh int array. */
 static int read_index_list(reader *r, const fb_table *t, int id, const char *what,
                            int **out, int *n)
 {
     fb_vec v;
     uint32_t i;
-    if (fb_vec_field(t, id, 4, what, &v))
+    if (fb_vec_field(t, id, 4, what, &v) || charge(r, (uint64_t)v.len * sizeof **out, what))
         return -1;
     *out = xcalloc(r, v.len, sizeof **out);
     if (!*out)
@@ -74,7 +115,7 @@ static int read_opcode(reader *r, const fb_vec *v, int i)
     int8_t dep;
     int32_t code, version;
     char *custom;
-    if (fb_vec_table(v, (uint32_t)i, "OperatorCode", &t) ||
+    if (charged_table(r, v, (uint32_t)i, "OperatorCode", &t) ||
         fb_i8(&t, OPC_DEPRECATED, 0, &dep) || fb_i32(&t, OPC_BUILTIN, 0, &code) ||
         fb_i32(&t, OPC_VERSION, 1, &version))
         return -1;
@@ -83,11 +124,14 @@ static int read_opcode(reader *r, const fb_vec *v, int i)
     if (code < 0)
         return te_fail(r->d, "invalid model: operator_codes[%d] has negative builtin code %d",
                        i, (int)code);
+    if (version < 1 || version > TE_MAX_OP_VERSION)
+        return te_fail(r->d, "invalid model: operator_codes[%d] (%s) has version %d, outside "
+                       "1..%d", i, te_opcode_name(code), (int)version, TE_MAX_OP_VERSION);
     r->codes[i] = code;
     r->versions[i] = version;
     if (code != TFLITE_CUSTOM)
         return 0;
-    if (fb_str_field(&t, OPC_CUSTOM, "OperatorCode.custom_code", &custom))
+    if (charged_str(r, &t, OPC_CUSTOM, "OperatorCode.custom_code", &custom))
         return -1;
     r->customs[i] = custom;
     return 0;
@@ -118,6 +162,10 @@ static int tensor_fail(reader *r, const te_tensor *t, const char *problem)
     return te_fail(r->d, "invalid model: tensor %d '%s': %s", t->id, t->name, problem);
 }
 
+/* Dimensions are >= 0 and the product of all of them, a zero counted as
+ * one, stays below 2^31: so every product of any subset of dimensions
+ * (element counts, strides, MAC counts of one operator in int64) is safe,
+ * even in a tensor with a zero dimension. */
 static int read_shape(reader *r, const fb_table *tt, te_tensor *t)
 {
     fb_vec v;
@@ -139,7 +187,8 @@ static int read_shape(reader *r, const fb_table *tt, te_tensor *t)
                      t->shape[i]);
             return tensor_fail(r, t, msg);
         }
-        elems *= t->shape[i]; /* both <= 2^31 - 1: no overflow before the check */
+        /* both factors <= 2^31 - 1: no overflow before the check */
+        elems *= t->shape[i] > 0 ? t->shape[i] : 1;
         if (elems > TE_MAX_TENSOR_BYTES)
             return tensor_fail(r, t, "has more than 2^31-1 elements (too large)");
     }
@@ -165,6 +214,8 @@ static int read_quant_vectors(reader *r, const fb_table *qt, te_tensor *t)
         return tensor_fail(r, t, msg);
     }
     n = sc.len;
+    if (charge(r, (uint64_t)n * 12, "QuantizationParameters"))
+        return -1;
     t->q.scale = xcalloc(r, n, sizeof *t->q.scale);
     t->q.zero_point = xcalloc(r, n, sizeof *t->q.zero_point);
     if (!t->q.scale || !t->q.zero_point)
@@ -202,6 +253,49 @@ static int check_per_channel(reader *r, te_tensor *t)
     return 0;
 }
 
+/* Range of zero points for an integer type; 0 for types without one. */
+static int zero_point_range(te_dtype type, int64_t *lo, int64_t *hi)
+{
+    switch (type) {
+    case TE_DT_INT8: *lo = -128; *hi = 127; return 1;
+    case TE_DT_UINT8: *lo = 0; *hi = 255; return 1;
+    case TE_DT_INT16: *lo = -32768; *hi = 32767; return 1;
+    case TE_DT_INT32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
+    default: return 0;
+    }
+}
+
+/* Every scale finite, > 0 and within [2^-60, 2^60] (real models stay
+ * within about 2^-45 .. 2^10; the bound keeps every ratio of two scales,
+ * which the compiler computes in float as TFLite does, finite); every zero
+ * point representable in the type. */
+static int check_quant_values(reader *r, te_tensor *t)
+{
+    char msg[160];
+    int64_t lo = 0, hi = 0;
+    int i, ranged = zero_point_range(t->type, &lo, &hi);
+    for (i = 0; i < t->q.count; i++) {
+        float s = t->q.scale[i];
+        if (!(s > 0.0f) || !isfinite(s)) {
+            snprintf(msg, sizeof msg, "quantization scale %d is %g, must be finite and > 0", i,
+                     (double)s);
+            return tensor_fail(r, t, msg);
+        }
+        if (s < ldexpf(1.0f, -60) || s > ldexpf(1.0f, 60)) {
+            snprintf(msg, sizeof msg, "quantization scale %d is %g, outside [2^-60, 2^60]", i,
+                     (double)s);
+            return tensor_fail(r, t, msg);
+        }
+        if (ranged && (t->q.zero_point[i] < lo || t->q.zero_point[i] > hi)) {
+            snprintf(msg, sizeof msg, "zero point %d is %lld, outside %s's range [%lld, %lld]", i,
+                     (long long)t->q.zero_point[i], te_dtype_name(t->type), (long long)lo,
+                     (long long)hi);
+            return tensor_fail(r, t, msg);
+        }
+    }
+    return 0;
+}
+
 static int read_quant(reader *r, const fb_table *tt, te_tensor *t)
 {
     fb_table qt;
@@ -217,7 +311,7 @@ static int read_quant(reader *r, const fb_table *tt, te_tensor *t)
     if (details != 0)
         return tensor_fail(r, t, "uses custom quantization details (unsupported)");
     t->q.quantized_dim = qd;
-    if (read_quant_vectors(r, &qt, t))
+    if (read_quant_vectors(r, &qt, t) || check_quant_values(r, t))
         return -1;
     return check_per_channel(r, t);
 }
@@ -237,7 +331,7 @@ static int read_buffer(reader *r, te_tensor *t, uint32_t index)
                  (unsigned long)index, (unsigned long)r->buffers.len);
         return tensor_fail(r, t, msg);
     }
-    if (fb_vec_table(&r->buffers, index, "Buffer", &bt) ||
+    if (charged_table(r, &r->buffers, index, "Buffer", &bt) ||
         fb_vec_field(&bt, BUF_DATA, 1, "Buffer.data", &data) ||
         fb_u64(&bt, BUF_OFFSET, 0, &off) || fb_u64(&bt, BUF_SIZE, 0, &size))
         return -1;
@@ -262,6 +356,23 @@ static int read_buffer(reader *r, te_tensor *t, uint32_t index)
     return 0;
 }
 
+/* Constant data must be exactly shape x element size (TFLite reads that
+ * many bytes; the generated code would read past a shorter buffer). */
+static int check_data_size(reader *r, te_tensor *t)
+{
+    char msg[200];
+    size_t esize = te_dtype_size(t->type), need;
+    if (!t->data || !esize)
+        return 0;
+    need = (size_t)te_tensor_elems(t) * esize; /* <= 2^31 - 1: read_shape */
+    if (t->data_bytes == need)
+        return 0;
+    snprintf(msg, sizeof msg, "has %lu bytes of constant data, but its shape needs %lu (%lld "
+             "elements of %s)", (unsigned long)t->data_bytes, (unsigned long)need,
+             (long long)te_tensor_elems(t), te_dtype_name(t->type));
+    return tensor_fail(r, t, msg);
+}
+
 static int read_tensor(reader *r, const fb_vec *v, int i)
 {
     te_tensor *t = &r->g->tensors[i];
@@ -273,8 +384,8 @@ static int read_tensor(reader *r, const fb_vec *v, int i)
     t->id = i;
     t->producer = -1;
     t->alias_of = -1;
-    if (fb_vec_table(v, (uint32_t)i, "Tensor", &tt) ||
-        fb_str_field(&tt, TS_NAME, "Tensor.name", &t->name))
+    if (charged_table(r, v, (uint32_t)i, "Tensor", &tt) ||
+        charged_str(r, &tt, TS_NAME, "Tensor.name", &t->name))
         return -1;
     if (fb_i8(&tt, TS_TYPE, 0, &type) || fb_u32(&tt, TS_BUFFER, 0, &buffer) ||
         fb_u8(&tt, TS_VARIABLE, 0, &var) ||
@@ -284,9 +395,9 @@ static int read_tensor(reader *r, const fb_vec *v, int i)
     t->is_variable = var != 0;
     if (has_sparse)
         return tensor_fail(r, t, "is sparse (sparsity parameters are unsupported)");
-    if (read_shape(r, &tt, t) || read_quant(r, &tt, t))
+    if (read_shape(r, &tt, t) || read_quant(r, &tt, t) || read_buffer(r, t, buffer))
         return -1;
-    return read_buffer(r, t, buffer);
+    return check_data_size(r, t);
 }
 
 static int read_tensors(reader *r, const fb_table *sg)
@@ -618,7 +729,7 @@ static int read_operator(reader *r, const fb_vec *v, int i)
     fb_table t;
     uint32_t code;
     op->index = i;
-    if (fb_vec_table(v, (uint32_t)i, "Operator", &t) || fb_u32(&t, OP_OPCODE, 0, &code))
+    if (charged_table(r, v, (uint32_t)i, "Operator", &t) || fb_u32(&t, OP_OPCODE, 0, &code))
         return -1;
     if (code >= (uint32_t)r->n_codes)
         return te_fail(r->d, "invalid model: op %d: opcode_index %lu is out of range "
@@ -657,6 +768,68 @@ static int read_operators(reader *r, const fb_table *sg)
 }
 
 /* ---------------------------------------------------------------- graph */
+
+/* Where an operator input comes from must exist when the operator runs:
+ * TFLite executes operators in the order they are stored, so that order
+ * must be a topological order (no cycles, nothing read before written).
+ * is_input[t] = 1 for graph inputs. */
+static int check_input_source(reader *r, const te_op *op, int i, const char *is_input)
+{
+    const te_tensor *t = &r->g->tensors[op->in[i]];
+    const char *name = te_opcode_name(op->opcode);
+    if (t->producer == op->index)
+        return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is also its "
+                       "own output (the graph has a cycle)", name, op->index, i, t->id, t->name);
+    if (t->producer > op->index)
+        return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is written by "
+                       "op %d, which runs later (operators must be stored in execution order: "
+                       "the graph has a cycle or is out of order)", name, op->index, i, t->id,
+                       t->name, t->producer);
+    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id])
+        return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is never "
+                       "written: not a graph input, a constant, a variable or an output of an "
+                       "earlier operator", name, op->index, i, t->id, t->name);
+    return 0;
+}
+
+static int check_ops_order(reader *r, const char *is_input)
+{
+    te_graph *g = r->g;
+    int i, k;
+    for (i = 0; i < g->n_ops; i++)
+        for (k = 0; k < g->ops[i].n_in; k++)
+            if (g->ops[i].in[k] >= 0 && check_input_source(r, &g->ops[i], k, is_input))
+                return -1;
+    return 0;
+}
+
+static int check_graph_order(reader *r)
+{
+    te_graph *g = r->g;
+    char *is_input = xcalloc(r, (size_t)g->n_tensors, 1);
+    int i, rc = 0;
+    if (!is_input)
+        return -1;
+    for (i = 0; i < g->n_inputs && !rc; i++) {
+        const te_tensor *t = &g->tensors[g->inputs[i]];
+        is_input[t->id] = 1;
+        if (t->producer >= 0)
+            rc = te_fail(r->d, "invalid model: graph input %d (tensor %d '%s') is also written "
+                         "by %s (op %d)", i, t->id, t->name,
+                         te_opcode_name(g->ops[t->producer].opcode), t->producer);
+    }
+    for (i = 0; i < g->n_outputs && !rc; i++) {
+        const te_tensor *t = &g->tensors[g->outputs[i]];
+        if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id])
+            rc = te_fail(r->d, "invalid model: graph output %d (tensor %d '%s') is never written: "
+                         "not a graph input, a constant or an operator's output", i, t->id,
+                         t->name);
+    }
+    if (!rc)
+        rc = check_ops_order(r, is_input);
+    free(is_input);
+    return rc;
+}
 
 /* SubGraph.inputs (which = "inputs") or SubGraph.outputs. */
 static int read_io(reader *r, const fb_table *sg, int id, const char *which, int **list, int *n)
@@ -699,7 +872,7 @@ static int read_graph(reader *r)
         read_io(r, &sg, SG_INPUTS, "inputs", &r->g->inputs, &r->g->n_inputs) ||
         read_io(r, &sg, SG_OUTPUTS, "outputs", &r->g->outputs, &r->g->n_outputs))
         return -1;
-    return read_operators(r, &sg);
+    return read_operators(r, &sg) || check_graph_order(r) ? -1 : 0;
 }
 
 static int check_header(const uint8_t *data, size_t size, te_diag *d)

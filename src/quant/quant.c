@@ -1,6 +1,7 @@
 /* quant.c - compile-time quantization arithmetic (see quant.h). */
 #include "quant.h"
 
+#include <float.h>
 #include <math.h>
 
 static int32_t te_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -23,9 +24,14 @@ void te_quantize_multiplier(double m, int32_t *multiplier, int *shift)
 {
     double q;
     int64_t q_fixed;
-    if (m == 0.0) {
+    if (m == 0.0 || m != m) { /* zero, or NaN from a degenerate ratio */
         *multiplier = 0;
         *shift = 0;
+        return;
+    }
+    if (m > DBL_MAX || m < -DBL_MAX) { /* infinite: no UB, an out-of-range shift */
+        *multiplier = m > 0 ? INT32_MAX : -INT32_MAX;
+        *shift = 1000; /* callers refuse shifts their kernels cannot apply */
         return;
     }
     q = frexp(m, shift);

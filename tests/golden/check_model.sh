@@ -7,10 +7,15 @@
 #     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
 #  TE_FLAGS (environment) are passed to every tinyengine command, e.g.
 #  TE_FLAGS="--patch auto" checks patch-based execution.
+#  TE_HARNESS_CFLAGS (environment, default empty) is appended to the API
+#  harness's compile line, e.g. "-fsanitize=address,undefined
+#  -fno-sanitize-recover=all" runs the generated code under the sanitizers
+#  (tests/run_all.sh sets that).
 set -eu
 te=$1 model=$2 gold=$3 src=$4
 flags=${TE_FLAGS:-}
 cc=${CC:-cc}
+harness_cflags=${TE_HARNESS_CFLAGS:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-golden-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -61,8 +66,10 @@ fi
 
 # shellcheck disable=SC2086
 "$te" compile "$model" $flags -o "$work/gen" --name te_model
+# shellcheck disable=SC2086
 if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=te_model \
-     '-DTE_MODEL_HEADER="te_model.h"' -o "$work/api" "$work"/gen/*.c "$src/tests/golden/api_harness.c"; then
+     '-DTE_MODEL_HEADER="te_model.h"' $harness_cflags -o "$work/api" "$work"/gen/*.c \
+     "$src/tests/golden/api_harness.c"; then
   echo "FAIL API harness build"; exit 1
 fi
 for k in $samples; do

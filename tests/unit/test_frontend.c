@@ -536,7 +536,7 @@ static void test_options(void)
     static const int codes[] = {3, 4, 1, 17, 9, 25, 2, 0, 18, 22, 40, 43, 45, 67, 97};
     static const int unions[] = {1, 2, 5, 5, 8, 9, 10, 11, 21, 17, 27, 30, 32, 49, 74};
     enum { N = sizeof codes / sizeof codes[0] };
-    static const int32_t s1[] = {1}, in0[] = {0, -1};
+    static const int32_t s1[] = {1}, in0[] = {0, -1}, graph_in[] = {0};
     static const int32_t new_shape[] = {1, 2, 3}, sq_dims[] = {1, 2};
     node *ts[N + 1], *ops[N], *opcs[N], *bufs[1], *sgs[1], *model, *sg, *o[N];
     int32_t outs[N];
@@ -581,6 +581,7 @@ static void test_options(void)
 
     sg = table();
     put_child(sg, 0, tables(N + 1, ts));
+    put_child(sg, 1, vec_i32(1, graph_in)); /* every op reads tensor 0 */
     put_child(sg, 3, tables(N, ops));
     sgs[0] = sg;
     bufs[0] = buffer(NULL, 0);
@@ -595,7 +596,7 @@ static void test_options(void)
         fprintf(stderr, "options model failed: %s\n", d.msg);
         return;
     }
-    CHECK(g->n_ops == N && g->n_inputs == 0 && g->n_outputs == 0);
+    CHECK(g->n_ops == N && g->n_inputs == 1 && g->n_outputs == 0);
     CHECK(strcmp(g->description, "") == 0);
     {
         const te_options *c = &g->ops[0].opt, *w = &g->ops[1].opt, *p = &g->ops[2].opt;
@@ -903,7 +904,8 @@ static void test_semantic_errors(void)
     EXPECT_FAIL(serialize(m.model), "tensor 2 'bias': byte size is more than 2^31-1");
 
     build_basic(&m);
-    put_child(m.tensor[4], 0, vec_i32(1, huge32)); /* 65536 int32: fine */
+    put_u8(m.tensor[5], 1, 2); /* int32 */
+    put_child(m.tensor[5], 0, vec_i32(1, huge32)); /* 65536 int32: fine */
     g = load(serialize(m.model), &d);
     CHECK(g != NULL);
     te_graph_free(g);
