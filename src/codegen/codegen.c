@@ -198,6 +198,15 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                   p->arena_bytes ? p->arena_bytes : 16, o->name);
 }
 
+/* 1 when the code in b uses NAME_arena (a model whose only output is a
+ * constant has no tensor in the arena: the variable would be unused). */
+static int mentions_arena(const te_buf *b, const char *name)
+{
+    char needle[160];
+    snprintf(needle, sizeof needle, "%s_arena", name);
+    return b->s && strstr(b->s, needle) != NULL;
+}
+
 int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
                te_diag *d)
 {
@@ -236,6 +245,8 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     if (e.consts.len)
         te_buf_append(c, e.consts.s, e.consts.len);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
+    if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name))
+        te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);
     te_buf_printf(c, "    return 0;\n}\n\n");
