@@ -23,6 +23,9 @@ static void usage(FILE *f)
           "      write DIR/output_<i>.bin; with --dump-layers also LDIR/op<NNN>_<j>.bin\n"
           "  plan MODEL.tflite [--svg FILE] [--json]\n"
           "      the static memory plan: arena, bounds, peak; --svg draws it\n"
+          "  profile MODEL.tflite|DIR ... [--target T] [--mhz N] [--json]\n"
+          "      per layer MACs, live SRAM, kernel and estimated instructions; peak SRAM,\n"
+          "      flash and latency estimates (several models in one run)\n"
           "  bench MODEL.tflite [--target cortex-m4|cortex-m7] [--opt -O2|-Os] [--input F --expect F]\n"
           "      run one inference on a Cortex-M under QEMU: instructions, flash, RAM, match\n"
           "\n"
@@ -55,6 +58,8 @@ int main(int argc, char **argv)
         return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "profile"))
+        return cmd_profile(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'tinyengine --help')", argv[1]);
     return 2;
 }

@@ -1,6 +1,7 @@
 /* ir.c - names, sizes and freeing of the IR types declared in ir.h. */
 #include "ir.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -60,6 +61,21 @@ size_t te_dtype_size(te_dtype t)
     }
 }
 
+/* "BUILTIN_0" ... "BUILTIN_259": the names of codes the table below lacks. */
+#define TE_STR_(x) #x
+#define TE_BUILTIN_(n) "BUILTIN_" TE_STR_(n)
+#define TE_BUILTIN10_(p)                                                                        \
+    TE_BUILTIN_(p##0), TE_BUILTIN_(p##1), TE_BUILTIN_(p##2), TE_BUILTIN_(p##3),                  \
+        TE_BUILTIN_(p##4), TE_BUILTIN_(p##5), TE_BUILTIN_(p##6), TE_BUILTIN_(p##7),              \
+        TE_BUILTIN_(p##8), TE_BUILTIN_(p##9)
+static const char *const builtin_numbers[] = {
+    TE_BUILTIN10_(),   TE_BUILTIN10_(1),  TE_BUILTIN10_(2),  TE_BUILTIN10_(3),  TE_BUILTIN10_(4),
+    TE_BUILTIN10_(5),  TE_BUILTIN10_(6),  TE_BUILTIN10_(7),  TE_BUILTIN10_(8),  TE_BUILTIN10_(9),
+    TE_BUILTIN10_(10), TE_BUILTIN10_(11), TE_BUILTIN10_(12), TE_BUILTIN10_(13), TE_BUILTIN10_(14),
+    TE_BUILTIN10_(15), TE_BUILTIN10_(16), TE_BUILTIN10_(17), TE_BUILTIN10_(18), TE_BUILTIN10_(19),
+    TE_BUILTIN10_(20), TE_BUILTIN10_(21), TE_BUILTIN10_(22), TE_BUILTIN10_(23), TE_BUILTIN10_(24),
+    TE_BUILTIN10_(25)};
+
 const char *te_opcode_name(int opcode)
 {
     static const struct { int code; const char *name; } names[] = {
@@ -82,25 +98,40 @@ const char *te_opcode_name(int opcode)
         {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
         {114, "QUANTIZE"}, {117, "HARD_SWISH"},
     };
-    static char buf[32]; /* only for codes we do not name */
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].code == opcode)
             return names[i].name;
-    snprintf(buf, sizeof buf, "BUILTIN_%d", opcode);
-    return buf;
+    /* constant strings (no static buffer: callable from any thread) */
+    if (opcode >= 0 && opcode < (int)(sizeof builtin_numbers / sizeof builtin_numbers[0]))
+        return builtin_numbers[opcode];
+    return "BUILTIN_UNKNOWN";
 }
 
+/* Checked arithmetic: the frontend bounds every tensor below 2^31 elements
+ * and bytes, but these also serve tensors made by passes, so a product
+ * that would overflow saturates (INT64_MAX, SIZE_MAX) instead. */
 int64_t te_tensor_elems(const te_tensor *t)
 {
     int64_t n = 1;
     int i;
-    for (i = 0; i < t->rank; i++)
-        n *= t->shape[i];
+    for (i = 0; i < t->rank; i++) {
+        int64_t d = t->shape[i] > 0 ? t->shape[i] : 0;
+        if (d == 0)
+            return 0;
+        if (n > INT64_MAX / d)
+            n = INT64_MAX;
+        else
+            n *= d;
+    }
     return n;
 }
 
 size_t te_tensor_bytes(const te_tensor *t)
 {
-    return (size_t)te_tensor_elems(t) * te_dtype_size(t->type);
+    int64_t n = te_tensor_elems(t);
+    size_t size = te_dtype_size(t->type);
+    if (size && (uint64_t)n > (uint64_t)(SIZE_MAX / size))
+        return SIZE_MAX;
+    return (size_t)n * size;
 }

@@ -1,0 +1,87 @@
+/* api_common.c - options, errors and loading shared by the library API
+ * (include/tinyengine.h), plus te_free and te_version. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/target.h"
+#include "api_internal.h"
+
+void *te_api_error(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || err_size == 0)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* "off", "auto" or "K:HxW" (as the command line's --patch). */
+static int parse_patch(const char *s, te_patch_opts *p)
+{
+    int k, h, w;
+    char tail;
+    if (!s || !strcmp(s, "off")) {
+        p->mode = TE_PATCH_OFF;
+        return 0;
+    }
+    if (!strcmp(s, "auto")) {
+        p->mode = TE_PATCH_AUTO;
+        return 0;
+    }
+    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
+        h * w >= 2 && h <= 64 && w <= 64) {
+        p->mode = TE_PATCH_EXPLICIT;
+        p->n_ops = k;
+        p->grid_h = h;
+        p->grid_w = w;
+        return 0;
+    }
+    return -1;
+}
+
+int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t err_size)
+{
+    te_compile_opts def = TE_COMPILE_OPTS_DEFAULT;
+    *o = def;
+    if (!cfg)
+        return 0;
+    if (cfg->target && (o->target = te_target_parse(cfg->target)) < 0) {
+        te_api_error(err, err_size, "unknown target '%s' (generic, cortex-m0plus, cortex-m4, "
+                                    "cortex-m7)", cfg->target);
+        return -1;
+    }
+    if (parse_patch(cfg->patch, &o->patch) < 0) {
+        te_api_error(err, err_size, "bad patch setting '%s' (off, auto or K:HxW such as 4:3x3)",
+                     cfg->patch);
+        return -1;
+    }
+    if (cfg->max_recompute_pct < 0)
+        o->patch.max_recompute = 0;
+    else if (cfg->max_recompute_pct > 0)
+        o->patch.max_recompute = cfg->max_recompute_pct / 100.0;
+    o->int8_io = cfg->int8_io != 0;
+    o->sram_limit = cfg->sram_limit;
+    return 0;
+}
+
+te_model *te_api_load(const void *model, size_t size, const te_compile_opts *o, char *err,
+                      size_t err_size)
+{
+    te_diag d;
+    te_model *m;
+    memset(&d, 0, sizeof d);
+    if (!model && size)
+        return te_api_error(err, err_size, "no model data");
+    m = te_model_load((const uint8_t *)model, size, o, &d);
+    if (!m)
+        te_api_error(err, err_size, "%s", d.failed ? d.msg : "cannot load the model");
+    return m;
+}
+
+void te_free(void *p) { free(p); }
+
+const char *te_version(void) { return "0.1.0"; }

@@ -1,0 +1,327 @@
+/* api_profile.c - te_profile_memory / te_profile_file / te_report_free:
+ * loads and plans a model (no code generation) and fills the report of
+ * include/tinyengine.h: totals, memory with and without patches, flash
+ * estimate, and per layer shapes, MACs, live SRAM, kernel variant and the
+ * cost model's instructions. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/target.h"
+#include "../ops/ops.h"
+#include "api_internal.h"
+#include "cost_model.h"
+
+/* The report and the arrays it points to, freed together. */
+typedef struct {
+    te_report pub;          /* first: te_report_free casts back */
+    te_layer_report *layers;
+    te_tensor_info *infos;  /* every layer's inputs/outputs, then the model's */
+    int n_infos, cap_infos;
+} report_box;
+
+static te_tensor_info *add_info(report_box *b, const te_tensor *t)
+{
+    te_tensor_info *ti = &b->infos[b->n_infos++];
+    int r;
+    ti->type = te_dtype_name(t->type);
+    ti->rank = t->rank;
+    for (r = 0; r < t->rank && r < 6; r++)
+        ti->shape[r] = t->shape[r];
+    ti->bytes = te_tensor_bytes(t);
+    return ti;
+}
+
+/* Appends the activation tensors among ids; returns the first, sets *n. */
+static const te_tensor_info *add_infos(report_box *b, const te_graph *g, const int *ids, int n_ids,
+                                       int *n)
+{
+    const te_tensor_info *first = &b->infos[b->n_infos];
+    int i;
+    *n = 0;
+    for (i = 0; i < n_ids; i++)
+        if (ids[i] >= 0 && !g->tensors[ids[i]].data) {
+            add_info(b, &g->tensors[ids[i]]);
+            ++*n;
+        }
+    return first;
+}
+
+static size_t const_input_bytes(const te_graph *g, const te_op *op)
+{
+    size_t sum = 0;
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && g->tensors[op->in[i]].data)
+            sum += g->tensors[op->in[i]].data_bytes;
+    return sum;
+}
+
+static double estimate_op(const char *model, const te_graph *g, const te_op *op,
+                          te_cost_features *f)
+{
+    const char *name = te_opcode_name(op->opcode), *variant = te_cost_variant(g, op);
+    te_cost_features_of(g, op, f);
+    return te_cost_estimate(te_cost_row(model, name, variant, f), variant, f);
+}
+
+/* A crop copy of the patch stage: an h x w box of every channel. */
+static double estimate_copy(const char *model, const te_graph *g, const te_patch_step *st,
+                            te_cost_features *f)
+{
+    const te_tensor *src = &g->tensors[st->src];
+    int64_t hw = (int64_t)src->shape[st->src_ay] * src->shape[st->src_ax];
+    double per_px = hw > 0 ? (double)te_tensor_elems(src) / (double)hw : 0;
+    memset(f, 0, sizeof *f);
+    f->f[TE_CF_OUT] = f->f[TE_CF_IN] = per_px * st->h * st->w;
+    f->f[TE_CF_ROWS] = st->h;
+    f->f[TE_CF_CALL] = 1;
+    /* not calibrated on its own: a strided box copy like STRIDED_SLICE's gather */
+    return te_cost_estimate(te_cost_row(model, "STRIDED_SLICE", "te_copy_gather_s8", f),
+                            "te_copy_gather_s8", f);
+}
+
+static void add_features(double *sum, const te_cost_features *f)
+{
+    int k;
+    for (k = 0; k < TE_COST_NF; k++)
+        sum[k] += f->f[k];
+}
+
+/* Patch stage operator: the sum over its clones and the copies feeding it. */
+static double estimate_patched(const char *model, const te_graph *g, const te_op *op,
+                               te_layer_report *l)
+{
+    const te_patch_plan *pp = g->patch;
+    double sum = 0;
+    int k;
+    for (k = 0; k < pp->n_steps; k++) {
+        const te_patch_step *st = &pp->steps[k];
+        te_cost_features f;
+        if (st->op != op->index)
+            continue;
+        if (st->kind == TE_PSTEP_OP) {
+            sum += estimate_op(model, g, &pp->clones[st->clone], &f);
+            l->kernel = te_cost_variant(g, &pp->clones[st->clone]);
+        } else {
+            sum += estimate_copy(model, g, st, &f);
+        }
+        add_features(l->features, &f);
+    }
+    return sum;
+}
+
+/* Channels (last dimension) of output 0. */
+static int out_channels(const te_graph *g, const te_op *op)
+{
+    const te_tensor *t = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    return t && t->rank > 0 ? t->shape[t->rank - 1] : 1;
+}
+
+static void fill_layer(report_box *b, const te_model *m, int step, const char *model)
+{
+    const te_graph *g = m->g;
+    const te_plan *p = m->plan;
+    int oi = p->schedule[step], j;
+    const te_op *op = &g->ops[oi];
+    te_layer_report *l = &b->layers[step];
+    te_cost_features f;
+    l->index = op->index;
+    l->step = step;
+    l->op = te_opcode_name(op->opcode);
+    l->kernel = te_cost_variant(g, op);
+    l->inputs = add_infos(b, g, op->in, op->n_in, &l->n_inputs);
+    l->outputs = add_infos(b, g, op->out, op->n_out, &l->n_outputs);
+    l->macs = (long long)te_op_macs(g, op);
+    l->weights_bytes = const_input_bytes(g, op);
+    l->scratch_bytes = p->op_scratch[oi] >= 0 ? p->buffers[p->op_scratch[oi]].bytes : 0;
+    l->live_bytes = te_plan_live_bytes(p, step);
+    for (j = 0; j < op->n_out; j++)
+        l->in_place |= op->out[j] >= 0 && g->tensors[op->out[j]].inplace;
+    l->patched = g->patch && step < g->patch->n_ops;
+    if (l->patched) {
+        l->instructions = estimate_patched(model, g, op, l); /* l->kernel: the clones' */
+        te_cost_features_of(g, op, &f);
+    } else {
+        l->instructions = estimate_op(model, g, op, &f);
+        memcpy(l->features, f.f, sizeof f.f);
+    }
+    l->const_bytes = te_cost_const_bytes(te_cost_row(model, l->op, l->kernel, &f), l->kernel,
+                                         l->weights_bytes, out_channels(g, op));
+}
+
+static int count_infos(const te_graph *g, const te_plan *p)
+{
+    int s, n = g->n_inputs + g->n_outputs;
+    for (s = 0; s < p->n_steps; s++)
+        n += g->ops[p->schedule[s]].n_in + g->ops[p->schedule[s]].n_out;
+    return n;
+}
+
+/* Code: every kernel once, plus its bytes per call at every call, plus the
+ * base (invoke function, accessors). */
+static size_t code_bytes(const report_box *b, const char *model, int patched)
+{
+    const te_report *r = &b->pub;
+    const te_cost_code **seen = calloc((size_t)r->n_layers + 2, sizeof *seen);
+    const te_cost_code *base = te_cost_code_row(model, "base");
+    size_t sum = base ? (size_t)base->bytes : 0;
+    int i, k, n = 0;
+    for (i = 0; i <= r->n_layers && seen; i++) {
+        const char *v = i < r->n_layers ? r->layers[i].kernel : "te_patch_copy_s8";
+        const te_cost_code *c;
+        if (i == r->n_layers && !patched)
+            break;
+        if (!strcmp(v, "view") || !(c = te_cost_code_row(model, v)))
+            continue;
+        sum += (size_t)c->per_call;
+        for (k = 0; k < n && seen[k] != c; k++)
+            ;
+        if (k == n) {
+            seen[n++] = c;
+            sum += (size_t)c->bytes;
+        }
+    }
+    free(seen);
+    return sum;
+}
+
+static void fill_totals(report_box *b, const te_model *m, const char *model)
+{
+    te_report *r = &b->pub;
+    const te_graph *g = m->g;
+    size_t peak = 0, consts = 0;
+    int s;
+    r->macs = (long long)te_model_macs(m);
+    r->weights_bytes = te_model_weights_bytes(m);
+    r->peak_sram_bytes = m->plan->arena_bytes;
+    r->live_peak_bytes = m->plan->lower_bound;
+    r->lifetime_bound_bytes = m->plan->bound_no_inplace;
+    r->peak_layer = r->n_layers > 0 ? 0 : -1;
+    for (s = 0; s < r->n_layers; s++) {
+        const te_layer_report *l = &r->layers[s];
+        if (l->live_bytes > peak) {
+            peak = l->live_bytes;
+            r->peak_layer = s;
+        }
+        r->instructions += l->instructions;
+        consts += l->const_bytes;
+    }
+    r->const_bytes = consts;
+    r->code_bytes = code_bytes(b, model, g->patch != NULL);
+    r->flash_bytes = r->const_bytes + r->code_bytes;
+    if (g->patch) {
+        r->patch_ops = g->patch->n_ops;
+        r->patch_grid_h = g->patch->grid_h;
+        r->patch_grid_w = g->patch->grid_w;
+        r->patch_extra_macs = (long long)(g->patch->patched_macs - g->patch->stage_macs);
+        r->patch_scratch_bytes = g->patch->scratch_bytes;
+    }
+}
+
+static void fill_timing(te_report *r, te_layer_report *layers, const te_config *cfg)
+{
+    int s;
+    r->mhz = cfg && cfg->mhz > 0 ? cfg->mhz : 120.0;
+    r->cpi = cfg && cfg->cpi > 0 ? cfg->cpi : 1.0;
+    for (s = 0; s < r->n_layers; s++)
+        layers[s].latency_us = layers[s].instructions * r->cpi / r->mhz;
+    r->cycles = r->instructions * r->cpi;
+    r->latency_ms = r->cycles / (r->mhz * 1000.0);
+}
+
+static report_box *build_report(const te_model *m, const te_config *cfg)
+{
+    const te_graph *g = m->g;
+    const te_plan *p = m->plan;
+    const char *model = te_cost_model_name(g->target);
+    report_box *b = calloc(1, sizeof *b);
+    int s;
+    if (!b)
+        return NULL;
+    b->cap_infos = count_infos(g, p);
+    b->layers = calloc((size_t)p->n_steps + 1, sizeof *b->layers);
+    b->infos = calloc((size_t)b->cap_infos + 1, sizeof *b->infos);
+    if (!b->layers || !b->infos) {
+        te_report_free(&b->pub);
+        return NULL;
+    }
+    b->pub.target = te_target_name(g->target);
+    b->pub.cost_model = model;
+    b->pub.layers = b->layers;
+    b->pub.n_layers = p->n_steps;
+    for (s = 0; s < p->n_steps; s++)
+        fill_layer(b, m, s, model);
+    b->pub.inputs = add_infos(b, g, g->inputs, g->n_inputs, &b->pub.n_inputs);
+    b->pub.outputs = add_infos(b, g, g->outputs, g->n_outputs, &b->pub.n_outputs);
+    fill_totals(b, m, model);
+    fill_timing(&b->pub, b->layers, cfg);
+    return b;
+}
+
+/* The arena the same model needs without a patch stage. */
+static size_t arena_without_patches(const void *model, size_t size, const te_compile_opts *o)
+{
+    te_compile_opts plain = *o;
+    te_model *m;
+    size_t bytes;
+    plain.patch.mode = TE_PATCH_OFF;
+    plain.sram_limit = 0;
+    m = te_api_load(model, size, &plain, NULL, 0);
+    if (!m)
+        return 0;
+    bytes = m->plan->arena_bytes;
+    te_model_free(m);
+    return bytes;
+}
+
+te_report *te_profile_memory(const void *model, size_t size, const te_config *cfg, char *err,
+                             size_t err_size)
+{
+    te_compile_opts o;
+    te_model *m;
+    report_box *b;
+    if (te_api_options(cfg, &o, err, err_size) < 0)
+        return NULL;
+    m = te_api_load(model, size, &o, err, err_size);
+    if (!m)
+        return NULL;
+    b = build_report(m, cfg);
+    if (b)
+        b->pub.peak_sram_bytes_no_patch =
+            m->g->patch ? arena_without_patches(model, size, &o) : m->plan->arena_bytes;
+    te_model_free(m);
+    if (!b)
+        return te_api_error(err, err_size, "out of memory");
+    return &b->pub;
+}
+
+te_report *te_profile_file(const char *path, const te_config *cfg, char *err, size_t err_size)
+{
+    FILE *f;
+    long n;
+    void *data = NULL;
+    te_report *r = NULL;
+    if (!path || !(f = fopen(path, "rb")))
+        return te_api_error(err, err_size, "cannot open %s: %s", path ? path : "(null)",
+                            path ? strerror(errno) : "no path");
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)n + 1)) != NULL && fread(data, 1, (size_t)n, f) == (size_t)n)
+        r = te_profile_memory(data, (size_t)n, cfg, err, err_size);
+    else
+        te_api_error(err, err_size, "cannot read %s", path);
+    fclose(f);
+    free(data);
+    return r;
+}
+
+void te_report_free(te_report *r)
+{
+    report_box *b = (report_box *)r;
+    if (!b)
+        return;
+    free(b->layers);
+    free(b->infos);
+    free(b);
+}

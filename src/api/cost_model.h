@@ -1,0 +1,92 @@
+/* cost_model.h - estimated instructions per operator from its shape: the
+ * kernel variant its code will call, a handful of size features, and per
+ * target a linear function of them whose coefficients bench/calibrate_cost.sh
+ * fits to exact per-layer counts (QEMU for Cortex-M, callgrind for the host)
+ * and writes into cost_table.c.  Also the flash estimate (constants + code). */
+#ifndef TE_COST_MODEL_H
+#define TE_COST_MODEL_H
+
+#include <stddef.h>
+
+#include "../ir/ir.h"
+
+/* The features an estimate is linear in. */
+enum {
+    TE_CF_MACS,   /* multiply-accumulates */
+    TE_CF_WINDOW, /* elements gathered: conv patch (im2col) elements per output
+                   * pixel, pool window elements per output, summed */
+    TE_CF_TAPS,   /* CONV_2D: (output, filter tap) pairs = MACs / input channels:
+                   * the inner loop entries of a direct convolution */
+    TE_CF_OUT,    /* output elements */
+    TE_CF_IN,     /* activation input elements */
+    TE_CF_ROWS,   /* output pixels (N*H*W) for images, rows (all but the last
+                   * dimension) otherwise: the kernels' outer loop count */
+    TE_CF_CALL,   /* 1: the call and its set-up */
+    TE_COST_NF
+};
+
+typedef struct {
+    double f[TE_COST_NF];
+} te_cost_features;
+
+/* One row of the coefficient table. */
+typedef struct {
+    const char *model;   /* cost model: "cortex-m4", "cortex-m7", "host", ... */
+    const char *op;      /* "CONV_2D", or "*" for any operator */
+    const char *kernel;  /* kernel variant, or "*" for any (see te_cost_row) */
+    double c[TE_COST_NF]; /* instructions per unit of each feature */
+    double k[3];         /* flash bytes of its constants: per byte of its
+                          * constant inputs, per output channel, per call */
+    int samples;         /* layers it was fitted on */
+    double err_pct;      /* their RMS relative error of instructions, percent */
+} te_cost_coef;
+
+extern const te_cost_coef te_cost_table[];
+extern const int te_cost_table_size;
+extern const char te_cost_table_date[];
+
+/* Flash bytes of code on a cost model, per name: a kernel variant, a kernel
+ * family (the runtime file te_<family>.c: the mean of its variants, for
+ * variants not calibrated yet) or "base" (NAME_invoke and the I/O
+ * accessors).  A kernel costs `bytes` once and `per_call` at every call
+ * (always-inlined kernels are copied into each call). */
+typedef struct {
+    const char *model, *name;
+    int bytes, per_call;
+} te_cost_code;
+
+extern const te_cost_code te_cost_code_table[];
+extern const int te_cost_code_table_size;
+
+/* The code table row of "base", a kernel variant, or else the variant's
+ * family (the longest family f with the variant named te_<f>_...); NULL if
+ * none. */
+const te_cost_code *te_cost_code_row(const char *model, const char *name);
+
+/* The cost model of a target (te_target): "cortex-m4", "cortex-m7", "host"
+ * (generic C, measured on the build machine) or "cortex-m0plus". */
+const char *te_cost_model_name(int target);
+
+/* The runtime function op's code will call on g->target, or "view" for an
+ * operator that needs no code (zero-copy RESHAPE/SQUEEZE).  Mirrors the
+ * choices of the op's emit(); bench/calibrate_cost.sh and tests/unit/test_api.c
+ * check it against generated code. */
+const char *te_cost_variant(const te_graph *g, const te_op *op);
+void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f);
+
+/* The table row for an operator: (op, kernel/1x1) for a 1x1 CONV_2D, then
+ * (op, kernel), (*, kernel); for cortex-m4/m7 then the same rows of
+ * armv7m-portable (portable kernels they seldom call); then (op, *), (*, *);
+ * NULL when the cost model has none. */
+const te_cost_coef *te_cost_row(const char *model, const char *op_name, const char *variant,
+                                const te_cost_features *f);
+
+/* Estimated instructions of an operator (features f, variant v) on a cost model. */
+double te_cost_estimate(const te_cost_coef *row, const char *variant, const te_cost_features *f);
+
+/* Estimated flash bytes of its constants as its kernel lays them out
+ * (weights, bias, requantization and lookup tables). */
+size_t te_cost_const_bytes(const te_cost_coef *row, const char *variant, size_t const_in_bytes,
+                           int out_channels);
+
+#endif
