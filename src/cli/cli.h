@@ -12,6 +12,7 @@ int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 /* Prints "tinyengine: error: <msg>" to stderr; returns 1 (the exit status). */
 int cli_error(const char *fmt, ...)
@@ -40,5 +41,19 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o);
 extern const char cli_compile_options_help[];
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
+
+/* Runs argv[0] (looked up in PATH) with argv and waits for it.  With log,
+ * its stdout and stderr go to that file (exit status 126 if it cannot be
+ * opened).  Returns the exit status, 128 + signal, 127 when the program
+ * could not be started, or -1 when fork or wait failed. */
+int cli_spawn(char **argv, const char *log);
+
+/* Creates the temporary build folder $TMPDIR/tinyengine-<cmd>-XXXXXX
+ * (default /tmp) into bdir; 0, or -1 after reporting the error. */
+int cli_build_dir_create(const char *cmd, char *bdir, size_t n);
+/* Keeps the build folder (saying where) when keep; else removes NAME.c,
+ * NAME.h, the NULL-terminated list of other files made there and the
+ * folder itself. */
+void cli_build_dir_finish(const char *bdir, const char *name, const char *const *files, int keep);
 
 #endif

@@ -1,11 +1,15 @@
-/* cli_util.c - file and error helpers shared by the subcommands. */
+/* cli_util.c - file, process and error helpers shared by the subcommands. */
+#define _XOPEN_SOURCE 700 /* fork, execvp, waitpid, dup2, mkdtemp */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../codegen/codegen.h"
 #include "../ir/target.h"
@@ -239,4 +243,62 @@ out:
     te_buf_free(&h);
     te_buf_free(&c);
     return rc;
+}
+
+/* Child side of cli_spawn: redirect to the log, then exec. */
+static void spawn_child(char **argv, const char *log)
+{
+    if (log) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        close(fd);
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, "tinyengine: error: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+int cli_spawn(char **argv, const char *log)
+{
+    pid_t pid = fork();
+    int status;
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        spawn_child(argv, log);
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int cli_build_dir_create(const char *cmd, char *bdir, size_t n)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(bdir, n, "%s/tinyengine-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", cmd);
+    if (mkdtemp(bdir))
+        return 0;
+    cli_error("%s: cannot create a build folder in %s: %s", cmd, tmp ? tmp : "/tmp",
+              strerror(errno));
+    return -1;
+}
+
+void cli_build_dir_finish(const char *bdir, const char *name, const char *const *files, int keep)
+{
+    char path[4400];
+    int i;
+    if (keep) {
+        fprintf(stderr, "tinyengine: build kept in %s\n", bdir);
+        return;
+    }
+    for (i = 0; files[i]; i++)
+        if (snprintf(path, sizeof path, "%s/%s", bdir, files[i]) < (int)sizeof path)
+            remove(path);
+    if (snprintf(path, sizeof path, "%s/%s.c", bdir, name) < (int)sizeof path)
+        remove(path);
+    if (snprintf(path, sizeof path, "%s/%s.h", bdir, name) < (int)sizeof path)
+        remove(path);
+    rmdir(bdir);
 }

@@ -4,22 +4,8 @@
 #include <string.h>
 
 #include "../plan/patch.h"
+#include "../report/json_text.h"
 #include "cli.h"
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 static void shape_text(FILE *f, const te_tensor *t, const char *open, const char *sep,
                        const char *close)
@@ -34,7 +20,7 @@ static void shape_text(FILE *f, const te_tensor *t, const char *open, const char
 static void json_tensor(FILE *f, const te_tensor *t)
 {
     fprintf(f, "{\"tensor\": %d, \"name\": ", t->id);
-    json_str(f, t->name);
+    te_json_fputs(f, t->name);
     fprintf(f, ", \"type\": \"%s\", \"shape\": ", te_dtype_name(t->type));
     shape_text(f, t, "[", ", ", "]");
     fprintf(f, ", \"const\": %s", t->data ? "true" : "false");
@@ -66,7 +52,7 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     const te_graph *g = m->g;
     int i;
     fputs("{\n  \"model\": ", f);
-    json_str(f, path);
+    te_json_fputs(f, path);
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);

@@ -1,14 +1,9 @@
 /* cmd_run.c - `tinyengine run`: compile the model, build it with the host C
  * compiler together with a small harness, run one inference on the given
  * input files and write the outputs (and, on request, every layer). */
-#define _XOPEN_SOURCE 700 /* mkdtemp, fork, execvp */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -105,25 +100,6 @@ static int parse_args(int argc, char **argv, run_args *a)
 #define PATH_TOO_LONG (cli_error("run: path too long"), -1)
 #define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf ? -1 : 0)
 
-/* Runs argv[0] with argv; returns its exit status, or -1 if it could not run. */
-static int spawn(char **argv)
-{
-    pid_t pid = fork();
-    int status;
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "tinyengine: error: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 /* Splits $TE_CFLAGS (or "-O2") on spaces into argv slots. */
 static int add_cflags(char **argv, int n, int max, char *buf, size_t bufsz)
 {
@@ -171,7 +147,7 @@ static int build(const char *bdir, const char *name, int hook)
     argv[n] = NULL;
     if (cli_write_file(harness, harness_c, sizeof harness_c - 1) < 0)
         return -1;
-    if (spawn(argv) != 0)
+    if (cli_spawn(argv, NULL) != 0)
         return cli_error("run: building the generated code with %s failed", argv[0]), -1;
     return 0;
 }
@@ -189,7 +165,7 @@ static int execute(const char *bdir, const run_args *a)
     for (i = 0; i < a->n_inputs; i++)
         argv[n++] = (char *)a->inputs[i];
     argv[n] = NULL;
-    if (spawn(argv) != 0)
+    if (cli_spawn(argv, NULL) != 0)
         return cli_error("run: the compiled model failed"), -1;
     return 0;
 }
@@ -214,30 +190,11 @@ static int check_inputs(const te_model *m, const run_args *a)
     return 0;
 }
 
-static void remove_build(const char *bdir, const char *name)
-{
-    const char *files[] = {"model_run", "te_run_main.c", NULL};
-    char path[4096];
-    int i;
-    for (i = 0; files[i]; i++) {
-        if (FMT(path, "%s/%s", bdir, files[i]) < 0)
-            return;
-        remove(path);
-    }
-    if (FMT(path, "%s/%s.c", bdir, name) < 0)
-        return;
-    remove(path);
-    if (FMT(path, "%s/%s.h", bdir, name) < 0)
-        return;
-    remove(path);
-    rmdir(bdir);
-}
-
 int cmd_run(int argc, char **argv)
 {
     run_args a;
+    static const char *const files[] = {"model_run", "te_run_main.c", NULL};
     char name[128], bdir[4096];
-    const char *tmp = getenv("TMPDIR");
     te_model *m;
     int rc = 1;
     if (parse_args(argc, argv, &a) != 0)
@@ -246,21 +203,14 @@ int cmd_run(int argc, char **argv)
     m = cli_load_opts(a.model, &a.opts);
     if (!m)
         return 1;
-    snprintf(bdir, sizeof bdir, "%s/tinyengine-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (check_inputs(m, &a) != 0 || cli_mkdirs(a.out_dir) < 0 ||
-        (a.layer_dir && cli_mkdirs(a.layer_dir) < 0))
+        (a.layer_dir && cli_mkdirs(a.layer_dir) < 0) ||
+        cli_build_dir_create("run", bdir, sizeof bdir) < 0)
         goto out;
-    if (!mkdtemp(bdir)) {
-        cli_error("run: cannot create a build folder in %s: %s", tmp ? tmp : "/tmp", strerror(errno));
-        goto out;
-    }
     if (cli_generate(m, a.model, name, bdir) == 0 && build(bdir, name, a.layer_dir != NULL) == 0 &&
         execute(bdir, &a) == 0)
         rc = 0;
-    if (a.keep)
-        fprintf(stderr, "tinyengine: build kept in %s\n", bdir);
-    else
-        remove_build(bdir, name);
+    cli_build_dir_finish(bdir, name, files, a.keep);
 out:
     te_model_free(m);
     return rc;

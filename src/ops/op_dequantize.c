@@ -3,6 +3,7 @@
  * int8 the 256 possible results are computed here with that very
  * expression and the kernel looks them up; for int16 the kernel multiplies. */
 #include "ops.h"
+#include "unary.h"
 
 static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
 {
@@ -23,12 +24,7 @@ static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
     if (in->q.zero_point[0] < -65536 || in->q.zero_point[0] > 65536)
         return te_op_fail(d, op, "input 0 (tensor %d '%s') has an out-of-range zero point",
                           in->id, in->name);
-    if (te_tensor_elems(in) != te_tensor_elems(out))
-        return te_op_fail(d, op, "input 0 has %lld elements, output 0 has %lld",
-                          (long long)te_tensor_elems(in), (long long)te_tensor_elems(out));
-    if (te_tensor_elems(in) > 0x7fffffff)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
-    return 0;
+    return te_check_unary_elems(d, op, in, out);
 }
 
 static int dequantize_emit(te_emit *e, const te_op *op)

@@ -4,9 +4,7 @@
  * the data is copied unchanged (no requantization). */
 #include <stdio.h>
 
-#include "ops.h"
-
-int64_t te_move_const_int(const te_tensor *t, int64_t i);
+#include "movement.h"
 
 #define PAD_MAX_RANK 5
 

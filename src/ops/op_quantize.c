@@ -6,6 +6,7 @@
 
 #include "ops.h"
 #include "quant/quant.h"
+#include "unary.h"
 
 /* Short type names of the te_quantize_<in>_<out> kernels; NULL: unsupported. */
 static const char *type_tag(te_dtype t)
@@ -66,12 +67,7 @@ static int quantize_check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (in->type != TE_DT_FLOAT32 && check_per_tensor(d, op, in, "input 0"))
         return -1;
-    if (te_tensor_elems(in) != te_tensor_elems(out))
-        return te_op_fail(d, op, "input 0 has %lld elements, output 0 has %lld",
-                          (long long)te_tensor_elems(in), (long long)te_tensor_elems(out));
-    if (te_tensor_elems(in) > 0x7fffffff)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
-    return 0;
+    return te_check_unary_elems(d, op, in, out);
 }
 
 static int quantize_emit(te_emit *e, const te_op *op)

@@ -3,82 +3,8 @@
  * element count; we also check that a constant shape tensor (or the
  * ReshapeOptions new_shape, when there is no shape tensor) agrees with it.
  * When the planner made the output share the input's storage nothing is
- * emitted, otherwise a byte copy.
- *
- * Also owns the small helpers the other data-movement lowerings share
- * (te_move_*: constant index tensors, shape strings, the copy emission). */
-#include <stdio.h>
-#include <string.h>
-
-#include "ops.h"
-
-int64_t te_move_const_int(const te_tensor *t, int64_t i);
-void te_move_shape_str(const int *shape, int rank, char *buf, size_t n);
-int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
-                               const char *which, int allow_int64);
-int te_move_emit_copy(te_emit *e, const te_op *op);
-
-/* Element i of a constant int32 or int64 tensor (little-endian data). */
-int64_t te_move_const_int(const te_tensor *t, int64_t i)
-{
-    size_t size = t->type == TE_DT_INT64 ? 8 : 4, k;
-    const uint8_t *p = t->data + (size_t)i * size;
-    uint64_t u = 0;
-    for (k = 0; k < size; k++)
-        u |= (uint64_t)p[k] << (8 * k);
-    if (size == 4)
-        return (int64_t)(int32_t)(uint32_t)u;
-    return (int64_t)u;
-}
-
-/* "[1,4,4,8]" */
-void te_move_shape_str(const int *shape, int rank, char *buf, size_t n)
-{
-    size_t len = 0;
-    int i;
-    if (n == 0)
-        return;
-    buf[0] = '\0';
-    len += (size_t)snprintf(buf, n, "[");
-    for (i = 0; i < rank && len < n; i++)
-        len += (size_t)snprintf(buf + len, n - len, i ? ",%d" : "%d", shape[i]);
-    if (len < n)
-        snprintf(buf + len, n - len, "]");
-}
-
-/* A constant int32 (or int64 when allowed) index tensor of rank <= 1 whose
- * data matches its shape. */
-int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
-                               const char *which, int allow_int64)
-{
-    if (!t)
-        return te_op_fail(d, op, "%s is missing", which);
-    if (t->type != TE_DT_INT32 && !(allow_int64 && t->type == TE_DT_INT64))
-        return te_op_fail(d, op, "%s (tensor %d '%s') has type %s, expected int32%s", which, t->id,
-                          t->name, te_dtype_name(t->type), allow_int64 ? " or int64" : "");
-    if (te_check_const(d, op, t, which))
-        return -1;
-    if (t->rank > 1)
-        return te_op_fail(d, op, "%s (tensor %d '%s') has rank %d, expected 1", which, t->id,
-                          t->name, t->rank);
-    return 0;
-}
-
-/* Byte copy of input 0 into output 0 unless they share storage. */
-int te_move_emit_copy(te_emit *e, const te_op *op)
-{
-    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
-    te_name src, dst;
-    if (out->alias_of == in->id || te_tensor_bytes(in) == 0)
-        return 0;
-    src = te_emit_tensor(e, in->id);
-    dst = te_emit_tensor(e, out->id);
-    if (strcmp(src.s, dst.s) == 0)
-        return 0;
-    te_emit_kernel(e, "copy");
-    te_emit_stmt(e, "te_copy_bytes(%s, %s, %zu);", dst.s, src.s, te_tensor_bytes(in));
-    return 0;
-}
+ * emitted, otherwise a byte copy. */
+#include "movement.h"
 
 /* Resolves a requested shape (with at most one -1) against the input's
  * element count and compares it with the output tensor's shape. */
@@ -155,18 +81,8 @@ static int reshape_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
     if (te_check_io_count(d, op, 1, 2, 1))
         return -1;
-    if (!in)
-        return te_op_fail(d, op, "input 0 is missing");
-    if (te_dtype_size(in->type) == 0)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') has unsupported type %s", in->id,
-                          in->name, te_dtype_name(in->type));
-    if (te_check_type(d, op, out, "output 0", in->type))
+    if (te_move_check_same_type(d, op, in, out) || te_move_check_same_elems(d, op, in, out))
         return -1;
-    if (te_tensor_elems(in) != te_tensor_elems(out))
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') has %lld elements but output 0 "
-                          "(tensor %d '%s') has %lld", in->id, in->name,
-                          (long long)te_tensor_elems(in), out->id, out->name,
-                          (long long)te_tensor_elems(out));
     return check_new_shape(d, op, te_in(g, op, 1), te_tensor_elems(in), out);
 }
 

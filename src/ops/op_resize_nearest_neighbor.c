@@ -6,11 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ops.h"
-
-int64_t te_move_const_int(const te_tensor *t, int64_t i);
-int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
-                               const char *which, int allow_int64);
+#include "movement.h"
 
 /* TFLite's GetNearestNeighbor: scale and source position in float, then
  * round (align_corners) or floor, capped at in_size - 1 (and at 0 with

@@ -2,9 +2,7 @@
  * (TFLite Micro memcpy's the bytes).  Checks squeeze_dims like TFLite Micro
  * (in range, naming a size-1 dimension) and that the element counts agree;
  * emits nothing when the planner aliased the output, else a byte copy. */
-#include "ops.h"
-
-int te_move_emit_copy(te_emit *e, const te_op *op);
+#include "movement.h"
 
 static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
 {
@@ -12,12 +10,7 @@ static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
     int i;
     if (te_check_io_count(d, op, 1, 1, 1))
         return -1;
-    if (!in)
-        return te_op_fail(d, op, "input 0 is missing");
-    if (te_dtype_size(in->type) == 0)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') has unsupported type %s", in->id,
-                          in->name, te_dtype_name(in->type));
-    if (te_check_type(d, op, out, "output 0", in->type))
+    if (te_move_check_same_type(d, op, in, out))
         return -1;
     for (i = 0; i < op->opt.squeeze_dims_count && i < TE_MAX_RANK; i++) {
         int dim = op->opt.squeeze_dims[i];
@@ -29,12 +22,7 @@ static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
             return te_op_fail(d, op, "squeeze_dims entry %d names dimension %d of size %d, "
                               "expected 1", dim, axis, in->shape[axis]);
     }
-    if (te_tensor_elems(in) != te_tensor_elems(out))
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') has %lld elements but output 0 "
-                          "(tensor %d '%s') has %lld", in->id, in->name,
-                          (long long)te_tensor_elems(in), out->id, out->name,
-                          (long long)te_tensor_elems(out));
-    return 0;
+    return te_move_check_same_elems(d, op, in, out);
 }
 
 const te_op_def te_op_squeeze = {TE_OP_SQUEEZE, squeeze_check, NULL, NULL, te_move_emit_copy, 1, NULL};

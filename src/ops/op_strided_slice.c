@@ -8,14 +8,7 @@
  * strided gather of te_copy. */
 #include <math.h>
 
-#include "ops.h"
-
-int64_t te_move_const_int(const te_tensor *t, int64_t i);
-void te_move_shape_str(const int *shape, int rank, char *buf, size_t n);
-int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
-                               const char *which, int allow_int64);
-int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
-                        const int64_t *counts, const int64_t *steps);
+#include "movement.h"
 
 #define SLICE_MAX_RANK 5
 

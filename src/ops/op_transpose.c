@@ -1,76 +1,7 @@
 /* op_transpose.c - TRANSPOSE (int8, int16, float32; rank <= 6; constant
- * perm) lowered to the strided gather of te_copy: output element order,
- * input strides permuted.  Also owns te_move_emit_gather, which
- * STRIDED_SLICE uses too: it drops size-1 axes, merges axes that stay
- * contiguous and turns multi-byte elements into a byte axis. */
-#include <stdio.h>
-
-#include "ops.h"
-
-#define GATHER_MAX_RANK 8 /* TE_COPY_MAX_RANK of runtime/te_copy.h */
-
-int64_t te_move_const_int(const te_tensor *t, int64_t i);
-void te_move_shape_str(const int *shape, int rank, char *buf, size_t n);
-int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
-                               const char *which, int allow_int64);
-int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
-                        const int64_t *counts, const int64_t *steps);
-
-/* Appends axis (count, step) to the gather, merging it into the previous
- * axis when that one continues it contiguously. */
-static void gather_push(int32_t *c, int32_t *s, int *n, int64_t count, int64_t step)
-{
-    if (count == 1)
-        return;
-    if (*n > 0 && s[*n - 1] == step * count) {
-        c[*n - 1] *= (int32_t)count;
-        s[*n - 1] = (int32_t)step;
-        return;
-    }
-    c[*n] = (int32_t)count;
-    s[*n] = (int32_t)step;
-    (*n)++;
-}
-
-/* Output 0 = gather from input 0 starting at element `base`: counts/steps
- * per axis in elements (rank <= TE_MAX_RANK). */
-int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
-                        const int64_t *counts, const int64_t *steps)
-{
-    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
-    int64_t esz = (int64_t)te_dtype_size(in->type);
-    int32_t c[GATHER_MAX_RANK], s[GATHER_MAX_RANK], both[2 * GATHER_MAX_RANK];
-    te_name src, dst, arr;
-    int k, n = 0;
-    for (k = 0; k < rank; k++)
-        if (counts[k] == 0)
-            return 0;
-    for (k = 0; k < rank; k++)
-        gather_push(c, s, &n, counts[k], steps[k] * esz);
-    gather_push(c, s, &n, esz, 1);
-    if (n == 0) {
-        c[0] = 1;
-        s[0] = 1;
-        n = 1;
-    }
-    src = te_emit_tensor(e, in->id);
-    dst = te_emit_tensor(e, out->id);
-    if (n == 1 && s[0] == 1) {
-        te_emit_kernel(e, "copy");
-        te_emit_stmt(e, "te_copy_bytes(%s, (const int8_t *)%s + %lld, %d);", dst.s, src.s,
-                     (long long)(base * esz), (int)c[0]);
-        return 0;
-    }
-    for (k = 0; k < n; k++) {
-        both[k] = c[k];
-        both[n + k] = s[k];
-    }
-    arr = te_emit_const_i32(e, both, (size_t)(2 * n), "gather");
-    te_emit_kernel(e, "copy");
-    te_emit_stmt(e, "te_copy_gather_s8((const int8_t *)%s + %lld, (int8_t *)%s, %d, %s, %s + %d);",
-                 src.s, (long long)(base * esz), dst.s, n, arr.s, arr.s, n);
-    return 0;
-}
+ * perm) lowered to the strided gather of te_copy (te_move_emit_gather):
+ * output element order, input strides permuted. */
+#include "movement.h"
 
 static int check_movable_type(te_diag *d, const te_op *op, const te_tensor *in)
 {

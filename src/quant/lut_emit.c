@@ -4,18 +4,15 @@
 
 #include <limits.h>
 
+#include "../ops/unary.h"
+
 int te_lut_check_unary(te_graph *g, const te_op *op, te_diag *d, int need_out_quant)
 {
     const te_tensor *in, *out;
-    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+    if (te_check_unary_s8(g, op, d, need_out_quant) < 0)
         return -1;
     in = te_in(g, op, 0);
     out = te_out(g, op, 0);
-    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
-        te_check_quant(d, op, in, "input 0") < 0 ||
-        (need_out_quant && te_check_quant(d, op, out, "output 0") < 0))
-        return -1;
     if (te_tensor_elems(in) != te_tensor_elems(out))
         return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, input 0 has %lld",
                           out->id, out->name, (long long)te_tensor_elems(out),
@@ -35,4 +32,26 @@ int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256])
     te_emit_kernel(e, "lut");
     te_emit_stmt(e, "te_lut_s8(%s, %s, %lld, %s);", x.s, y.s, (long long)te_tensor_elems(in), t.s);
     return 0;
+}
+
+int te_lut_check_sigmoid_input(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0);
+    te_lut_sigmoid_params p;
+    if (te_lut_sigmoid_prepare(in->q.scale[0], (int32_t)in->q.zero_point[0], &p) < 0)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') scale %g is outside the range "
+                          "TFLite's int8 %s supports", in->id, in->name, (double)in->q.scale[0],
+                          te_opcode_name(op->opcode));
+    return 0;
+}
+
+int te_lut_emit_sigmoid(te_emit *e, const te_op *op,
+                        void (*fill)(const te_lut_sigmoid_params *p, int8_t table[256]))
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    te_lut_sigmoid_params p;
+    int8_t table[256];
+    te_lut_sigmoid_prepare(in->q.scale[0], (int32_t)in->q.zero_point[0], &p);
+    fill(&p, table);
+    return te_lut_emit_table(e, op, table);
 }

@@ -1,13 +1,14 @@
 /* lut_emit.h - the shared validation and lowering of the table-driven int8
  * elementwise operators (LOGISTIC, TANH, HARD_SWISH, RELU, RELU6): one
  * int8 input, one int8 output of as many elements, lowered to a 256-entry
- * table and a te_lut_s8 call. */
+ * table and a te_lut_s8 call; and what LOGISTIC and TANH share on top. */
 #ifndef TE_LUT_EMIT_H
 #define TE_LUT_EMIT_H
 
 #include <stdint.h>
 
 #include "../ops/ops.h"
+#include "lut_nonlinear.h"
 
 /* One int8 input with per-tensor quantization, one int8 output with the
  * same number of elements; the output's quantization is checked only when
@@ -16,5 +17,14 @@ int te_lut_check_unary(te_graph *g, const te_op *op, te_diag *d, int need_out_qu
 
 /* Writes the table and out[i] = table[(uint8_t)in[i]]. */
 int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256]);
+
+/* LOGISTIC and TANH: input 0's scale is in the range TFLM's Q4.27
+ * rescaling supports. */
+int te_lut_check_sigmoid_input(te_graph *g, const te_op *op, te_diag *d);
+
+/* LOGISTIC and TANH: the table `fill` computes from input 0's Q4.27
+ * parameters, and the lookup. */
+int te_lut_emit_sigmoid(te_emit *e, const te_op *op,
+                        void (*fill)(const te_lut_sigmoid_params *p, int8_t table[256]));
 
 #endif

@@ -1,20 +1,7 @@
 /* plan_json.c - writes the memory plan as JSON (see plan_json.h). */
 #include "plan_json.h"
 
-static void json_str(te_buf *o, const char *s)
-{
-    te_buf_append(o, "\"", 1);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            te_buf_printf(o, "\\%c", c);
-        else if (c < 0x20)
-            te_buf_printf(o, "\\u%04x", c);
-        else
-            te_buf_append(o, s, 1);
-    }
-    te_buf_append(o, "\"", 1);
-}
+#include "json_text.h"
 
 static void json_shape(te_buf *o, const te_tensor *t)
 {
@@ -45,7 +32,7 @@ static void json_buffer_tensors(te_buf *o, const te_plan_view *v, int b)
         if (sg->buffer != b || sg->tensor < 0)
             continue;
         te_buf_printf(o, "%s{\"tensor\": %d, \"name\": ", n++ ? ", " : "", sg->tensor);
-        json_str(o, v->g->tensors[sg->tensor].name);
+        te_json_str(o, v->g->tensors[sg->tensor].name);
         te_buf_printf(o, ", \"kind\": \"%s\", \"shape\": ", te_seg_kind_name(sg->kind));
         json_shape(o, &v->g->tensors[sg->tensor]);
         te_buf_printf(o, ", \"first\": %d, \"last\": %d, \"offset\": %zu}", sg->first, sg->last,
@@ -71,7 +58,7 @@ static void json_buffer(te_buf *o, const te_plan_view *v, int b)
                   te_seg_kind_name(sg ? sg->kind : TE_SEG_ACTIVATION));
     if (buf->tensor >= 0) {
         te_buf_printf(o, "\"tensor\": %d, \"name\": ", buf->tensor);
-        json_str(o, v->g->tensors[buf->tensor].name);
+        te_json_str(o, v->g->tensors[buf->tensor].name);
         te_buf_printf(o, ", \"shape\": ");
         json_shape(o, &v->g->tensors[buf->tensor]);
     } else if (buf->op >= 0 && buf->op < v->g->n_ops) {
@@ -96,7 +83,7 @@ void te_plan_json(te_buf *o, const te_plan_view *v, const char *model_path)
     const te_plan *p = v->p;
     int b, n = 0;
     te_buf_printf(o, "{\n  \"model\": ");
-    json_str(o, model_path);
+    te_json_str(o, model_path);
     te_buf_printf(o, ",\n  \"arena_bytes\": %zu,\n  \"lifetime_lower_bound_bytes\": %zu,\n"
                      "  \"live_peak_bytes\": %zu,\n",
                   p->arena_bytes, p->bound_no_inplace, p->lower_bound);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "ops/pool.h" /* te_pool_make_params */
 #include "quant/quant.h"
 #include "te_add.h"
 #include "te_common.h"
@@ -17,13 +18,11 @@
 #include "te_pool.h"
 #include "testlib.h"
 
-/* Compiler-side parameter builders (src/ops/op_*.c). */
+/* Compiler-side parameter builders (src/ops/op_*.c; pooling: ops/pool.h). */
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
 void te_mul_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_mul_params *p);
-void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
-                         te_pool_params *p);
 void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
                          te_mean_params *p);
 
@@ -506,88 +505,74 @@ static int mini_check(mini_graph *m, const char *expect)
     return expect ? rc < 0 && strstr(d.msg, expect) != NULL : rc == 0;
 }
 
+static const int s8x4[] = {1, 8, 8, 4}, s1x4[] = {1, 1, 1, 4}, s1x3[] = {1, 1, 1, 3};
+static const int s4x4[] = {1, 4, 4, 4}, s3x3[] = {1, 3, 3, 4};
+
+/* ADD / MUL: inputs of scale 0.1, output of scale 0.2, zero points 0. */
+static void mini_binary(mini_graph *m, int opcode, const int *a, const int *b, const int *out)
+{
+    mini_init(m, opcode, 2);
+    mini_set(m, 0, 4, a, 0.1f, 0);
+    mini_set(m, 1, 4, b, 0.1f, 0);
+    mini_set(m, 3, 4, out, 0.2f, 0);
+}
+
+/* Stride-2 pooling of a 1x8x8x4 input (scale 0.1, zero point 3) into an
+ * output of shape out, scale out_scale, zero point 3. */
+static void mini_pool(mini_graph *m, int opcode, te_padding pad, int filter, const int *out,
+                      float out_scale)
+{
+    mini_init(m, opcode, 1);
+    m->op.opt.padding = pad;
+    m->op.opt.stride_h = m->op.opt.stride_w = 2;
+    m->op.opt.filter_h = m->op.opt.filter_w = filter;
+    mini_set(m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(m, 3, 4, out, out_scale, 3);
+}
+
+/* MEAN of a 1x8x8x4 input into 1x1x1x4 over an int32 axis tensor of
+ * n_axes entries (axes: its little-endian data, NULL: not constant). */
+static void mini_mean(mini_graph *m, int n_axes, const uint8_t *axes)
+{
+    mini_init(m, TE_OP_MEAN, 2);
+    mini_set(m, 0, 4, s8x4, 0.1f, 3);
+    mini_set(m, 3, 4, s1x4, 0.05f, -3);
+    m->g.tensors[1].type = TE_DT_INT32;
+    m->g.tensors[1].rank = 1;
+    m->g.tensors[1].shape[0] = n_axes;
+    if (axes) {
+        m->g.tensors[1].data = axes;
+        m->g.tensors[1].data_bytes = (size_t)(4 * n_axes);
+    }
+}
+
 static void test_checks(void)
 {
-    static const int s8x4[] = {1, 8, 8, 4}, s1x4[] = {1, 1, 1, 4}, s1x3[] = {1, 1, 1, 3};
-    static const int s4x4[] = {1, 4, 4, 4}, s3x3[] = {1, 3, 3, 4};
     static const uint8_t ax12[] = {1, 0, 0, 0, 2, 0, 0, 0}, ax5[] = {5, 0, 0, 0};
     mini_graph m;
 
-    mini_init(&m, TE_OP_ADD, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
-    mini_set(&m, 1, 4, s1x4, 0.1f, 0);
-    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    mini_binary(&m, TE_OP_ADD, s8x4, s1x4, s8x4);
     CHECK(mini_check(&m, NULL));
-
-    mini_init(&m, TE_OP_ADD, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
-    mini_set(&m, 1, 4, s1x3, 0.1f, 0);
-    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    mini_binary(&m, TE_OP_ADD, s8x4, s1x3, s8x4);
     CHECK(mini_check(&m, "do not broadcast"));
-
-    mini_init(&m, TE_OP_MUL, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
-    mini_set(&m, 1, 4, s1x4, 0.1f, 0);
-    mini_set(&m, 3, 4, s4x4, 0.2f, 0);
+    mini_binary(&m, TE_OP_MUL, s8x4, s1x4, s4x4);
     CHECK(mini_check(&m, "broadcast shape"));
-
-    mini_init(&m, TE_OP_MUL, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 0);
-    mini_set(&m, 1, 4, s8x4, 0.1f, 0);
-    mini_set(&m, 3, 4, s8x4, 0.2f, 0);
+    mini_binary(&m, TE_OP_MUL, s8x4, s8x4, s8x4);
     m.g.tensors[1].type = TE_DT_FLOAT32;
     CHECK(mini_check(&m, "has type float32, expected int8"));
 
-    mini_init(&m, TE_OP_AVERAGE_POOL_2D, 1);
-    m.op.opt.padding = TE_PAD_VALID;
-    m.op.opt.stride_h = m.op.opt.stride_w = 2;
-    m.op.opt.filter_h = m.op.opt.filter_w = 2;
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s4x4, 0.1f, 3);
+    mini_pool(&m, TE_OP_AVERAGE_POOL_2D, TE_PAD_VALID, 2, s4x4, 0.1f);
     CHECK(mini_check(&m, NULL));
-
-    mini_init(&m, TE_OP_MAX_POOL_2D, 1);
-    m.op.opt.padding = TE_PAD_VALID;
-    m.op.opt.stride_h = m.op.opt.stride_w = 2;
-    m.op.opt.filter_h = m.op.opt.filter_w = 2;
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s3x3, 0.1f, 3);
+    mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_VALID, 2, s3x3, 0.1f);
     CHECK(mini_check(&m, "expected [1,4,4,4]"));
-
-    mini_init(&m, TE_OP_MAX_POOL_2D, 1);
-    m.op.opt.padding = TE_PAD_SAME;
-    m.op.opt.stride_h = m.op.opt.stride_w = 2;
-    m.op.opt.filter_h = m.op.opt.filter_w = 3;
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s4x4, 0.2f, 3);
+    mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_SAME, 3, s4x4, 0.2f);
     CHECK(mini_check(&m, "same quantization"));
 
-    mini_init(&m, TE_OP_MEAN, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
-    m.g.tensors[1].type = TE_DT_INT32;
-    m.g.tensors[1].rank = 1;
-    m.g.tensors[1].shape[0] = 2;
-    m.g.tensors[1].data = ax12;
-    m.g.tensors[1].data_bytes = 8;
+    mini_mean(&m, 2, ax12);
     CHECK(mini_check(&m, NULL));
-
-    mini_init(&m, TE_OP_MEAN, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
-    m.g.tensors[1].type = TE_DT_INT32;
-    m.g.tensors[1].rank = 1;
-    m.g.tensors[1].shape[0] = 1;
-    m.g.tensors[1].data = ax5;
-    m.g.tensors[1].data_bytes = 4;
+    mini_mean(&m, 1, ax5);
     CHECK(mini_check(&m, "axis outside"));
-
-    mini_init(&m, TE_OP_MEAN, 2);
-    mini_set(&m, 0, 4, s8x4, 0.1f, 3);
-    mini_set(&m, 3, 4, s1x4, 0.05f, -3);
-    m.g.tensors[1].type = TE_DT_INT32;
-    m.g.tensors[1].rank = 1;
-    m.g.tensors[1].shape[0] = 2;
+    mini_mean(&m, 2, NULL);
     CHECK(mini_check(&m, "must be a constant"));
 }
 

@@ -1,0 +1,27 @@
+/* broadcast.h - what the broadcasting int8 binary element-wise lowerings
+ * (ADD, MUL) share: their input checks, the numpy-style broadcast layout
+ * their kernels walk (6D, size-1 dims dropped, contiguous dims merged) and
+ * the emission of the kernel call with its constant parameter struct. */
+#ifndef TE_OPS_BROADCAST_H
+#define TE_OPS_BROADCAST_H
+
+#include "ops.h"
+
+/* Two int8 per-tensor quantized inputs (constant ones of the right size)
+ * whose shapes broadcast (ranks <= 6) to the int8 quantized output's. */
+int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d);
+
+/* The broadcast layout of inputs a and b, into the leading fields of a
+ * kernel parameter struct (te_add_params, te_mul_params): broadcast
+ * (0: same shapes, one flat loop), size (output elements), the 6D output
+ * dims and the element strides of each input per dim (0: broadcast). */
+void te_bcast_fill(const te_tensor *a, const te_tensor *b, int *broadcast, int *size, int *dims,
+                   int *stride1, int *stride2);
+
+/* Requests kernel `kernel` and writes
+ *   { static const te_<kernel>_params p = {<layout>, <params>};
+ *     te_<kernel>_s8(&p, input 0, input 1, output 0); }
+ * where params is the rest of the struct's initializer. */
+int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params);
+
+#endif

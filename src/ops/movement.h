@@ -1,0 +1,40 @@
+/* movement.h - helpers the data-movement lowerings (RESHAPE, SQUEEZE,
+ * TRANSPOSE, STRIDED_SLICE, PAD, RESIZE_NEAREST_NEIGHBOR) share: constant
+ * index tensors, shape strings and the emission of byte copies and strided
+ * gathers (te_copy kernels). */
+#ifndef TE_OPS_MOVEMENT_H
+#define TE_OPS_MOVEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops.h"
+
+/* Element i of a constant int32 or int64 tensor (little-endian data). */
+int64_t te_move_const_int(const te_tensor *t, int64_t i);
+
+/* "[1,4,4,8]" into buf (truncated to n bytes). */
+void te_move_shape_str(const int *shape, int rank, char *buf, size_t n);
+
+/* A constant int32 (or int64 when allowed) index tensor of rank <= 1 whose
+ * data matches its shape. */
+int te_move_check_index_tensor(te_diag *d, const te_op *op, const te_tensor *t,
+                               const char *which, int allow_int64);
+
+/* RESHAPE / SQUEEZE: input 0 exists with a known type, output 0 has the
+ * same type; and both have as many elements. */
+int te_move_check_same_type(te_diag *d, const te_op *op, const te_tensor *in,
+                            const te_tensor *out);
+int te_move_check_same_elems(te_diag *d, const te_op *op, const te_tensor *in,
+                             const te_tensor *out);
+
+/* Byte copy of input 0 into output 0 unless they share storage. */
+int te_move_emit_copy(te_emit *e, const te_op *op);
+
+/* Output 0 = gather from input 0 starting at element `base`: counts/steps
+ * per axis in elements (rank <= TE_MAX_RANK).  Drops size-1 axes, merges
+ * axes that stay contiguous and turns multi-byte elements into a byte axis. */
+int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps);
+
+#endif

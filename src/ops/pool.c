@@ -1,0 +1,126 @@
+/* pool.c - checks, parameters and kernel call shared by AVERAGE_POOL_2D
+ * and MAX_POOL_2D (see pool.h): TFLite Micro's ComputePaddingHeightWidth
+ * and activation range, then a call to a te_pool kernel. */
+#include "pool.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "quant/quant.h"
+#include "unary.h"
+
+/* TFLite ComputeOutSize (dilation 1); may be <= 0 for a too large filter. */
+static long long pool_out_size(te_padding pad, long long in, long long filter, long long stride)
+{
+    if (pad == TE_PAD_SAME)
+        return (in + stride - 1) / stride;
+    return (in + stride - filter) / stride;
+}
+
+/* TFLite ComputePadding: the padding before the first row / column. */
+static int pool_padding(long long stride, long long in, long long filter, long long out)
+{
+    long long p = ((out - 1) * stride + filter - in) / 2;
+    return p > 0 ? (int)p : 0;
+}
+
+static int pool_check_geometry(const te_op *op, const te_tensor *in, const te_tensor *out,
+                               te_diag *d)
+{
+    const te_options *o = &op->opt;
+    long long oh, ow;
+    if (o->padding != TE_PAD_SAME && o->padding != TE_PAD_VALID)
+        return te_op_fail(d, op, "unsupported padding %d", (int)o->padding);
+    if (o->stride_h < 1 || o->stride_w < 1 || o->filter_h < 1 || o->filter_w < 1)
+        return te_op_fail(d, op, "invalid stride %dx%d or filter %dx%d (must be >= 1)",
+                          o->stride_h, o->stride_w, o->filter_h, o->filter_w);
+    oh = pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h);
+    ow = pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w);
+    if (oh < 1 || ow < 1)
+        return te_op_fail(d, op, "filter %dx%d and input %dx%d give an empty output",
+                          o->filter_h, o->filter_w, in->shape[1], in->shape[2]);
+    if (out->shape[0] != in->shape[0] || out->shape[3] != in->shape[3] ||
+        out->shape[1] != oh || out->shape[2] != ow)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has shape [%d,%d,%d,%d], expected "
+                          "[%d,%lld,%lld,%d]", out->id, out->name, out->shape[0], out->shape[1],
+                          out->shape[2], out->shape[3], in->shape[0], oh, ow, in->shape[3]);
+    return 0;
+}
+
+static int pool_check_quant(const te_op *op, const te_tensor *in, const te_tensor *out,
+                            te_diag *d)
+{
+    int32_t lo, hi;
+    if (fabs((double)in->q.scale[0] - (double)out->q.scale[0]) > 1.0e-6 ||
+        in->q.zero_point[0] != out->q.zero_point[0])
+        return te_op_fail(d, op, "input 0 (scale %g, zero point %lld) and output 0 (scale %g, "
+                          "zero point %lld) must have the same quantization",
+                          (double)in->q.scale[0], (long long)in->q.zero_point[0],
+                          (double)out->q.scale[0], (long long)out->q.zero_point[0]);
+    if (te_activation_range(op->opt.activation, out->q.scale[0], (int32_t)out->q.zero_point[0],
+                            -128, 127, &lo, &hi) < 0)
+        return te_op_fail(d, op, "unsupported fused activation %d", (int)op->opt.activation);
+    return 0;
+}
+
+int te_pool_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *out;
+    if (te_check_unary_s8(g, op, d, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    out = te_out(g, op, 0);
+    if (in->rank != 4)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has rank %d, expected 4", in->id,
+                          in->name, in->rank);
+    if (out->rank != 4)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has rank %d, expected 4", out->id,
+                          out->name, out->rank);
+    if (in->data && te_check_const(d, op, in, "input 0") < 0)
+        return -1;
+    if (pool_check_geometry(op, in, out, d) < 0)
+        return -1;
+    return pool_check_quant(op, in, out, d);
+}
+
+/* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
+ * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
+void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
+                         te_pool_params *p)
+{
+    p->batches = in->shape[0];
+    p->in_h = in->shape[1];
+    p->in_w = in->shape[2];
+    p->depth = in->shape[3];
+    p->out_h = out->shape[1];
+    p->out_w = out->shape[2];
+    p->stride_h = o->stride_h;
+    p->stride_w = o->stride_w;
+    p->filter_h = o->filter_h;
+    p->filter_w = o->filter_w;
+    p->pad_h = pool_padding(o->stride_h, in->shape[1], o->filter_h,
+                            pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h));
+    p->pad_w = pool_padding(o->stride_w, in->shape[2], o->filter_w,
+                            pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w));
+    p->act_min = -128;
+    p->act_max = 127;
+    te_activation_range(o->activation, out->q.scale[0], (int32_t)out->q.zero_point[0], -128, 127,
+                        &p->act_min, &p->act_max);
+}
+
+int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
+    te_pool_params p;
+    te_pool_make_params(&op->opt, in, out, &p);
+    te_emit_kernel(e, "pool");
+    te_emit_stmt(e, "{");
+    te_emit_stmt(e, "    static const te_pool_params p = {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
+                 "%d, %d, %d, %d};", p.batches, p.in_h, p.in_w, p.depth, p.out_h, p.out_w,
+                 p.stride_h, p.stride_w, p.filter_h, p.filter_w, p.pad_h, p.pad_w, (int)p.act_min,
+                 (int)p.act_max);
+    te_emit_stmt(e, "    %s(&p, %s, %s);", kernel_fn, pi.s, po.s);
+    te_emit_stmt(e, "}");
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* pool.h - what AVERAGE_POOL_2D and MAX_POOL_2D share: the checks (int8,
+ * NHWC, SAME/VALID, the output shape TFLite computes, equal quantization),
+ * the te_pool kernel parameters and the emission of the kernel call. */
+#ifndef TE_OPS_POOL_H
+#define TE_OPS_POOL_H
+
+/* Only the kernel parameter struct is used here: declare kernels extern. */
+#ifndef TE_KERNEL
+#define TE_KERNEL extern
+#endif
+
+#include "ops.h"
+#include "te_common.h"
+#include "te_pool.h"
+
+/* te_op_def.check of both pooling ops. */
+int te_pool_check(te_graph *g, const te_op *op, te_diag *d);
+
+/* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
+ * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
+void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
+                         te_pool_params *p);
+
+/* Writes the parameters and `kernel_fn(&p, input 0, output 0);`. */
+int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn);
+
+#endif
