@@ -6,6 +6,7 @@
 
 #include "conv_family.h"
 #include "quant/quant.h"
+#include "te_common.h"
 
 /* An int8 activation tensor (input or output) with per-tensor quantization. */
 int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
@@ -189,5 +190,158 @@ int te_convfam_check_conv_options(te_diag *d, const te_op *op, const te_tensor *
                           padded_in(o, 1, in->shape[2], &before) > 0x7fffffff))
         return te_op_fail(d, op, "explicit padding %d,%d,%d,%d makes the input too large",
                           o->pad_top, o->pad_bottom, o->pad_left, o->pad_right);
+    return 0;
+}
+
+/* ---- CONV_2D as a GEMM ---------------------------------------------------- */
+
+int te_convfam_gemm_k_pad(int k, int dsp)
+{
+    int a = dsp ? 4 : 8;
+    return (k + a - 1) / a * a;
+}
+
+/* scale * w in the kernel's order (te_conv2d_gemm.h), zeros past the real
+ * channels and patch elements. */
+static void gemm_weights(const te_convfam_gemm_spec *s, const int8_t *w, int scale, int16_t *dst)
+{
+    int quads = (s->out_c + 3) / 4, q, j, i, g;
+#define WT(c, i)                                                                                   \
+    ((c) < s->out_c && (i) < s->k ? (int16_t)(scale * w[(long)(c) * s->k + (i)]) : (int16_t)0)
+    if (!s->dsp) {
+        for (j = 0; j < 4 * quads; j++)
+            for (i = 0; i < s->k_pad; i++)
+                *dst++ = WT(j, i);
+        return;
+    }
+    for (q = 0; q < quads; q++)
+        for (g = 0; g < s->k_pad; g += 4)
+            for (j = 4 * q; j < 4 * q + 4; j++) {
+                *dst++ = WT(j, g);
+                *dst++ = WT(j, g + 2);
+                *dst++ = WT(j, g + 1);
+                *dst++ = WT(j, g + 3);
+            }
+#undef WT
+}
+
+/* TFLite's output for accumulator acc (exact arithmetic, clamped). */
+static int32_t gemm_ref_out(const te_convfam_gemm_spec *s, int32_t acc, int32_t mult, int shift)
+{
+    int32_t v = te_mul_by_quant_mult(acc, mult, shift);
+    return te_clamp_i32((int32_t)((uint32_t)v + (uint32_t)s->output_zp), s->act_min, s->act_max);
+}
+
+/* Channel c's entry when its output is the same for every accumulator
+ * bias64 +- mag it can have (the requantization is monotonic when the
+ * accumulator cannot wrap and nothing is shifted left): {0, 4 * out + 2, 2}
+ * gives out whatever the accumulator.  Returns 0 if not constant. */
+static int gemm_const_entry(const te_convfam_gemm_spec *s, int64_t bias64, int64_t mag,
+                            int32_t mult, int shift, int32_t *entry)
+{
+    int32_t lo, hi;
+    if (mult < 0 || bias64 - mag < INT32_MIN || bias64 + mag > INT32_MAX ||
+        (shift > 0 && ((bias64 < 0 ? -bias64 : bias64) + mag) >= ((int64_t)1 << (31 - shift))))
+        return 0;
+    lo = gemm_ref_out(s, (int32_t)(bias64 - mag), mult, shift);
+    hi = gemm_ref_out(s, (int32_t)(bias64 + mag), mult, shift);
+    if (lo != hi)
+        return 0;
+    entry[0] = 0;
+    entry[1] = 4 * lo + 2;
+    entry[2] = 2;
+    return 1;
+}
+
+int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, const int32_t *bias,
+                            const int32_t *mult, const int32_t *shift, int16_t *w_out,
+                            int32_t *qr_out)
+{
+    const int n = (s->out_c + 3) / 4 * 4;
+    int c, i, fast = 1;
+#define BIAS(c) qr_out[16 * ((c) / 4) + (c) % 4]
+#define ENTRY(c) (qr_out + 16 * ((c) / 4) + 4 + 3 * ((c) % 4))
+    for (c = 0; c < 4 * n; c++)
+        qr_out[c] = 0;
+    for (c = 0; c < s->out_c && fast; c++) { /* fast or constant, channel by channel */
+        int64_t sum = 0, mag = 0, b;
+        for (i = 0; i < s->k; i++) {
+            int v = w[(long)c * s->k + i];
+            sum += v;
+            mag += v < 0 ? -v : v;
+        }
+        b = (bias ? bias[c] : 0) - (int64_t)s->input_zp * sum; /* input offset = -zp */
+        mag *= 128;                                            /* |x| <= 128 */
+        if ((b < 0 ? -b : b) + mag < ((int64_t)1 << 29) &&
+            te_convfam_fast_requant(mult[c], shift[c], s->output_zp, (b < 0 ? -b : b) + mag + 1,
+                                    ENTRY(c)))
+            BIAS(c) = (int32_t)(2 * b);
+        else if (!gemm_const_entry(s, b, mag, mult[c], shift[c], ENTRY(c)))
+            fast = 0;
+    }
+    if (!fast) {
+        for (c = 0; c < s->out_c; c++) {
+            uint32_t sum = 0;
+            for (i = 0; i < s->k; i++)
+                sum += (uint32_t)(int32_t)w[(long)c * s->k + i];
+            BIAS(c) = (int32_t)((bias ? (uint32_t)bias[c] : 0u) -
+                                sum * (uint32_t)s->input_zp); /* int32 wrap-around */
+            ENTRY(c)[0] = mult[c];
+            ENTRY(c)[1] = shift[c];
+            ENTRY(c)[2] = 0;
+        }
+    }
+#undef BIAS
+#undef ENTRY
+    gemm_weights(s, w, fast ? 2 : 1, w_out);
+    return fast;
+}
+
+void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, const te_tensor *out,
+                                   int c, int float_product, int32_t *mult, int *shift)
+{
+    float ws = w->q.scale[w->q.count > 1 ? c : 0];
+    double real;
+    if (float_product && w->q.count == 1) {
+        float prod = in->q.scale[0] * ws;
+        real = (double)prod / (double)out->q.scale[0];
+    } else {
+        real = (double)in->q.scale[0] * (double)ws / (double)out->q.scale[0];
+    }
+    te_quantize_multiplier(real, mult, shift);
+}
+
+/* Why the fast form is exact (m = mult >= 0, e >= 1, |acc| <= bound <= 2^29):
+ * SaturatingRoundingDoublingHighMul(acc, m) = (acc*m + nudge) / 2^31
+ * truncated, nudge = 2^30 or 1 - 2^30 by the product's sign; both cases
+ * equal floor((acc*m + 2^30) / 2^31) = floor((2*acc*m + 2^31) / 2^32) = x,
+ * and m >= 0 rules out the saturating case.  RoundingDivideByPOT(x, e)
+ * rounds half away from zero: floor((x + 2^(e-1) - [x < 0]) / 2^e).  x < 0
+ * implies acc < 0, and acc < 0 with x >= 0 means x = 0, where both
+ * corrections give 0, so [x < 0] may be [acc < 0].  Adding zp*2^e before
+ * the floor adds zp, and x + c = floor((2*acc*m + 2^31 + c*2^32) / 2^32)
+ * for any integer c.  |x| <= bound + 1, so requiring |H| + bound + 2 < 2^31
+ * keeps x + H - 1 in int32.  m = 0 (a zero scale; TFLite's shift is then 0)
+ * always gives zp, which the entry {0, 1 + 2 zp, 1} does too. */
+int te_convfam_fast_requant(int32_t mult, int shift, int32_t zp, int64_t acc_bound,
+                            int32_t entry[3])
+{
+    int e = -shift;
+    int64_t h;
+    entry[0] = mult;
+    if (mult == 0 && zp >= -128 && zp <= 127) {
+        entry[1] = 1 + 2 * zp;
+        entry[2] = 1;
+        return 1;
+    }
+    h = e >= 1 && e <= 31 ? ((int64_t)1 << (e - 1)) + (int64_t)zp * ((int64_t)1 << e) : 0;
+    if (mult > 0 && e >= 1 && e <= 31 && acc_bound >= 0 && acc_bound <= ((int64_t)1 << 29) &&
+        zp >= -128 && zp <= 127 && (h < 0 ? -h : h) + acc_bound + 2 < ((int64_t)1 << 31)) {
+        entry[1] = (int32_t)h;
+        entry[2] = e;
+        return 1;
+    }
+    entry[1] = shift;
+    entry[2] = 0;
     return 0;
 }

@@ -29,4 +29,46 @@ int64_t te_convfam_conv_pad(const te_options *o, int axis, int64_t in, int64_t k
  * padded 4-D input's height and width within int range. */
 int te_convfam_check_conv_options(te_diag *d, const te_op *op, const te_tensor *in);
 
+/* ---- CONV_2D as a GEMM (runtime/te_conv2d_gemm.{h,c}) ----------------- */
+/* Patch length K padded for te_conv2d_gemm: to a multiple of 4 (dsp) or 8. */
+int te_convfam_gemm_k_pad(int k, int dsp);
+
+typedef struct {
+    int out_c, k, k_pad, dsp;        /* channels, patch length K, padded K, DSP layout */
+    int32_t input_zp, output_zp;
+    int32_t act_min, act_max;
+} te_convfam_gemm_spec;
+
+/* The constants of te_conv2d_gemm_s8 from weights w [out_c][k], optional
+ * bias and the per-channel mult/shift: w_out (quads * 4 * k_pad int16, the
+ * kernel's order) and qr_out (16 int32 per block of 4 channels: the biases
+ * with the input offset folded in, then a requantization entry per
+ * channel), quads = (out_c + 3) / 4.  Returns 1 when every channel gets the
+ * fast requantization (te_convfam_fast_requant; weights and bias then
+ * doubled) or, when its output cannot depend on the input, a constant
+ * entry; else 0 and the exact {mult, shift, 0} entries. */
+int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, const int32_t *bias,
+                            const int32_t *mult, const int32_t *shift, int16_t *w_out,
+                            int32_t *qr_out);
+
+/* The fixed-point multiplier and shift of output channel c, as
+ * te_convfam_emit_requant computes them (without writing arrays). */
+void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, const te_tensor *out,
+                                   int c, int float_product, int32_t *mult, int *shift);
+/* A cheaper exact form of TFLite's requantization
+ * MultiplyByQuantizedMultiplier(acc, mult, shift) + zp, valid for every
+ * accumulator |acc| <= acc_bound: with e = -shift >= 1, mult >= 0,
+ * acc_bound <= 2^29 and H = 2^(e-1) + zp*2^e small enough (see the .c), it
+ * equals
+ *   ((2*acc*mult + 2^31 + (H - [acc < 0]) * 2^32) >> 32) >> e
+ * (64-bit arithmetic, arithmetic shifts).  Writes entry = {mult, H, e} and
+ * returns 1; otherwise writes {mult, shift, 0} and returns 0 (the kernel
+ * then uses te_mul_by_quant_mult and adds zp itself). */
+int te_convfam_fast_requant(int32_t mult, int shift, int32_t zp, int64_t acc_bound,
+                            int32_t entry[3]);
+/* DEPTHWISE_CONV_2D: the name of the kernel function op's code will call
+ * ("te_depthwise_dsp_s8_k3s1", "te_depthwise_conv2d_s8_fast_inplace", ...),
+ * for the graph's target and in-place decision (op_depthwise_conv2d.c). */
+const char *te_convfam_dw_variant(const te_graph *g, const te_op *op);
+
 #endif

@@ -1,13 +1,23 @@
 /* op_conv2d.c - CONV_2D lowering (int8 activations, int8 per-channel or
  * per-tensor weights, optional int32 bias, SAME/VALID plus any explicit
- * padding folded in from a PAD) onto te_conv2d_s8.
+ * padding folded in from a PAD).
  *
  * Everything TFLite Micro derives in Prepare is computed here at compile
- * time (helpers in conv_family.c) and baked into the call as literals. */
+ * time (helpers in conv_family.c) and baked into the call as literals.
+ * Two kernels: te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
+ * re-laid out as int16 in the order it reads them, input offset folded into
+ * the bias, DSP SIMD layout on Cortex-M4/M7; no scratch memory) wherever it
+ * applies, and the plain te_conv2d_s8 for the rest: groups, non-constant
+ * weights, Cortex-M0+ (where int16 weights would double the flash), and the
+ * convolutions with the least reuse of their weights once int16 weights
+ * would make the model too big for flash (gemm_budget). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "conv_family.h"
+#include "ir/target.h"
 #include "quant/quant.h"
 
 /* ------------------------------------------------------------- CONV_2D */
@@ -69,15 +79,207 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2] * w->shape[3];
 }
 
-static int emit(te_emit *e, const te_op *op)
+/* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
+
+/* What use_gemm() finds out for emit(). */
+typedef struct {
+    int k;      /* patch length k_h * k_w * in_c */
+    int k_pad;  /* padded for the kernel */
+    int dsp;    /* DSP SIMD layout */
+    int pad_top, pad_left;
+} gemm_shape;
+
+/* int16 weights cost flash: they may add at most GEMM_EXTRA_FLASH bytes,
+ * and only while all the model's constants stay within GEMM_FLASH (the
+ * flash of a large Cortex-M part). */
+#define GEMM_EXTRA_FLASH ((int64_t)1 << 20)
+#define GEMM_FLASH ((int64_t)2 << 20)
+
+/* How many bytes int16 weights may add to this model. */
+static int64_t gemm_budget(const te_graph *g)
+{
+    int64_t consts = 0;
+    int i;
+    for (i = 0; i < g->n_tensors; i++)
+        if (g->tensors[i].data)
+            consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
+    consts = GEMM_FLASH - consts;
+    return consts < 0 ? 0 : (consts < GEMM_EXTRA_FLASH ? consts : GEMM_EXTRA_FLASH);
+}
+
+/* The kernel's own conditions (and k < 2^16: its portable int32 sums cannot
+ * overflow); the weight bytes it adds, or -1. */
+static int64_t gemm_extra(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
+    if (g->target == TE_TARGET_CORTEX_M0PLUS || w->shape[3] != in->shape[3] || !w->data ||
+        (b && !b->data) || k >= 65536)
+        return -1;
+    return ((int64_t)w->shape[0] + 3) / 4 * 4 * te_convfam_gemm_k_pad((int)k, 1) * 2 -
+           (int64_t)w->shape[0] * k;
+}
+
+/* Output pixels per weight: what int16 weights buy. */
+static int64_t gemm_reuse(const te_graph *g, const te_op *op)
+{
+    const te_tensor *out = &g->tensors[op->out[0]];
+    return (int64_t)out->shape[0] * out->shape[1] * out->shape[2];
+}
+
+/* Whether the convolution with weights `wid` is among those that get the
+ * fast kernel: by reuse, most first (then op order), while the extra flash
+ * stays within gemm_budget().  Patch clones share their op's weights. */
+static int gemm_chosen(const te_graph *g, int wid)
+{
+    const te_op *me = NULL;
+    int64_t extra = 0, mine;
+    int i;
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].opcode == TE_OP_CONV_2D && g->ops[i].in[1] == wid)
+            me = &g->ops[i];
+    if (!me)
+        return 1;
+    if ((mine = gemm_extra(g, me)) < 0)
+        return 0;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *o = &g->ops[i];
+        int64_t e, r, rm = gemm_reuse(g, me);
+        if (o->opcode != TE_OP_CONV_2D || o == me || (e = gemm_extra(g, o)) < 0)
+            continue;
+        r = gemm_reuse(g, o);
+        if (r > rm || (r == rm && o < me))
+            extra += e;
+    }
+    return extra + mine <= gemm_budget(g);
+}
+
+/* 1 when te_conv2d_gemm_s8 runs this op (filling *s). */
+static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    if (gemm_extra(g, op) < 0 || !gemm_chosen(g, op->in[1]))
+        return 0;
+    s->k = w->shape[1] * w->shape[2] * w->shape[3];
+    s->dsp = te_target_has_dsp(g->target);
+    s->k_pad = te_convfam_gemm_k_pad(s->k, s->dsp);
+    s->pad_top = (int)te_convfam_conv_pad(&op->opt, 0, in->shape[1], w->shape[1], out->shape[1]);
+    s->pad_left = (int)te_convfam_conv_pad(&op->opt, 1, in->shape[2], w->shape[2], out->shape[2]);
+    return 1;
+}
+
+/* 1x1 filter whose every output pixel reads one input pixel. */
+static int pointwise(const te_tensor *in, const te_tensor *w, const te_tensor *out,
+                     const te_options *o, const gemm_shape *s)
+{
+    return w->shape[1] == 1 && w->shape[2] == 1 && s->pad_top == 0 && s->pad_left == 0 &&
+           (int64_t)(out->shape[1] - 1) * o->stride_h < in->shape[1] &&
+           (int64_t)(out->shape[2] - 1) * o->stride_w < in->shape[2];
+}
+
+/* Re-laid-out weights, folded bias and requantization table as constants
+ * (te_convfam_gemm_prepare); *fast: the fast requantization. */
+static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
+                            int32_t hi, te_name *wt, te_name *qr, int *fast)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 ? te_in(g, op, 2) : NULL;
+    const int oc = w->shape[0], n = (oc + 3) / 4 * 4; /* channels padded to 4 */
+    const size_t nw = (size_t)n * (size_t)s->k_pad;
+    te_convfam_gemm_spec spec;
+    int16_t *w16 = malloc(sizeof(int16_t) * nw);
+    int32_t *words = malloc(sizeof(int32_t) * (nw / 2 + 1));
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    int rc = -1, c;
+    size_t i;
+    if (!w16 || !words || !q || !ms) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (c = 0; c < oc; c++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &ms[c], &sh);
+        ms[oc + c] = sh;
+    }
+    spec.out_c = oc;
+    spec.k = s->k;
+    spec.k_pad = s->k_pad;
+    spec.dsp = s->dsp;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    *fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
+                                    b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
+    if (s->dsp) { /* two int16 per word, the first in the low half */
+        for (i = 0; i < nw / 2; i++)
+            words[i] = (int32_t)((uint32_t)(uint16_t)w16[2 * i] |
+                                 (uint32_t)(uint16_t)w16[2 * i + 1] << 16);
+        *wt = te_emit_const_i32(e, words, nw / 2, "w");
+    } else {
+        *wt = te_emit_const_i16(e, w16, nw, "w");
+    }
+    *qr = te_emit_const_i32(e, q, (size_t)n * 4, "qr");
+    rc = 0;
+out:
+    free(w16);
+    free(words);
+    free(q);
+    free(ms);
+    return rc;
+}
+
+static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    int32_t lo, hi;
+    te_name wt, qr, x, y, zp;
+    int fast, pw = pointwise(in, w, out, o, s);
+    if (emit_gemm_consts(e, op, s, lo, hi, &wt, &qr, &fast))
+        return -1;
+    if (pw) {
+        snprintf(zp.s, sizeof zp.s, "NULL");
+    } else { /* the padding taps of one filter row */
+        size_t n = (size_t)w->shape[2] * (size_t)in->shape[3];
+        int8_t *row = malloc(n);
+        if (!row)
+            return te_fail(e->diag, "out of memory");
+        memset(row, (int)in->q.zero_point[0], n);
+        zp = te_emit_const_i8(e, row, n, "zp");
+        free(row);
+    }
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "conv2d_gemm");
+    te_emit_stmt(e,
+                 "te_conv2d_gemm_s8(&(const te_conv2d_gemm_params){.batches = %d, .in_h = %d, "
+                 ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
+                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
+                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .pointwise = %d, .input_zp = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, %s, "
+                 "%s, %s);",
+                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
+                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h, o->stride_w,
+                 o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
+                 pw, (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
+                 x.s, wt.s, qr.s, zp.s, y.s);
+    return 0;
+}
+
+/* ---- te_conv2d_s8 (reference) -------------------------------------------- */
+
+static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_options *o = &op->opt;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
     te_name mult, shift, x, wt, b, y;
-    if (te_convfam_act_range(e->diag, op, o->activation, out, &lo, &hi) ||
-        te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
+    if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
         return -1;
     x = te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
@@ -98,6 +300,15 @@ static int emit(te_emit *e, const te_op *op)
                  (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, x.s,
                  wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    int32_t lo, hi;
+    gemm_shape s;
+    if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
+        return -1;
+    return use_gemm(e->g, op, &s) ? emit_gemm(e, op, &s, lo, hi) : emit_ref(e, op, lo, hi);
 }
 
 const te_op_def te_op_conv2d = {TE_OP_CONV_2D, check, macs, NULL, emit, 0, NULL};

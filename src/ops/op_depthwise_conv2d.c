@@ -1,12 +1,30 @@
 /* op_depthwise_conv2d.c - DEPTHWISE_CONV_2D lowering (int8 activations,
  * int8 weights [1, kh, kw, in_c * multiplier] quantized per tensor or per
  * output channel, optional int32 bias, SAME/VALID plus explicit padding
- * folded in from a PAD) onto te_depthwise_conv2d_s8, or, when the planner
- * lets the output overwrite the input (multiplier 1), onto
- * te_depthwise_conv2d_s8_inplace.
+ * folded in from a PAD).  The kernel is chosen at compile time (choose())
+ * from the shape, the target and the planner's in-place decision; every
+ * one gives TFLite Micro's bytes, in place or not:
+ *  - DSP targets (constant weights, accumulators below 2^29, no dilation):
+ *    te_depthwise_dsp_s8_k<K>s<S> (multiplier 1, 3x3/5x5/7x7, stride 1 or
+ *    2: SMLAD on int16 column pairs of a ring of rows), or, on images where
+ *    most taps would be padding and for other filters up to 7 rows or other
+ *    multipliers, te_depthwise_dsp_nhwc_s8 (4 channels a word, taps inside
+ *    only);
+ *  - portable: te_depthwise_conv2d_s8_ring (multiplier 1, rows of 16
+ *    pixels or more, 8 pixels at a time), te_depthwise_conv2d_s8_fast (any
+ *    multiplier) and _fast_inplace (16 channels at a time);
+ *  - otherwise (and for patch clones, which have no scratch) the plain
+ *    te_depthwise_conv2d_s8(_inplace) or the scratch-free fast kernel.
+ * Kernels with scratch are used while it stays under half the tensor they
+ * save or write.  Requantization uses te_convfam_fast_requant where exact.
  * Prepare-time values follow TFLite Micro's depthwise_conv_common.cc; the
  * shared helpers live in conv_family.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "conv_family.h"
+#include "ir/target.h"
 
 /* The multiplier is out_c / in_c.  TFLite Micro loops over the option's
  * value instead, so an option that disagrees (other than an absent 0)
@@ -77,8 +95,8 @@ static int runs_inplace(const te_graph *g, const te_op *op)
 }
 
 /* With depth multiplier 1 output channel c reads only input channel c, so
- * the in-place kernel saves one input channel plane at a time in scratch
- * and then overwrites that channel (and only it) with its outputs. */
+ * the in-place kernels save the input rows (or one channel plane) they
+ * still need in scratch before overwriting them. */
 static int inplace_input(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
@@ -90,46 +108,480 @@ static int inplace_input(const te_graph *g, const te_op *op)
     return 0;
 }
 
-static size_t scratch_bytes(const te_graph *g, const te_op *op)
+/* ---- variant choice ---------------------------------------------------- */
+
+typedef enum {
+    DW_REF,          /* te_depthwise_conv2d_s8 */
+    DW_REF_INPLACE,  /* te_depthwise_conv2d_s8_inplace: one channel plane in scratch */
+    DW_FAST,         /* te_depthwise_conv2d_s8_fast */
+    DW_FAST_INPLACE, /* te_depthwise_conv2d_s8_fast_inplace: input rows in scratch */
+    DW_RING,         /* te_depthwise_conv2d_s8_ring, in place or not: int16 rows in scratch */
+    DW_DSP,          /* te_depthwise_dsp_s8_k<K>s<S>, in place or not: ring in scratch */
+    DW_DSP_NHWC      /* te_depthwise_dsp_nhwc_s8, in place or not: input rows in scratch */
+} dw_kind;
+
+typedef struct {
+    int batches, in_h, in_w, in_c, out_h, out_w, mult;
+    int k_h, k_w, s_h, s_w, d_h, d_w, pad_top, pad_left;
+    int inplace;
+    dw_kind kind;
+    int ring_w;      /* DW_DSP: 32-bit words per ring row (one channel) */
+    int ring_h, band;/* DW_DSP: ring rows, output rows per band */
+    int blocks;      /* DW_DSP: constants blocks (4, or 1 for small layers) */
+    size_t scratch;  /* bytes */
+} dw_plan;
+
+static void geometry(const te_graph *g, const te_op *op, dw_plan *p)
 {
-    const te_tensor *in = &g->tensors[op->in[0]];
-    return runs_inplace(g, op) ? (size_t)in->shape[1] * (size_t)in->shape[2] : 0;
+    const te_options *o = &op->opt;
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    memset(p, 0, sizeof *p);
+    p->batches = in->shape[0];
+    p->in_h = in->shape[1];
+    p->in_w = in->shape[2];
+    p->in_c = in->shape[3];
+    p->out_h = out->shape[1];
+    p->out_w = out->shape[2];
+    p->mult = w->shape[3] / in->shape[3];
+    p->k_h = w->shape[1];
+    p->k_w = w->shape[2];
+    p->s_h = o->stride_h;
+    p->s_w = o->stride_w;
+    p->d_h = o->dilation_h;
+    p->d_w = o->dilation_w;
+    p->pad_top = (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]);
+    p->pad_left = (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]);
+    p->inplace = runs_inplace(g, op);
 }
 
-static int emit(te_emit *e, const te_op *op)
+/* Largest |x - zero_point| of an int8 input. */
+static int64_t max_input_magnitude(const te_tensor *in)
+{
+    int64_t zp = in->q.zero_point[0];
+    int64_t a = -128 - zp, b = 127 - zp;
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    return a > b ? a : b;
+}
+
+static int32_t read_i32(const uint8_t *p)
+{
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24);
+}
+
+/* Bound on |accumulator| of output channel c (multiplier 1): |bias| plus
+ * sum |w| * max |x - zp|; "unbounded" when weights or bias are not
+ * constant. */
+static int64_t acc_bound(const te_graph *g, const te_op *op, int c)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    const int channels = w->shape[3];
+    int64_t sum = 0, bias = 0;
+    long t, taps = (long)w->shape[1] * w->shape[2];
+    if (!w->data || (b && !b->data))
+        return INT64_MAX / 4;
+    for (t = 0; t < taps; t++) {
+        int v = (int8_t)w->data[t * channels + c];
+        sum += v < 0 ? -v : v;
+    }
+    if (b)
+        bias = read_i32(b->data + 4 * (size_t)c);
+    return (bias < 0 ? -bias : bias) + sum * max_input_magnitude(in);
+}
+
+/* Every output row is written only over input rows the kernel has already
+ * saved, given that rows up to oy * s - pad_top + span - 1 are saved before
+ * output row oy is written. */
+static int inplace_safe(const dw_plan *p, int span)
+{
+    int oy;
+    if ((int64_t)p->out_h * p->out_w > (int64_t)p->in_h * p->in_w)
+        return 0;
+    for (oy = 0; oy < p->out_h; oy++) {
+        int64_t saved = (int64_t)oy * p->s_h - p->pad_top + span;
+        saved = saved < p->in_h ? saved : p->in_h;
+        if ((int64_t)(oy + 1) * p->out_w > saved * p->in_w)
+            return 0;
+    }
+    return 1;
+}
+
+/* Not an op of the graph but a patch clone, which gets no scratch. */
+static int is_clone(const te_graph *g, const te_op *op)
+{
+    return op < g->ops || op >= g->ops + g->n_ops;
+}
+
+/* The DSP kernels need constant weights, accumulators below 2^29 (for
+ * the doubled sums), scratch (a patch clone has none), no dilation and at
+ * most 7 filter rows. */
+static int dsp_eligible(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    int c;
+    if (!te_target_has_dsp(g->target) || p->k_h > 7 || p->d_h != 1 || p->d_w != 1 || !w->data)
+        return 0;
+    if (!p->inplace && is_clone(g, op))
+        return 0;
+    for (c = 0; c < p->in_c * p->mult; c++)
+        if (acc_bound(g, op, c) > ((int64_t)1 << 29))
+            return 0;
+    return 1;
+}
+
+/* Fraction of the filter taps inside the image, over all output pixels. */
+static double inside_fraction(const dw_plan *p)
+{
+    int64_t rows = 0, cols = 0;
+    int o, t;
+    for (o = 0; o < p->out_h; o++)
+        for (t = 0; t < p->k_h; t++)
+            rows += o * p->s_h - p->pad_top + t >= 0 && o * p->s_h - p->pad_top + t < p->in_h;
+    for (o = 0; o < p->out_w; o++)
+        for (t = 0; t < p->k_w; t++)
+            cols += o * p->s_w - p->pad_left + t >= 0 && o * p->s_w - p->pad_left + t < p->in_w;
+    return (double)rows * (double)cols / ((double)p->out_h * p->k_h * p->out_w * p->k_w);
+}
+
+/* The ring kernels (multiplier 1, square 3x3/5x5/7x7, stride 1 or 2)
+ * compute every padded tap: on images hardly larger than the filter, where
+ * most taps are padding, the channels-last kernel is cheaper. */
+static int ring_suits(const dw_plan *p)
+{
+    return p->mult == 1 && p->k_h == p->k_w && (p->k_h == 3 || p->k_h == 5 || p->k_h == 7) &&
+           p->s_h == p->s_w && (p->s_h == 1 || p->s_h == 2) && inside_fraction(p) >= 0.35;
+}
+
+/* Words per ring row: the stored columns [0, pad_left + in_w) in pairs,
+ * and every word the pixel groups read (see te_depthwise_dsp.c): pixel ox
+ * reads words from ox * s / 2 on (nw of them, and one more for stride 1
+ * quads), up to pixel out_w - 1. */
+static int dsp_ring_w(const dw_plan *p)
+{
+    int nw = (p->k_h + 1) / 2, last = p->out_w - 1;
+    int store = (p->pad_left + p->in_w + 1) / 2;
+    int read = p->s_w == 1 ? last / 2 + nw + 1 : last + nw;
+    return store > read ? store : read;
+}
+
+/* DSP scratch: the ring of 4 channels with as many output rows per band
+ * (fewer, longer passes over each channel; all of them when the padded
+ * input fits) as fit in a quarter of the input (at least 1 KB from 8 KB of
+ * input on, at most 2 KB), at least one; the table of row pointers; the constants blocks, one per
+ * channel of the group unless that would be more than a quarter of the
+ * input (then one, remade per channel and band; 3x3 always has 4). */
+static void dsp_ring(dw_plan *p)
+{
+    int64_t row_bytes = (int64_t)16 * dsp_ring_w(p);
+    int64_t in_bytes = (int64_t)p->batches * p->in_h * p->in_w * p->in_c;
+    int64_t budget = in_bytes / 4, block = (int64_t)(p->k_h * (p->k_h + 1) + 14) * 4;
+    int band = p->out_h;
+    budget = budget > 1024 || in_bytes < 8192 ? budget : 1024;
+    budget = budget < 2048 ? budget : 2048;
+    while (band > 1 && ((int64_t)(band - 1) * p->s_h + p->k_h) * row_bytes > budget)
+        band--;
+    p->ring_w = dsp_ring_w(p);
+    p->band = band;
+    p->ring_h = (band - 1) * p->s_h + p->k_h;
+    p->blocks = p->k_h == 3 || 4 * block <= in_bytes / 4 ? 4 : 1;
+    /* row pointers: room for 8-byte pointers, the DSP kernels also run on
+     * hosts (te_depthwise_dsp.c) */
+    p->scratch = (size_t)(p->ring_h * row_bytes) + (size_t)band * (size_t)p->k_h * 8 +
+                 (size_t)p->blocks * (size_t)block;
+}
+
+/* te_depthwise_conv2d_ring_bytes (runtime/te_depthwise_conv2d.h). */
+static int64_t portable_ring_bytes(const dw_plan *p)
+{
+    int64_t blocks = (p->out_w + 7) / 8 * 8;
+    int64_t right = (blocks - 1) * p->s_w + (int64_t)(p->k_w - 1) * p->d_w + 1;
+    int64_t cols = p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
+    int64_t rows = (int64_t)(p->k_h - 1) * p->d_h + 1;
+    cols += cols & 1;
+    return 2 * 8 * (rows * cols + (int64_t)p->k_h * p->k_w);
+}
+
+/* A kernel's scratch is worth it up to half the output (or, in place, half
+ * the tensor): tiny layers keep the kernels without (or with less). */
+static size_t dsp_scratch_limit(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *t = &g->tensors[p->inplace ? op->in[0] : op->out[0]];
+    return te_tensor_bytes(t) / 2;
+}
+
+static void choose(const te_graph *g, const te_op *op, dw_plan *p)
+{
+    int span;
+    geometry(g, op, p);
+    span = (p->k_h - 1) * p->d_h + 1;
+    if (dsp_eligible(g, op, p) && (!p->inplace || inplace_safe(p, p->k_h))) {
+        if (ring_suits(p)) {
+            p->kind = DW_DSP;
+            dsp_ring(p);
+        } else {
+            p->kind = DW_DSP_NHWC;
+            p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
+        }
+        if (p->scratch <= dsp_scratch_limit(g, op, p))
+            return;
+        p->scratch = 0;
+    }
+    /* portable: rows of 16 pixels or more go 8 pixels at a time (the ring
+     * kernel), others 16 channels at a time (the fast kernels) */
+    if (p->mult == 1 && p->k_h <= 16 && p->k_w <= 16 && p->s_w <= 2 && p->out_w >= 16 &&
+        !is_clone(g, op) && (!p->inplace || inplace_safe(p, span))) {
+        p->kind = DW_RING;
+        p->scratch = (size_t)portable_ring_bytes(p);
+        if (p->scratch <= dsp_scratch_limit(g, op, p))
+            return;
+    }
+    p->scratch = 0;
+    if (p->k_h <= 16 && !p->inplace) {
+        p->kind = DW_FAST;
+    } else if (p->mult == 1 && p->k_h <= 16 && inplace_safe(p, span) &&
+               (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16) <=
+                   dsp_scratch_limit(g, op, p) / 2) {
+        /* rows of 16 channels, while a quarter of the tensor at most (else
+         * the one plane of the plain kernel is less memory) */
+        p->kind = DW_FAST_INPLACE;
+        p->scratch = (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16);
+    } else if (p->inplace) {
+        p->kind = DW_REF_INPLACE;
+        p->scratch = (size_t)p->in_h * (size_t)p->in_w;
+    } else {
+        p->kind = DW_REF;
+    }
+}
+
+static size_t scratch_bytes(const te_graph *g, const te_op *op)
+{
+    dw_plan p;
+    choose(g, op, &p);
+    return p.scratch;
+}
+
+const char *te_convfam_dw_variant(const te_graph *g, const te_op *op)
+{
+    static const char *const names[] = {
+        "te_depthwise_conv2d_s8", "te_depthwise_conv2d_s8_inplace", "te_depthwise_conv2d_s8_fast",
+        "te_depthwise_conv2d_s8_fast_inplace", "te_depthwise_conv2d_s8_ring"};
+    static const char *const dsp[3][2] = {
+        {"te_depthwise_dsp_s8_k3s1", "te_depthwise_dsp_s8_k3s2"},
+        {"te_depthwise_dsp_s8_k5s1", "te_depthwise_dsp_s8_k5s2"},
+        {"te_depthwise_dsp_s8_k7s1", "te_depthwise_dsp_s8_k7s2"}};
+    dw_plan p;
+    choose(g, op, &p);
+    if (p.kind == DW_DSP)
+        return dsp[(p.k_h - 3) / 2][p.s_h - 1];
+    if (p.kind == DW_DSP_NHWC)
+        return "te_depthwise_dsp_nhwc_s8";
+    return names[p.kind];
+}
+
+/* ---- emission ------------------------------------------------------------ */
+
+/* Per channel {mult, H, e} or {mult, shift, 0} (te_convfam_fast_requant). */
+static te_name emit_rq(te_emit *e, const te_op *op, int channels)
 {
     te_graph *g = e->g;
-    const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    int inplace = runs_inplace(g, op);
-    int32_t lo, hi;
-    te_name mult, shift, x, wt, b, y, plane;
-    if (inplace && (w->shape[3] != in->shape[3] || te_tensor_bytes(out) > te_tensor_bytes(in)))
-        return te_op_fail(e->diag, op, "cannot run in place (internal error)");
-    if (te_convfam_act_range(e->diag, op, o->activation, out, &lo, &hi) ||
-        te_convfam_emit_requant(e, in, w, out, w->shape[3], 0, &mult, &shift))
+    int32_t *rq = malloc(sizeof(int32_t) * 3 * (size_t)channels);
+    te_name n;
+    int c;
+    if (!rq) {
+        te_fail(e->diag, "out of memory");
+        n.s[0] = 0;
+        return n;
+    }
+    for (c = 0; c < channels; c++) {
+        int32_t m;
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &m, &sh);
+        te_convfam_fast_requant(m, sh, (int32_t)out->q.zero_point[0], acc_bound(g, op, c),
+                                rq + 3 * c);
+    }
+    n = te_emit_const_i32(e, rq, 3 * (size_t)channels, "rq");
+    free(rq);
+    return n;
+}
+
+/* The bias tensor, or zeros. */
+static te_name emit_bias(te_emit *e, const te_op *op, int channels)
+{
+    te_graph *g = e->g;
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? te_in(g, op, 2) : NULL;
+    int32_t *v;
+    te_name n;
+    if (b)
+        return te_emit_tensor(e, b->id);
+    v = calloc((size_t)channels, sizeof *v);
+    if (!v) {
+        te_fail(e->diag, "out of memory");
+        n.s[0] = 0;
+        return n;
+    }
+    n = te_emit_const_i32(e, v, (size_t)channels, "bias0");
+    free(v);
+    return n;
+}
+
+/* TE_DEPTHWISE_DSP_SAT (1), CLAMP (2) or SLOW (0), see te_depthwise_dsp.h. */
+static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    int c;
+    for (c = 0; c < p->in_c * p->mult; c++) {
+        int32_t m, entry[3];
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &m, &sh);
+        if (!te_convfam_fast_requant(m, sh, (int32_t)out->q.zero_point[0], acc_bound(g, op, c),
+                                     entry))
+            return 0;
+    }
+    return lo == -128 && hi == 127 ? 1 : 2;
+}
+
+static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    te_name wt, b, rq = emit_rq(e, op, p->in_c), x, y, ring;
+    if (!rq.s[0])
+        return -1;
+    wt = te_emit_tensor(e, w->id);
+    b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    ring = te_emit_scratch(e, "uint32_t");
+    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_stmt(e,
+                 "te_depthwise_dsp_s8_k%ds%d_inl(&(const te_depthwise_dsp_params){.batches = %d, "
+                 ".in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, .pad_top = %d, "
+                 ".pad_left = %d, .ring_h = %d, .ring_w = %d, .band = %d, .blocks = %d, "
+                 ".mode = %d, "
+                 ".input_offset = %d, .output_offset = %d, "
+                 ".act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
+                 p->k_h, p->s_h, p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w,
+                 p->pad_top, p->pad_left, p->ring_h, p->ring_w, p->band, p->blocks,
+                 dsp_mode(g, op, p, lo, hi), (int)-in->q.zero_point[0],
+                 (int)out->q.zero_point[0], (int)lo, (int)hi, p->inplace ? y.s : x.s, y.s,
+                 wt.s, b.s, rq.s, ring.s);
+    return 0;
+}
+
+static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    te_name wt, b, rq = emit_rq(e, op, p->in_c * p->mult), x, y, sc;
+    if (!rq.s[0])
+        return -1;
+    wt = te_emit_tensor(e, w->id);
+    b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    sc = te_emit_scratch(e, "uint32_t");
+    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_stmt(e,
+                 "te_depthwise_dsp_nhwc_s8_inl(&(const te_depthwise_dsp_nhwc_params){.batches = "
+                 "%d, .in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, "
+                 ".depth_mult = %d, .k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, "
+                 ".pad_top = %d, .pad_left = %d, .mode = %d, .input_offset = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
+                 p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->mult, p->k_h,
+                 p->k_w, p->s_h, p->s_w, p->pad_top, p->pad_left, dsp_mode(g, op, p, lo, hi),
+                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
+                 p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, sc.s);
+    return 0;
+}
+
+/* The portable kernels' params literal. */
+static void portable_params(const te_graph *g, const te_op *op, const dw_plan *p, int32_t lo,
+                            int32_t hi, char *buf, size_t n)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    snprintf(buf, n,
+             "&(const te_depthwise_conv2d_params){.batches = %d, .in_h = %d, .in_w = %d, "
+             ".in_c = %d, .out_h = %d, .out_w = %d, .depth_mult = %d, .k_h = %d, .k_w = %d, "
+             ".stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, .pad_top = %d, "
+             ".pad_left = %d, .input_offset = %d, .output_offset = %d, .act_min = %d, "
+             ".act_max = %d}",
+             p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->mult, p->k_h,
+             p->k_w, p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
+             (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi);
+}
+
+/* te_depthwise_conv2d_s8_fast(p, in, w, bias, rq, out), _fast_inplace(p,
+ * data, w, bias, rq, rows), _ring(p, in, w, bias, rq, out, scratch). */
+static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *params)
+{
+    te_name wt = te_emit_tensor(e, op->in[1]), b = emit_bias(e, op, p->in_c * p->mult);
+    te_name rq = emit_rq(e, op, p->in_c * p->mult), x, y;
+    if (!b.s[0] || !rq.s[0])
+        return -1;
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "depthwise_conv2d");
+    if (p->kind == DW_FAST)
+        te_emit_stmt(e, "te_depthwise_conv2d_s8_fast(%s, %s, %s, %s, %s, %s);", params, x.s,
+                     wt.s, b.s, rq.s, y.s);
+    else if (p->kind == DW_FAST_INPLACE)
+        te_emit_stmt(e, "te_depthwise_conv2d_s8_fast_inplace(%s, %s, %s, %s, %s, %s);", params,
+                     y.s, wt.s, b.s, rq.s, te_emit_scratch(e, "int8_t").s);
+    else
+        te_emit_stmt(e, "te_depthwise_conv2d_s8_ring(%s, %s, %s, %s, %s, %s, %s);", params,
+                     p->inplace ? y.s : x.s, wt.s, b.s, rq.s, y.s,
+                     te_emit_scratch(e, "int16_t").s);
+    return 0;
+}
+
+/* te_depthwise_conv2d_s8(p, in, w, bias, mult, shift, out) or _inplace(p,
+ * data, w, bias, mult, shift, plane). */
+static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *params)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    te_name mult, shift, x, wt, b, y;
+    if (te_convfam_emit_requant(e, in, w, out, w->shape[3], 0, &mult, &shift))
         return -1;
     x = te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    plane = inplace ? te_emit_scratch(e, "int8_t") : y;
     te_emit_kernel(e, "depthwise_conv2d");
-    te_emit_stmt(e,
-                 "te_depthwise_conv2d_s8%s(&(const te_depthwise_conv2d_params){.batches = %d, "
-                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, "
-                 ".depth_mult = %d, .k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, "
-                 ".dil_h = %d, .dil_w = %d, .pad_top = %d, .pad_left = %d, .input_offset = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
-                 inplace ? "_inplace" : "", in->shape[0], in->shape[1], in->shape[2],
-                 in->shape[3], out->shape[1], out->shape[2], w->shape[3] / in->shape[3],
-                 w->shape[1], w->shape[2], o->stride_h, o->stride_w, o->dilation_h,
-                 o->dilation_w,
-                 (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]),
-                 (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]),
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
-                 inplace ? y.s : x.s, wt.s, b.s, mult.s, shift.s, plane.s);
+    if (p->kind == DW_REF_INPLACE)
+        te_emit_stmt(e, "te_depthwise_conv2d_s8_inplace(%s, %s, %s, %s, %s, %s, %s);", params,
+                     y.s, wt.s, b.s, mult.s, shift.s, te_emit_scratch(e, "int8_t").s);
+    else
+        te_emit_stmt(e, "te_depthwise_conv2d_s8(%s, %s, %s, %s, %s, %s, %s);", params, x.s,
+                     wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    dw_plan p;
+    int32_t lo, hi;
+    char params[512];
+    choose(g, op, &p);
+    if (p.inplace && (w->shape[3] != in->shape[3] || te_tensor_bytes(out) > te_tensor_bytes(in)))
+        return te_op_fail(e->diag, op, "cannot run in place (internal error)");
+    if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi))
+        return -1;
+    if (p.kind == DW_DSP)
+        return emit_dsp(e, op, &p, lo, hi);
+    if (p.kind == DW_DSP_NHWC)
+        return emit_dsp_nhwc(e, op, &p, lo, hi);
+    portable_params(g, op, &p, lo, hi, params, sizeof params);
+    if (p.kind == DW_REF || p.kind == DW_REF_INPLACE)
+        return emit_ref(e, op, &p, params);
+    return emit_fast(e, op, &p, params);
 }
 
 const te_op_def te_op_depthwise_conv2d = {TE_OP_DEPTHWISE_CONV_2D, check, macs, scratch_bytes,

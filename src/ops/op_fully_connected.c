@@ -1,17 +1,23 @@
 /* op_fully_connected.c - FULLY_CONNECTED lowering (int8 activations, int8
  * weights [units, depth] in the DEFAULT format quantized per tensor or per
- * unit, optional int32 bias) onto te_fully_connected_s8.
+ * unit, optional int32 bias) onto the te_fully_connected_* kernels.
  *
  * Prepare-time values follow TFLite Micro's fully_connected_common.cc:
  * per-tensor weights take GetQuantizedConvolutionMultipler (scales
  * multiplied in float, bias scale checked), per-channel weights the double
  * per-channel formula.  The input is viewed as [batches, depth]; batches
  * come from the output (all of it but the last dimension), so keep_num_dims
- * only changes the output shape.  Shared helpers live in conv_family.c. */
+ * only changes the output shape.  Shared helpers live in conv_family.c.
+ *
+ * Constant weights (and bias) take the fast kernels: the input offset is
+ * folded into the bias and, on DSP targets, the weights are packed for
+ * SMLAD (fc_layout.c).  Weights computed at run time take the plain one. */
 #include <math.h>
+#include <stdlib.h>
 
+#include "../ir/target.h"
 #include "conv_family.h"
-
+#include "fc_layout.h"
 
 /* TFLite refuses a per-tensor FC whose bias scale strays from
  * input_scale * weights_scale by more than 2% of the output scale. */
@@ -74,28 +80,91 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(&g->tensors[op->out[0]]) * w->shape[1];
 }
 
+/* The call shared by every variant; `kernel` picks it, `w` and `b` are the
+ * weights and bias (folded for the fast kernels) it takes. */
+static void emit_call(te_emit *e, const te_op *op, const char *kernel, const char *w,
+                      const char *b, const te_name *mult, const te_name *shift, int32_t lo,
+                      int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    int units = te_in(g, op, 1)->shape[0], depth = te_in(g, op, 1)->shape[1];
+    te_name x = te_emit_tensor(e, in->id), y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "fully_connected");
+    te_emit_stmt(e,
+                 "%s(&(const te_fully_connected_params){.batches = %lld, "
+                 ".depth = %d, .units = %d, .input_offset = %d, .output_offset = %d, "
+                 ".act_min = %d, .act_max = %d, .per_channel = %d}, %s, %s, %s, %s, %s, %s);",
+                 kernel, (long long)(te_tensor_elems(out) / units), depth, units,
+                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
+                 te_in(g, op, 1)->q.count > 1, x.s, w, b, mult->s, shift->s, y.s);
+}
+
+/* A little-endian int32 of constant data. */
+static int32_t read_i32(const uint8_t *p)
+{
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24);
+}
+
+/* Constant weights: input offset folded into the bias at compile time,
+ * the DSP kernel's packed weights when the target has SMLAD. */
+static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_name *shift,
+                     int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *b = te_in(g, op, 2);
+    int units = w->shape[0], depth = w->shape[1], u, rc = -1;
+    const int8_t *wd = (const int8_t *)w->data;
+    size_t padded = te_fc_dsp_rows(units);
+    int32_t *bias = calloc(padded, sizeof(int32_t)), *packed = NULL;
+    te_name bn, wn;
+    if (!bias)
+        return te_fail(e->diag, "out of memory");
+    for (u = 0; u < units && b; u++)
+        bias[u] = read_i32(b->data + 4 * (size_t)u);
+    te_fc_fold_bias(wd, units, depth, bias, -in->q.zero_point[0], bias);
+    if (te_target_has_dsp(g->target)) {
+        size_t n = te_fc_dsp_words(units, depth);
+        packed = malloc(sizeof(int32_t) * n);
+        if (!packed) {
+            te_fail(e->diag, "out of memory");
+            goto out;
+        }
+        if (te_fc_dsp_pack(wd, units, depth, packed) == 0) {
+            /* the DSP kernel reads the bias of whole blocks of rows */
+            bn = te_emit_const_i32(e, bias, padded, "bias");
+            wn = te_emit_const_i32(e, packed, n, "wpk");
+            emit_call(e, op, "te_fully_connected_s8_dsp", wn.s, bn.s, mult, shift, lo, hi);
+            rc = 0;
+            goto out;
+        }
+    }
+    bn = te_emit_const_i32(e, bias, (size_t)units, "bias");
+    wn = te_emit_tensor(e, w->id);
+    emit_call(e, op, "te_fully_connected_s8_fast", wn.s, bn.s, mult, shift, lo, hi);
+    rc = 0;
+out:
+    free(packed);
+    free(bias);
+    return rc;
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    int units = w->shape[0];
+    const te_tensor *b = te_in(g, op, 2);
     int32_t lo, hi;
-    te_name mult, shift, x, wt, b, y;
+    te_name mult, shift, wt, bn;
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
-        te_convfam_emit_requant(e, in, w, out, units, 1, &mult, &shift))
+        te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;
-    x = te_emit_tensor(e, in->id);
+    if (w->data && (!b || b->data))
+        return emit_fast(e, op, &mult, &shift, lo, hi);
     wt = te_emit_tensor(e, w->id);
-    b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
-    y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "fully_connected");
-    te_emit_stmt(e,
-                 "te_fully_connected_s8(&(const te_fully_connected_params){.batches = %lld, "
-                 ".depth = %d, .units = %d, .input_offset = %d, .output_offset = %d, "
-                 ".act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
-                 (long long)(te_tensor_elems(out) / units), w->shape[1], units,
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, x.s,
-                 wt.s, b.s, mult.s, shift.s, y.s);
+    bn = te_emit_tensor(e, b ? b->id : -1);
+    emit_call(e, op, "te_fully_connected_s8", wt.s, bn.s, &mult, &shift, lo, hi);
     return 0;
 }
 

@@ -141,6 +141,80 @@ static int count_diff(const int8_t *a, const int8_t *b, size_t n)
     return d;
 }
 
+/* The parameter fields every convolution-family kernel takes from the
+ * requantization (any params struct p with them). */
+#define SET_RQ_FIELDS(p, q)                                                                   \
+    do {                                                                                      \
+        (p).input_offset = -(q).in_zp;                                                        \
+        (p).output_offset = (q).out_zp;                                                       \
+        (p).act_min = (q).act_min;                                                            \
+        (p).act_max = (q).act_max;                                                            \
+    } while (0)
+
+/* Random batch count, kernel size (up to max_k) and strides. */
+#define RAND_WINDOW(p, max_k)                                                                 \
+    do {                                                                                      \
+        (p).batches = test_rand() % 5 == 0 ? 2 : 1;                                           \
+        (p).k_h = test_rand_range(1, max_k);                                                  \
+        (p).k_w = test_rand() % 2 ? (p).k_h : test_rand_range(1, max_k);                      \
+        (p).stride_h = test_rand_range(1, 3);                                                 \
+        (p).stride_w = test_rand() % 2 ? (p).stride_h : test_rand_range(1, 3);                \
+    } while (0)
+
+#define RAND_DILATION(p)                                                                      \
+    do {                                                                                      \
+        (p).dil_h = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;                         \
+        (p).dil_w = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;                         \
+    } while (0)
+
+/* Random input size (VALID: at least the dilated kernel), then the output
+ * size and padding TFLite derives. */
+#define RAND_SPATIAL(p, same)                                                                 \
+    do {                                                                                      \
+        (p).in_h = test_rand_range(1, 14) + ((same) ? 0 : ((p).k_h - 1) * (p).dil_h);         \
+        (p).in_w = test_rand_range(1, 14) + ((same) ? 0 : ((p).k_w - 1) * (p).dil_w);         \
+        (p).out_h = out_size(same, (p).in_h, (p).k_h, (p).stride_h, (p).dil_h);               \
+        (p).out_w = out_size(same, (p).in_w, (p).k_w, (p).stride_w, (p).dil_w);               \
+        (p).pad_top = pad_before((p).in_h, (p).k_h, (p).stride_h, (p).dil_h, (p).out_h);      \
+        (p).pad_left = pad_before((p).in_w, (p).k_w, (p).stride_w, (p).dil_w, (p).out_w);     \
+    } while (0)
+
+/* The buffers of one random case: input and weights filled at random,
+ * the kernel's output (pre-filled with 0x55) and the reference output. */
+typedef struct {
+    int8_t *in, *w, *out, *ref;
+    size_t n_in, n_w, n_out;
+} case_bufs;
+
+static void bufs_alloc(case_bufs *b, size_t n_in, size_t n_w, size_t n_out)
+{
+    b->n_in = n_in;
+    b->n_w = n_w;
+    b->n_out = n_out;
+    b->in = malloc(n_in);
+    b->w = malloc(n_w);
+    b->out = malloc(n_out);
+    b->ref = malloc(n_out);
+    fill_i8(b->in, n_in);
+    fill_w(b->w, n_w);
+    memset(b->out, 0x55, n_out);
+}
+
+/* Checks the kernel output against the reference, frees the case;
+ * returns the number of differing bytes. */
+static int bufs_check_free(case_bufs *b, rq_params *q)
+{
+    int diffs = count_diff(b->out, b->ref, b->n_out);
+    note_range(b->ref, b->n_out, q);
+    CHECK(diffs == 0);
+    free(b->in);
+    free(b->w);
+    free(b->out);
+    free(b->ref);
+    free_rq(q);
+    return diffs;
+}
+
 /* ------------------------------------------------------------ CONV_2D */
 
 static void ref_conv(const te_conv2d_params *p, const int8_t *in, const int8_t *w,
@@ -175,17 +249,11 @@ static void test_conv_case(int verbose)
 {
     te_conv2d_params p;
     rq_params q;
-    int same = test_rand() % 2, groups = 1;
-    int8_t *in, *w, *out, *ref;
-    size_t n_in, n_w, n_out;
+    case_bufs b;
+    int same = test_rand() % 2, groups = 1, diffs;
     memset(&p, 0, sizeof p);
-    p.batches = test_rand() % 5 == 0 ? 2 : 1;
-    p.k_h = test_rand_range(1, 7);
-    p.k_w = test_rand() % 2 ? p.k_h : test_rand_range(1, 7);
-    p.stride_h = test_rand_range(1, 3);
-    p.stride_w = test_rand() % 2 ? p.stride_h : test_rand_range(1, 3);
-    p.dil_h = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;
-    p.dil_w = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;
+    RAND_WINDOW(p, 7);
+    RAND_DILATION(p);
     p.in_c = pick_channels();
     p.out_c = pick_channels();
     if (test_rand() % 6 == 0) { /* grouped convolution */
@@ -194,41 +262,19 @@ static void test_conv_case(int verbose)
         p.out_c = groups * test_rand_range(1, 4);
     }
     p.filter_c = p.in_c / groups;
-    p.in_h = test_rand_range(1, 14) + (same ? 0 : (p.k_h - 1) * p.dil_h);
-    p.in_w = test_rand_range(1, 14) + (same ? 0 : (p.k_w - 1) * p.dil_w);
-    p.out_h = out_size(same, p.in_h, p.k_h, p.stride_h, p.dil_h);
-    p.out_w = out_size(same, p.in_w, p.k_w, p.stride_w, p.dil_w);
-    p.pad_top = pad_before(p.in_h, p.k_h, p.stride_h, p.dil_h, p.out_h);
-    p.pad_left = pad_before(p.in_w, p.k_w, p.stride_w, p.dil_w, p.out_w);
+    RAND_SPATIAL(p, same);
     make_rq(&q, p.out_c, p.k_h * p.k_w * p.filter_c, test_rand() % 4 != 0);
-    p.input_offset = -q.in_zp;
-    p.output_offset = q.out_zp;
-    p.act_min = q.act_min;
-    p.act_max = q.act_max;
-
-    n_in = (size_t)p.batches * p.in_h * p.in_w * p.in_c;
-    n_w = (size_t)p.out_c * p.k_h * p.k_w * p.filter_c;
-    n_out = (size_t)p.batches * p.out_h * p.out_w * p.out_c;
-    in = malloc(n_in);
-    w = malloc(n_w);
-    out = malloc(n_out);
-    ref = malloc(n_out);
-    fill_i8(in, n_in);
-    fill_w(w, n_w);
-    memset(out, 0x55, n_out);
-    te_conv2d_s8(&p, in, w, q.bias, q.mult, q.shift, out);
-    ref_conv(&p, in, w, &q, ref);
-    note_range(ref, n_out, &q);
-    CHECK(count_diff(out, ref, n_out) == 0);
-    if (verbose || count_diff(out, ref, n_out))
+    SET_RQ_FIELDS(p, q);
+    bufs_alloc(&b, (size_t)p.batches * p.in_h * p.in_w * p.in_c,
+               (size_t)p.out_c * p.k_h * p.k_w * p.filter_c,
+               (size_t)p.batches * p.out_h * p.out_w * p.out_c);
+    te_conv2d_s8(&p, b.in, b.w, q.bias, q.mult, q.shift, b.out);
+    ref_conv(&p, b.in, b.w, &q, b.ref);
+    diffs = bufs_check_free(&b, &q);
+    if (verbose || diffs)
         printf("conv %dx%dx%d k%dx%d s%d,%d d%d,%d g%d -> %dx%dx%d pad %d,%d: %d diffs\n", p.in_h,
                p.in_w, p.in_c, p.k_h, p.k_w, p.stride_h, p.stride_w, p.dil_h, p.dil_w, groups,
-               p.out_h, p.out_w, p.out_c, p.pad_top, p.pad_left, count_diff(out, ref, n_out));
-    free(in);
-    free(w);
-    free(out);
-    free(ref);
-    free_rq(&q);
+               p.out_h, p.out_w, p.out_c, p.pad_top, p.pad_left, diffs);
 }
 
 /* ----------------------------------------------------- DEPTHWISE_CONV_2D */
@@ -263,54 +309,25 @@ static void test_dw_case(void)
 {
     te_depthwise_conv2d_params p;
     rq_params q;
-    int same = test_rand() % 2, oc_n;
-    int8_t *in, *w, *out, *ref;
-    size_t n_in, n_w, n_out;
+    case_bufs b;
+    int same = test_rand() % 2, oc_n, diffs;
     memset(&p, 0, sizeof p);
-    p.batches = test_rand() % 5 == 0 ? 2 : 1;
-    p.k_h = test_rand_range(1, 7);
-    p.k_w = test_rand() % 2 ? p.k_h : test_rand_range(1, 7);
-    p.stride_h = test_rand_range(1, 3);
-    p.stride_w = test_rand() % 2 ? p.stride_h : test_rand_range(1, 3);
-    p.dil_h = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;
-    p.dil_w = test_rand() % 3 == 0 ? test_rand_range(1, 3) : 1;
+    RAND_WINDOW(p, 7);
+    RAND_DILATION(p);
     p.in_c = pick_channels();
     p.depth_mult = test_rand() % 2 ? 1 : test_rand_range(1, 3);
     oc_n = p.in_c * p.depth_mult;
-    p.in_h = test_rand_range(1, 14) + (same ? 0 : (p.k_h - 1) * p.dil_h);
-    p.in_w = test_rand_range(1, 14) + (same ? 0 : (p.k_w - 1) * p.dil_w);
-    p.out_h = out_size(same, p.in_h, p.k_h, p.stride_h, p.dil_h);
-    p.out_w = out_size(same, p.in_w, p.k_w, p.stride_w, p.dil_w);
-    p.pad_top = pad_before(p.in_h, p.k_h, p.stride_h, p.dil_h, p.out_h);
-    p.pad_left = pad_before(p.in_w, p.k_w, p.stride_w, p.dil_w, p.out_w);
+    RAND_SPATIAL(p, same);
     make_rq(&q, oc_n, p.k_h * p.k_w, test_rand() % 4 != 0);
-    p.input_offset = -q.in_zp;
-    p.output_offset = q.out_zp;
-    p.act_min = q.act_min;
-    p.act_max = q.act_max;
-
-    n_in = (size_t)p.batches * p.in_h * p.in_w * p.in_c;
-    n_w = (size_t)p.k_h * p.k_w * oc_n;
-    n_out = (size_t)p.batches * p.out_h * p.out_w * oc_n;
-    in = malloc(n_in);
-    w = malloc(n_w);
-    out = malloc(n_out);
-    ref = malloc(n_out);
-    fill_i8(in, n_in);
-    fill_w(w, n_w);
-    te_depthwise_conv2d_s8(&p, in, w, q.bias, q.mult, q.shift, out);
-    ref_dw(&p, in, w, &q, ref);
-    note_range(ref, n_out, &q);
-    CHECK(count_diff(out, ref, n_out) == 0);
-    if (count_diff(out, ref, n_out))
+    SET_RQ_FIELDS(p, q);
+    bufs_alloc(&b, (size_t)p.batches * p.in_h * p.in_w * p.in_c, (size_t)p.k_h * p.k_w * oc_n,
+               (size_t)p.batches * p.out_h * p.out_w * oc_n);
+    te_depthwise_conv2d_s8(&p, b.in, b.w, q.bias, q.mult, q.shift, b.out);
+    ref_dw(&p, b.in, b.w, &q, b.ref);
+    diffs = bufs_check_free(&b, &q);
+    if (diffs)
         printf("dw %dx%dx%d m%d k%dx%d s%d,%d d%d,%d: %d diffs\n", p.in_h, p.in_w, p.in_c,
-               p.depth_mult, p.k_h, p.k_w, p.stride_h, p.stride_w, p.dil_h, p.dil_w,
-               count_diff(out, ref, n_out));
-    free(in);
-    free(w);
-    free(out);
-    free(ref);
-    free_rq(&q);
+               p.depth_mult, p.k_h, p.k_w, p.stride_h, p.stride_w, p.dil_h, p.dil_w, diffs);
 }
 
 /* ------------------------------------------------------- FULLY_CONNECTED */
@@ -320,38 +337,25 @@ static void test_fc_case(void)
     static const int depths[] = {1, 3, 8, 17, 64, 128, 300};
     te_fully_connected_params p;
     rq_params q;
-    int8_t *in, *w, *out, *ref;
+    case_bufs bufs;
     int b, u, d;
     memset(&p, 0, sizeof p);
     p.batches = test_rand_range(1, 3);
     p.depth = depths[test_rand() % 7];
     p.units = test_rand() % 2 ? pick_channels() : test_rand_range(1, 40);
     make_rq(&q, p.units, p.depth, test_rand() % 3 != 0);
-    p.input_offset = -q.in_zp;
-    p.output_offset = q.out_zp;
-    p.act_min = q.act_min;
-    p.act_max = q.act_max;
-    in = malloc((size_t)p.batches * p.depth);
-    w = malloc((size_t)p.units * p.depth);
-    out = malloc((size_t)p.batches * p.units);
-    ref = malloc((size_t)p.batches * p.units);
-    fill_i8(in, (size_t)p.batches * p.depth);
-    fill_w(w, (size_t)p.units * p.depth);
-    te_fully_connected_s8(&p, in, w, q.bias, q.mult, q.shift, out);
+    SET_RQ_FIELDS(p, q);
+    bufs_alloc(&bufs, (size_t)p.batches * p.depth, (size_t)p.units * p.depth,
+               (size_t)p.batches * p.units);
+    te_fully_connected_s8(&p, bufs.in, bufs.w, q.bias, q.mult, q.shift, bufs.out);
     for (b = 0; b < p.batches; b++)
         for (u = 0; u < p.units; u++) {
             int64_t acc = 0;
             for (d = 0; d < p.depth; d++)
-                acc += (int32_t)w[u * p.depth + d] * (in[b * p.depth + d] - q.in_zp);
-            ref[b * p.units + u] = ref_out(acc, &q, u);
+                acc += (int32_t)bufs.w[u * p.depth + d] * (bufs.in[b * p.depth + d] - q.in_zp);
+            bufs.ref[b * p.units + u] = ref_out(acc, &q, u);
         }
-    note_range(ref, (size_t)p.batches * p.units, &q);
-    CHECK(count_diff(out, ref, (size_t)p.batches * p.units) == 0);
-    free(in);
-    free(w);
-    free(out);
-    free(ref);
-    free_rq(&q);
+    bufs_check_free(&bufs, &q);
 }
 
 /* -------------------------------------------------------- TRANSPOSE_CONV */
@@ -388,15 +392,10 @@ static void test_tconv_case(void)
 {
     te_transpose_conv_params p;
     rq_params q;
-    int same = test_rand() % 2, th, tw;
-    int8_t *in, *w, *out, *ref;
-    size_t n_in, n_w, n_out;
+    case_bufs b;
+    int same = test_rand() % 2, th, tw, diffs;
     memset(&p, 0, sizeof p);
-    p.batches = test_rand() % 5 == 0 ? 2 : 1;
-    p.k_h = test_rand_range(1, 5);
-    p.k_w = test_rand() % 2 ? p.k_h : test_rand_range(1, 5);
-    p.stride_h = test_rand_range(1, 3);
-    p.stride_w = test_rand() % 2 ? p.stride_h : test_rand_range(1, 3);
+    RAND_WINDOW(p, 5);
     p.in_c = pick_channels();
     p.out_c = pick_channels();
     p.in_h = test_rand_range(1, 9);
@@ -416,33 +415,17 @@ static void test_tconv_case(void)
     p.pad_top = pad_before(p.out_h, p.k_h, p.stride_h, 1, th);
     p.pad_left = pad_before(p.out_w, p.k_w, p.stride_w, 1, tw);
     make_rq(&q, p.out_c, p.k_h * p.k_w * p.in_c, test_rand() % 4 != 0);
-    p.input_offset = -q.in_zp;
-    p.output_offset = q.out_zp;
-    p.act_min = q.act_min;
-    p.act_max = q.act_max;
-
-    n_in = (size_t)p.batches * p.in_h * p.in_w * p.in_c;
-    n_w = (size_t)p.out_c * p.k_h * p.k_w * p.in_c;
-    n_out = (size_t)p.batches * p.out_h * p.out_w * p.out_c;
-    in = malloc(n_in);
-    w = malloc(n_w);
-    out = malloc(n_out);
-    ref = malloc(n_out);
-    fill_i8(in, n_in);
-    fill_w(w, n_w);
-    te_transpose_conv_s8(&p, in, w, q.bias, q.mult, q.shift, out);
-    ref_tconv(&p, in, w, &q, ref);
-    note_range(ref, n_out, &q);
-    CHECK(count_diff(out, ref, n_out) == 0);
-    if (count_diff(out, ref, n_out))
+    SET_RQ_FIELDS(p, q);
+    bufs_alloc(&b, (size_t)p.batches * p.in_h * p.in_w * p.in_c,
+               (size_t)p.out_c * p.k_h * p.k_w * p.in_c,
+               (size_t)p.batches * p.out_h * p.out_w * p.out_c);
+    te_transpose_conv_s8(&p, b.in, b.w, q.bias, q.mult, q.shift, b.out);
+    ref_tconv(&p, b.in, b.w, &q, b.ref);
+    diffs = bufs_check_free(&b, &q);
+    if (diffs)
         printf("tconv %dx%dx%d k%dx%d s%d,%d -> %dx%dx%d pad %d,%d: %d diffs\n", p.in_h, p.in_w,
                p.in_c, p.k_h, p.k_w, p.stride_h, p.stride_w, p.out_h, p.out_w, p.out_c,
-               p.pad_top, p.pad_left, count_diff(out, ref, n_out));
-    free(in);
-    free(w);
-    free(out);
-    free(ref);
-    free_rq(&q);
+               p.pad_top, p.pad_left, diffs);
 }
 
 /* A fixed case checked by hand: 1x3x3x1 input, 3x3 all-ones filter, SAME. */

@@ -186,54 +186,42 @@ static void run_conv(const fold_case *f, int depthwise, const int8_t *in, int in
                      int out_h, int out_w, int pad_top, int pad_left, const int8_t *w,
                      const rq_params *q, int8_t *out)
 {
+/* The fields te_conv2d_params and te_depthwise_conv2d_params share. */
+#define COMMON_FIELDS(p)                                                                      \
+    do {                                                                                      \
+        memset(&(p), 0, sizeof(p));                                                           \
+        (p).batches = 1;                                                                      \
+        (p).in_h = in_h;                                                                      \
+        (p).in_w = in_w;                                                                      \
+        (p).in_c = f->c;                                                                      \
+        (p).out_h = out_h;                                                                    \
+        (p).out_w = out_w;                                                                    \
+        (p).k_h = f->k_h;                                                                     \
+        (p).k_w = f->k_w;                                                                     \
+        (p).stride_h = f->o.stride_h;                                                         \
+        (p).stride_w = f->o.stride_w;                                                         \
+        (p).dil_h = f->o.dilation_h;                                                          \
+        (p).dil_w = f->o.dilation_w;                                                          \
+        (p).pad_top = pad_top;                                                                \
+        (p).pad_left = pad_left;                                                              \
+        (p).input_offset = -q->in_zp;                                                         \
+        (p).output_offset = q->out_zp;                                                        \
+        (p).act_min = q->act_min;                                                             \
+        (p).act_max = q->act_max;                                                             \
+    } while (0)
     if (depthwise) {
         te_depthwise_conv2d_params p;
-        memset(&p, 0, sizeof p);
-        p.batches = 1;
-        p.in_h = in_h;
-        p.in_w = in_w;
-        p.in_c = f->c;
-        p.out_h = out_h;
-        p.out_w = out_w;
+        COMMON_FIELDS(p);
         p.depth_mult = 1;
-        p.k_h = f->k_h;
-        p.k_w = f->k_w;
-        p.stride_h = f->o.stride_h;
-        p.stride_w = f->o.stride_w;
-        p.dil_h = f->o.dilation_h;
-        p.dil_w = f->o.dilation_w;
-        p.pad_top = pad_top;
-        p.pad_left = pad_left;
-        p.input_offset = -q->in_zp;
-        p.output_offset = q->out_zp;
-        p.act_min = q->act_min;
-        p.act_max = q->act_max;
         te_depthwise_conv2d_s8(&p, in, w, q->bias, q->mult, q->shift, out);
     } else {
         te_conv2d_params p;
-        memset(&p, 0, sizeof p);
-        p.batches = 1;
-        p.in_h = in_h;
-        p.in_w = in_w;
-        p.in_c = f->c;
-        p.out_h = out_h;
-        p.out_w = out_w;
+        COMMON_FIELDS(p);
         p.out_c = f->out_c;
-        p.k_h = f->k_h;
-        p.k_w = f->k_w;
         p.filter_c = f->filter_c;
-        p.stride_h = f->o.stride_h;
-        p.stride_w = f->o.stride_w;
-        p.dil_h = f->o.dilation_h;
-        p.dil_w = f->o.dilation_w;
-        p.pad_top = pad_top;
-        p.pad_left = pad_left;
-        p.input_offset = -q->in_zp;
-        p.output_offset = q->out_zp;
-        p.act_min = q->act_min;
-        p.act_max = q->act_max;
         te_conv2d_s8(&p, in, w, q->bias, q->mult, q->shift, out);
     }
+#undef COMMON_FIELDS
 }
 
 static void test_fold_case(int depthwise)

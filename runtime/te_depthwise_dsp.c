@@ -1,0 +1,1133 @@
+/* te_depthwise_dsp.c - DEPTHWISE_CONV_2D int8 kernels with Armv7E-M SIMD
+ * (see te_depthwise_dsp.h).  Only compiled when TE_TARGET_DSP is defined.
+ *
+ * Ring kernels: per group of 4 channels, a ring of rows per channel holds
+ * the input rows the current band of output rows reads: int16 values
+ * x - zero_point, column pairs packed in 32-bit words, zero in the padding
+ * (so no tap is ever skipped).  Ring column = input column + pad_left.  Four
+ * output pixels at a time read word-aligned column pairs and accumulate
+ * 2 * (x - zp) * w with SMLAD (doubled weights); the doubled sum feeds the
+ * cheap exact requantization of te_convfam_fast_requant (SMMLAR form).  The
+ * pixel loops are inline assembly with GCC on Cortex-M; the portable C loops
+ * compute the same (and run these kernels on other hosts and compilers).
+ * The channels-last kernel (bottom) skips the taps outside the image. */
+#include "te_common.h"
+#include "te_depthwise_dsp.h"
+
+#if defined(TE_TARGET_DSP)
+
+#if defined(__GNUC__)
+#define TE_DEPTHWISE_DSP_INLINE static inline TE_UNUSED __attribute__((always_inline))
+#define TE_DEPTHWISE_DSP_UNROLL _Pragma("GCC unroll 8")
+#else
+#define TE_DEPTHWISE_DSP_INLINE static inline TE_UNUSED
+#define TE_DEPTHWISE_DSP_UNROLL
+#endif
+
+/* ---- private primitives (instructions on Cortex-M, exact C elsewhere) --- */
+
+#if defined(__ARM_FEATURE_DSP)
+/* a + sxtb16(b ror 8): bytes 1 and 3 of b added to the halves of a */
+static inline TE_UNUSED uint32_t te_depthwise_dsp_sxtab16_ror8(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* v clamped to [-128, 127] */
+static inline TE_UNUSED int32_t te_depthwise_dsp_sat8(int32_t v)
+{
+    int32_t r;
+    __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+/* acc + ((a * b + 2^31) >> 32) (SMMLAR) */
+static inline TE_UNUSED int32_t te_depthwise_dsp_smmlar(int32_t a, int32_t b, int32_t acc)
+{
+    int32_t r;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+/* acc + lo(a) * lo(b), acc + hi(a) * hi(b) (int16 halves) */
+static inline TE_UNUSED int32_t te_depthwise_dsp_smlabb(uint32_t a, uint32_t b, int32_t acc)
+{
+    int32_t r;
+    __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+static inline TE_UNUSED int32_t te_depthwise_dsp_smlatt(uint32_t a, uint32_t b, int32_t acc)
+{
+    int32_t r;
+    __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+    return r;
+}
+/* low half of a, low half of b as high half (PKHBT, LSL #16) */
+static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_lo(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* high half of a as low half, high half of b (PKHTB, ASR #16) */
+static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_hi(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("pkhtb %0, %2, %1, asr #16" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+#else
+static inline TE_UNUSED uint32_t te_depthwise_dsp_sxtab16_ror8(uint32_t a, uint32_t b)
+{
+    return te_sxtab16(a, b >> 8 | b << 24);
+}
+static inline TE_UNUSED int32_t te_depthwise_dsp_sat8(int32_t v)
+{
+    return v < -128 ? -128 : (v > 127 ? 127 : v);
+}
+static inline TE_UNUSED int32_t te_depthwise_dsp_smmlar(int32_t a, int32_t b, int32_t acc)
+{
+    return (int32_t)(((int64_t)a * b + (int64_t)acc * 4294967296 + 2147483648) >> 32);
+}
+static inline TE_UNUSED int32_t te_depthwise_dsp_smlabb(uint32_t a, uint32_t b, int32_t acc)
+{
+    int32_t p = (int32_t)(int16_t)(a & 0xffffu) * (int32_t)(int16_t)(b & 0xffffu);
+    return (int32_t)((uint32_t)acc + (uint32_t)p);
+}
+static inline TE_UNUSED int32_t te_depthwise_dsp_smlatt(uint32_t a, uint32_t b, int32_t acc)
+{
+    int32_t p = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
+    return (int32_t)((uint32_t)acc + (uint32_t)p);
+}
+static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_lo(uint32_t a, uint32_t b)
+{
+    return (a & 0xffffu) | b << 16;
+}
+static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_hi(uint32_t a, uint32_t b)
+{
+    return a >> 16 | (b & 0xffff0000u);
+}
+#endif
+
+/* Hides the value of p from the optimiser, so that loads through it stay
+ * where they are written (hoisted loads would only be spilled). */
+TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(p));
+#endif
+    return p;
+}
+
+/* ---- one channel's constants -------------------------------------------
+ * An int32 block per channel of the group: the weight words, then fields
+ * (the assembly reads them by byte offset).  Weight words, per filter row:
+ * E_0..E_nw-1 (nw = (k + 1) / 2), for stride 1 interleaved with O_0..O_nw-1
+ * (E_0, O_0, E_1, O_1, ...), E_j =
+ * (2 w[2j], 2 w[2j+1]), O_j = (2 w[2j-1], 2 w[2j]) as (low, high) int16
+ * halves, w[t] = 0 outside the row.  Doubled weights make doubled sums. */
+#define TE_DEPTHWISE_DSP_FIELDS(k) ((k) * ((k) + 1)) /* first field */
+#define TE_DEPTHWISE_DSP_B2 0     /* 2 * bias */
+#define TE_DEPTHWISE_DSP_M 1      /* m, h, e: the rq entry */
+#define TE_DEPTHWISE_DSP_C 4      /* output pixel stride (channels) */
+#define TE_DEPTHWISE_DSP_END 5    /* out pointer after the row's last quad */
+#define TE_DEPTHWISE_DSP_TAB 6    /* next row's k ring row pointers (channel 0) */
+#define TE_DEPTHWISE_DSP_CHOFF 7  /* bytes from channel 0's ring to this one's */
+#define TE_DEPTHWISE_DSP_OUT 8    /* out pointer of the next row's pixel 0 */
+#define TE_DEPTHWISE_DSP_ROWB 9   /* out_w * c: bytes between output rows */
+#define TE_DEPTHWISE_DSP_QB 10    /* bytes the quads of a row advance out by */
+#define TE_DEPTHWISE_DSP_NR 11    /* rows left */
+#define TE_DEPTHWISE_DSP_TAILF 12 /* out_w % 4: bit 1 a pair, bit 0 a single pixel */
+#define TE_DEPTHWISE_DSP_CS_WORDS(k) (TE_DEPTHWISE_DSP_FIELDS(k) + 14)
+
+/* ---- requantization ---------------------------------------------------- */
+
+/* One channel's requantization values, held in registers by the loops. */
+typedef struct {
+    int32_t m, h, e, zp, lo, hi;
+} te_depthwise_dsp_rqv;
+
+TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_out(int32_t a2, te_depthwise_dsp_rqv q, int mode)
+{
+    int32_t v;
+    if (mode == TE_DEPTHWISE_DSP_SLOW) {
+        v = te_mul_by_quant_mult(a2 / 2, q.m, (int)q.h);
+        v = (int32_t)((uint32_t)v + (uint32_t)q.zp);
+        return (int8_t)te_clamp_i32(v, q.lo, q.hi);
+    }
+    /* (2^32 * (H - [acc < 0]) + a2 * m + 2^31) >> 32, then >> e */
+    v = te_depthwise_dsp_smmlar(a2, q.m, q.h - (int32_t)((uint32_t)a2 >> 31)) >> q.e;
+    if (mode == TE_DEPTHWISE_DSP_SAT)
+        return (int8_t)te_depthwise_dsp_sat8(v);
+    return (int8_t)te_clamp_i32(v, q.lo, q.hi);
+}
+
+/* ---- portable pixel loops ------------------------------------------------ */
+
+/* Doubled accumulators of np (1, 2 or 4) consecutive output pixels of one
+ * channel: x[ky] = ring word of the first pixel's first column in filter
+ * row ky, w = weight words. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_pixels(const uint32_t *const *x, const int32_t *w,
+                                                     int32_t b2, int32_t *a, int np, int k,
+                                                     int s)
+{
+    const int nw = (k + 1) / 2;
+    const int wrow = s == 1 ? 2 * nw : nw;
+    int32_t a0 = b2, a1 = b2, a2 = b2, a3 = b2;
+    int ky, j;
+    TE_DEPTHWISE_DSP_UNROLL
+    for (ky = 0; ky < k; ky++) {
+        const uint32_t *xr = x[ky];
+        const int32_t *wk = w + ky * wrow;
+        if (s == 1) {
+            /* pixels 0, 1 read words 0..nw-1; pixels 2, 3 words 1..nw */
+            TE_DEPTHWISE_DSP_UNROLL
+            for (j = 0; j < nw; j++) {
+                uint32_t e = (uint32_t)wk[2 * j], o = (uint32_t)wk[2 * j + 1];
+                a0 = te_smlad(xr[j], e, a0);
+                if (np > 1)
+                    a1 = te_smlad(xr[j], o, a1);
+                if (np > 2) {
+                    a2 = te_smlad(xr[j + 1], e, a2);
+                    a3 = te_smlad(xr[j + 1], o, a3);
+                }
+            }
+        } else {
+            /* pixel p reads words p..p+nw-1 */
+            TE_DEPTHWISE_DSP_UNROLL
+            for (j = 0; j < nw; j++) {
+                uint32_t e = (uint32_t)wk[j];
+                a0 = te_smlad(xr[j], e, a0);
+                if (np > 1)
+                    a1 = te_smlad(xr[j + 1], e, a1);
+                if (np > 2) {
+                    a2 = te_smlad(xr[j + 2], e, a2);
+                    a3 = te_smlad(xr[j + 3], e, a3);
+                }
+            }
+        }
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
+}
+
+/* One output row of one channel: quads of pixels, then a pair and/or a
+ * single pixel.  rows[ky]: the channel's ring row of filter row ky (word 0
+ * = ring columns 0, 1); cs: the channel's constants; out: the channel's
+ * byte of output pixel 0, pixels c bytes apart. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, int ow, int c,
+                                                  int32_t *cs, te_depthwise_dsp_rqv q,
+                                                  int8_t *out, int k, int s, int mode)
+{
+    const uint32_t *x[7];
+    const int32_t b2 = cs[TE_DEPTHWISE_DSP_FIELDS(k) + TE_DEPTHWISE_DSP_B2];
+    int32_t a[4];
+    int ox, ky, np;
+    TE_DEPTHWISE_DSP_UNROLL
+    for (ky = 0; ky < k; ky++)
+        x[ky] = rows[ky];
+    for (ox = 0; ox + 4 <= ow; ox += 4) {
+        te_depthwise_dsp_pixels(x, te_depthwise_dsp_opaque(cs), b2, a, 4, k, s);
+        out[0] = te_depthwise_dsp_out(a[0], q, mode);
+        out[c] = te_depthwise_dsp_out(a[1], q, mode);
+        out[2 * c] = te_depthwise_dsp_out(a[2], q, mode);
+        out[3 * c] = te_depthwise_dsp_out(a[3], q, mode);
+        out += 4 * c;
+        TE_DEPTHWISE_DSP_UNROLL
+        for (ky = 0; ky < k; ky++)
+            x[ky] += 2 * s;
+    }
+    for (; ox < ow; ox += np) {
+        np = ow - ox >= 2 ? 2 : 1;
+        te_depthwise_dsp_pixels(x, cs, b2, a, np, k, s);
+        out[0] = te_depthwise_dsp_out(a[0], q, mode);
+        if (np > 1)
+            out[c] = te_depthwise_dsp_out(a[1], q, mode);
+        out += np * c;
+        for (ky = 0; ky < k; ky++)
+            x[ky] += s;
+    }
+}
+
+/* ---- assembly pixel loops: 3x3, SAT mode, Cortex-M ----------------------
+ * Registers: x0..x2 the filter rows' ring words (advancing), out, a0..a3
+ * accumulators, d0..d2 data words, e0, e1 weights; cs the constants block
+ * (weights at byte 0, fields from byte 48). */
+/* GCC only: the loops hold up to 14 registers (clang keeps r7 for itself)
+ * and are single strings longer than the 4095 characters C99 promises. */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && !defined(__clang__)
+#define TE_DEPTHWISE_DSP_ASM 1
+/* stride 1 quad, one filter row: words X0, X1 (x advances 2 words) and X2;
+ * weights E0, O0, E1, O1 at byte off */
+#define TE_DEPTHWISE_DSP_S1_QUAD(x, off)                                                       \
+    "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
+    "ldr %[d2], [%[" x "]]\n\t"                                                               \
+    "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
+    "smlad %[a2], %[d1], %[e0], %[a2]\n\t"                                                    \
+    "smlad %[a3], %[d1], %[e1], %[a3]\n\t"                                                    \
+    "ldrd %[e0], %[e1], [%[cs], #" off "+8]\n\t"                                              \
+    "smlad %[a0], %[d1], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d1], %[e1], %[a1]\n\t"                                                    \
+    "smlad %[a2], %[d2], %[e0], %[a2]\n\t"                                                    \
+    "smlad %[a3], %[d2], %[e1], %[a3]\n\t"
+/* stride 1 pair: X0, X1 (x advances 1 word) */
+#define TE_DEPTHWISE_DSP_S1_PAIR(x, off)                                                       \
+    "ldrd %[d0], %[d1], [%[" x "]], #4\n\t"                                                   \
+    "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
+    "ldrd %[e0], %[e1], [%[cs], #" off "+8]\n\t"                                              \
+    "smlad %[a0], %[d1], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d1], %[e1], %[a1]\n\t"
+/* stride 2 quad: X0..X4 (x advances 4 words); weights E0, E1 */
+#define TE_DEPTHWISE_DSP_S2_QUAD(x, off)                                                       \
+    "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
+    "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d1], %[e0], %[a1]\n\t"                                                    \
+    "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
+    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
+    "smlad %[a2], %[d0], %[e0], %[a2]\n\t"                                                    \
+    "smlad %[a2], %[d1], %[e1], %[a2]\n\t"                                                    \
+    "smlad %[a3], %[d1], %[e0], %[a3]\n\t"                                                    \
+    "ldr %[d0], [%[" x "]]\n\t"                                                               \
+    "smlad %[a3], %[d0], %[e1], %[a3]\n\t"
+/* stride 2 pair: X0, X1 (x advances 2 words), X2 */
+#define TE_DEPTHWISE_DSP_S2_PAIR(x, off)                                                       \
+    "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
+    "ldr %[d2], [%[" x "]]\n\t"                                                               \
+    "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"                                                    \
+    "smlad %[a1], %[d1], %[e0], %[a1]\n\t"                                                    \
+    "smlad %[a1], %[d2], %[e1], %[a1]\n\t"
+/* single pixel: X0, X1; weights E0, E1 (stride 1: E0, O0, E1) */
+#define TE_DEPTHWISE_DSP_S1_ONE(x, off)                                                        \
+    "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" off "]\n\t"                                                        \
+    "ldr %[e1], [%[cs], #" off "+8]\n\t"                                                      \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"
+#define TE_DEPTHWISE_DSP_S2_ONE(x, off)                                                        \
+    "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
+    "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
+    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
+    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"
+/* accumulator a requantized (SAT): d0 = m, d1 = h, d2 = e */
+#define TE_DEPTHWISE_DSP_RQ(a)                                                                 \
+    "sub %[e1], %[d1], %[" a "], lsr #31\n\t"                                                 \
+    "smmlar %[" a "], %[" a "], %[d0], %[e1]\n\t"                                             \
+    "asr %[" a "], %[" a "], %[d2]\n\t"                                                       \
+    "ssat %[" a "], #8, %[" a "]\n\t"
+/* d0, d1, d2 = m, h, e; e0 = c */
+#define TE_DEPTHWISE_DSP_RQ_LOAD                                                               \
+    "ldrd %[d0], %[d1], [%[cs], #52]\n\t"                                                     \
+    "ldrd %[d2], %[e0], [%[cs], #60]\n\t"
+/* row loop head: x0..x2 = the row's ring rows (table + channel offset),
+ * out = OUT, OUT += ROWB, e1 = END = out + QB; no quad: skip to 3 */
+#define TE_DEPTHWISE_DSP_ROW_START                                                             \
+    "2:\n\t"                                                                                  \
+    "ldrd %[e1], %[e0], [%[cs], #72]\n\t"                                                     \
+    "ldr %[x0], [%[e1]], #4\n\t"                                                              \
+    "ldr %[x1], [%[e1]], #4\n\t"                                                              \
+    "ldr %[x2], [%[e1]], #4\n\t"                                                              \
+    "str %[e1], [%[cs], #72]\n\t"                                                             \
+    "add %[x0], %[x0], %[e0]\n\t"                                                             \
+    "add %[x1], %[x1], %[e0]\n\t"                                                             \
+    "add %[x2], %[x2], %[e0]\n\t"                                                             \
+    "ldrd %[out], %[e0], [%[cs], #80]\n\t"                                                    \
+    "add %[e1], %[out], %[e0]\n\t"                                                            \
+    "str %[e1], [%[cs], #80]\n\t"                                                             \
+    "ldr %[e0], [%[cs], #88]\n\t"                                                             \
+    "add %[e1], %[out], %[e0]\n\t"                                                            \
+    "str %[e1], [%[cs], #68]\n\t"                                                             \
+    "cmp %[out], %[e1]\n\t"                                                                   \
+    "beq 3f\n\t"
+#define TE_DEPTHWISE_DSP_INIT4                                                                 \
+    "ldr %[a0], [%[cs], #48]\n\t"                                                             \
+    "mov %[a1], %[a0]\n\t"                                                                    \
+    "mov %[a2], %[a0]\n\t"                                                                    \
+    "mov %[a3], %[a0]\n\t"
+#define TE_DEPTHWISE_DSP_QUAD_END                                                              \
+    TE_DEPTHWISE_DSP_RQ_LOAD                                                                   \
+    TE_DEPTHWISE_DSP_RQ("a0") TE_DEPTHWISE_DSP_RQ("a1") TE_DEPTHWISE_DSP_RQ("a2")             \
+    TE_DEPTHWISE_DSP_RQ("a3")                                                                  \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "strb %[a2], [%[out]]\n\t"                                                                \
+    "strb %[a3], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "ldr %[e1], [%[cs], #68]\n\t"                                                             \
+    "cmp %[out], %[e1]\n\t"                                                                   \
+    "bne 1b\n\t"
+/* after the quads: a pair if TAIL bit 1, a single pixel if bit 0; then the
+ * next row while NR counts down */
+#define TE_DEPTHWISE_DSP_TAIL(PAIR, ONE, o1, o2)                                               \
+    "3:\n\t"                                                                                  \
+    "ldr %[e0], [%[cs], #96]\n\t"                                                             \
+    "tst %[e0], #2\n\t"                                                                       \
+    "beq 4f\n\t"                                                                              \
+    "ldr %[a0], [%[cs], #48]\n\t"                                                             \
+    "mov %[a1], %[a0]\n\t" PAIR("x0", "0") PAIR("x1", o1) PAIR("x2", o2)                       \
+    TE_DEPTHWISE_DSP_RQ_LOAD TE_DEPTHWISE_DSP_RQ("a0") TE_DEPTHWISE_DSP_RQ("a1")              \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "ldr %[e0], [%[cs], #96]\n\t"                                                             \
+    "4:\n\t"                                                                                  \
+    "tst %[e0], #1\n\t"                                                                       \
+    "beq 5f\n\t"                                                                              \
+    "ldr %[a0], [%[cs], #48]\n\t" ONE("x0", "0") ONE("x1", o1) ONE("x2", o2)                   \
+    TE_DEPTHWISE_DSP_RQ_LOAD TE_DEPTHWISE_DSP_RQ("a0")                                         \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "5:\n\t"                                                                                  \
+    "ldr %[e0], [%[cs], #92]\n\t"                                                             \
+    "subs %[e0], %[e0], #1\n\t"                                                               \
+    "str %[e0], [%[cs], #92]\n\t"                                                             \
+    "bne 2b\n\t"
+#define TE_DEPTHWISE_DSP_OPERANDS                                                              \
+    : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [out] "=&r"(out), [a0] "=&r"(a0),         \
+      [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [d0] "=&r"(d0), [d1] "=&r"(d1),           \
+      [d2] "=&r"(d2), [e0] "=&r"(e0), [e1] "=&r"(e1)                                           \
+    : [cs] "r"(cs)                                                                             \
+    : "cc", "memory"
+
+/* NR (>= 1) output rows of one channel, 3x3 filter, SAT mode, from the
+ * row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAIL). */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
+{
+    const uint32_t *x0, *x1, *x2;
+    int8_t *out;
+    int32_t a0, a1, a2, a3;
+    uint32_t d0, d1, d2, e0, e1;
+    /* stride 1 weights E0 O0 E1 O1 are 16 bytes a filter row, stride 2's
+     * E0 E1 are 8 */
+    if (s == 1)
+        __asm__ volatile(TE_DEPTHWISE_DSP_ROW_START
+                         "1:\n\t" TE_DEPTHWISE_DSP_INIT4
+                         TE_DEPTHWISE_DSP_S1_QUAD("x0", "0")
+                         TE_DEPTHWISE_DSP_S1_QUAD("x1", "16")
+                         TE_DEPTHWISE_DSP_S1_QUAD("x2", "32")
+                         TE_DEPTHWISE_DSP_QUAD_END
+                         TE_DEPTHWISE_DSP_TAIL(TE_DEPTHWISE_DSP_S1_PAIR, TE_DEPTHWISE_DSP_S1_ONE,
+                                               "16", "32")
+                         TE_DEPTHWISE_DSP_OPERANDS);
+    else
+        __asm__ volatile(TE_DEPTHWISE_DSP_ROW_START
+                         "1:\n\t" TE_DEPTHWISE_DSP_INIT4
+                         TE_DEPTHWISE_DSP_S2_QUAD("x0", "0")
+                         TE_DEPTHWISE_DSP_S2_QUAD("x1", "8")
+                         TE_DEPTHWISE_DSP_S2_QUAD("x2", "16")
+                         TE_DEPTHWISE_DSP_QUAD_END
+                         TE_DEPTHWISE_DSP_TAIL(TE_DEPTHWISE_DSP_S2_PAIR, TE_DEPTHWISE_DSP_S2_ONE,
+                                               "8", "16")
+                         TE_DEPTHWISE_DSP_OPERANDS);
+}
+
+/* ---- assembly pixel loops: 5x5 and 7x7, SAT mode, Cortex-M --------------
+ * The k filter rows' ring rows come from the row table (tab: this output
+ * row's k pointers of channel 0) plus qo (channel offset + position in the
+ * row, advancing).  Registers: xr a ring row, a0..a3 accumulators, p0, p1
+ * data words, e0, e1 weights; cs the constants block (fields at byte F). */
+#define TE_DEPTHWISE_DSP_XR(ky)                                                                \
+    "ldr %[xr], [%[tab], #4*" ky "]\n\t"                                                      \
+    "add %[xr], %[xr], %[qo]\n\t"
+#define TE_DEPTHWISE_DSP_SMLAD(a, x, w) "smlad %[" a "], %[" x "], %[" w "], %[" a "]\n\t"
+/* stride 1 quad, weight pair j (Ej, Oj at byte r + 8j) with data word j in
+ * A, word j + 1 loaded into B */
+#define TE_DEPTHWISE_DSP_S1Q(r, j, A, B)                                                       \
+    "ldrd %[e0], %[e1], [%[cs], #" r "+8*" j "]\n\t"                                          \
+    "ldr %[" B "], [%[xr], #4+4*" j "]\n\t"                                                   \
+    TE_DEPTHWISE_DSP_SMLAD("a0", A, "e0") TE_DEPTHWISE_DSP_SMLAD("a1", A, "e1")               \
+    TE_DEPTHWISE_DSP_SMLAD("a2", B, "e0") TE_DEPTHWISE_DSP_SMLAD("a3", B, "e1")
+/* stride 1 pair / single pixel, weight pair j */
+#define TE_DEPTHWISE_DSP_S1P(r, j)                                                             \
+    "ldrd %[e0], %[e1], [%[cs], #" r "+8*" j "]\n\t"                                          \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t"                                                        \
+    TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0") TE_DEPTHWISE_DSP_SMLAD("a1", "p0", "e1")
+#define TE_DEPTHWISE_DSP_S1O(r, j)                                                             \
+    "ldr %[e0], [%[cs], #" r "+8*" j "]\n\t"                                                  \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")
+/* stride 2 quad, weights j, j + 1 (byte r + 4j): pixel p reads word p + j */
+#define TE_DEPTHWISE_DSP_S2Q2(r, j)                                                            \
+    "ldrd %[e0], %[e1], [%[cs], #" r "+4*" j "]\n\t"                                          \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")               \
+    "ldr %[p1], [%[xr], #4+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p1", "e1")             \
+    TE_DEPTHWISE_DSP_SMLAD("a1", "p1", "e0")                                                   \
+    "ldr %[p0], [%[xr], #8+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a1", "p0", "e1")             \
+    TE_DEPTHWISE_DSP_SMLAD("a2", "p0", "e0")                                                   \
+    "ldr %[p1], [%[xr], #12+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a2", "p1", "e1")            \
+    TE_DEPTHWISE_DSP_SMLAD("a3", "p1", "e0")                                                   \
+    "ldr %[p0], [%[xr], #16+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a3", "p0", "e1")
+/* stride 2 quad, last weight j alone */
+#define TE_DEPTHWISE_DSP_S2Q1(r, j)                                                            \
+    "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")               \
+    "ldr %[p1], [%[xr], #4+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a1", "p1", "e0")             \
+    "ldr %[p0], [%[xr], #8+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a2", "p0", "e0")             \
+    "ldr %[p1], [%[xr], #12+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a3", "p1", "e0")
+/* stride 2 pair / single pixel, weight j */
+#define TE_DEPTHWISE_DSP_S2P(r, j)                                                             \
+    "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")               \
+    "ldr %[p1], [%[xr], #4+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a1", "p1", "e0")
+#define TE_DEPTHWISE_DSP_S2O(r, j)                                                             \
+    "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
+    "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")
+
+/* one filter row ky of the 5x5 (nw = 3) and 7x7 (nw = 4) kernels; stride 1
+ * rows hold 8 nw bytes of weights, stride 2 rows 4 nw */
+#define TE_DEPTHWISE_DSP_K5S1Q(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) "ldr %[p0], [%[xr]]\n\t" \
+    TE_DEPTHWISE_DSP_S1Q("24*" ky, "0", "p0", "p1") \
+    TE_DEPTHWISE_DSP_S1Q("24*" ky, "1", "p1", "p0") \
+    TE_DEPTHWISE_DSP_S1Q("24*" ky, "2", "p0", "p1")
+#define TE_DEPTHWISE_DSP_K7S1Q(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) "ldr %[p0], [%[xr]]\n\t" \
+    TE_DEPTHWISE_DSP_S1Q("32*" ky, "0", "p0", "p1") \
+    TE_DEPTHWISE_DSP_S1Q("32*" ky, "1", "p1", "p0") \
+    TE_DEPTHWISE_DSP_S1Q("32*" ky, "2", "p0", "p1") \
+    TE_DEPTHWISE_DSP_S1Q("32*" ky, "3", "p1", "p0")
+#define TE_DEPTHWISE_DSP_K5S1P(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S1P("24*" ky, "0") \
+    TE_DEPTHWISE_DSP_S1P("24*" ky, "1") \
+    TE_DEPTHWISE_DSP_S1P("24*" ky, "2")
+#define TE_DEPTHWISE_DSP_K7S1P(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S1P("32*" ky, "0") \
+    TE_DEPTHWISE_DSP_S1P("32*" ky, "1") \
+    TE_DEPTHWISE_DSP_S1P("32*" ky, "2") \
+    TE_DEPTHWISE_DSP_S1P("32*" ky, "3")
+#define TE_DEPTHWISE_DSP_K5S1O(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S1O("24*" ky, "0") \
+    TE_DEPTHWISE_DSP_S1O("24*" ky, "1") \
+    TE_DEPTHWISE_DSP_S1O("24*" ky, "2")
+#define TE_DEPTHWISE_DSP_K7S1O(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S1O("32*" ky, "0") \
+    TE_DEPTHWISE_DSP_S1O("32*" ky, "1") \
+    TE_DEPTHWISE_DSP_S1O("32*" ky, "2") \
+    TE_DEPTHWISE_DSP_S1O("32*" ky, "3")
+#define TE_DEPTHWISE_DSP_K5S2Q(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2Q2("12*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2Q1("12*" ky, "2")
+#define TE_DEPTHWISE_DSP_K7S2Q(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2Q2("16*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2Q2("16*" ky, "2")
+#define TE_DEPTHWISE_DSP_K5S2P(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2P("12*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2P("12*" ky, "1") \
+    TE_DEPTHWISE_DSP_S2P("12*" ky, "2")
+#define TE_DEPTHWISE_DSP_K7S2P(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2P("16*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2P("16*" ky, "1") \
+    TE_DEPTHWISE_DSP_S2P("16*" ky, "2") \
+    TE_DEPTHWISE_DSP_S2P("16*" ky, "3")
+#define TE_DEPTHWISE_DSP_K5S2O(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2O("12*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2O("12*" ky, "1") \
+    TE_DEPTHWISE_DSP_S2O("12*" ky, "2")
+#define TE_DEPTHWISE_DSP_K7S2O(ky) \
+    TE_DEPTHWISE_DSP_XR(ky) \
+    TE_DEPTHWISE_DSP_S2O("16*" ky, "0") \
+    TE_DEPTHWISE_DSP_S2O("16*" ky, "1") \
+    TE_DEPTHWISE_DSP_S2O("16*" ky, "2") \
+    TE_DEPTHWISE_DSP_S2O("16*" ky, "3")
+#define TE_DEPTHWISE_DSP_ROWS5(M) M("0") M("1") M("2") M("3") M("4")
+#define TE_DEPTHWISE_DSP_ROWS7(M) M("0") M("1") M("2") M("3") M("4") M("5") M("6")
+
+/* accumulator a requantized (SAT): p0 = m, p1 = h, xr = e; e1 scratch */
+#define TE_DEPTHWISE_DSP_RQT(a)                                                                \
+    "sub %[e1], %[p1], %[" a "], lsr #31\n\t"                                                 \
+    "smmlar %[" a "], %[" a "], %[p0], %[e1]\n\t"                                             \
+    "asr %[" a "], %[" a "], %[xr]\n\t"                                                       \
+    "ssat %[" a "], #8, %[" a "]\n\t"
+/* p0, p1, xr = m, h, e; e0 = c */
+#define TE_DEPTHWISE_DSP_RQT_LOAD(F)                                                           \
+    "ldrd %[p0], %[p1], [%[cs], #" F "+4]\n\t"                                                \
+    "ldrd %[xr], %[e0], [%[cs], #" F "+12]\n\t"
+/* Rows loop of a table kernel (F: byte offset of the fields; QUAD, PAIR,
+ * ONE: the filter rows' code; QS, PS: bytes qo advances by a quad, a pair;
+ * K4: bytes of a row's table entries) */
+#define TE_DEPTHWISE_DSP_TABLE_ROWS(F, QUAD, PAIR, ONE, QS, PS, K4)                            \
+    "2:\n\t"                                                                                  \
+    "ldr %[tab], [%[cs], #" F "+24]\n\t"                                                      \
+    "ldrd %[out], %[e0], [%[cs], #" F "+32]\n\t"                                              \
+    "add %[e1], %[out], %[e0]\n\t"                                                            \
+    "str %[e1], [%[cs], #" F "+32]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+40]\n\t"                                                       \
+    "add %[e1], %[out], %[e0]\n\t"                                                            \
+    "str %[e1], [%[cs], #" F "+20]\n\t"                                                       \
+    "ldr %[qo], [%[cs], #" F "+28]\n\t"                                                       \
+    "cmp %[out], %[e1]\n\t"                                                                   \
+    "beq 3f\n\t"                                                                              \
+    "1:\n\t"                                                                                  \
+    "ldr %[a0], [%[cs], #" F "]\n\t"                                                          \
+    "mov %[a1], %[a0]\n\t"                                                                    \
+    "mov %[a2], %[a0]\n\t"                                                                    \
+    "mov %[a3], %[a0]\n\t" QUAD                                                               \
+    "add %[qo], %[qo], #" QS "\n\t" TE_DEPTHWISE_DSP_RQT_LOAD(F)                              \
+    TE_DEPTHWISE_DSP_RQT("a0") TE_DEPTHWISE_DSP_RQT("a1") TE_DEPTHWISE_DSP_RQT("a2")          \
+    TE_DEPTHWISE_DSP_RQT("a3")                                                                 \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "strb %[a2], [%[out]]\n\t"                                                                \
+    "strb %[a3], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "ldr %[e1], [%[cs], #" F "+20]\n\t"                                                       \
+    "cmp %[out], %[e1]\n\t"                                                                   \
+    "bne 1b\n\t"                                                                              \
+    "3:\n\t"                                                                                  \
+    "ldr %[e0], [%[cs], #" F "+48]\n\t"                                                       \
+    "tst %[e0], #2\n\t"                                                                       \
+    "beq 4f\n\t"                                                                              \
+    "ldr %[a0], [%[cs], #" F "]\n\t"                                                          \
+    "mov %[a1], %[a0]\n\t" PAIR                                                               \
+    "add %[qo], %[qo], #" PS "\n\t" TE_DEPTHWISE_DSP_RQT_LOAD(F) TE_DEPTHWISE_DSP_RQT("a0")   \
+    TE_DEPTHWISE_DSP_RQT("a1")                                                                 \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
+    "ldr %[e0], [%[cs], #" F "+48]\n\t"                                                       \
+    "4:\n\t"                                                                                  \
+    "tst %[e0], #1\n\t"                                                                       \
+    "beq 5f\n\t"                                                                              \
+    "ldr %[a0], [%[cs], #" F "]\n\t" ONE TE_DEPTHWISE_DSP_RQT_LOAD(F) TE_DEPTHWISE_DSP_RQT("a0") \
+    "strb %[a0], [%[out]]\n\t"                                                                \
+    "5:\n\t"                                                                                  \
+    "ldr %[e0], [%[cs], #" F "+24]\n\t"                                                       \
+    "add %[e0], %[e0], #" K4 "\n\t"                                                           \
+    "str %[e0], [%[cs], #" F "+24]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+44]\n\t"                                                       \
+    "subs %[e0], %[e0], #1\n\t"                                                               \
+    "str %[e0], [%[cs], #" F "+44]\n\t"                                                       \
+    "bne 2b\n\t"
+#define TE_DEPTHWISE_DSP_TABLE_OPERANDS                                                        \
+    : [tab] "=&r"(tab), [qo] "=&r"(qo), [out] "=&r"(out), [xr] "=&r"(xr), [a0] "=&r"(a0),       \
+      [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "=&r"(p0), [p1] "=&r"(p1),           \
+      [e0] "=&r"(e0), [e1] "=&r"(e1)                                                           \
+    : [cs] "r"(cs)                                                                             \
+    : "cc", "memory"
+
+/* NR (>= 1) output rows of one channel, 5x5 or 7x7 filter, SAT mode, from
+ * the row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAIL). */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_table(int32_t *cs, int k, int s)
+{
+    const uint32_t *tab, *xr;
+    int8_t *out;
+    int32_t qo, a0, a1, a2, a3;
+    uint32_t p0, p1, e0, e1;
+    if (k == 5 && s == 1)
+        __asm__ volatile(TE_DEPTHWISE_DSP_TABLE_ROWS("120",
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S1Q),
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S1P),
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S1O),
+                                                     "8", "4", "20")
+                             TE_DEPTHWISE_DSP_TABLE_OPERANDS);
+    else if (k == 5)
+        __asm__ volatile(TE_DEPTHWISE_DSP_TABLE_ROWS("120",
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S2Q),
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S2P),
+                                                     TE_DEPTHWISE_DSP_ROWS5(TE_DEPTHWISE_DSP_K5S2O),
+                                                     "16", "8", "20")
+                             TE_DEPTHWISE_DSP_TABLE_OPERANDS);
+    else if (s == 1)
+        __asm__ volatile(TE_DEPTHWISE_DSP_TABLE_ROWS("224",
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S1Q),
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S1P),
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S1O),
+                                                     "8", "4", "28")
+                             TE_DEPTHWISE_DSP_TABLE_OPERANDS);
+    else
+        __asm__ volatile(TE_DEPTHWISE_DSP_TABLE_ROWS("224",
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S2Q),
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S2P),
+                                                     TE_DEPTHWISE_DSP_ROWS7(TE_DEPTHWISE_DSP_K7S2O),
+                                                     "16", "8", "28")
+                             TE_DEPTHWISE_DSP_TABLE_OPERANDS);
+}
+
+#endif
+
+/* ---- weights ------------------------------------------------------------ */
+
+/* Channel oc's weight words (see above) from the model's weights [k][k][c]
+ * into wx. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights1(const int8_t *weights, int c, int oc,
+                                                       int32_t *wx, int k, int s)
+{
+    const int nw = (k + 1) / 2;
+    uint32_t t[9];
+    int ky, kx, j;
+    t[0] = t[k + 1] = 0;
+    for (ky = 0; ky < k; ky++) {
+        /* t[i + 1] = doubled tap i as a 16-bit pattern, zero outside */
+        for (kx = 0; kx < k; kx++)
+            t[kx + 1] = (uint32_t)(2 * weights[((long)ky * k + kx) * c + oc]) & 0xffffu;
+        for (j = 0; j < nw; j++) {
+            *wx++ = (int32_t)(t[2 * j + 1] | t[2 * j + 2] << 16);
+            if (s == 1)
+                *wx++ = (int32_t)(t[2 * j] | t[2 * j + 1] << 16);
+        }
+    }
+}
+
+/* The same for the 4 channels g..g+3 at once (blocks cs_words apart): a
+ * word of taps of 4 channels gives the doubled (ch0, ch2) and (ch1, ch3)
+ * pairs, and PKHBT/PKHTB pair up the taps of one channel. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights4(const int8_t *weights, int c, int g,
+                                                       int32_t *cs, int cs_words, int k, int s)
+{
+    const int nw = (k + 1) / 2;
+    uint32_t ev[9], od[9]; /* tap t - 1 of channels (0, 2) / (1, 3), 0 outside */
+    int32_t *w0 = cs, *w1 = cs + cs_words, *w2 = w1 + cs_words, *w3 = w2 + cs_words;
+    int ky, kx, j;
+    ev[0] = od[0] = ev[k + 1] = od[k + 1] = 0;
+    for (ky = 0; ky < k; ky++) {
+        for (kx = 0; kx < k; kx++) {
+            uint32_t t = te_read_u32(weights + ((long)ky * k + kx) * c + g);
+            uint32_t e = te_sxtb16(t), o = te_sxtb16_ror8(t);
+            ev[kx + 1] = te_sxtab16(e, t);                  /* 2 * (ch0, ch2) */
+            od[kx + 1] = te_depthwise_dsp_sxtab16_ror8(o, t); /* 2 * (ch1, ch3) */
+        }
+        for (j = 0; j < nw; j++) {
+            *w0++ = (int32_t)te_depthwise_dsp_pack_lo(ev[2 * j + 1], ev[2 * j + 2]);
+            *w1++ = (int32_t)te_depthwise_dsp_pack_lo(od[2 * j + 1], od[2 * j + 2]);
+            *w2++ = (int32_t)te_depthwise_dsp_pack_hi(ev[2 * j + 1], ev[2 * j + 2]);
+            *w3++ = (int32_t)te_depthwise_dsp_pack_hi(od[2 * j + 1], od[2 * j + 2]);
+            if (s == 1) {
+                *w0++ = (int32_t)te_depthwise_dsp_pack_lo(ev[2 * j], ev[2 * j + 1]);
+                *w1++ = (int32_t)te_depthwise_dsp_pack_lo(od[2 * j], od[2 * j + 1]);
+                *w2++ = (int32_t)te_depthwise_dsp_pack_hi(ev[2 * j], ev[2 * j + 1]);
+                *w3++ = (int32_t)te_depthwise_dsp_pack_hi(od[2 * j], od[2 * j + 1]);
+            }
+        }
+    }
+}
+
+/* ---- ring rows ---------------------------------------------------------- */
+
+/* Writes one ring row per channel of the group (`plane` words apart, from
+ * dst) from input row src (pixel 0, first channel of the group), n
+ * channels: word i holds ring columns 2i, 2i + 1. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_fill(const te_depthwise_dsp_params *p,
+                                                   const int8_t *src, int n, uint32_t *dst,
+                                                   int plane)
+{
+    const int c = p->c, iw = p->in_w;
+    const uint32_t off2 = ((uint32_t)p->input_offset & 0xffffu) * 0x10001u;
+    int j = -(p->pad_left & 1); /* first column of the first pair (-1: padding) */
+    uint32_t *d0 = dst + (p->pad_left + j) / 2;
+    if (n == 4) {
+        uint32_t *d1 = d0 + plane, *d2 = d1 + plane, *d3 = d2 + plane;
+        uint32_t a, b, ea, oa, eb, ob;
+        const int8_t *x = src;
+        if (j < 0) {
+            b = te_read_u32(x);
+            eb = te_sxtab16(off2, b);
+            ob = te_depthwise_dsp_sxtab16_ror8(off2, b);
+            *d0++ = eb << 16;
+            *d1++ = ob << 16;
+            *d2++ = eb & 0xffff0000u;
+            *d3++ = ob & 0xffff0000u;
+            x += c;
+            j = 1;
+        }
+        for (; j + 1 < iw; j += 2, x += 2 * c) {
+            a = te_read_u32(x);
+            b = te_read_u32(x + c);
+            ea = te_sxtab16(off2, a);
+            oa = te_depthwise_dsp_sxtab16_ror8(off2, a);
+            eb = te_sxtab16(off2, b);
+            ob = te_depthwise_dsp_sxtab16_ror8(off2, b);
+            *d0++ = te_depthwise_dsp_pack_lo(ea, eb);
+            *d1++ = te_depthwise_dsp_pack_lo(oa, ob);
+            *d2++ = te_depthwise_dsp_pack_hi(ea, eb);
+            *d3++ = te_depthwise_dsp_pack_hi(oa, ob);
+        }
+        if (j < iw) {
+            a = te_read_u32(x);
+            ea = te_sxtab16(off2, a);
+            oa = te_depthwise_dsp_sxtab16_ror8(off2, a);
+            *d0 = ea & 0xffffu;
+            *d1 = oa & 0xffffu;
+            *d2 = ea >> 16;
+            *d3 = oa >> 16;
+        }
+    } else {
+        int ch;
+        for (; j < iw; j += 2, d0++)
+            for (ch = 0; ch < n; ch++) {
+                uint32_t lo = 0, hi = 0;
+                if (j >= 0)
+                    lo = (uint32_t)(src[(long)j * c + ch] + p->input_offset) & 0xffffu;
+                if (j + 1 < iw)
+                    hi = (uint32_t)(src[(long)(j + 1) * c + ch] + p->input_offset) << 16;
+                d0[ch * plane] = lo | hi;
+            }
+    }
+}
+
+/* Ring row pointers (channel 0) of the filter rows of output rows
+ * [oy0, oy1): k per row. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_table(const te_depthwise_dsp_params *p,
+                                                    const uint32_t *ring, int oy0, int oy1,
+                                                    const uint32_t **tab, int k, int s)
+{
+    int oy, ky;
+    for (oy = oy0; oy < oy1; oy++)
+        for (ky = 0; ky < k; ky++)
+            *tab++ = ring + ((oy * s + ky) % p->ring_h) * p->ring_w;
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+/* Output rows [oy0, oy1) of channel ch of the group (ring rows from table
+ * tab + ch * plane words). */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_params *p,
+                                                      const uint32_t *const *tab, int ch,
+                                                      int oy0, int oy1, int32_t *cs, int8_t *out,
+                                                      int k, int s, int mode)
+{
+    const int plane = p->ring_h * p->ring_w;
+    int32_t *f = cs + TE_DEPTHWISE_DSP_FIELDS(k);
+    const uint32_t *rows[7];
+    te_depthwise_dsp_rqv q;
+    int oy, ky;
+    q.m = f[TE_DEPTHWISE_DSP_M];
+    q.h = f[TE_DEPTHWISE_DSP_M + 1];
+    q.e = f[TE_DEPTHWISE_DSP_M + 2];
+    q.zp = p->output_offset;
+    q.lo = p->act_min;
+    q.hi = p->act_max;
+    if (mode == TE_DEPTHWISE_DSP_SLOW && q.e != 0) /* this channel has the fast form */
+        mode = TE_DEPTHWISE_DSP_CLAMP;
+#if defined(TE_DEPTHWISE_DSP_ASM)
+    if (mode == TE_DEPTHWISE_DSP_SAT) {
+        f[TE_DEPTHWISE_DSP_TAB] = (int32_t)(intptr_t)tab;
+        f[TE_DEPTHWISE_DSP_CHOFF] = ch * plane * 4;
+        f[TE_DEPTHWISE_DSP_OUT] = (int32_t)(intptr_t)out;
+        f[TE_DEPTHWISE_DSP_ROWB] = p->out_w * p->c;
+        f[TE_DEPTHWISE_DSP_QB] = p->out_w / 4 * 4 * p->c;
+        f[TE_DEPTHWISE_DSP_NR] = oy1 - oy0;
+        f[TE_DEPTHWISE_DSP_TAILF] = p->out_w % 4;
+        if (k == 3)
+            te_depthwise_dsp_rows_k3(cs, s);
+        else
+            te_depthwise_dsp_rows_table(cs, k, s);
+        return;
+    }
+#endif
+    for (oy = oy0; oy < oy1; oy++, out += (long)p->out_w * p->c, tab += k) {
+        for (ky = 0; ky < k; ky++)
+            rows[ky] = tab[ky] + ch * plane;
+        te_depthwise_dsp_row(rows, p->out_w, p->c, cs, q, out, k, s, mode);
+    }
+}
+
+/* The constants block of channel oc, or (n == 4, 3x3) those of the group's
+ * 4 channels from oc on. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_params *p,
+                                                        const int8_t *weights,
+                                                        const int32_t *bias, const int32_t *rq,
+                                                        int oc, int n, int32_t *cs, int k, int s)
+{
+    const int words = TE_DEPTHWISE_DSP_CS_WORDS(k);
+    int ch;
+    if (n == 4)
+        te_depthwise_dsp_weights4(weights, p->c, oc, cs, words, k, s);
+    else
+        te_depthwise_dsp_weights1(weights, p->c, oc, cs, k, s);
+    for (ch = 0; ch < n; ch++, oc++) {
+        int32_t *f = cs + ch * words + TE_DEPTHWISE_DSP_FIELDS(k);
+        f[TE_DEPTHWISE_DSP_B2] = bias ? (int32_t)((uint32_t)bias[oc] * 2u) : 0;
+        f[TE_DEPTHWISE_DSP_M] = rq[3 * oc];
+        f[TE_DEPTHWISE_DSP_M + 1] = rq[3 * oc + 1];
+        f[TE_DEPTHWISE_DSP_M + 2] = rq[3 * oc + 2];
+        f[TE_DEPTHWISE_DSP_C] = p->c;
+    }
+}
+
+/* Whole kernel for a k x k filter with stride s.  Scratch: the ring (per
+ * channel of the group ring_h rows of ring_w words: plane = ring_h *
+ * ring_w), the table of band * k row pointers (room for 8-byte pointers),
+ * the constants blocks.
+ * Input row iy (or padding row, all zero) lives in ring row (iy + pad_top)
+ * % ring_h.  Output rows are done by bands of `band` rows. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_run(const te_depthwise_dsp_params *p,
+                                                  const int8_t *input, int8_t *output,
+                                                  const int8_t *weights, const int32_t *bias,
+                                                  const int32_t *rq, uint32_t *ring, int k,
+                                                  int s)
+{
+    const int c = p->c, plane = p->ring_h * p->ring_w;
+    const uint32_t **tab = (const uint32_t **)(void *)(ring + 4L * plane);
+    int32_t *cs = te_depthwise_dsp_opaque((int32_t *)(void *)(tab + p->band * k));
+    const long in_px = (long)p->in_h * p->in_w, out_px = (long)p->out_h * p->out_w;
+    int b, g, oy0, oy1, ch, next;
+    long i;
+    for (i = 0; i < 4L * plane; i++)
+        ring[i] = 0;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + b * in_px * c;
+        int8_t *out_b = output + b * out_px * c;
+        for (g = 0; g < c; g += 4) {
+            const int n = TE_MIN(4, c - g);
+            const int per_group = (k == 3 || p->blocks == 4) && n == 4;
+            if (per_group)
+                te_depthwise_dsp_constants(p, weights, bias, rq, g, 4, cs, k, s);
+            next = -p->pad_top;
+            for (oy0 = 0; oy0 < p->out_h; oy0 = oy1) {
+                int last;
+                oy1 = TE_MIN(p->out_h, oy0 + p->band);
+                last = (oy1 - 1) * s - p->pad_top + k - 1; /* last input row the band reads */
+                for (; next <= last; next++) {
+                    uint32_t *dst = ring + ((next + p->pad_top) % p->ring_h) * p->ring_w;
+                    if (next >= 0 && next < p->in_h) {
+                        te_depthwise_dsp_fill(p, in_b + (long)next * p->in_w * c + g, n, dst,
+                                              plane);
+                    } else {
+                        for (ch = 0; ch < n; ch++)
+                            for (i = 0; i < p->ring_w; i++)
+                                dst[ch * plane + i] = 0;
+                    }
+                }
+                if (g == 0 || p->band < p->out_h)
+                    te_depthwise_dsp_table(p, ring, oy0, oy1, tab, k, s);
+                for (ch = 0; ch < n; ch++) {
+                    int32_t *csc = cs + (per_group ? ch * TE_DEPTHWISE_DSP_CS_WORDS(k) : 0);
+                    if (!per_group)
+                        te_depthwise_dsp_constants(p, weights, bias, rq, g + ch, 1, csc, k, s);
+                    int8_t *out = out_b + (long)oy0 * p->out_w * c + g + ch;
+                    if (p->mode == TE_DEPTHWISE_DSP_SAT)
+                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                                                 TE_DEPTHWISE_DSP_SAT);
+                    else if (p->mode == TE_DEPTHWISE_DSP_CLAMP)
+                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                                                 TE_DEPTHWISE_DSP_CLAMP);
+                    else
+                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                                                 TE_DEPTHWISE_DSP_SLOW);
+                }
+            }
+        }
+    }
+}
+
+/* ---- channels-last kernel -------------------------------------------------
+ * For every output pixel, 4 output channels at once over the taps inside
+ * the image only (the ring kernels compute every padded tap, which costs
+ * more on images not much larger than the filter), any depth multiplier.
+ * The group's input rows are kept in a ring of k_h rows: per pixel the
+ * words (x0 - zp, x2 - zp) and (x1 - zp, x3 - zp) of the input channels of
+ * output channels g..g+3, saved when first needed, so the output may
+ * overwrite the input (multiplier 1, see the header). */
+
+/* The doubled weights of output channels g..g+n-1 (n <= 4), per tap two
+ * words: 2 * (w_g, w_g+2) and 2 * (w_g+1, w_g+3), 0 for missing channels. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_weights(const te_depthwise_dsp_nhwc_params *p,
+                                                           const int8_t *weights, int g, int n,
+                                                           uint32_t *wx)
+{
+    const int taps = p->k_h * p->k_w, c_out = p->c * p->depth_mult;
+    int t, ch;
+    for (t = 0; t < taps; t++) {
+        const int8_t *w = weights + (long)t * c_out + g;
+        uint32_t v = 0;
+        if (n == 4) {
+            v = te_read_u32(w);
+        } else {
+            for (ch = 0; ch < n; ch++)
+                v |= (uint32_t)(uint8_t)w[ch] << (8 * ch);
+        }
+        wx[2 * t] = te_sxtab16(te_sxtb16(v), v);
+        wx[2 * t + 1] = te_depthwise_dsp_sxtab16_ror8(te_sxtb16_ror8(v), v);
+    }
+}
+
+/* Input row iy for output channels g..g+n-1 into ring row iy % k_h. */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_save(const te_depthwise_dsp_nhwc_params *p,
+                                                        const int8_t *in_b, int iy, int g, int n,
+                                                        uint32_t *ring)
+{
+    const int dm = p->depth_mult;
+    const uint32_t off2 = ((uint32_t)p->input_offset & 0xffffu) * 0x10001u;
+    const int8_t *src = in_b + (long)iy * p->in_w * p->c;
+    uint32_t *dst = ring + (iy % p->k_h) * p->in_w * 2;
+    int x, ch;
+    for (x = 0; x < p->in_w; x++, src += p->c, dst += 2) {
+        uint32_t v = 0;
+        if (dm == 1 && n == 4) {
+            v = te_read_u32(src + g);
+        } else if (dm % 4 == 0) {
+            v = (uint32_t)(uint8_t)src[g / dm] * 0x01010101u;
+        } else {
+            for (ch = 0; ch < n; ch++)
+                v |= (uint32_t)(uint8_t)src[(g + ch) / dm] << (8 * ch);
+        }
+        dst[0] = te_sxtab16(off2, v);
+        dst[1] = te_depthwise_dsp_sxtab16_ror8(off2, v);
+    }
+}
+
+/* One requantized output with the rq entry of its channel. */
+TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_nhwc_out(const te_depthwise_dsp_nhwc_params *p,
+                                                         int32_t a2, const int32_t *rq)
+{
+    te_depthwise_dsp_rqv q;
+    q.m = rq[0];
+    q.h = rq[1];
+    q.e = rq[2];
+    q.zp = p->output_offset;
+    q.lo = p->act_min;
+    q.hi = p->act_max;
+    if (p->mode == TE_DEPTHWISE_DSP_SAT)
+        return te_depthwise_dsp_out(a2, q, TE_DEPTHWISE_DSP_SAT);
+    if (q.e != 0)
+        return te_depthwise_dsp_out(a2, q, TE_DEPTHWISE_DSP_CLAMP);
+    return te_depthwise_dsp_out(a2, q, TE_DEPTHWISE_DSP_SLOW);
+}
+
+/* Output channels g..g+n-1 of one output row from the ring rows (rows[ky]
+ * for ky in [ky0, ky1)). */
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_row(const te_depthwise_dsp_nhwc_params *p,
+                                                       const uint32_t *const *rows, int ky0,
+                                                       int ky1, const uint32_t *wx,
+                                                       const int32_t *b2,
+                                                       const int32_t *rq, int n,
+                                                       int8_t *out)
+{
+    const int c_out = p->c * p->depth_mult;
+    const int full_rows = ky0 == 0 && ky1 == p->k_h;
+    int ox, ky, kx;
+    for (ox = 0; ox < p->out_w; ox++, out += c_out) {
+        const int ix0 = ox * p->stride_w - p->pad_left;
+        const int kx0 = ix0 < 0 ? -ix0 : 0;
+        const int kx1 = TE_MIN(p->k_w, p->in_w - ix0);
+        int32_t a0 = b2[0], a1 = b2[1], a2 = b2[2], a3 = b2[3];
+        if (full_rows && kx0 == 0 && kx1 == p->k_w) {
+            /* the whole window inside: constant trip counts, unrolled */
+            TE_DEPTHWISE_DSP_UNROLL
+            for (ky = 0; ky < p->k_h; ky++) {
+                const uint32_t *x = rows[ky] + 2 * ix0, *w = wx + 2 * ky * p->k_w;
+                TE_DEPTHWISE_DSP_UNROLL
+                for (kx = 0; kx < p->k_w; kx++) {
+                    a0 = te_depthwise_dsp_smlabb(x[2 * kx], w[2 * kx], a0);
+                    a2 = te_depthwise_dsp_smlatt(x[2 * kx], w[2 * kx], a2);
+                    a1 = te_depthwise_dsp_smlabb(x[2 * kx + 1], w[2 * kx + 1], a1);
+                    a3 = te_depthwise_dsp_smlatt(x[2 * kx + 1], w[2 * kx + 1], a3);
+                }
+            }
+        } else {
+            for (ky = ky0; ky < ky1; ky++) {
+                const uint32_t *x = rows[ky] + 2 * (ix0 + kx0);
+                const uint32_t *xe = rows[ky] + 2 * (ix0 + kx1);
+                const uint32_t *w = wx + 2 * (ky * p->k_w + kx0);
+                for (; x < xe; x += 2, w += 2) {
+                    a0 = te_depthwise_dsp_smlabb(x[0], w[0], a0);
+                    a2 = te_depthwise_dsp_smlatt(x[0], w[0], a2);
+                    a1 = te_depthwise_dsp_smlabb(x[1], w[1], a1);
+                    a3 = te_depthwise_dsp_smlatt(x[1], w[1], a3);
+                }
+            }
+        }
+        out[0] = te_depthwise_dsp_nhwc_out(p, a0, rq);
+        if (n > 1)
+            out[1] = te_depthwise_dsp_nhwc_out(p, a1, rq + 3);
+        if (n > 2)
+            out[2] = te_depthwise_dsp_nhwc_out(p, a2, rq + 6);
+        if (n > 3)
+            out[3] = te_depthwise_dsp_nhwc_out(p, a3, rq + 9);
+    }
+}
+
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_run(const te_depthwise_dsp_nhwc_params *p,
+                                                       const int8_t *input, int8_t *output,
+                                                       const int8_t *weights,
+                                                       const int32_t *bias, const int32_t *rq,
+                                                       uint32_t *scratch)
+{
+    const int c_out = p->c * p->depth_mult;
+    uint32_t *ring = scratch, *wx = scratch + 2 * p->k_h * p->in_w;
+    const uint32_t *rows[7];
+    int32_t b2[4];
+    const long in_px = (long)p->in_h * p->in_w, out_px = (long)p->out_h * p->out_w;
+    int b, g, oy, ky, ch, next;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + b * in_px * p->c;
+        int8_t *out_b = output + b * out_px * c_out;
+        for (g = 0; g < c_out; g += 4) {
+            const int n = TE_MIN(4, c_out - g);
+            te_depthwise_dsp_nhwc_weights(p, weights, g, n, wx);
+            for (ch = 0; ch < 4; ch++)
+                b2[ch] = bias && ch < n ? (int32_t)((uint32_t)bias[g + ch] * 2u) : 0;
+            next = 0;
+            for (oy = 0; oy < p->out_h; oy++) {
+                const int iy0 = oy * p->stride_h - p->pad_top;
+                const int last = TE_MIN(p->in_h - 1, iy0 + p->k_h - 1);
+                const int ky0 = iy0 < 0 ? -iy0 : 0;
+                const int ky1 = TE_MIN(p->k_h, p->in_h - iy0);
+                for (; next <= last; next++)
+                    te_depthwise_dsp_nhwc_save(p, in_b, next, g, n, ring);
+                for (ky = ky0; ky < ky1; ky++)
+                    rows[ky] = ring + ((iy0 + ky) % p->k_h) * p->in_w * 2;
+                te_depthwise_dsp_nhwc_row(p, rows, ky0, ky1, wx, b2, rq + 3 * g, n,
+                                          out_b + (long)oy * p->out_w * c_out + g);
+            }
+        }
+    }
+}
+
+TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_s8_inl(const te_depthwise_dsp_nhwc_params *p,
+                                                          const int8_t *input, int8_t *output,
+                                                          const int8_t *weights,
+                                                          const int32_t *bias, const int32_t *rq,
+                                                          uint32_t *scratch)
+{
+    te_depthwise_dsp_nhwc_run(p, input, output, weights, bias, rq, scratch);
+}
+
+TE_KERNEL void te_depthwise_dsp_nhwc_s8(const te_depthwise_dsp_nhwc_params *p,
+                                        const int8_t *input, int8_t *output,
+                                        const int8_t *weights, const int32_t *bias,
+                                        const int32_t *rq, uint32_t *scratch)
+{
+    te_depthwise_dsp_nhwc_run(p, input, output, weights, bias, rq, scratch);
+}
+
+/* The kernels: te_depthwise_dsp_s8_k<K>s<S>, and the same as an
+ * always-inlined te_depthwise_dsp_s8_k<K>s<S>_inl, which the generated code
+ * calls so that each layer's constants (channels, widths, ...) become
+ * immediates of its own copy. */
+#define TE_DEPTHWISE_DSP_DEFINE(name, k, s)                                                    \
+    TE_DEPTHWISE_DSP_INLINE void name##_inl(                                                   \
+        const te_depthwise_dsp_params *p, const int8_t *input, int8_t *output,                 \
+        const int8_t *weights, const int32_t *bias, const int32_t *rq, uint32_t *ring)         \
+    {                                                                                          \
+        te_depthwise_dsp_run(p, input, output, weights, bias, rq, ring, k, s);                \
+    }                                                                                          \
+    TE_DEPTHWISE_DSP_DECLARE(name)                                                             \
+    {                                                                                          \
+        name##_inl(p, input, output, weights, bias, rq, ring);                                 \
+    }
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k3s1, 3, 1)
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k3s2, 3, 2)
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k5s1, 5, 1)
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k5s2, 5, 2)
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k7s1, 7, 1)
+TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k7s2, 7, 2)
+
+#endif

@@ -1,0 +1,298 @@
+/* test_conv_fast.c - the fast CONV_2D kernel te_conv2d_gemm_s8
+ * (runtime/te_conv2d_gemm.c) with the constants te_convfam_gemm_prepare
+ * (src/ops/conv_family.c) makes for it, against a plain reference written
+ * the way TFLite Micro's reference ConvPerChannel computes, over random
+ * shapes (odd channel counts, 1x1 to 7x7 filters, strides 1-3, dilations,
+ * every padding), quantization parameters (left shifts, tiny and zero
+ * multipliers, huge biases, dead channels) and activation bounds.
+ *
+ * The runtime file is compiled into this test (static, as in generated
+ * code).  Built as is it tests the portable kernel; test_conv_fast_dsp.c
+ * includes this file with TE_TARGET_DSP defined: the DSP layout and SIMD
+ * arithmetic through te_common.h's exact portable primitives. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#undef TE_KERNEL
+#include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+#include "te_conv2d_gemm.c"
+
+#include "ops/conv_family.h"
+#include "quant/quant.h"
+#include "testlib.h"
+
+#if defined(TE_TARGET_DSP)
+#define DSP 1
+#else
+#define DSP 0
+#endif
+
+/* Random convolutions per run (-DCONV_FAST_CASES=n for a longer run, e.g.
+ * of this test built for a Cortex-M under QEMU, where the kernel's
+ * assembly loops run). */
+#ifndef CONV_FAST_CASES
+#define CONV_FAST_CASES 3000
+#endif
+
+typedef struct {
+    te_conv2d_gemm_params p;
+    int k, oc;
+    int8_t *in, *w;
+    int32_t *bias, *mult, *shift;
+} conv_case;
+
+static int pick(const int *v, int n) { return v[test_rand() % (unsigned)n]; }
+
+static double rand_unit(void) { return (double)(test_rand() % 1000000u) / 1000000.0; }
+
+/* TFLite Micro reference ConvPerChannel for one output pixel and channel. */
+static int8_t ref_out(const conv_case *c, int b, int oy, int ox, int o)
+{
+    const te_conv2d_gemm_params *p = &c->p;
+    uint32_t acc = 0;
+    int ky, kx, i;
+    for (ky = 0; ky < p->k_h; ky++)
+        for (kx = 0; kx < p->k_w; kx++) {
+            int iy = oy * p->stride_h - p->pad_top + ky * p->dil_h;
+            int ix = ox * p->stride_w - p->pad_left + kx * p->dil_w;
+            if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w)
+                continue;
+            for (i = 0; i < p->in_c; i++) {
+                int x = c->in[(((long)b * p->in_h + iy) * p->in_w + ix) * p->in_c + i];
+                int wv = c->w[(long)o * c->k + (ky * p->k_w + kx) * p->in_c + i];
+                acc += (uint32_t)((x - p->input_zp) * wv);
+            }
+        }
+    if (c->bias)
+        acc += (uint32_t)c->bias[o];
+    {
+        int32_t v = te_mul_by_quant_mult((int32_t)acc, c->mult[o], (int)c->shift[o]);
+        v = (int32_t)((uint32_t)v + (uint32_t)p->output_offset);
+        return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+    }
+}
+
+/* Random geometry: output sizes from the padding like TFLite's. */
+static void make_shape(te_conv2d_gemm_params *p)
+{
+    static const int chans[] = {1, 2, 3, 4, 5, 8, 12, 16, 17, 33};
+    static const int outs[] = {1, 3, 4, 5, 8, 16, 17, 33};
+    int eff_h, eff_w, pb, pr;
+    memset(p, 0, sizeof *p);
+    p->batches = test_rand_range(1, 2);
+    p->in_c = pick(chans, 10);
+    p->out_c = pick(outs, 8);
+    if (test_rand() % 3 == 0) { /* pointwise */
+        p->k_h = p->k_w = 1;
+    } else {
+        p->k_h = test_rand_range(1, 5);
+        p->k_w = test_rand_range(1, 5);
+        if (test_rand() % 8 == 0)
+            p->k_h = p->k_w = 7;
+    }
+    p->stride_h = test_rand_range(1, 3);
+    p->stride_w = test_rand_range(1, 3);
+    p->dil_h = test_rand() % 5 == 0 ? 2 : 1;
+    p->dil_w = test_rand() % 5 == 0 ? 2 : 1;
+    eff_h = (p->k_h - 1) * p->dil_h + 1;
+    eff_w = (p->k_w - 1) * p->dil_w + 1;
+    p->in_h = test_rand_range(eff_h > 1 ? 1 : 1, 10);
+    p->in_w = test_rand_range(1, 10);
+    p->pad_top = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
+    p->pad_left = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
+    pb = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
+    pr = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
+    if (p->in_h + p->pad_top + pb < eff_h)
+        pb = eff_h - p->in_h - p->pad_top;
+    if (p->in_w + p->pad_left + pr < eff_w)
+        pr = eff_w - p->in_w - p->pad_left;
+    p->out_h = (p->in_h + p->pad_top + pb - eff_h) / p->stride_h + 1;
+    p->out_w = (p->in_w + p->pad_left + pr - eff_w) / p->stride_w + 1;
+    p->pointwise = p->k_h == 1 && p->k_w == 1 && p->pad_top == 0 && p->pad_left == 0 &&
+                   (p->out_h - 1) * p->stride_h < p->in_h && (p->out_w - 1) * p->stride_w < p->in_w;
+}
+
+/* Random requantization, bias and weights (some channels dead or extreme). */
+static void make_quant(conv_case *c)
+{
+    te_conv2d_gemm_params *p = &c->p;
+    const float in_s = (float)(0.005 + 0.1 * rand_unit());
+    float out_s = (float)(0.01 + 0.3 * rand_unit()) * (float)(1 + c->k / 32);
+    int o, i, lim = test_rand() % 4 == 0 ? 8 : 127;
+    p->input_zp = test_rand_range(-128, 127);
+    p->output_offset = test_rand_range(-128, 127);
+    for (i = 0; i < p->k_h * p->k_w * p->in_c * c->oc; i++)
+        c->w[i] = (int8_t)test_rand_range(-lim, lim);
+    for (o = 0; o < c->oc; o++) {
+        int sh;
+        float ws = (float)(0.001 + 0.05 * rand_unit());
+        te_quantize_multiplier((double)in_s * ws / out_s, &c->mult[o], &sh);
+        c->shift[o] = sh;
+        if (c->bias)
+            c->bias[o] = test_rand_range(-20000, 20000);
+        switch (test_rand() % 16) {
+        case 0: /* dead channel: no weights, odd bias, tiny multiplier */
+            memset(c->w + (long)o * c->k, 0, (size_t)c->k);
+            c->shift[o] = -31;
+            if (c->bias)
+                c->bias[o] = test_rand_range(1 << 29, 1 << 30);
+            break;
+        case 1: /* zero multiplier */
+            c->mult[o] = 0;
+            c->shift[o] = 0;
+            break;
+        case 2: /* left shift */
+            c->shift[o] = test_rand_range(1, 3);
+            break;
+        case 3: /* huge bias */
+            if (c->bias)
+                c->bias[o] = (int32_t)test_rand();
+            break;
+        default:
+            break;
+        }
+    }
+    p->act_min = -128;
+    p->act_max = 127;
+    switch (test_rand() % 4) {
+    case 1:
+        p->act_min = p->output_offset;
+        break;
+    case 2:
+        p->act_min = test_rand_range(-128, 0);
+        p->act_max = test_rand_range(1, 127);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The kernel's constants as the compiler writes them (op_conv2d.c). */
+static int prepare(conv_case *c, te_conv2d_gemm_w **wk, int32_t **qr)
+{
+    te_convfam_gemm_spec s;
+    const int n = (c->oc + 3) / 4 * 4;
+    int16_t *w16;
+    int fast;
+    s.out_c = c->oc;
+    s.k = c->k;
+    s.k_pad = c->p.k_pad = te_convfam_gemm_k_pad(c->k, DSP);
+    s.dsp = DSP;
+    s.input_zp = c->p.input_zp;
+    s.output_zp = c->p.output_offset;
+    s.act_min = c->p.act_min;
+    s.act_max = c->p.act_max;
+    w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s.k_pad);
+    *qr = malloc(sizeof(int32_t) * (size_t)n * 4);
+    fast = te_convfam_gemm_prepare(&s, c->w, c->bias, c->mult, c->shift, w16, *qr);
+#if DSP
+    {
+        size_t i, nw = (size_t)n * (size_t)s.k_pad / 2;
+        *wk = malloc(sizeof(int32_t) * nw);
+        for (i = 0; i < nw; i++)
+            (*wk)[i] = (int32_t)((uint32_t)(uint16_t)w16[2 * i] |
+                                 (uint32_t)(uint16_t)w16[2 * i + 1] << 16);
+        free(w16);
+    }
+#else
+    *wk = w16;
+#endif
+    return fast;
+}
+
+static long n_cases, n_fast, n_outputs;
+
+static void run_case(void)
+{
+    conv_case c;
+    te_conv2d_gemm_w *wk;
+    int32_t *qr;
+    int8_t *out, *zp_row, *in_copy;
+    long n_in, n_out, bad = 0;
+    int b, oy, ox, o, fast;
+    make_shape(&c.p);
+    c.oc = c.p.out_c;
+    c.k = c.p.k_h * c.p.k_w * c.p.in_c;
+    n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
+    n_out = (long)c.p.batches * c.p.out_h * c.p.out_w * c.oc;
+    c.in = malloc((size_t)n_in);
+    in_copy = malloc((size_t)n_in);
+    c.w = malloc((size_t)c.k * (size_t)c.oc);
+    c.bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c.oc) : NULL;
+    c.mult = malloc(sizeof(int32_t) * (size_t)c.oc);
+    c.shift = malloc(sizeof(int32_t) * (size_t)c.oc);
+    out = malloc((size_t)n_out); /* exactly the tensor: the kernel works inside it */
+    zp_row = malloc((size_t)(c.p.k_w * c.p.in_c));
+    for (b = 0; b < n_in; b++)
+        c.in[b] = (int8_t)test_rand_range(-128, 127);
+    memcpy(in_copy, c.in, (size_t)n_in);
+    make_quant(&c);
+    memset(zp_row, c.p.input_zp, (size_t)(c.p.k_w * c.p.in_c));
+    memset(out, 0x55, (size_t)n_out);
+    fast = prepare(&c, &wk, &qr);
+    c.p.fast_rq = fast;
+    te_conv2d_gemm_s8(&c.p, c.in, wk, qr, c.p.pointwise ? NULL : zp_row, out);
+    for (b = 0; b < c.p.batches; b++)
+        for (oy = 0; oy < c.p.out_h; oy++)
+            for (ox = 0; ox < c.p.out_w; ox++)
+                for (o = 0; o < c.oc; o++) {
+                    long at = (((long)b * c.p.out_h + oy) * c.p.out_w + ox) * c.oc + o;
+                    bad += out[at] != ref_out(&c, b, oy, ox, o);
+                }
+    CHECK(bad == 0);
+    CHECK(memcmp(in_copy, c.in, (size_t)n_in) == 0);
+    if (bad)
+        printf("  case %ld: %dx%dx%d -> %dx%dx%d k %dx%d s %d,%d d %d,%d pad %d,%d fast %d: %ld "
+               "bytes differ\n",
+               n_cases, c.p.in_h, c.p.in_w, c.p.in_c, c.p.out_h, c.p.out_w, c.oc, c.p.k_h,
+               c.p.k_w, c.p.stride_h, c.p.stride_w, c.p.dil_h, c.p.dil_w, c.p.pad_top,
+               c.p.pad_left, fast, bad);
+    n_cases++;
+    n_fast += fast;
+    n_outputs += n_out;
+    free(c.in);
+    free(in_copy);
+    free(c.w);
+    free(c.bias);
+    free(c.mult);
+    free(c.shift);
+    free(out);
+    free(zp_row);
+    free(wk);
+    free(qr);
+}
+
+/* The fast requantization entries against te_mul_by_quant_mult, including
+ * ties, for every right shift they accept. */
+static void test_fast_requant(void)
+{
+    int i, bad = 0, used = 0;
+    for (i = 0; i < 200000; i++) {
+        int32_t mult = (int32_t)(0x40000000u + (test_rand() & 0x3fffffffu)), e[3];
+        int shift = -test_rand_range(0, 24), zp = test_rand_range(-128, 127);
+        int32_t acc = test_rand_range(-(1 << 28), 1 << 28);
+        if (i % 3 == 0)
+            acc = te_shl_i32((int32_t)(test_rand() % 2000) - 1000, test_rand_range(0, 18));
+        if (!te_convfam_fast_requant(mult, shift, zp, (int64_t)1 << 29, e))
+            continue;
+        used++;
+        bad += te_conv2d_gemm_rq_fast(2 * acc, e) !=
+               (int32_t)((uint32_t)te_mul_by_quant_mult(acc, mult, shift) + (uint32_t)zp);
+    }
+    CHECK(bad == 0);
+    CHECK(used > 100000);
+}
+
+int main(void)
+{
+    int i;
+    test_seed(DSP ? 0x5eed0d5bu : 0x5eed0c0du);
+    test_fast_requant();
+    for (i = 0; i < CONV_FAST_CASES; i++)
+        run_case();
+    printf("%s kernel: %ld cases (%ld with the fast requantization), %ld outputs\n",
+           DSP ? "DSP" : "portable", n_cases, n_fast, n_outputs);
+    CHECK(n_fast > n_cases / 4);
+    return test_summary();
+}
