@@ -256,7 +256,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
  * (weights at byte 0, fields from byte 48). */
 /* GCC only: the loops hold up to 14 registers (clang keeps r7 for itself)
  * and are single strings longer than the 4095 characters C99 promises. */
-#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define TE_DEPTHWISE_DSP_ASM 1
 /* stride 1 quad, one filter row: words X0, X1 (x advances 2 words) and X2;
  * weights E0, O0, E1, O1 at byte off */
