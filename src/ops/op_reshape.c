@@ -22,8 +22,10 @@ static int check_requested(te_diag *d, const te_op *op, const int64_t *req, int 
             stretch = i;
         else if (req[i] < 0)
             return te_op_fail(d, op, "%s has invalid entry %lld at %d", what, (long long)req[i], i);
-        else if ((prod *= req[i]) > ((int64_t)1 << 40))
+        else if (req[i] > 0 && prod > ((int64_t)1 << 40) / req[i]) /* before it overflows */
             return te_op_fail(d, op, "%s has too many elements", what);
+        else
+            prod *= req[i];
     }
     if (stretch >= 0) {
         if (prod == 0 || in_elems % prod != 0)
@@ -86,4 +88,9 @@ static int reshape_check(te_graph *g, const te_op *op, te_diag *d)
     return check_new_shape(d, op, te_in(g, op, 1), te_tensor_elems(in), out);
 }
 
-const te_op_def te_op_reshape = {TE_OP_RESHAPE, reshape_check, NULL, NULL, te_move_emit_copy, 1, NULL};
+const te_op_def te_op_reshape = {
+    .opcode = TE_OP_RESHAPE,
+    .check = reshape_check,
+    .emit = te_move_emit_copy,
+    .alias_output = 1,
+};
