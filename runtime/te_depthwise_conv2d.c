@@ -168,6 +168,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_block(
     const int16_t off = (int16_t)p->input_offset;
     uint32_t acc[TE_DEPTHWISE_CONV2D_BLOCK];
     int i, ky, kx;
+    /* n never passes the last channel; said so, gcc sees the constant
+     * arrays' bounds kept (else -Waggressive-loop-optimizations) */
+    n = TE_MIN(n, p->in_c - c);
     for (i = 0; i < n; i++)
         acc[i] = (uint32_t)bias[c + i];
     for (ky = 0; ky < p->k_h; ky++) {
@@ -202,9 +205,10 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_block_dm(
 {
     const int16_t off = (int16_t)p->input_offset;
     const int dm = p->depth_mult, c_out = p->in_c * dm, ic = c / dm;
-    const int one = ic == (c + n - 1) / dm;
     uint32_t acc[TE_DEPTHWISE_CONV2D_BLOCK];
-    int i, ky, kx;
+    int i, ky, kx, one;
+    n = TE_MIN(n, c_out - c); /* as in te_depthwise_conv2d_fast_block */
+    one = ic == (c + n - 1) / dm;
     for (i = 0; i < n; i++)
         acc[i] = (uint32_t)bias[c + i];
     for (ky = 0; ky < p->k_h; ky++) {
