@@ -62,6 +62,8 @@ TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, cons
 {
     const int per_group = p->out_c / (p->in_c / p->filter_c);
     const long w_per_oc = (long)p->k_h * p->k_w * p->filter_c;
+    const long pitch = p->out_stride > p->out_c ? p->out_stride : p->out_c;
+    long pix = 0;
     int b, oy, ox, oc;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (long)b * p->in_h * p->in_w * p->in_c;
@@ -69,7 +71,8 @@ TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, cons
             const int iy0 = oy * p->stride_h - p->pad_top;
             const int ky0 = te_conv2d_tap_lo(iy0, p->dil_h);
             const int ky1 = te_conv2d_tap_hi(iy0, p->dil_h, p->k_h, p->in_h);
-            for (ox = 0; ox < p->out_w; ox++) {
+            for (ox = 0; ox < p->out_w; ox++, pix++) {
+                int8_t *o = output + pix * pitch;
                 const int ix0 = ox * p->stride_w - p->pad_left;
                 const int kx0 = te_conv2d_tap_lo(ix0, p->dil_w);
                 const int kx1 = te_conv2d_tap_hi(ix0, p->dil_w, p->k_w, p->in_w);
@@ -79,8 +82,8 @@ TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, cons
                                                    ky0, ky1, kx0, kx1);
                     if (bias)
                         acc += (uint32_t)bias[oc];
-                    *output++ = te_conv2d_requant(acc, mult[oc], shift[oc], p->output_offset,
-                                                  p->act_min, p->act_max);
+                    o[oc] = te_conv2d_requant(acc, mult[oc], shift[oc], p->output_offset,
+                                              p->act_min, p->act_max);
                 }
             }
         }

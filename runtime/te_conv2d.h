@@ -18,6 +18,9 @@ typedef struct {
     int32_t input_offset;      /* -input zero point */
     int32_t output_offset;     /* output zero point */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
+    int out_stride;            /* bytes from one output pixel to the next: 0 or
+                                * out_c, more for a channel slice of a wider
+                                * tensor */
 } te_conv2d_params;
 
 /* mult/shift: out_c entries (TFLite QuantizeMultiplier form, shift > 0 is a

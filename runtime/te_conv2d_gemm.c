@@ -892,18 +892,23 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
 {
     const te_conv2d_gemm_params lp = *p; /* in registers, not re-read after each asm */
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
+    const int slice = p->out_stride > p->out_c; /* other tensors' bytes in between */
+    const long pitch = slice ? p->out_stride : p->out_c;
     int8_t tmp[64] = {0}; /* the patch of a last pixel with little room */
     int b = 0, oy = 0, ox = 0;
     long i;
     for (i = 0; i < n_pix; i++, te_conv2d_gemm_next(p, &b, &oy, &ox)) {
         const int8_t *in_b = input + (long)b * p->in_h * p->in_w * p->in_c;
         const int iy0 = oy * p->stride_h - p->pad_top, ix0 = ox * p->stride_w - p->pad_left;
-        int8_t *o = output + i * p->out_c;
+        int8_t *o = output + i * pitch;
         /* room after this pixel's outputs, from a 4-byte boundary */
         const long skip = (long)((4u - (unsigned)((uintptr_t)(o + p->out_c) & 3u)) & 3u);
-        const long room = (n_pix - i - 1) * p->out_c - skip;
+        int8_t *const spare = slice ? p->work : o + p->out_c + skip;
+        const long room = !slice    ? (n_pix - i - 1) * p->out_c - skip
+                          : p->work ? TE_CONV2D_GEMM_WORK(p->k_pad)
+                                    : 0;
 #if defined(TE_CONV2D_GEMM_ASM)
-        if (mode == 2 && p->pointwise && p->stride_h == 1 && p->stride_w == 1 &&
+        if (mode == 2 && !slice && p->pointwise && p->stride_h == 1 && p->stride_w == 1 &&
             p->in_c % 4 == 0 && p->out_c % 4 == 0) {
             const long m = te_conv2d_gemm_batch(&lp, input, w, qr, output, i, n_pix);
             if (m > 1) {
@@ -917,11 +922,11 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
         }
 #endif
         if (room >= 2L * p->k_pad) {
-            te_conv2d_gemm_px *x = (te_conv2d_gemm_px *)(void *)(o + p->out_c + skip);
+            te_conv2d_gemm_px *x = (te_conv2d_gemm_px *)(void *)spare;
             te_conv2d_gemm_build(p, in_b, iy0, ix0, x);
             te_conv2d_gemm_pixel_w(&lp, x, room, w, qr, o, mode);
         } else if (room >= p->k_pad || p->k_pad <= 64) {
-            int8_t *x = room >= p->k_pad ? o + p->out_c + skip : tmp;
+            int8_t *x = room >= p->k_pad ? spare : tmp;
             te_conv2d_gemm_gather(p, in_b, iy0, ix0, x);
             te_conv2d_gemm_pixel_bytes(&lp, x, w, qr, o, mode);
         } else if (!te_conv2d_gemm_pixel_d(&lp, in_b, zp_row, iy0, ix0, w, qr, o, mode)) {

@@ -47,7 +47,16 @@ typedef struct {
     int32_t output_offset;     /* output zero point (exact requantization only) */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
     int fast_rq;               /* rq holds fast entries, weights and bias doubled */
+    int out_stride;            /* bytes from one output pixel to the next: 0 or
+                                * out_c for a tensor of its own, more for a
+                                * channel slice of a wider one (then the part
+                                * not written yet is not free for patches) */
+    int8_t *work;              /* with out_stride: NULL, or TE_CONV2D_GEMM_WORK()
+                                * bytes, 4-aligned, where patches are built */
 } te_conv2d_gemm_params;
+
+/* Bytes of `work` a strided output wants (k_pad: te_conv2d_gemm_params). */
+#define TE_CONV2D_GEMM_WORK(k_pad) (2 * (k_pad) + 16)
 
 /* qr: for each block of 4 (padded) channels 16 int32: the 4 biases (input
  * offset folded in), then per channel fast_rq ? {m, H, e}

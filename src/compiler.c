@@ -45,7 +45,58 @@ static te_plan *plan_best(te_graph *g, te_diag *d)
     return te_plan_build(g, d);
 }
 
-/* --sram-limit: one line naming the size reached and the layer setting it. */
+/* Any concatenation input written in place (pass_concat.c)? */
+static int any_slice(const te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++)
+        if (g->tensors[t].slice)
+            return 1;
+    return 0;
+}
+
+/* Sets up concatenation slices (choice 0: with work areas for the
+ * kernels writing them, 1: without, 2: no slices) and plans. */
+static te_plan *plan_slices(te_graph *g, int choice, te_diag *d)
+{
+    undo_inplace(g);
+    te_pass_undo_concat_slices(g);
+    if (choice < 2)
+        te_pass_concat_slices(g);
+    g->slice_no_work = choice == 1;
+    te_pass_inplace(g);
+    return plan_best(g, d);
+}
+
+/* plan_best() with the concatenation slices the graph has, without work
+ * areas for them, and without them: a slice makes the concatenation's
+ * output live from its first producer on, which can raise the peak in
+ * between.  Keeps the smallest arena, the earlier choice on a tie (the
+ * slices save the copies, the work areas time). */
+static te_plan *plan_graph(te_graph *g, te_diag *d)
+{
+    te_plan *p = plan_best(g, d);
+    size_t best_bytes;
+    int choice, best = 0;
+    if (!p || !any_slice(g))
+        return p;
+    best_bytes = p->arena_bytes;
+    for (choice = 1; choice <= 2; choice++) {
+        te_plan_free(p);
+        p = plan_slices(g, choice, d);
+        if (!p)
+            return NULL;
+        if (p->arena_bytes < best_bytes) {
+            best_bytes = p->arena_bytes;
+            best = choice;
+        }
+    }
+    if (best == 2)
+        return p;
+    te_plan_free(p);
+    return plan_slices(g, best, d);
+}
+
 /* --sram-limit: one line naming the size reached and the layer setting it;
  * without patches, also what --patch auto would reach. */
 static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
@@ -105,7 +156,7 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
         return -1;
     }
     te_plan_free(m->plan);
-    m->plan = plan_best(g, d);
+    m->plan = plan_graph(g, d);
     if (!m->plan)
         return -1;
     m->plan->bound_no_inplace = bound;
@@ -128,6 +179,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
     te_pass_alias(g);
+    te_pass_concat_slices(g);
     te_pass_inplace(g);
     m = calloc(1, sizeof *m);
     if (!m) {
@@ -136,7 +188,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     m->g = g;
-    m->plan = plan_best(g, d);
+    m->plan = plan_graph(g, d);
     if (!m->plan || (o && apply_patches(m, &o->patch, d) < 0) ||
         check_sram_limit(m, o, d) < 0) {
         te_model_free(m);

@@ -46,43 +46,6 @@ static const char *copy_variant(const te_tensor *in, const te_tensor *out)
     return "te_copy_bytes";
 }
 
-/* FULLY_CONNECTED: constant weights (and bias) get the fast kernels, the DSP
- * one when the target has SMLAD and every packed lane fits an int16. */
-static const char *fc_variant(const te_graph *g, const te_op *op)
-{
-    const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
-    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
-    int32_t *packed;
-    int ok;
-    if (!w || !w->data || (b && !b->data) || w->rank != 2)
-        return "te_fully_connected_s8";
-    if (!te_target_has_dsp(g->target))
-        return "te_fully_connected_s8_fast";
-    /* packing only fails on a weight of -128: skip it when there is none */
-    if (!memchr(w->data, 0x80, w->data_bytes))
-        return "te_fully_connected_s8_dsp";
-    packed = malloc(sizeof(int32_t) * te_fc_dsp_words(w->shape[0], w->shape[1]) + 1);
-    ok = packed && te_fc_dsp_pack((const int8_t *)w->data, w->shape[0], w->shape[1], packed) == 0;
-    free(packed);
-    return ok ? "te_fully_connected_s8_dsp" : "te_fully_connected_s8_fast";
-}
-
-/* CONV_2D: the GEMM kernel for convolutions with constant weights (Cortex-M0+
- * and grouped convolutions keep the reference kernel), as op_conv2d.c's
- * use_gemm(). */
-static const char *conv_variant(const te_graph *g, const te_op *op)
-{
-    const te_tensor *in = in0(g, op), *out = out0(g, op);
-    const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
-    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
-    if (!in || !out || !w || w->rank != 4 || in->rank != 4)
-        return "te_conv2d_s8";
-    if (g->target == TE_TARGET_CORTEX_M0PLUS || w->shape[3] != in->shape[3] || !w->data ||
-        (b && !b->data) || (int64_t)w->shape[1] * w->shape[2] * w->shape[3] >= 65536)
-        return "te_conv2d_s8";
-    return "te_conv2d_gemm_s8";
-}
-
 static const char *quantize_variant(const te_tensor *in, const te_tensor *out)
 {
     static const struct { te_dtype in, out; const char *fn; } pairs[] = {
@@ -106,22 +69,21 @@ static const char *quantize_variant(const te_tensor *in, const te_tensor *out)
     return "te_quantize";
 }
 
+/* Operators with several kernels say which one their emit() calls
+ * (te_op_def.variant); the others have one. */
 const char *te_cost_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = in0(g, op), *out = out0(g, op);
+    const te_op_def *def = te_op_find(op->opcode);
+    if (def && def->variant)
+        return def->variant(g, op);
     switch (op->opcode) {
-    case TE_OP_CONV_2D: return conv_variant(g, op);
-    case TE_OP_DEPTHWISE_CONV_2D: /* its lowering says (conv_family.h) */
-        return in && out && op->n_in > 1 && op->in[1] >= 0 ? te_convfam_dw_variant(g, op)
-                                                           : "te_depthwise_conv2d_s8";
-    case TE_OP_FULLY_CONNECTED: return fc_variant(g, op);
     case TE_OP_TRANSPOSE_CONV: return "te_transpose_conv_s8";
     case TE_OP_ADD: return "te_add_s8";
     case TE_OP_MUL: return "te_mul_s8";
     case TE_OP_AVERAGE_POOL_2D: return "te_pool_avg_s8";
     case TE_OP_MAX_POOL_2D: return "te_pool_max_s8";
     case TE_OP_MEAN: return "te_mean_s8";
-    case TE_OP_CONCATENATION: return "te_concat_s8";
     case TE_OP_PAD: return "te_pad_s8";
     case TE_OP_RESHAPE:
     case TE_OP_SQUEEZE: return copy_variant(in, out);
@@ -192,6 +154,17 @@ void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f
     f->f[TE_CF_IN] = (double)elems_of(g, op->in, op->n_in, 1);
     f->f[TE_CF_ROWS] = (double)rows_of(out);
     f->f[TE_CF_CALL] = 1;
+    if (op->opcode == TE_OP_CONCATENATION) { /* inputs written in place cost nothing */
+        int i;
+        double copied = 0;
+        for (i = 0; i < op->n_in; i++)
+            if (op->in[i] >= 0 && !(g->tensors[op->in[i]].slice &&
+                                    g->tensors[op->in[i]].alias_of == op->out[0]))
+                copied += (double)te_tensor_elems(&g->tensors[op->in[i]]);
+        if (f->f[TE_CF_OUT] > 0)
+            f->f[TE_CF_ROWS] *= copied / f->f[TE_CF_OUT];
+        f->f[TE_CF_OUT] = copied;
+    }
 }
 
 static const te_cost_coef *find_coef(const char *model, const char *op, const char *kernel)

@@ -76,15 +76,60 @@ static int paste_runtime(te_buf *c, const char *fname, te_diag *d)
 
 int te_emit_patch_stage(te_emit *e, te_diag *d); /* emit_patch.c */
 
+/* Rows of a strided slice: its bytes over the bytes of one row. */
+static size_t slice_rows(const te_tensor *t, size_t *row_bytes)
+{
+    *row_bytes = (size_t)t->shape[t->rank - 1] * te_dtype_size(t->type);
+    return *row_bytes ? te_tensor_bytes(t) / *row_bytes : 0;
+}
+
 static void emit_layer_done(te_emit *e, const te_op *op)
 {
     int j;
     for (j = 0; j < op->n_out; j++) {
         const te_tensor *t = te_out(e->g, op, j);
-        if (t && !t->patch_role)
+        size_t row, rows;
+        if (!t || t->patch_role)
+            continue;
+        rows = t->slice && t->slice_pitch ? slice_rows(t, &row) : 0;
+        if (rows) /* gathered for the hook (pass_concat.c) */
+            te_buf_printf(&e->body, "    TE_LAYER_SLICE(%d, %d, %s, %zu, %zu, %zu);\n",
+                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, t->slice_pitch);
+        else
             te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
                           te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
     }
+}
+
+/* The layer hook of strided concatenation slices: the slice's rows are
+ * gathered into a buffer that exists only when the hook is defined. */
+static void emit_slice_hook(te_buf *c, const te_graph *g, const char *name, const char *up)
+{
+    size_t most = 0;
+    int t;
+    for (t = 0; t < g->n_tensors; t++)
+        if (g->tensors[t].slice && g->tensors[t].slice_pitch &&
+            te_tensor_bytes(&g->tensors[t]) > most)
+            most = te_tensor_bytes(&g->tensors[t]);
+    if (!most)
+        return;
+    te_buf_printf(c,
+                  "\n#ifdef %s_LAYER_HOOK\n"
+                  "/* an output written straight into its concatenation, one row every pitch "
+                  "bytes */\n"
+                  "static void %s_layer_slice(int op, int j, const void *data, size_t rows, "
+                  "size_t len, size_t pitch)\n{\n"
+                  "    static uint8_t rows_of[%zu];\n"
+                  "    const uint8_t *p = (const uint8_t *)data;\n"
+                  "    size_t r, k;\n"
+                  "    for (r = 0; r < rows; r++)\n"
+                  "        for (k = 0; k < len; k++)\n"
+                  "            rows_of[r * len + k] = p[r * pitch + k];\n"
+                  "    %s_LAYER_HOOK(op, j, rows_of, rows * len);\n}\n"
+                  "#define TE_LAYER_SLICE(op, j, p, rows, len, pitch) "
+                  "%s_layer_slice(op, j, p, rows, len, pitch)\n"
+                  "#else\n#define TE_LAYER_SLICE(op, j, p, rows, len, pitch) ((void)0)\n#endif\n",
+                  up, name, most, up, name);
 }
 
 static int emit_ops(te_emit *e, te_diag *d)
@@ -196,6 +241,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
     te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
                      "    uint8_t bytes[%zu];\n} %s_arena;\n",
                   p->arena_bytes ? p->arena_bytes : 16, o->name);
+    emit_slice_hook(c, g, o->name, up);
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a

@@ -100,6 +100,11 @@ typedef struct {
     int inplace;           /* 1: alias_of is an input this op overwrites in place
                             * (0: a zero-copy view such as RESHAPE) */
     size_t alias_offset;   /* byte offset inside the aliased storage */
+    int slice;             /* 1: alias_of is the output of the CONCATENATION that
+                            * reads this tensor, and the producer writes it
+                            * straight into its place there (pass_concat.c) */
+    size_t slice_pitch;    /* slice: bytes from the start of one row (pixel) to
+                            * the next in that output; 0 when contiguous */
     size_t arena_offset;   /* byte offset in the arena (if in the arena) */
     int in_arena;          /* 1 once the planner placed it */
 
@@ -162,6 +167,9 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
+    int slice_no_work;     /* 1: kernels writing strided concatenation slices
+                            * get no work area (smaller arena, slower; the
+                            * planner's choice, compiler.c) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */
@@ -173,6 +181,11 @@ size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
 const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
 int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
 size_t te_tensor_bytes(const te_tensor *t);
+/* Gives t storage of its own again: no view, in-place or slice link. */
+void te_tensor_unalias(te_tensor *t);
+/* Storage root of tensor t (following alias_of), and t's byte offset in it
+ * (the sum of the alias offsets on the way). */
+int te_tensor_root(const te_graph *g, int t, size_t *offset);
 
 static inline te_tensor *te_in(te_graph *g, const te_op *op, int i)
 {

@@ -72,4 +72,9 @@ static int add_emit(te_emit *e, const te_op *op)
     return te_bcast_emit(e, op, "add", params);
 }
 
-const te_op_def te_op_add = {TE_OP_ADD, add_check, NULL, NULL, add_emit, 0, te_inplace_same_shape_input};
+const te_op_def te_op_add = {
+    .opcode = TE_OP_ADD,
+    .check = add_check,
+    .emit = add_emit,
+    .inplace_input = te_inplace_same_shape_input,
+};

@@ -8,5 +8,8 @@ static int avg_emit(te_emit *e, const te_op *op)
     return te_pool_emit(e, op, "te_pool_avg_s8");
 }
 
-const te_op_def te_op_average_pool2d = {TE_OP_AVERAGE_POOL_2D, te_pool_check, NULL, NULL,
-                                        avg_emit, 0, NULL};
+const te_op_def te_op_average_pool2d = {
+    .opcode = TE_OP_AVERAGE_POOL_2D,
+    .check = te_pool_check,
+    .emit = avg_emit,
+};

@@ -1,8 +1,10 @@
 /* op_concatenation.c - CONCATENATION along any axis of any number of
  * inputs (int8, int16, int32, int64, float32; rank <= 6).  TFLite Micro
  * copies int8 inputs unchanged even when their scale or zero point differ
- * from the output's, and so do we: one te_concat_s8 row copy per input. */
+ * from the output's, and so do we: one te_concat_s8 row copy per input,
+ * except for inputs their producers wrote in place (pass_concat.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "ops.h"
 
@@ -66,13 +68,30 @@ static int concat_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
+/* Input i was written straight into its place in the output (pass_concat.c). */
+static int in_place(const te_graph *g, const te_op *op, int i)
+{
+    const te_tensor *in = &g->tensors[op->in[i]];
+    return in->slice && in->alias_of == op->out[0];
+}
+
+/* "view" when every input is already in place, else the copy kernel. */
+static const char *concat_variant(const te_graph *g, const te_op *op)
+{
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (!in_place(g, op, i) && te_tensor_elems(&g->tensors[op->in[i]]) > 0)
+            return "te_concat_s8";
+    return "view";
+}
+
 static int concat_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *out = te_out(e->g, op, 0);
     int64_t outer = 1, inner = (int64_t)te_dtype_size(out->type), offset = 0;
     int i, k, axis = op->opt.axis < 0 ? op->opt.axis + out->rank : op->opt.axis;
     te_name dst = te_emit_tensor(e, out->id);
-    if (te_tensor_elems(out) == 0)
+    if (te_tensor_elems(out) == 0 || !strcmp(concat_variant(e->g, op), "view"))
         return 0;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];
@@ -83,8 +102,10 @@ static int concat_emit(te_emit *e, const te_op *op)
         const te_tensor *in = te_in(e->g, op, i);
         int64_t row = in->shape[axis] * inner;
         te_name src;
-        if (row == 0)
+        if (row == 0 || in_place(e->g, op, i)) {
+            offset += row;
             continue;
+        }
         src = te_emit_tensor(e, in->id);
         te_emit_stmt(e, "te_concat_s8((const int8_t *)%s, (int8_t *)%s + %lld, %lld, %lld, "
                      "%lld);", src.s, dst.s, (long long)offset,
@@ -94,5 +115,9 @@ static int concat_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_concatenation = {TE_OP_CONCATENATION, concat_check, NULL, NULL, concat_emit,
-                                       0, NULL};
+const te_op_def te_op_concatenation = {
+    .opcode = TE_OP_CONCATENATION,
+    .check = concat_check,
+    .emit = concat_emit,
+    .variant = concat_variant,
+};

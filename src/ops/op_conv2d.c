@@ -79,6 +79,19 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2] * w->shape[3];
 }
 
+static int strided(const te_tensor *out) { return out->slice && out->slice_pitch; }
+
+/* ", .out_stride = N" when the output is a channel slice of a
+ * concatenation's output (pass_concat.c), else nothing. */
+static te_name out_stride(const te_tensor *out)
+{
+    te_name n;
+    n.s[0] = 0;
+    if (strided(out))
+        snprintf(n.s, sizeof n.s, ", .out_stride = %zu", out->slice_pitch);
+    return n;
+}
+
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
 
 /* What use_gemm() finds out for emit(). */
@@ -233,12 +246,22 @@ out:
     return rc;
 }
 
+/* A strided output cannot hold patches in its unwritten part: the GEMM
+ * kernel gets a work area of its own. */
+static size_t scratch_bytes(const te_graph *g, const te_op *op)
+{
+    gemm_shape s;
+    if (!strided(&g->tensors[op->out[0]]) || g->slice_no_work || !use_gemm(g, op, &s))
+        return 0;
+    return (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (runtime/te_conv2d_gemm.h) */
+}
+
 static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, qr, x, y, zp;
+    te_name wt, qr, x, y, zp, stride = out_stride(out), work = {{0}};
     int fast, pw = pointwise(in, w, out, o, s);
     if (emit_gemm_consts(e, op, s, lo, hi, &wt, &qr, &fast))
         return -1;
@@ -255,19 +278,21 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     }
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
+    if (scratch_bytes(g, op) > 0)
+        work = te_emit_scratch(e, "int8_t");
     te_emit_kernel(e, "conv2d_gemm");
     te_emit_stmt(e,
                  "te_conv2d_gemm_s8(&(const te_conv2d_gemm_params){.batches = %d, .in_h = %d, "
                  ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
                  ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
                  ".pad_top = %d, .pad_left = %d, .k_pad = %d, .pointwise = %d, .input_zp = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, %s, "
-                 "%s, %s);",
+                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d%s%s%s}, %s, %s, "
+                 "%s, %s, %s);",
                  in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
                  out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h, o->stride_w,
                  o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
                  pw, (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
-                 x.s, wt.s, qr.s, zp.s, y.s);
+                 stride.s, work.s[0] ? ", .work = " : "", work.s, x.s, wt.s, qr.s, zp.s, y.s);
     return 0;
 }
 
@@ -291,14 +316,14 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
                  ".in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, .k_w = %d, "
                  ".filter_c = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
                  ".pad_top = %d, .pad_left = %d, .input_offset = %d, .output_offset = %d, "
-                 ".act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
+                 ".act_min = %d, .act_max = %d%s}, %s, %s, %s, %s, %s, %s);",
                  in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
                  out->shape[2], out->shape[3], w->shape[1], w->shape[2], w->shape[3],
                  o->stride_h, o->stride_w, o->dilation_h, o->dilation_w,
                  (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]),
                  (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]),
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, x.s,
-                 wt.s, b.s, mult.s, shift.s, y.s);
+                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
+                 out_stride(out).s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
@@ -311,4 +336,26 @@ static int emit(te_emit *e, const te_op *op)
     return use_gemm(e->g, op, &s) ? emit_gemm(e, op, &s, lo, hi) : emit_ref(e, op, lo, hi);
 }
 
-const te_op_def te_op_conv2d = {TE_OP_CONV_2D, check, macs, NULL, emit, 0, NULL};
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    gemm_shape s;
+    return use_gemm(g, op, &s) ? "te_conv2d_gemm_s8" : "te_conv2d_s8";
+}
+
+/* Both kernels write any output pixel stride. */
+static int slice_output(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return 1;
+}
+
+const te_op_def te_op_conv2d = {
+    .opcode = TE_OP_CONV_2D,
+    .check = check,
+    .macs = macs,
+    .scratch_bytes = scratch_bytes,
+    .emit = emit,
+    .slice_output = slice_output,
+    .variant = variant,
+};

@@ -584,5 +584,12 @@ static int emit(te_emit *e, const te_op *op)
     return emit_fast(e, op, &p, params);
 }
 
-const te_op_def te_op_depthwise_conv2d = {TE_OP_DEPTHWISE_CONV_2D, check, macs, scratch_bytes,
-                                          emit, 0, inplace_input};
+const te_op_def te_op_depthwise_conv2d = {
+    .opcode = TE_OP_DEPTHWISE_CONV_2D,
+    .check = check,
+    .macs = macs,
+    .scratch_bytes = scratch_bytes,
+    .emit = emit,
+    .inplace_input = inplace_input,
+    .variant = te_convfam_dw_variant,
+};

@@ -56,5 +56,8 @@ static int dequantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_dequantize = {TE_OP_DEQUANTIZE, dequantize_check, NULL, NULL,
-                                    dequantize_emit, 0, NULL};
+const te_op_def te_op_dequantize = {
+    .opcode = TE_OP_DEQUANTIZE,
+    .check = dequantize_check,
+    .emit = dequantize_emit,
+};

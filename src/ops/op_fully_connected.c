@@ -14,6 +14,7 @@
  * SMLAD (fc_layout.c).  Weights computed at run time take the plain one. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../ir/target.h"
 #include "conv_family.h"
@@ -107,8 +108,29 @@ static int32_t read_i32(const uint8_t *p)
                      (uint32_t)p[3] << 24);
 }
 
+/* The kernel: constant weights (and bias) get the fast kernels, the DSP
+ * one when the target has SMLAD and every packed lane fits an int16. */
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    int32_t *packed;
+    int ok;
+    if (!w || !w->data || (b && !b->data) || w->rank != 2)
+        return "te_fully_connected_s8";
+    if (!te_target_has_dsp(g->target))
+        return "te_fully_connected_s8_fast";
+    /* packing only fails on a weight of -128: skip it when there is none */
+    if (!memchr(w->data, 0x80, w->data_bytes))
+        return "te_fully_connected_s8_dsp";
+    packed = malloc(sizeof(int32_t) * te_fc_dsp_words(w->shape[0], w->shape[1]) + 1);
+    ok = packed && te_fc_dsp_pack((const int8_t *)w->data, w->shape[0], w->shape[1], packed) == 0;
+    free(packed);
+    return ok ? "te_fully_connected_s8_dsp" : "te_fully_connected_s8_fast";
+}
+
 /* Constant weights: input offset folded into the bias at compile time,
- * the DSP kernel's packed weights when the target has SMLAD. */
+ * the DSP kernel's packed weights when variant() says so. */
 static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_name *shift,
                      int32_t lo, int32_t hi)
 {
@@ -124,7 +146,7 @@ static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_
     for (u = 0; u < units && b; u++)
         bias[u] = read_i32(b->data + 4 * (size_t)u);
     te_fc_fold_bias(wd, units, depth, bias, -in->q.zero_point[0], bias);
-    if (te_target_has_dsp(g->target)) {
+    if (!strcmp(variant(g, op), "te_fully_connected_s8_dsp")) {
         size_t n = te_fc_dsp_words(units, depth);
         packed = malloc(sizeof(int32_t) * n);
         if (!packed) {
@@ -160,7 +182,7 @@ static int emit(te_emit *e, const te_op *op)
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;
-    if (w->data && (!b || b->data))
+    if (strcmp(variant(g, op), "te_fully_connected_s8") != 0)
         return emit_fast(e, op, &mult, &shift, lo, hi);
     wt = te_emit_tensor(e, w->id);
     bn = te_emit_tensor(e, b ? b->id : -1);
@@ -168,4 +190,10 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_fully_connected = {TE_OP_FULLY_CONNECTED, check, macs, NULL, emit, 0, NULL};
+const te_op_def te_op_fully_connected = {
+    .opcode = TE_OP_FULLY_CONNECTED,
+    .check = check,
+    .macs = macs,
+    .emit = emit,
+    .variant = variant,
+};

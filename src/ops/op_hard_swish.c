@@ -35,4 +35,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_table(e, op, table);
 }
 
-const te_op_def te_op_hard_swish = {TE_OP_HARD_SWISH, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};
+const te_op_def te_op_hard_swish = {
+    .opcode = TE_OP_HARD_SWISH,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+};

@@ -22,4 +22,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_sigmoid(e, op, te_lut_logistic);
 }
 
-const te_op_def te_op_logistic = {TE_OP_LOGISTIC, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};
+const te_op_def te_op_logistic = {
+    .opcode = TE_OP_LOGISTIC,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+};

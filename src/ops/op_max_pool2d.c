@@ -8,4 +8,8 @@ static int max_emit(te_emit *e, const te_op *op)
     return te_pool_emit(e, op, "te_pool_max_s8");
 }
 
-const te_op_def te_op_max_pool2d = {TE_OP_MAX_POOL_2D, te_pool_check, NULL, NULL, max_emit, 0, NULL};
+const te_op_def te_op_max_pool2d = {
+    .opcode = TE_OP_MAX_POOL_2D,
+    .check = te_pool_check,
+    .emit = max_emit,
+};

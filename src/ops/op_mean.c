@@ -179,4 +179,8 @@ static int mean_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_mean = {TE_OP_MEAN, mean_check, NULL, NULL, mean_emit, 0, NULL};
+const te_op_def te_op_mean = {
+    .opcode = TE_OP_MEAN,
+    .check = mean_check,
+    .emit = mean_emit,
+};

@@ -57,4 +57,9 @@ static int mul_emit(te_emit *e, const te_op *op)
     return te_bcast_emit(e, op, "mul", params);
 }
 
-const te_op_def te_op_mul = {TE_OP_MUL, mul_check, NULL, NULL, mul_emit, 0, te_inplace_same_shape_input};
+const te_op_def te_op_mul = {
+    .opcode = TE_OP_MUL,
+    .check = mul_check,
+    .emit = mul_emit,
+    .inplace_input = te_inplace_same_shape_input,
+};

@@ -105,4 +105,8 @@ static int pad_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_pad = {TE_OP_PAD, pad_check, NULL, NULL, pad_emit, 0, NULL};
+const te_op_def te_op_pad = {
+    .opcode = TE_OP_PAD,
+    .check = pad_check,
+    .emit = pad_emit,
+};

@@ -99,4 +99,9 @@ static int quantize_inplace(const te_graph *g, const te_op *op)
     return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
 }
 
-const te_op_def te_op_quantize = {TE_OP_QUANTIZE, quantize_check, NULL, NULL, quantize_emit, 0, quantize_inplace};
+const te_op_def te_op_quantize = {
+    .opcode = TE_OP_QUANTIZE,
+    .check = quantize_check,
+    .emit = quantize_emit,
+    .inplace_input = quantize_inplace,
+};

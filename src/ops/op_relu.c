@@ -32,4 +32,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_table(e, op, table);
 }
 
-const te_op_def te_op_relu = {TE_OP_RELU, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};
+const te_op_def te_op_relu = {
+    .opcode = TE_OP_RELU,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+};

@@ -20,4 +20,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_table(e, op, table);
 }
 
-const te_op_def te_op_relu6 = {TE_OP_RELU6, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};
+const te_op_def te_op_relu6 = {
+    .opcode = TE_OP_RELU6,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+};

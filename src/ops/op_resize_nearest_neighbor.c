@@ -100,5 +100,8 @@ static int resize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_resize_nearest_neighbor = {TE_OP_RESIZE_NEAREST_NEIGHBOR, resize_check, NULL,
-                                                 NULL, resize_emit, 0, NULL};
+const te_op_def te_op_resize_nearest_neighbor = {
+    .opcode = TE_OP_RESIZE_NEAREST_NEIGHBOR,
+    .check = resize_check,
+    .emit = resize_emit,
+};

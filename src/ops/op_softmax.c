@@ -76,4 +76,8 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_softmax = {TE_OP_SOFTMAX, check, NULL, NULL, emit, 0, NULL};
+const te_op_def te_op_softmax = {
+    .opcode = TE_OP_SOFTMAX,
+    .check = check,
+    .emit = emit,
+};

@@ -25,4 +25,9 @@ static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
     return te_move_check_same_elems(d, op, in, out);
 }
 
-const te_op_def te_op_squeeze = {TE_OP_SQUEEZE, squeeze_check, NULL, NULL, te_move_emit_copy, 1, NULL};
+const te_op_def te_op_squeeze = {
+    .opcode = TE_OP_SQUEEZE,
+    .check = squeeze_check,
+    .emit = te_move_emit_copy,
+    .alias_output = 1,
+};

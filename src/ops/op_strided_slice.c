@@ -174,5 +174,8 @@ static int slice_emit(te_emit *e, const te_op *op)
     return te_move_emit_gather(e, op, base, in->rank, counts, steps);
 }
 
-const te_op_def te_op_strided_slice = {TE_OP_STRIDED_SLICE, slice_check, NULL, NULL, slice_emit,
-                                       0, NULL};
+const te_op_def te_op_strided_slice = {
+    .opcode = TE_OP_STRIDED_SLICE,
+    .check = slice_check,
+    .emit = slice_emit,
+};

@@ -18,4 +18,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_sigmoid(e, op, te_lut_tanh);
 }
 
-const te_op_def te_op_tanh = {TE_OP_TANH, check, NULL, NULL, emit, 0, te_inplace_same_size_input0};
+const te_op_def te_op_tanh = {
+    .opcode = TE_OP_TANH,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+};

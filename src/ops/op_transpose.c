@@ -74,4 +74,8 @@ static int transpose_emit(te_emit *e, const te_op *op)
     return te_move_emit_gather(e, op, 0, in->rank, counts, steps);
 }
 
-const te_op_def te_op_transpose = {TE_OP_TRANSPOSE, transpose_check, NULL, NULL, transpose_emit, 0, NULL};
+const te_op_def te_op_transpose = {
+    .opcode = TE_OP_TRANSPOSE,
+    .check = transpose_check,
+    .emit = transpose_emit,
+};

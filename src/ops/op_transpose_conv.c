@@ -116,4 +116,9 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-const te_op_def te_op_transpose_conv = {TE_OP_TRANSPOSE_CONV, check, macs, NULL, emit, 0, NULL};
+const te_op_def te_op_transpose_conv = {
+    .opcode = TE_OP_TRANSPOSE_CONV,
+    .check = check,
+    .macs = macs,
+    .emit = emit,
+};

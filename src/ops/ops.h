@@ -31,6 +31,14 @@ typedef struct {
      * -1.  The planner decides (the input must die here); emit() sees the
      * decision as out->inplace && out->alias_of == that input.  May be NULL. */
     int (*inplace_input)(const te_graph *g, const te_op *op);
+    /* 1 when emit() can write output 0 as a strided channel slice of a
+     * wider tensor (out->slice with a slice_pitch): a CONCATENATION's
+     * producers then write straight into its output.  May be NULL. */
+    int (*slice_output)(const te_graph *g, const te_op *op);
+    /* The runtime kernel emit() calls for this op as planned (for reports
+     * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
+     * op with one kernel (te_cost_variant() names it). */
+    const char *(*variant)(const te_graph *g, const te_op *op);
 } te_op_def;
 
 /* The definition for an opcode, or NULL if unsupported. */

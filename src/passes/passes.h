@@ -1,6 +1,6 @@
 /* passes.h - graph passes run between the frontend and the planner, in
  * this order: validate, (int8 I/O), dead-code elimination, PAD folding,
- * aliasing, in-place. */
+ * aliasing, concatenation slices, in-place. */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
@@ -27,6 +27,12 @@ void te_pass_fold_pad(te_graph *g);
 
 /* Lets RESHAPE/SQUEEZE outputs share their input's storage (zero-copy). */
 void te_pass_alias(te_graph *g);
+
+/* Lets the producers of a CONCATENATION's inputs write straight into the
+ * concatenation's output where they can (te_tensor.slice); the undo gives
+ * every slice its own storage again. */
+void te_pass_concat_slices(te_graph *g);
+void te_pass_undo_concat_slices(te_graph *g);
 
 /* Lets an operator write its output over an input that dies there, when
  * its kernel allows it (te_op_def.inplace_input). */

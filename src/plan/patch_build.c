@@ -52,8 +52,7 @@ static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off,
     t->data = NULL;
     t->data_bytes = 0;
     t->producer = -1;
-    t->alias_of = -1;
-    t->inplace = 0;
+    te_tensor_unalias(t);
     t->patch_role = 2;
     t->slot_offset = slot_off;
     t->in_arena = 0;
@@ -170,8 +169,7 @@ static void mark_stage(te_graph *g, const te_patch_walk *w)
     int i;
     for (i = 0; i < w->n_ops; i++) {
         int o = g->ops[w->ops[i]].out[0];
-        g->tensors[o].alias_of = -1;
-        g->tensors[o].inplace = 0;
+        te_tensor_unalias(&g->tensors[o]);
         if (o != w->s)
             g->tensors[o].patch_role = 1;
     }

@@ -25,8 +25,7 @@ static size_t estimate_arena(te_graph *g, te_patch_plan *p)
         memcpy(save, g->tensors, sizeof *save * (size_t)g->n_tensors);
         for (i = 0; i < w->n_ops; i++) {
             te_tensor *o = &g->tensors[g->ops[w->ops[i]].out[0]];
-            o->alias_of = -1;
-            o->inplace = 0;
+            te_tensor_unalias(o);
             o->patch_role = o->id == w->s ? 0 : 1;
         }
         g->patch = p;

@@ -61,8 +61,9 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         if (tt->alias_of >= 0 && !tt->data && !tt->patch_role) {
-            te_buffer *b = &p->buffers[p->tensor_buffer[root_of(g, t)]];
-            size_t need = align_up(tt->alias_offset + te_tensor_bytes(tt));
+            size_t off;
+            te_buffer *b = &p->buffers[p->tensor_buffer[te_tensor_root(g, t, &off)]];
+            size_t need = align_up(off + te_tensor_bytes(tt));
             if (need > b->bytes)
                 b->bytes = need;
         }
@@ -123,7 +124,8 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
     int t;
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
-        int r = root_of(g, t), b = tt->data ? -1 : p->tensor_buffer[r];
+        size_t off;
+        int r = te_tensor_root(g, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
         if (tt->patch_role == 2 && p->patch_scratch >= 0) {
             tt->in_arena = 1;
             tt->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
@@ -131,15 +133,17 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
         }
         tt->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
         if (tt->in_arena)
-            tt->arena_offset = p->buffers[b].offset + (t == r ? 0 : tt->alias_offset);
+            tt->arena_offset = p->buffers[b].offset + off;
     }
 }
 
-/* Storage root when in-place links are ignored (zero-copy views kept). */
+/* Storage root when in-place and concatenation-slice links are ignored
+ * (zero-copy views kept). */
 static int view_root(const te_graph *g, int t)
 {
     int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && !g->tensors[t].inplace && guard++ < g->n_tensors)
+    while (g->tensors[t].alias_of >= 0 && !g->tensors[t].inplace && !g->tensors[t].slice &&
+           guard++ < g->n_tensors)
         t = g->tensors[t].alias_of;
     return t;
 }
@@ -188,9 +192,11 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         for (i = 0; i < p->n_buffers; i++) {
             const te_buffer *b = &p->buffers[i];
             const te_op *op = b->op >= 0 ? &g->ops[b->op] : NULL;
-            /* scratch, except what only in-place execution needs */
+            /* scratch, except what only in-place execution (or a
+             * concatenation slice) needs */
             if (op && b->first == s && !(op->n_out > 0 && op->out[0] >= 0 &&
-                                          g->tensors[op->out[0]].inplace))
+                                          (g->tensors[op->out[0]].inplace ||
+                                           g->tensors[op->out[0]].slice)))
                 live += b->bytes;
         }
         if (live > peak)

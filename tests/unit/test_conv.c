@@ -245,6 +245,27 @@ static void ref_conv(const te_conv2d_params *p, const int8_t *in, const int8_t *
                 }
 }
 
+/* The same convolution written as a channel slice of a wider tensor
+ * (out_stride): every pixel's channels equal the contiguous output, the
+ * bytes in between are untouched. */
+static void check_strided(te_conv2d_params *p, const case_bufs *b, const rq_params *q)
+{
+    const long pixels = (long)p->batches * p->out_h * p->out_w;
+    const int pitch = p->out_c + test_rand_range(1, 7);
+    int8_t *wide = malloc((size_t)(pixels * pitch));
+    long i, bad = 0;
+    int c;
+    memset(wide, 0x55, (size_t)(pixels * pitch));
+    p->out_stride = pitch;
+    te_conv2d_s8(p, b->in, b->w, q->bias, q->mult, q->shift, wide);
+    p->out_stride = 0;
+    for (i = 0; i < pixels; i++)
+        for (c = 0; c < pitch; c++)
+            bad += wide[i * pitch + c] != (c < p->out_c ? b->out[i * p->out_c + c] : 0x55);
+    CHECK(bad == 0);
+    free(wide);
+}
+
 static void test_conv_case(int verbose)
 {
     te_conv2d_params p;
@@ -269,6 +290,8 @@ static void test_conv_case(int verbose)
                (size_t)p.out_c * p.k_h * p.k_w * p.filter_c,
                (size_t)p.batches * p.out_h * p.out_w * p.out_c);
     te_conv2d_s8(&p, b.in, b.w, q.bias, q.mult, q.shift, b.out);
+    if (test_rand() % 3 == 0)
+        check_strided(&p, &b, &q);
     ref_conv(&p, b.in, b.w, &q, b.ref);
     diffs = bufs_check_free(&b, &q);
     if (verbose || diffs)

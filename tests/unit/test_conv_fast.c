@@ -201,21 +201,25 @@ static int prepare(conv_case *c, te_conv2d_gemm_w **wk, int32_t **qr)
     return fast;
 }
 
-static long n_cases, n_fast, n_outputs;
+static long n_cases, n_fast, n_outputs, n_strided;
 
 static void run_case(void)
 {
     conv_case c;
     te_conv2d_gemm_w *wk;
     int32_t *qr;
-    int8_t *out, *zp_row, *in_copy;
-    long n_in, n_out, bad = 0;
+    int8_t *out, *zp_row, *in_copy, *work = NULL;
+    long n_in, n_out, bad = 0, gap_bad = 0, pitch;
     int b, oy, ox, o, fast;
     make_shape(&c.p);
     c.oc = c.p.out_c;
     c.k = c.p.k_h * c.p.k_w * c.p.in_c;
+    /* a third of the cases write a channel slice of a wider tensor (a
+     * concatenation's output), with or without a work area */
+    c.p.out_stride = test_rand() % 3 == 0 ? c.oc + test_rand_range(1, 9) : 0;
+    pitch = c.p.out_stride ? c.p.out_stride : c.oc;
     n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
-    n_out = (long)c.p.batches * c.p.out_h * c.p.out_w * c.oc;
+    n_out = (long)c.p.batches * c.p.out_h * c.p.out_w * pitch;
     c.in = malloc((size_t)n_in);
     in_copy = malloc((size_t)n_in);
     c.w = malloc((size_t)c.k * (size_t)c.oc);
@@ -232,17 +236,23 @@ static void run_case(void)
     memset(out, 0x55, (size_t)n_out);
     fast = prepare(&c, &wk, &qr);
     c.p.fast_rq = fast;
+    if (c.p.out_stride && test_rand() % 2)
+        c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
     te_conv2d_gemm_s8(&c.p, c.in, wk, qr, c.p.pointwise ? NULL : zp_row, out);
     for (b = 0; b < c.p.batches; b++)
         for (oy = 0; oy < c.p.out_h; oy++)
-            for (ox = 0; ox < c.p.out_w; ox++)
-                for (o = 0; o < c.oc; o++) {
-                    long at = (((long)b * c.p.out_h + oy) * c.p.out_w + ox) * c.oc + o;
-                    bad += out[at] != ref_out(&c, b, oy, ox, o);
-                }
+            for (ox = 0; ox < c.p.out_w; ox++) {
+                long at = (((long)b * c.p.out_h + oy) * c.p.out_w + ox) * pitch;
+                for (o = 0; o < c.oc; o++)
+                    bad += out[at + o] != ref_out(&c, b, oy, ox, o);
+                for (o = c.oc; o < pitch; o++) /* the other tensors' bytes */
+                    gap_bad += out[at + o] != 0x55;
+            }
     CHECK(bad == 0);
+    CHECK(gap_bad == 0);
+    n_strided += c.p.out_stride != 0;
     CHECK(memcmp(in_copy, c.in, (size_t)n_in) == 0);
-    if (bad)
+    if (bad || gap_bad)
         printf("  case %ld: %dx%dx%d -> %dx%dx%d k %dx%d s %d,%d d %d,%d pad %d,%d fast %d: %ld "
                "bytes differ\n",
                n_cases, c.p.in_h, c.p.in_w, c.p.in_c, c.p.out_h, c.p.out_w, c.oc, c.p.k_h,
@@ -261,6 +271,7 @@ static void run_case(void)
     free(zp_row);
     free(wk);
     free(qr);
+    free(work);
 }
 
 /* The fast requantization entries against te_mul_by_quant_mult, including
@@ -291,8 +302,9 @@ int main(void)
     test_fast_requant();
     for (i = 0; i < CONV_FAST_CASES; i++)
         run_case();
-    printf("%s kernel: %ld cases (%ld with the fast requantization), %ld outputs\n",
-           DSP ? "DSP" : "portable", n_cases, n_fast, n_outputs);
+    printf("%s kernel: %ld cases (%ld with the fast requantization, %ld strided), %ld outputs\n",
+           DSP ? "DSP" : "portable", n_cases, n_fast, n_strided, n_outputs);
     CHECK(n_fast > n_cases / 4);
+    CHECK(n_strided > n_cases / 5);
     return test_summary();
 }

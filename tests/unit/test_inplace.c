@@ -457,6 +457,119 @@ static void test_inplace_decision(void)
     }
 }
 
+/* Two convolutions (1x1 -> 3 channels, 3x3 SAME -> 5) of x [1,6,6,4] joined
+ * along the channels (axis 3, or -1); with a_out, the first is also a
+ * graph output.  Or (image 0) two FULLY_CONNECTED of x [1,16] joined along
+ * axis 1 and read by a third. */
+static uint8_t *build_concat_model(int image, int a_out, size_t *size)
+{
+    tflb_model m;
+    tflb_quant qi = tflb_quant1(&s_in, &zp_in), qw = tflb_quant1(&s_w, &zp_w),
+               qo = tflb_quant1(&s_out, &zp_out);
+    int32_t s_x[4] = {1, 6, 6, 4}, s_wa[4] = {3, 1, 1, 4}, s_wb[4] = {5, 3, 3, 4};
+    int32_t s_a[4] = {1, 6, 6, 3}, s_b[4] = {1, 6, 6, 5}, s_y[4] = {1, 6, 6, 8};
+    int32_t f_x[2] = {1, 16}, f_wa[2] = {4, 16}, f_wb[2] = {6, 16}, f_wc[2] = {3, 10};
+    int32_t f_a[2] = {1, 4}, f_b[2] = {1, 6}, f_y[2] = {1, 10}, f_z[2] = {1, 3};
+    int8_t wdata[180];
+    int32_t x, a, b, y, z, in[2], outs[2];
+    tflb_options o;
+    uint8_t *data = NULL;
+    int i, code;
+    tflb_init(&m);
+    for (i = 0; i < 180; i++)
+        wdata[i] = (int8_t)(i * 7 % 19 - 9);
+    x = tflb_add_tensor(&m, "x", TFLB_INT8, image ? s_x : f_x, image ? 4 : 2, 0, &qi);
+    a = tflb_add_tensor(&m, "a", TFLB_INT8, image ? s_a : f_a, image ? 4 : 2, 0, &qo);
+    b = tflb_add_tensor(&m, "b", TFLB_INT8, image ? s_b : f_b, image ? 4 : 2, 0, &qo);
+    y = tflb_add_tensor(&m, "y", TFLB_INT8, image ? s_y : f_y, image ? 4 : 2, 0, &qo);
+    code = tflb_add_opcode(&m, image ? TFLB_OP_CONV_2D : TFLB_OP_FULLY_CONNECTED, 3);
+    o = image ? tflb_opt_conv2d(TFLB_PAD_SAME, 1, 1, TFLB_ACT_NONE)
+              : tflb_opt_fc(TFLB_ACT_NONE, 0);
+    in[0] = x;
+    in[1] = tflb_add_const(&m, "wa", TFLB_INT8, image ? s_wa : f_wa, image ? 4 : 2, wdata,
+                           image ? 12 : 64, &qw);
+    tflb_add_op(&m, code, in, 2, &a, 1, &o);
+    in[1] = tflb_add_const(&m, "wb", TFLB_INT8, image ? s_wb : f_wb, image ? 4 : 2, wdata,
+                           image ? 180 : 96, &qw);
+    tflb_add_op(&m, code, in, 2, &b, 1, &o);
+    in[0] = a;
+    in[1] = b;
+    o = tflb_opt_concat(image ? -1 : 1, TFLB_ACT_NONE);
+    tflb_add_op(&m, tflb_add_opcode(&m, TFLB_OP_CONCATENATION, 1), in, 2, &y, 1, &o);
+    outs[0] = y;
+    if (!image) {
+        z = tflb_add_tensor(&m, "z", TFLB_INT8, f_z, 2, 0, &qo);
+        in[0] = y;
+        in[1] = tflb_add_const(&m, "wc", TFLB_INT8, f_wc, 2, wdata, 30, &qw);
+        o = tflb_opt_fc(TFLB_ACT_NONE, 0);
+        tflb_add_op(&m, code, in, 2, &z, 1, &o);
+        outs[0] = z;
+    }
+    outs[1] = a;
+    tflb_set_inputs(&m, &x, 1);
+    tflb_set_outputs(&m, outs, a_out ? 2 : 1);
+    if (tflb_finish(&m, &data, size))
+        data = NULL;
+    tflb_free(&m);
+    return data;
+}
+
+/* Producers write straight into their CONCATENATION's output: strided
+ * channel slices for convolutions, contiguous blocks along a [1, N] axis;
+ * not a tensor that is also a graph output, and not when the planner finds
+ * the arena smaller without. */
+static void test_concat_slices(void)
+{
+    static const struct { int image, a_out; } cases[] = {{1, 0}, {1, 1}, {0, 0}};
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t size;
+        uint8_t *data = build_concat_model(cases[k].image, cases[k].a_out, &size);
+        te_diag d;
+        te_model *m;
+        te_buf h, c;
+        memset(&d, 0, sizeof d);
+        memset(&h, 0, sizeof h);
+        memset(&c, 0, sizeof c);
+        m = data ? te_model_load(data, size, NULL, &d) : NULL;
+        CHECK(m != NULL);
+        if (!m) {
+            printf("concat case %d: %s\n", (int)k, d.msg);
+            free(data);
+            continue;
+        }
+        {
+            const te_graph *g = m->g;
+            const te_tensor *a = &g->tensors[g->ops[0].out[0]];
+            const te_tensor *b = &g->tensors[g->ops[1].out[0]];
+            const te_tensor *y = &g->tensors[g->ops[2].out[0]];
+            CHECK(a->slice == !cases[k].a_out);
+            if (cases[k].a_out) { /* a slice of b alone does not pay for a work area */
+                CHECK(b->slice && g->slice_no_work);
+                CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
+                te_model_free(m);
+                free(data);
+                continue;
+            }
+            CHECK(b->slice && b->alias_of == y->id);
+            CHECK(b->alias_offset == (cases[k].image ? 3u : 4u));
+            CHECK(b->slice_pitch == (cases[k].image ? 8u : 0u));
+            CHECK(b->arena_offset == y->arena_offset + b->alias_offset);
+            if (a->slice)
+                CHECK(a->alias_offset == 0 && a->arena_offset == y->arena_offset);
+            CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
+            CHECK(te_model_generate(m, "cat", "", &h, &c, &d) == 0);
+            CHECK(c.s && strstr(c.s, "te_concat_s8(") == NULL);
+            if (cases[k].image)
+                CHECK(c.s && strstr(c.s, ".out_stride = 8") != NULL);
+        }
+        te_buf_free(&h);
+        te_buf_free(&c);
+        te_model_free(m);
+        free(data);
+    }
+}
+
 int main(void)
 {
     int i;
@@ -469,5 +582,6 @@ int main(void)
     }
     test_fold_pass();
     test_inplace_decision();
+    test_concat_slices();
     return test_summary();
 }
