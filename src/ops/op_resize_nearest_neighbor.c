@@ -95,13 +95,23 @@ static int resize_emit(te_emit *e, const te_op *op)
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, "resize_nearest");
     te_emit_stmt(e, "te_resize_nearest_s8((const int8_t *)%s, (int8_t *)%s, %d, %d, %d, %d, %d, "
-                 "%d, %s, %s);", src.s, dst.s, in->shape[0], in->shape[1], in->shape[2], depth,
-                 out->shape[1], out->shape[2], ymap.s, xmap.s);
+                 "%d, %s, %s, %d);", src.s, dst.s, in->shape[0], in->shape[1], in->shape[2], depth,
+                 out->shape[1], out->shape[2], ymap.s, xmap.s,
+                 out->slice && out->slice_pitch ? (int)out->slice_pitch : depth);
     return 0;
+}
+
+/* The kernel writes any output pixel pitch (a concatenation slice). */
+static int slice_output(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return 1;
 }
 
 const te_op_def te_op_resize_nearest_neighbor = {
     .opcode = TE_OP_RESIZE_NEAREST_NEIGHBOR,
     .check = resize_check,
     .emit = resize_emit,
+    .slice_output = slice_output,
 };

@@ -241,8 +241,8 @@ static int run_line(const char *line)
                                                                             : I(5)));
     else if (strcmp(f, "te_concat_s8") == 0 && n == 5)
         te_concat_s8(P(0), P(1), I(2), I(3), I(4));
-    else if (strcmp(f, "te_resize_nearest_s8") == 0 && n == 10)
-        te_resize_nearest_s8(P(0), P(1), I(2), I(3), I(4), I(5), I(6), I(7), P(8), P(9));
+    else if (strcmp(f, "te_resize_nearest_s8") == 0 && n == 11)
+        te_resize_nearest_s8(P(0), P(1), I(2), I(3), I(4), I(5), I(6), I(7), P(8), P(9), I(10));
     else if (strcmp(f, "te_quantize_f32_s8") == 0 && n == 5)
         te_quantize_f32_s8(P(0), P(1), I(2), strtof(a[3], NULL), I(4));
     else if (strcmp(f, "te_quantize_s8_s8") == 0 && n == 7)
@@ -1099,9 +1099,37 @@ static void test_dequantize_op(void)
     CHECK(ok);
 }
 
+/* te_resize_nearest_s8 into a channel slice of a wider tensor (out_pitch >
+ * depth) writes what the contiguous call writes, and nothing in between. */
+static void test_resize_pitch(void)
+{
+    int k;
+    for (k = 0; k < 50; k++) {
+        const int32_t ih = test_rand_range(1, 5), iw = test_rand_range(1, 5);
+        const int32_t oh = test_rand_range(1, 9), ow = test_rand_range(1, 9);
+        const int32_t depth = test_rand_range(1, 9), pitch = depth + test_rand_range(1, 6);
+        int8_t in[5 * 5 * 9], flat[9 * 9 * 9], wide[9 * 9 * 15];
+        int32_t ym[9], xm[9], i, c, bad = 0;
+        for (i = 0; i < ih * iw * depth; i++)
+            in[i] = (int8_t)test_rand_range(-128, 127);
+        for (i = 0; i < oh; i++)
+            ym[i] = test_rand_range(0, ih - 1);
+        for (i = 0; i < ow; i++)
+            xm[i] = test_rand_range(0, iw - 1);
+        memset(wide, 0x55, sizeof wide);
+        te_resize_nearest_s8(in, flat, 1, ih, iw, depth, oh, ow, ym, xm, depth);
+        te_resize_nearest_s8(in, wide, 1, ih, iw, depth, oh, ow, ym, xm, pitch);
+        for (i = 0; i < oh * ow; i++)
+            for (c = 0; c < pitch; c++)
+                bad += wide[i * pitch + c] != (c < depth ? flat[i * depth + c] : 0x55);
+        CHECK(bad == 0);
+    }
+}
+
 int main(void)
 {
     test_seed(20261121u);
+    test_resize_pitch();
     test_copy_kernels();
     test_pad_kernel();
     test_quantize_float_kernel();
