@@ -342,20 +342,12 @@ static const char *variant(const te_graph *g, const te_op *op)
     return use_gemm(g, op, &s) ? "te_conv2d_gemm_s8" : "te_conv2d_s8";
 }
 
-/* Both kernels write any output pixel stride. */
-static int slice_output(const te_graph *g, const te_op *op)
-{
-    (void)g;
-    (void)op;
-    return 1;
-}
-
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
     .macs = macs,
     .scratch_bytes = scratch_bytes,
     .emit = emit,
-    .slice_output = slice_output,
+    .slice_output = te_slice_output_always, /* any output pixel stride */
     .variant = variant,
 };

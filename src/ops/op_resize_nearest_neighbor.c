@@ -101,17 +101,9 @@ static int resize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-/* The kernel writes any output pixel pitch (a concatenation slice). */
-static int slice_output(const te_graph *g, const te_op *op)
-{
-    (void)g;
-    (void)op;
-    return 1;
-}
-
 const te_op_def te_op_resize_nearest_neighbor = {
     .opcode = TE_OP_RESIZE_NEAREST_NEIGHBOR,
     .check = resize_check,
     .emit = resize_emit,
-    .slice_output = slice_output,
+    .slice_output = te_slice_output_always, /* any output pixel stride */
 };

@@ -152,3 +152,10 @@ int te_inplace_same_shape_input(const te_graph *g, const te_op *op)
     }
     return -1;
 }
+
+int te_slice_output_always(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return 1;
+}

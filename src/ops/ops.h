@@ -58,6 +58,9 @@ int te_inplace_same_size_input0(const te_graph *g, const te_op *op);
  * shape equals the output's (the other may be broadcast). */
 int te_inplace_same_shape_input(const te_graph *g, const te_op *op);
 
+/* slice_output for ops whose kernel writes any output pixel stride. */
+int te_slice_output_always(const te_graph *g, const te_op *op);
+
 /* Common checks; each reports through te_op_fail and returns -1 on error. */
 int te_check_io_count(te_diag *d, const te_op *op, int min_in, int max_in, int n_out);
 /* Tensor `which` ("input 0", "output 0", ...) exists and has type `type`. */
