@@ -39,7 +39,7 @@ OP_FEATURES = {
     "*": ["macs", "window", "out", "in", "rows", "calls", "taps"],
 }
 DEFAULT_FEATURES = ["out", "in", "rows", "calls"]
-WEIGHT_EXP = 1.5  # layer weight 1 / exact^WEIGHT_EXP (2: relative errors, 0: absolute)
+WEIGHT_EXP = 1.75  # layer weight 1 / exact^WEIGHT_EXP (2: relative errors, 0: absolute)
 HOOK_OVERHEAD = 6  # instructions of one layer-hook call (argument set-up, call, return)
 MIN_SAMPLES = 2
 
@@ -68,11 +68,13 @@ def parse_generated(path):
     for ctype, name, n in re.findall(r"^static const (\w+) (\w+)\[(\d+)\]", text, re.M):
         sizes[name] = CTYPE_BYTES.get(ctype, 4) * int(n)
     body = text[text.find("_invoke(void)"):]
-    hooks = [(int(a), int(b)) for a, b in re.findall(r"TE_LAYER_DONE\((\d+), (\d+),", body)]
+    # TE_LAYER_SLICE: an output written straight into a concatenation
+    hooks = [(int(a), int(b))
+             for a, b in re.findall(r"TE_LAYER_(?:DONE|SLICE)\((\d+), (\d+),", body)]
     kernels, consts, seen = {}, {}, set()
     parts = re.split(r"/\* op (\d+): [A-Z0-9_]+ \*/", body)
     for i in range(1, len(parts), 2):
-        block = parts[i + 1].split("TE_LAYER_DONE")[0]
+        block = re.split(r"TE_LAYER_(?:DONE|SLICE)", parts[i + 1])[0]
         m = re.search(r"\b(te_[a-z0-9_]+)\s*\(", block)
         op = int(parts[i])
         # an always-inlined copy of a kernel (te_..._inl) is that kernel
