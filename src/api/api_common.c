@@ -19,30 +19,6 @@ void *te_api_error(char *err, size_t err_size, const char *fmt, ...)
     return NULL;
 }
 
-/* "off", "auto" or "K:HxW" (as the command line's --patch). */
-static int parse_patch(const char *s, te_patch_opts *p)
-{
-    int k, h, w;
-    char tail;
-    if (!s || !strcmp(s, "off")) {
-        p->mode = TE_PATCH_OFF;
-        return 0;
-    }
-    if (!strcmp(s, "auto")) {
-        p->mode = TE_PATCH_AUTO;
-        return 0;
-    }
-    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
-        h * w >= 2 && h <= 64 && w <= 64) {
-        p->mode = TE_PATCH_EXPLICIT;
-        p->n_ops = k;
-        p->grid_h = h;
-        p->grid_w = w;
-        return 0;
-    }
-    return -1;
-}
-
 int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t err_size)
 {
     te_compile_opts def = TE_COMPILE_OPTS_DEFAULT;
@@ -54,7 +30,7 @@ int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t e
                                     "cortex-m7)", cfg->target);
         return -1;
     }
-    if (parse_patch(cfg->patch, &o->patch) < 0) {
+    if (te_patch_opts_parse(cfg->patch, &o->patch) < 0) {
         te_api_error(err, err_size, "bad patch setting '%s' (off, auto or K:HxW such as 4:3x3)",
                      cfg->patch);
         return -1;

@@ -133,29 +133,6 @@ const char cli_compile_options_help[] =
     "  --max-recompute PCT with --patch auto: extra MACs allowed for overlapping patches,\n"
     "                      in percent of the model's MACs (default 20)\n";
 
-static int parse_patch(const char *s, te_patch_opts *p)
-{
-    int k, h, w;
-    char tail;
-    if (!strcmp(s, "off")) {
-        p->mode = TE_PATCH_OFF;
-        return 0;
-    }
-    if (!strcmp(s, "auto")) {
-        p->mode = TE_PATCH_AUTO;
-        return 0;
-    }
-    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
-        h * w >= 2 && h <= 64 && w <= 64) {
-        p->mode = TE_PATCH_EXPLICIT;
-        p->n_ops = k;
-        p->grid_h = h;
-        p->grid_w = w;
-        return 0;
-    }
-    return -1;
-}
-
 static int parse_bytes(const char *s, size_t *out)
 {
     char *end;
@@ -190,7 +167,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         return 1;
     }
     if (!strcmp(a, "--patch")) {
-        if (*i + 1 >= argc || parse_patch(argv[*i + 1], &o->patch) < 0) {
+        if (*i + 1 >= argc || te_patch_opts_parse(argv[*i + 1], &o->patch) < 0) {
             cli_error("--patch takes off, auto or K:HxW (e.g. 4:3x3)");
             return -1;
         }

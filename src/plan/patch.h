@@ -67,6 +67,11 @@ typedef struct {
 #define TE_PATCH_AUTO 1
 #define TE_PATCH_EXPLICIT 2
 
+/* Parses a --patch setting: NULL or "off", "auto", or "K:HxW" (1 <= K,
+ * 2 <= H x W, H and W at most 64) into p's mode and explicit form; -1 when
+ * it is none of those. */
+int te_patch_opts_parse(const char *s, te_patch_opts *p);
+
 /* Checks that the first n_ops operators form a stage that can run patch
  * by patch with this grid and computes its scratch and MACs (the graph is
  * not changed).  Returns NULL with d set (explicit form) or quietly (d ==

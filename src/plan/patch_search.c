@@ -1,7 +1,8 @@
 /* patch_search.c - `--patch auto`: tries every stage length and grid the
  * model allows, estimates the whole arena each would need (planning the
  * graph as if the stage ran patch by patch) and keeps the smallest whose
- * recomputed MACs stay within the budget. */
+ * recomputed MACs stay within the budget; and parses the --patch setting. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,4 +74,27 @@ te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_
     if (arena_out)
         *arena_out = best ? best_arena : baseline;
     return best;
+}
+
+int te_patch_opts_parse(const char *s, te_patch_opts *p)
+{
+    int k, h, w;
+    char tail;
+    if (!s || !strcmp(s, "off")) {
+        p->mode = TE_PATCH_OFF;
+        return 0;
+    }
+    if (!strcmp(s, "auto")) {
+        p->mode = TE_PATCH_AUTO;
+        return 0;
+    }
+    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
+        h * w >= 2 && h <= 64 && w <= 64) {
+        p->mode = TE_PATCH_EXPLICIT;
+        p->n_ops = k;
+        p->grid_h = h;
+        p->grid_w = w;
+        return 0;
+    }
+    return -1;
 }
