@@ -6,12 +6,10 @@
  * flash and RAM of the linked image and whether the outputs matched. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, fork, execvp */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../ir/target.h"
@@ -158,32 +156,6 @@ static int find_targets(char *dir, size_t n)
     return 0;
 }
 
-/* Runs argv; stdout and stderr go to `log` when given. Returns the exit status,
- * 128+signal, or 127 when the program could not be started. */
-static int spawn_to(char **argv, const char *log)
-{
-    pid_t pid = fork();
-    int status;
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (log) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-                _exit(126);
-            close(fd);
-        }
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    if (waitpid(pid, &status, 0) < 0)
-        return -1;
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 /* Copies a log file to stderr (after a failed step). */
 static void show_log(const char *log)
 {
@@ -285,7 +257,7 @@ static int build_plugin(const char *bdir, const char *tdir)
     if (FMT(so, "%s/te_icount.so", bdir) < 0 || FMT(src, "%s/qemu/te_icount.c", tdir) < 0 ||
         FMT(log, "%s/plugin.log", bdir) < 0)
         return cli_error("bench: path too long"), -1;
-    if (spawn_to(argv, log) != 0) {
+    if (cli_spawn(argv, log) != 0) {
         show_log(log);
         return cli_error("bench: building the QEMU plugin with %s failed", argv[0]), -1;
     }
@@ -338,7 +310,7 @@ static int build_image(const char *bdir, const char *tdir, const char *name,
     argv[n++] = "-o";
     argv[n++] = elf;
     argv[n] = NULL;
-    if (spawn_to(argv, log) != 0) {
+    if (cli_spawn(argv, log) != 0) {
         show_log(log);
         return cli_error("bench: building the %s image with arm-none-eabi-gcc failed", cpu->name),
                -1;
@@ -355,7 +327,7 @@ static int read_sizes(const char *bdir, bench_result *r)
     FILE *f;
     if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/size.txt", bdir) < 0)
         return cli_error("bench: path too long"), -1;
-    if (spawn_to(argv, log) != 0 || !(f = fopen(log, "r"))) {
+    if (cli_spawn(argv, log) != 0 || !(f = fopen(log, "r"))) {
         show_log(log);
         return cli_error("bench: arm-none-eabi-size failed"), -1;
     }
@@ -388,7 +360,7 @@ static int read_markers(const char *bdir, unsigned long *begin, unsigned long *e
     *begin = *end = 0;
     if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/nm.txt", bdir) < 0)
         return cli_error("bench: path too long"), -1;
-    if (spawn_to(argv, log) != 0 || !(f = fopen(log, "r"))) {
+    if (cli_spawn(argv, log) != 0 || !(f = fopen(log, "r"))) {
         show_log(log);
         return cli_error("bench: arm-none-eabi-nm failed"), -1;
     }
@@ -423,7 +395,7 @@ static int run_qemu(const char *bdir, const bench_cpu *cpu, bench_result *r)
         FMT(counts, "%s/icount.txt", bdir) < 0 ||
         FMT(plugin, "%s/te_icount.so,start=0x%lx,stop=0x%lx,out=%s", bdir, begin, end, counts) < 0)
         return cli_error("bench: path too long"), -1;
-    r->run_status = spawn_to(argv, log);
+    r->run_status = cli_spawn(argv, log);
     if (r->run_status != 0)
         show_log(log); /* the harness's own lines (te-bench: FAIL ...) */
     if ((f = fopen(log, "r")) != NULL) {
