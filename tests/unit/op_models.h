@@ -47,11 +47,12 @@ static int om_weights(tflb_model *m, const char *name, const int32_t *shape, int
     int8_t data[4096];
     float scale[16];
     int64_t zp[16] = {0};
-    int n = 1, i, ch = shape[qdim];
+    int64_t n = 1;
+    int i, ch = shape[qdim];
     tflb_quant q;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    if (n > (int)sizeof data || ch > 16) {
+    for (i = 0; i < rank && n >= 0 && n <= (int64_t)sizeof data; i++)
+        n *= shape[i]; /* a perturbed shape may be negative (fuzz_graph) */
+    if (i < rank || n < 0 || n > (int64_t)sizeof data || ch > 16) {
         m->err = 1; /* a model this header does not build */
         return -1;
     }
