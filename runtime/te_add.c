@@ -44,3 +44,93 @@ TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t
                         out += d[5];
                     }
 }
+
+/* ---- table kernel ------------------------------------------------------ */
+
+#define TE_ADD_LUT_STR2(x) #x
+#define TE_ADD_LUT_STR(x) TE_ADD_LUT_STR2(x)
+
+/* sum >> TE_ADD_LUT_SHIFT saturated to int8 (one SSAT where available). */
+static inline TE_UNUSED int32_t te_add_lut_sat8(int32_t sum)
+{
+#if defined(__ARM_FEATURE_SAT) && defined(__GNUC__)
+    int32_t r;
+    __asm__("ssat %0, #8, %1, asr #" TE_ADD_LUT_STR(TE_ADD_LUT_SHIFT) : "=r"(r) : "r"(sum));
+    return r;
+#else
+    return te_clamp_i32(sum >> TE_ADD_LUT_SHIFT, -128, 127);
+#endif
+}
+
+/* Contiguous inputs, no activation beyond int8.  All elements of a group
+ * are read before any is written (in place: out == a or out == b). */
+static inline TE_UNUSED void te_add_lut_flat8(const int32_t *u1, const int32_t *u2,
+                                              const int8_t *a, const int8_t *b, int8_t *out,
+                                              int n)
+{
+    for (; n >= 4; n -= 4) {
+        int32_t v0 = u1[a[0]] + u2[b[0]];
+        int32_t v1 = u1[a[1]] + u2[b[1]];
+        int32_t v2 = u1[a[2]] + u2[b[2]];
+        int32_t v3 = u1[a[3]] + u2[b[3]];
+        a += 4;
+        b += 4;
+        out[0] = (int8_t)te_add_lut_sat8(v0);
+        out[1] = (int8_t)te_add_lut_sat8(v1);
+        out[2] = (int8_t)te_add_lut_sat8(v2);
+        out[3] = (int8_t)te_add_lut_sat8(v3);
+        out += 4;
+    }
+    for (; n > 0; n--)
+        *out++ = (int8_t)te_add_lut_sat8(u1[*a++] + u2[*b++]);
+}
+
+/* Contiguous inputs, activation range [lo, hi]. */
+static inline TE_UNUSED void te_add_lut_flat(const int32_t *u1, const int32_t *u2,
+                                             const int8_t *a, const int8_t *b, int8_t *out,
+                                             int n, int32_t lo, int32_t hi)
+{
+    for (; n > 0; n--)
+        *out++ = (int8_t)te_clamp_i32(te_add_lut_sat8(u1[*a++] + u2[*b++]), lo, hi);
+}
+
+/* Innermost broadcast dimension (or everything), any activation range. */
+static inline TE_UNUSED void te_add_lut_row(const te_add_lut_params *p, const int8_t *a, int s1,
+                                            const int8_t *b, int s2, int8_t *out, int n)
+{
+    const int32_t *u1 = p->u1 + 128, *u2 = p->u2 + 128;
+    int32_t lo = p->act_min, hi = p->act_max;
+    int i;
+    if (s1 == 1 && s2 == 1) {
+        if (lo == -128 && hi == 127)
+            te_add_lut_flat8(u1, u2, a, b, out, n);
+        else
+            te_add_lut_flat(u1, u2, a, b, out, n, lo, hi);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        out[i] = (int8_t)te_clamp_i32(te_add_lut_sat8(u1[a[i * s1]] + u2[b[i * s2]]), lo, hi);
+}
+
+TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
+                             int8_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    int i0, i1, i2, i3, i4;
+    if (!p->broadcast) {
+        te_add_lut_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    for (i0 = 0; i0 < d[0]; i0++)
+        for (i1 = 0; i1 < d[1]; i1++)
+            for (i2 = 0; i2 < d[2]; i2++)
+                for (i3 = 0; i3 < d[3]; i3++)
+                    for (i4 = 0; i4 < d[4]; i4++) {
+                        const int8_t *a = in1 + i0 * s1[0] + i1 * s1[1] + i2 * s1[2] +
+                                          i3 * s1[3] + i4 * s1[4];
+                        const int8_t *b = in2 + i0 * s2[0] + i1 * s2[1] + i2 * s2[2] +
+                                          i3 * s2[3] + i4 * s2[4];
+                        te_add_lut_row(p, a, s1[5], b, s2[5], out, d[5]);
+                        out += d[5];
+                    }
+}

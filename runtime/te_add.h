@@ -1,7 +1,13 @@
 /* te_add.h - ADD int8 kernel with numpy-style broadcasting (up to 6D),
  * bit-exact with TFLite Micro's reference integer Add / BroadcastAdd6DSlow:
  * both inputs are shifted left by left_shift, rescaled to a common scale,
- * summed, rescaled to the output scale and clamped (fused activation). */
+ * summed, rescaled to the output scale and clamped (fused activation).
+ *
+ * te_add_s8_lut is the same operator when the compiler has found two
+ * 256-entry tables u1, u2 (indexed by the int8 value + 128) such that, for
+ * every pair of int8 inputs (x, y), clamp((u1[x] + u2[y]) >> TE_ADD_LUT_SHIFT)
+ * equals TFLite's result: the tables absorb both input rescales and the
+ * output rescale, checked exhaustively at compile time. */
 #ifndef TE_ADD_H
 #define TE_ADD_H
 
@@ -27,7 +33,24 @@ typedef struct {
     int32_t act_min, act_max;
 } te_add_params;
 
+/* Table kernel: fixed right shift of the table sum (u1[x] + u2[y] never
+ * overflows: the compiler bounds both tables by 2^30). */
+#define TE_ADD_LUT_SHIFT 16
+
+typedef struct {
+    int broadcast;                 /* same layout fields as te_add_params */
+    int size;
+    int dims[TE_ADD_MAX_DIMS];
+    int stride1[TE_ADD_MAX_DIMS];
+    int stride2[TE_ADD_MAX_DIMS];
+    const int32_t *u1, *u2;        /* 256 entries each, index x + 128 */
+    int32_t act_min, act_max;
+} te_add_lut_params;
+
 TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out);
+/* Output may be input 1 or input 2 (same shape): element i is read first. */
+TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
+                             int8_t *out);
 
 #endif

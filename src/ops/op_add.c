@@ -1,11 +1,15 @@
 /* op_add.c - ADD (int8, broadcasting up to 6D, fused activation): checks,
  * TFLite Micro's Prepare-time rescaling (left shift 20, per-input and output
- * multipliers below one) and the call to te_add_s8.  The input checks,
- * broadcast layout and call emission it shares with MUL: broadcast.h. */
+ * multipliers below one), the search for the two lookup tables of
+ * te_add_s8_lut, and the kernel call (te_add_s8_lut, or te_add_s8 when no
+ * tables exist).  The input checks and broadcast layout it shares with MUL:
+ * broadcast.h. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "broadcast.h"
 #include "ops.h"
@@ -15,6 +19,7 @@
 
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
+int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2);
 
 /* Fills the kernel parameters exactly as TFLite Micro's CalculateOpDataAdd
  * (int8: left shift 20, multipliers below one) and the broadcast layout. */
@@ -35,6 +40,125 @@ void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *
     p->act_min = -128;
     p->act_max = 127;
     te_activation_range(act, o->q.scale[0], p->out_offset, -128, 127, &p->act_min, &p->act_max);
+}
+
+/* ---- lookup tables for te_add_s8_lut ------------------------------------
+ * With int8 inputs TFLite's result is a function g(x, y) of the two input
+ * values only: clamp(R(T1[x] + T2[y])), T_k the rescaled input, R the
+ * output rescale.  We look for integer tables u1, u2 with
+ *     clamp((u1[x] + u2[y]) >> S) == g(x, y)   for all 65536 pairs,
+ * i.e. g*2^S <= u1[x] + u2[y] <= g*2^S + 2^S - 1, one side dropped where g
+ * is act_min or act_max (the clamp does the rest).  These are difference
+ * constraints between u1[x] and w[y] = -u2[y], solved exactly by
+ * Bellman-Ford (all nodes start at 0): a negative cycle means no tables
+ * exist and the op keeps te_add_s8.  The result is verified pair by pair. */
+
+#define LUT_PAIRS (256 * 256)
+
+/* g(x, y) for x, y = -128..127, row-major by x + 128. */
+static void lut_targets(const te_add_params *p, int8_t *g)
+{
+    int32_t t1[256], t2[256];
+    int i, j;
+    for (i = 0; i < 256; i++) {
+        t1[i] = te_mul_by_quant_mult_smaller_than_one(
+            te_shl_i32(p->in1_offset + i - 128, p->left_shift), p->in1_mult, p->in1_shift);
+        t2[i] = te_mul_by_quant_mult_smaller_than_one(
+            te_shl_i32(p->in2_offset + i - 128, p->left_shift), p->in2_mult, p->in2_shift);
+    }
+    for (i = 0; i < 256; i++)
+        for (j = 0; j < 256; j++) {
+            int32_t v = te_mul_by_quant_mult_smaller_than_one(t1[i] + t2[j], p->out_mult,
+                                                              p->out_shift) + p->out_offset;
+            g[i * 256 + j] = (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+        }
+}
+
+/* One Bellman-Ford pass over every pair's two constraints; 1 if any
+ * distance dropped.  d[0..255]: u1, d[256..511]: w = -u2. */
+static int lut_relax(const int8_t *g, int32_t lo, int32_t hi, int64_t k, int64_t *d)
+{
+    int i, j, changed = 0;
+    for (i = 0; i < 256; i++) {
+        int64_t u = d[i];
+        const int8_t *row = g + i * 256;
+        for (j = 0; j < 256; j++) {
+            int64_t *w = &d[256 + j], v = row[j];
+            if (v != hi && *w + v * k + k - 1 < u) { /* u1 + u2 <= v k + k - 1 */
+                u = *w + v * k + k - 1;
+                changed = 1;
+            }
+            if (v != lo && u - v * k < *w) { /* u1 + u2 >= v k */
+                *w = u - v * k;
+                changed = 1;
+            }
+        }
+        d[i] = u;
+    }
+    return changed;
+}
+
+/* Shortest-path solution, centred and checked to fit (|u| < 2^30). */
+static int lut_solve(const int8_t *g, int32_t lo, int32_t hi, int shift, int32_t *u1, int32_t *u2)
+{
+    int64_t d[512], mn = INT64_MAX, mx = INT64_MIN, c;
+    int i, pass;
+    memset(d, 0, sizeof d);
+    for (pass = 0; lut_relax(g, lo, hi, (int64_t)1 << shift, d); pass++)
+        if (pass > 512)
+            return 0; /* negative cycle: infeasible */
+    for (i = 0; i < 256; i++) {
+        mn = d[i] < mn ? d[i] : mn;
+        mx = d[i] > mx ? d[i] : mx;
+    }
+    c = -(mn + (mx - mn) / 2); /* u1 centred on 0 */
+    for (i = 0; i < 512; i++) {
+        int64_t v = i < 256 ? d[i] + c : -(d[i] + c);
+        if (v <= -((int64_t)1 << 30) || v >= ((int64_t)1 << 30))
+            return 0;
+        if (i < 256)
+            u1[i] = (int32_t)v;
+        else
+            u2[i - 256] = (int32_t)v;
+    }
+    return 1;
+}
+
+/* The kernel's arithmetic against g for every pair. */
+static int lut_verify(const int8_t *g, int32_t lo, int32_t hi, int shift, const int32_t *u1,
+                      const int32_t *u2)
+{
+    int i, j;
+    for (i = 0; i < 256; i++)
+        for (j = 0; j < 256; j++)
+            if (te_clamp_i32((u1[i] + u2[j]) >> shift, lo, hi) != g[i * 256 + j])
+                return 0;
+    return 1;
+}
+
+/* Tables for te_add_s8_lut with right shift `shift` (TE_ADD_LUT_SHIFT in
+ * the kernel) for the rescaling p: 1 and u1, u2 filled, or 0 if none. */
+int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2)
+{
+    int8_t *g = malloc(LUT_PAIRS);
+    int ok;
+    if (!g)
+        return 0;
+    lut_targets(p, g);
+    ok = lut_solve(g, p->act_min, p->act_max, shift, u1, u2) &&
+         lut_verify(g, p->act_min, p->act_max, shift, u1, u2);
+    free(g);
+    return ok;
+}
+
+/* Parameters of op and, when it has tables, the tables (returns 1). */
+static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_t *u1,
+                    int32_t *u2)
+{
+    te_graph *gm = (te_graph *)g; /* te_in/te_out take a mutable graph; nothing is written */
+    te_add_make_params(op->opt.activation, te_in(gm, op, 0), te_in(gm, op, 1),
+                       te_out(gm, op, 0), p);
+    return te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
 static int add_check(te_graph *g, const te_op *op, te_diag *d)
@@ -59,12 +183,38 @@ static int add_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
+/* { static const te_add_lut_params p = {<layout>, u1, u2, lo, hi};
+ *   te_add_s8_lut(&p, in1, in2, out); } */
+static int add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
+                        const int32_t *u2)
+{
+    const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
+    te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
+            po = te_emit_tensor(e, o->id);
+    te_name n1 = te_emit_const_i32(e, u1, 256, "add_u1"), n2 = te_emit_const_i32(e, u2, 256,
+                                                                                 "add_u2");
+    te_emit_kernel(e, "add");
+    te_emit_stmt(e, "{");
+    te_emit_stmt(e, "    static const te_add_lut_params p = {%d, %d, {%d, %d, %d, %d, %d, %d},",
+                 p->broadcast, p->size, p->dims[0], p->dims[1], p->dims[2], p->dims[3],
+                 p->dims[4], p->dims[5]);
+    te_emit_stmt(e, "        {%d, %d, %d, %d, %d, %d}, {%d, %d, %d, %d, %d, %d},", p->stride1[0],
+                 p->stride1[1], p->stride1[2], p->stride1[3], p->stride1[4], p->stride1[5],
+                 p->stride2[0], p->stride2[1], p->stride2[2], p->stride2[3], p->stride2[4],
+                 p->stride2[5]);
+    te_emit_stmt(e, "        %s, %s, %d, %d};", n1.s, n2.s, (int)p->act_min, (int)p->act_max);
+    te_emit_stmt(e, "    te_add_s8_lut(&p, %s, %s, %s);", pa.s, pb.s, po.s);
+    te_emit_stmt(e, "}");
+    return 0;
+}
+
 static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
+    int32_t u1[256], u2[256];
     char params[256];
-    te_add_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
-                       te_out(e->g, op, 0), &p);
+    if (add_plan(e->g, op, &p, u1, u2))
+        return add_emit_lut(e, op, &p, u1, u2);
     snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d",
              (int)p.in1_offset, (int)p.in2_offset, p.left_shift, (int)p.in1_mult, p.in1_shift,
              (int)p.in2_mult, p.in2_shift, (int)p.out_mult, p.out_shift, (int)p.out_offset,
@@ -72,9 +222,17 @@ static int add_emit(te_emit *e, const te_op *op)
     return te_bcast_emit(e, op, "add", params);
 }
 
+static const char *add_variant(const te_graph *g, const te_op *op)
+{
+    te_add_params p;
+    int32_t u1[256], u2[256];
+    return add_plan(g, op, &p, u1, u2) ? "te_add_s8_lut" : "te_add_s8";
+}
+
 const te_op_def te_op_add = {
     .opcode = TE_OP_ADD,
     .check = add_check,
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,
+    .variant = add_variant,
 };

@@ -21,6 +21,7 @@
 /* Compiler-side parameter builders (src/ops/op_*.c; pooling: ops/pool.h). */
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
+int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2);
 void te_mul_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_mul_params *p);
 void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
@@ -222,6 +223,148 @@ static void test_binary(int is_mul, int cases)
                     r, ra, rb);
         CHECK(same);
     }
+}
+
+/* ---- ADD table kernel ----------------------------------------------------
+ * te_add_s8_lut with the tables the compiler finds, against ref_add, out of
+ * place and in place over either same-shape input.  Every scale pair is
+ * also drawn from "nice" ratios (1, 2, 1/2, 3...) where TFLite's roundings
+ * hit exact ties.  Returns the number of cases that had tables. */
+
+static float nice_scale(float base)
+{
+    static const float ratio[] = {1.0f, 2.0f, 0.5f, 3.0f, 0.25f, 1.5f, 4.0f, 0.75f};
+    return base * ratio[test_rand() % 8];
+}
+
+/* Runs the lut kernel with output buffer `out` (may hold a copy of a or b
+ * for in-place runs: then pass that copy as the same input). */
+static int add_lut_run(const te_add_lut_params *lp, const int8_t *a, const int8_t *b, int8_t *out,
+                       const int8_t *ref, int n)
+{
+    int i;
+    te_add_s8_lut(lp, a, b, out);
+    for (i = 0; i < n; i++)
+        if (out[i] != ref[i])
+            return 0;
+    return 1;
+}
+
+static int test_add_lut(int cases)
+{
+    static int8_t a[MAXN], b[MAXN], out[MAXN + 16], ref[MAXN];
+    int c, found = 0;
+    for (c = 0; c < cases; c++) {
+        int r, ra, rb, so[6], sa[6], sb[6], idx[6] = {0}, n, i, z1, z2, zo, ok = 1;
+        float s1 = rand_scale(), s2 = rand_scale(), sout = rand_scale();
+        te_activation act = rand_act();
+        qtensor ta, tb, to;
+        int32_t lo, hi, u1[256], u2[256];
+        te_add_params p;
+        te_add_lut_params lp;
+        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        n = elems(so, r);
+        z1 = test_rand_range(-128, 127);
+        z2 = test_rand_range(-128, 127);
+        zo = test_rand_range(-128, 127);
+        if (c % 3 == 0) { /* ties */
+            s2 = nice_scale(s1);
+            sout = nice_scale(s1);
+        }
+        if (c % 7 == 0)
+            zo = -128;
+        qt_init(&ta, 0, ra, sa, s1, z1);
+        qt_init(&tb, 1, rb, sb, s2, z2);
+        qt_init(&to, 2, r, so, sout, zo);
+        fill_rand(a, elems(sa, ra));
+        fill_rand(b, elems(sb, rb));
+        act_bounds(act, sout, zo, &lo, &hi);
+        for (i = 0; i < n; i++) {
+            ref[i] = ref_add(a[bcast_index(idx, r, sa, ra)], b[bcast_index(idx, r, sb, rb)], s1,
+                             z1, s2, z2, sout, zo, lo, hi);
+            next_index(idx, so, r);
+        }
+        te_add_make_params(act, &ta.t, &tb.t, &to.t, &p);
+        if (!te_add_make_lut(&p, TE_ADD_LUT_SHIFT, u1, u2))
+            continue;
+        found++;
+        lp.broadcast = p.broadcast;
+        lp.size = p.size;
+        memcpy(lp.dims, p.dims, sizeof lp.dims);
+        memcpy(lp.stride1, p.stride1, sizeof lp.stride1);
+        memcpy(lp.stride2, p.stride2, sizeof lp.stride2);
+        lp.u1 = u1;
+        lp.u2 = u2;
+        lp.act_min = p.act_min;
+        lp.act_max = p.act_max;
+        memset(out, 0x55, sizeof out);
+        ok = add_lut_run(&lp, a, b, out, ref, n);
+        for (i = n; i < n + 16; i++)
+            ok = ok && out[i] == 0x55;
+        if (elems(sa, ra) == n) { /* in place over input 1 */
+            memcpy(out, a, (size_t)n);
+            ok = ok && add_lut_run(&lp, out, b, out, ref, n);
+        }
+        if (elems(sb, rb) == n) { /* in place over input 2 */
+            memcpy(out, b, (size_t)n);
+            ok = ok && add_lut_run(&lp, a, out, out, ref, n);
+        }
+        if (!ok)
+            fprintf(stderr, "add lut case %d: rank %d (%d, %d) mismatch\n", c, r, ra, rb);
+        CHECK(ok);
+    }
+    return found;
+}
+
+/* Every pair of int8 inputs through the table kernel, for one scale set. */
+static int test_add_lut_exhaustive(float s1, int z1, float s2, int z2, float so, int zo,
+                                   te_activation act)
+{
+    static int8_t a[65536], b[65536], out[65536];
+    int shape[1] = {65536}, i, same = 1;
+    qtensor ta, tb, to;
+    int32_t lo, hi, u1[256], u2[256];
+    te_add_params p;
+    te_add_lut_params lp;
+    qt_init(&ta, 0, 1, shape, s1, z1);
+    qt_init(&tb, 1, 1, shape, s2, z2);
+    qt_init(&to, 2, 1, shape, so, zo);
+    for (i = 0; i < 65536; i++) {
+        a[i] = (int8_t)((i >> 8) - 128);
+        b[i] = (int8_t)((i & 255) - 128);
+    }
+    te_add_make_params(act, &ta.t, &tb.t, &to.t, &p);
+    if (!te_add_make_lut(&p, TE_ADD_LUT_SHIFT, u1, u2))
+        return 0;
+    act_bounds(act, so, zo, &lo, &hi);
+    memset(&lp, 0, sizeof lp);
+    lp.size = 65536;
+    lp.u1 = u1;
+    lp.u2 = u2;
+    lp.act_min = p.act_min;
+    lp.act_max = p.act_max;
+    te_add_s8_lut(&lp, a, b, out);
+    for (i = 0; i < 65536; i++)
+        if (out[i] != ref_add(a[i], b[i], s1, z1, s2, z2, so, zo, lo, hi))
+            same = 0;
+    CHECK(same);
+    return 1;
+}
+
+static void test_add_lut_all(void)
+{
+    int found = test_add_lut(1500), exh = 0;
+    /* nearly every scale set has tables (else te_add_s8 runs: still exact) */
+    if (found < 1350)
+        fprintf(stderr, "add lut: tables for only %d of 1500 cases\n", found);
+    CHECK(found >= 1350);
+    exh += test_add_lut_exhaustive(0.1f, 0, 0.1f, 0, 0.2f, 0, TE_ACT_NONE);
+    exh += test_add_lut_exhaustive(0.1f, 3, 0.2f, -5, 0.1f, -128, TE_ACT_RELU);
+    exh += test_add_lut_exhaustive(0.05f, -128, 0.05f, 127, 0.05f, 0, TE_ACT_NONE);
+    exh += test_add_lut_exhaustive(0.03939f, -128, 0.1042f, 4, 0.05095f, -128, TE_ACT_RELU);
+    exh += test_add_lut_exhaustive(0.01f, 7, 0.03f, -9, 0.02f, 11, TE_ACT_RELU6);
+    fprintf(stderr, "add lut: tables for %d of 1500 random cases, %d of 5 exhaustive\n", found,
+            exh);
 }
 
 /* ---- pooling reference ------------------------------------------------------ */
@@ -581,6 +724,7 @@ int main(void)
     test_seed(20240611u);
     test_binary(0, 1500);
     test_binary(1, 1500);
+    test_add_lut_all();
     test_pool(0, 1500);
     test_pool(1, 1500);
     test_mean(2000);
