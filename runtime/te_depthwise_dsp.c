@@ -4,7 +4,9 @@
  * Ring kernels: per group of 4 channels, a ring of rows per channel holds
  * the input rows the current band of output rows reads: int16 values
  * x - zero_point, column pairs packed in 32-bit words, zero in the padding
- * (so no tap is ever skipped).  Ring column = input column + pad_left.  Four
+ * (so no tap is ever skipped).  Ring column = input column + pad_left (in
+ * column mode, for narrow images, the same with rows and columns swapped:
+ * ring rows hold input columns, so lines are long).  Four
  * output pixels at a time read word-aligned column pairs and accumulate
  * 2 * (x - zp) * w with SMLAD (doubled weights); the doubled sum feeds the
  * cheap exact requantization of te_convfam_fast_requant (SMMLAR form).  The
@@ -128,16 +130,17 @@ TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
 #define TE_DEPTHWISE_DSP_FIELDS(k) ((k) * ((k) + 1)) /* first field */
 #define TE_DEPTHWISE_DSP_B2 0     /* 2 * bias */
 #define TE_DEPTHWISE_DSP_M 1      /* m, h, e: the rq entry */
-#define TE_DEPTHWISE_DSP_C 4      /* output pixel stride (channels) */
-#define TE_DEPTHWISE_DSP_END 5    /* out pointer after the row's last quad */
-#define TE_DEPTHWISE_DSP_TAB 6    /* next row's k ring row pointers (channel 0) */
-#define TE_DEPTHWISE_DSP_CHOFF 7  /* bytes from channel 0's ring to this one's */
-#define TE_DEPTHWISE_DSP_OUT 8    /* out pointer of the next row's pixel 0 */
-#define TE_DEPTHWISE_DSP_ROWB 9   /* out_w * c: bytes between output rows */
-#define TE_DEPTHWISE_DSP_QB 10    /* bytes the quads of a row advance out by */
-#define TE_DEPTHWISE_DSP_NR 11    /* rows left */
-#define TE_DEPTHWISE_DSP_TAILF 12 /* out_w % 4: bit 1 a pair, bit 0 a single pixel */
-#define TE_DEPTHWISE_DSP_CS_WORDS(k) (TE_DEPTHWISE_DSP_FIELDS(k) + 14)
+#define TE_DEPTHWISE_DSP_C 4      /* output pixel stride (bytes) */
+#define TE_DEPTHWISE_DSP_C3 5     /* 3 times that */
+#define TE_DEPTHWISE_DSP_END 6    /* out pointer after the row's last quad */
+#define TE_DEPTHWISE_DSP_TAB 7    /* next row's k ring row pointers (channel 0) */
+#define TE_DEPTHWISE_DSP_CHOFF 8  /* bytes from channel 0's ring to this one's */
+#define TE_DEPTHWISE_DSP_OUT 9    /* out pointer of the next row's pixel 0 */
+#define TE_DEPTHWISE_DSP_ROWB 10  /* bytes between output rows */
+#define TE_DEPTHWISE_DSP_QB 11    /* bytes the quads of a row advance out by */
+#define TE_DEPTHWISE_DSP_NR 12    /* rows left */
+#define TE_DEPTHWISE_DSP_TAILF 13 /* row length % 4: bit 1 a pair, bit 0 a single pixel */
+#define TE_DEPTHWISE_DSP_CS_WORDS(k) (TE_DEPTHWISE_DSP_FIELDS(k) + 15)
 
 /* ---- requantization ---------------------------------------------------- */
 
@@ -252,177 +255,166 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
 
 /* ---- assembly pixel loops: 3x3, SAT mode, Cortex-M ----------------------
  * Registers: x0..x2 the filter rows' ring words (advancing), out, a0..a3
- * accumulators, d0..d2 data words, e0, e1 weights; cs the constants block
- * (weights at byte 0, fields from byte 48). */
-/* GCC only: the loops hold up to 14 registers (clang keeps r7 for itself)
- * and are single strings longer than the 4095 characters C99 promises. */
+ * accumulators, b the doubled bias, d0, d1 data words, e0, e1 weights; cs
+ * the constants block (weights at byte 0, fields from byte 48).  The first
+ * filter row's SMLADs start from b (s0..s3 = "b"), the others from the
+ * accumulators (s0..s3 = "a0".."a3"). */
+/* GCC only: the loops hold 14 registers (clang keeps r7 for itself) and
+ * are single strings longer than the 4095 characters C99 promises. */
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define TE_DEPTHWISE_DSP_ASM 1
-/* stride 1 quad, one filter row: words X0, X1 (x advances 2 words) and X2;
+#define TE_DEPTHWISE_DSP_MAC(a, x, w, s) "smlad %[" a "], %[" x "], %[" w "], %[" s "]\n\t"
+/* stride 1 quad, one filter row: words X0, X1 (x advances 2 words), X2;
  * weights E0, O0, E1, O1 at byte off */
-#define TE_DEPTHWISE_DSP_S1_QUAD(x, off)                                                       \
+#define TE_DEPTHWISE_DSP_S1_QUAD(x, off, s0, s1, s2, s3)                                       \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
-    "ldr %[d2], [%[" x "]]\n\t"                                                               \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
-    "smlad %[a2], %[d1], %[e0], %[a2]\n\t"                                                    \
-    "smlad %[a3], %[d1], %[e1], %[a3]\n\t"                                                    \
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", s1)     \
+    TE_DEPTHWISE_DSP_MAC("a2", "d1", "e0", s2) TE_DEPTHWISE_DSP_MAC("a3", "d1", "e1", s3)     \
     "ldrd %[e0], %[e1], [%[cs], #" off "+8]\n\t"                                              \
-    "smlad %[a0], %[d1], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d1], %[e1], %[a1]\n\t"                                                    \
-    "smlad %[a2], %[d2], %[e0], %[a2]\n\t"                                                    \
-    "smlad %[a3], %[d2], %[e1], %[a3]\n\t"
+    "ldr %[d0], [%[" x "]]\n\t"                                                               \
+    TE_DEPTHWISE_DSP_MAC("a0", "d1", "e0", "a0") TE_DEPTHWISE_DSP_MAC("a1", "d1", "e1", "a1") \
+    TE_DEPTHWISE_DSP_MAC("a2", "d0", "e0", "a2") TE_DEPTHWISE_DSP_MAC("a3", "d0", "e1", "a3")
 /* stride 1 pair: X0, X1 (x advances 1 word) */
-#define TE_DEPTHWISE_DSP_S1_PAIR(x, off)                                                       \
+#define TE_DEPTHWISE_DSP_S1_PAIR(x, off, s0, s1)                                               \
     "ldrd %[d0], %[d1], [%[" x "]], #4\n\t"                                                   \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", s1)     \
     "ldrd %[e0], %[e1], [%[cs], #" off "+8]\n\t"                                              \
-    "smlad %[a0], %[d1], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d1], %[e1], %[a1]\n\t"
+    TE_DEPTHWISE_DSP_MAC("a0", "d1", "e0", "a0") TE_DEPTHWISE_DSP_MAC("a1", "d1", "e1", "a1")
 /* stride 2 quad: X0..X4 (x advances 4 words); weights E0, E1 */
-#define TE_DEPTHWISE_DSP_S2_QUAD(x, off)                                                       \
+#define TE_DEPTHWISE_DSP_S2_QUAD(x, off, s0, s1, s2, s3)                                       \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d1], %[e0], %[a1]\n\t"                                                    \
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")   \
+    TE_DEPTHWISE_DSP_MAC("a1", "d1", "e0", s1)                                                \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
-    "smlad %[a1], %[d0], %[e1], %[a1]\n\t"                                                    \
-    "smlad %[a2], %[d0], %[e0], %[a2]\n\t"                                                    \
-    "smlad %[a2], %[d1], %[e1], %[a2]\n\t"                                                    \
-    "smlad %[a3], %[d1], %[e0], %[a3]\n\t"                                                    \
+    TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", "a1") TE_DEPTHWISE_DSP_MAC("a2", "d0", "e0", s2)   \
+    TE_DEPTHWISE_DSP_MAC("a2", "d1", "e1", "a2") TE_DEPTHWISE_DSP_MAC("a3", "d1", "e0", s3)   \
     "ldr %[d0], [%[" x "]]\n\t"                                                               \
-    "smlad %[a3], %[d0], %[e1], %[a3]\n\t"
+    TE_DEPTHWISE_DSP_MAC("a3", "d0", "e1", "a3")
 /* stride 2 pair: X0, X1 (x advances 2 words), X2 */
-#define TE_DEPTHWISE_DSP_S2_PAIR(x, off)                                                       \
+#define TE_DEPTHWISE_DSP_S2_PAIR(x, off, s0, s1)                                               \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
-    "ldr %[d2], [%[" x "]]\n\t"                                                               \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"                                                    \
-    "smlad %[a1], %[d1], %[e0], %[a1]\n\t"                                                    \
-    "smlad %[a1], %[d2], %[e1], %[a1]\n\t"
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")   \
+    TE_DEPTHWISE_DSP_MAC("a1", "d1", "e0", s1)                                                \
+    "ldr %[d0], [%[" x "]]\n\t"                                                               \
+    TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", "a1")
 /* single pixel: X0, X1; weights E0, E1 (stride 1: E0, O0, E1) */
-#define TE_DEPTHWISE_DSP_S1_ONE(x, off)                                                        \
+#define TE_DEPTHWISE_DSP_S1_ONE(x, off, s0)                                                    \
     "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
     "ldr %[e0], [%[cs], #" off "]\n\t"                                                        \
     "ldr %[e1], [%[cs], #" off "+8]\n\t"                                                      \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"
-#define TE_DEPTHWISE_DSP_S2_ONE(x, off)                                                        \
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")
+#define TE_DEPTHWISE_DSP_S2_ONE(x, off, s0)                                                    \
     "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
-    "smlad %[a0], %[d0], %[e0], %[a0]\n\t"                                                    \
-    "smlad %[a0], %[d1], %[e1], %[a0]\n\t"
-/* accumulator a requantized (SAT): d0 = m, d1 = h, d2 = e */
+    TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")
+/* accumulator a requantized (SAT): d0 = m, d1 = h, e0 = e; e1 scratch */
 #define TE_DEPTHWISE_DSP_RQ(a)                                                                 \
     "sub %[e1], %[d1], %[" a "], lsr #31\n\t"                                                 \
     "smmlar %[" a "], %[" a "], %[d0], %[e1]\n\t"                                             \
-    "asr %[" a "], %[" a "], %[d2]\n\t"                                                       \
+    "asr %[" a "], %[" a "], %[e0]\n\t"                                                       \
     "ssat %[" a "], #8, %[" a "]\n\t"
-/* d0, d1, d2 = m, h, e; e0 = c */
+/* d0, d1, e0 = m, h, e */
 #define TE_DEPTHWISE_DSP_RQ_LOAD                                                               \
     "ldrd %[d0], %[d1], [%[cs], #52]\n\t"                                                     \
-    "ldrd %[d2], %[e0], [%[cs], #60]\n\t"
+    "ldr %[e0], [%[cs], #60]\n\t"
 /* row loop head: x0..x2 = the row's ring rows (table + channel offset),
- * out = OUT, OUT += ROWB, e1 = END = out + QB; no quad: skip to 3 */
+ * out = OUT, OUT += ROWB, END = out + QB; no quad: skip to 3 */
 #define TE_DEPTHWISE_DSP_ROW_START                                                             \
+    "ldr %[b], [%[cs], #48]\n\t"                                                              \
     "2:\n\t"                                                                                  \
-    "ldrd %[e1], %[e0], [%[cs], #72]\n\t"                                                     \
+    "ldrd %[e1], %[e0], [%[cs], #76]\n\t"                                                     \
     "ldr %[x0], [%[e1]], #4\n\t"                                                              \
     "ldr %[x1], [%[e1]], #4\n\t"                                                              \
     "ldr %[x2], [%[e1]], #4\n\t"                                                              \
-    "str %[e1], [%[cs], #72]\n\t"                                                             \
+    "str %[e1], [%[cs], #76]\n\t"                                                             \
     "add %[x0], %[x0], %[e0]\n\t"                                                             \
     "add %[x1], %[x1], %[e0]\n\t"                                                             \
     "add %[x2], %[x2], %[e0]\n\t"                                                             \
-    "ldrd %[out], %[e0], [%[cs], #80]\n\t"                                                    \
+    "ldrd %[out], %[e0], [%[cs], #84]\n\t"                                                    \
     "add %[e1], %[out], %[e0]\n\t"                                                            \
-    "str %[e1], [%[cs], #80]\n\t"                                                             \
-    "ldr %[e0], [%[cs], #88]\n\t"                                                             \
+    "str %[e1], [%[cs], #84]\n\t"                                                             \
+    "ldr %[e0], [%[cs], #92]\n\t"                                                             \
     "add %[e1], %[out], %[e0]\n\t"                                                            \
-    "str %[e1], [%[cs], #68]\n\t"                                                             \
+    "str %[e1], [%[cs], #72]\n\t"                                                             \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "beq 3f\n\t"
-#define TE_DEPTHWISE_DSP_INIT4                                                                 \
-    "ldr %[a0], [%[cs], #48]\n\t"                                                             \
-    "mov %[a1], %[a0]\n\t"                                                                    \
-    "mov %[a2], %[a0]\n\t"                                                                    \
-    "mov %[a3], %[a0]\n\t"
+/* the quad's outputs at out + (0, 1, 2, 3) * C (e0 = C, e1 = 3 C), out
+ * advances 4 C; back to 1 until END */
 #define TE_DEPTHWISE_DSP_QUAD_END                                                              \
     TE_DEPTHWISE_DSP_RQ_LOAD                                                                   \
     TE_DEPTHWISE_DSP_RQ("a0") TE_DEPTHWISE_DSP_RQ("a1") TE_DEPTHWISE_DSP_RQ("a2")             \
     TE_DEPTHWISE_DSP_RQ("a3")                                                                  \
+    "ldrd %[e0], %[e1], [%[cs], #64]\n\t"                                                     \
     "strb %[a0], [%[out]]\n\t"                                                                \
     "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
-    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
-    "strb %[a2], [%[out]]\n\t"                                                                \
-    "strb %[a3], [%[out], %[e0]]\n\t"                                                         \
-    "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
-    "ldr %[e1], [%[cs], #68]\n\t"                                                             \
+    "strb %[a2], [%[out], %[e0], lsl #1]\n\t"                                                 \
+    "strb %[a3], [%[out], %[e1]]\n\t"                                                         \
+    "add %[out], %[out], %[e0], lsl #2\n\t"                                                   \
+    "ldr %[e1], [%[cs], #72]\n\t"                                                             \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "bne 1b\n\t"
-/* after the quads: a pair if TAIL bit 1, a single pixel if bit 0; then the
- * next row while NR counts down */
+/* after the quads: a pair if TAILF bit 1, a single pixel if bit 0; then
+ * the next row while NR counts down */
 #define TE_DEPTHWISE_DSP_TAIL(PAIR, ONE, o1, o2)                                               \
     "3:\n\t"                                                                                  \
-    "ldr %[e0], [%[cs], #96]\n\t"                                                             \
+    "ldr %[e0], [%[cs], #100]\n\t"                                                            \
     "tst %[e0], #2\n\t"                                                                       \
     "beq 4f\n\t"                                                                              \
-    "ldr %[a0], [%[cs], #48]\n\t"                                                             \
-    "mov %[a1], %[a0]\n\t" PAIR("x0", "0") PAIR("x1", o1) PAIR("x2", o2)                       \
+    PAIR("x0", "0", "b", "b") PAIR("x1", o1, "a0", "a1") PAIR("x2", o2, "a0", "a1")           \
     TE_DEPTHWISE_DSP_RQ_LOAD TE_DEPTHWISE_DSP_RQ("a0") TE_DEPTHWISE_DSP_RQ("a1")              \
+    "ldr %[e0], [%[cs], #64]\n\t"                                                             \
     "strb %[a0], [%[out]]\n\t"                                                                \
     "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
     "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
-    "ldr %[e0], [%[cs], #96]\n\t"                                                             \
+    "ldr %[e0], [%[cs], #100]\n\t"                                                            \
     "4:\n\t"                                                                                  \
     "tst %[e0], #1\n\t"                                                                       \
     "beq 5f\n\t"                                                                              \
-    "ldr %[a0], [%[cs], #48]\n\t" ONE("x0", "0") ONE("x1", o1) ONE("x2", o2)                   \
+    ONE("x0", "0", "b") ONE("x1", o1, "a0") ONE("x2", o2, "a0")                               \
     TE_DEPTHWISE_DSP_RQ_LOAD TE_DEPTHWISE_DSP_RQ("a0")                                         \
     "strb %[a0], [%[out]]\n\t"                                                                \
     "5:\n\t"                                                                                  \
-    "ldr %[e0], [%[cs], #92]\n\t"                                                             \
+    "ldr %[e0], [%[cs], #96]\n\t"                                                             \
     "subs %[e0], %[e0], #1\n\t"                                                               \
-    "str %[e0], [%[cs], #92]\n\t"                                                             \
+    "str %[e0], [%[cs], #96]\n\t"                                                             \
     "bne 2b\n\t"
 #define TE_DEPTHWISE_DSP_OPERANDS                                                              \
     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [out] "=&r"(out), [a0] "=&r"(a0),         \
-      [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [d0] "=&r"(d0), [d1] "=&r"(d1),           \
-      [d2] "=&r"(d2), [e0] "=&r"(e0), [e1] "=&r"(e1)                                           \
+      [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [b] "=&r"(b), [d0] "=&r"(d0),             \
+      [d1] "=&r"(d1), [e0] "=&r"(e0), [e1] "=&r"(e1)                                           \
     : [cs] "r"(cs)                                                                             \
     : "cc", "memory"
 
 /* NR (>= 1) output rows of one channel, 3x3 filter, SAT mode, from the
- * row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAIL). */
+ * row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAILF). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
 {
     const uint32_t *x0, *x1, *x2;
     int8_t *out;
-    int32_t a0, a1, a2, a3;
-    uint32_t d0, d1, d2, e0, e1;
+    int32_t a0, a1, a2, a3, b;
+    uint32_t d0, d1, e0, e1;
     /* stride 1 weights E0 O0 E1 O1 are 16 bytes a filter row, stride 2's
      * E0 E1 are 8 */
     if (s == 1)
         __asm__ volatile(TE_DEPTHWISE_DSP_ROW_START
-                         "1:\n\t" TE_DEPTHWISE_DSP_INIT4
-                         TE_DEPTHWISE_DSP_S1_QUAD("x0", "0")
-                         TE_DEPTHWISE_DSP_S1_QUAD("x1", "16")
-                         TE_DEPTHWISE_DSP_S1_QUAD("x2", "32")
+                         "1:\n\t"
+                         TE_DEPTHWISE_DSP_S1_QUAD("x0", "0", "b", "b", "b", "b")
+                         TE_DEPTHWISE_DSP_S1_QUAD("x1", "16", "a0", "a1", "a2", "a3")
+                         TE_DEPTHWISE_DSP_S1_QUAD("x2", "32", "a0", "a1", "a2", "a3")
                          TE_DEPTHWISE_DSP_QUAD_END
                          TE_DEPTHWISE_DSP_TAIL(TE_DEPTHWISE_DSP_S1_PAIR, TE_DEPTHWISE_DSP_S1_ONE,
                                                "16", "32")
                          TE_DEPTHWISE_DSP_OPERANDS);
     else
         __asm__ volatile(TE_DEPTHWISE_DSP_ROW_START
-                         "1:\n\t" TE_DEPTHWISE_DSP_INIT4
-                         TE_DEPTHWISE_DSP_S2_QUAD("x0", "0")
-                         TE_DEPTHWISE_DSP_S2_QUAD("x1", "8")
-                         TE_DEPTHWISE_DSP_S2_QUAD("x2", "16")
+                         "1:\n\t"
+                         TE_DEPTHWISE_DSP_S2_QUAD("x0", "0", "b", "b", "b", "b")
+                         TE_DEPTHWISE_DSP_S2_QUAD("x1", "8", "a0", "a1", "a2", "a3")
+                         TE_DEPTHWISE_DSP_S2_QUAD("x2", "16", "a0", "a1", "a2", "a3")
                          TE_DEPTHWISE_DSP_QUAD_END
                          TE_DEPTHWISE_DSP_TAIL(TE_DEPTHWISE_DSP_S2_PAIR, TE_DEPTHWISE_DSP_S2_ONE,
                                                "8", "16")
@@ -563,14 +555,14 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
  * K4: bytes of a row's table entries) */
 #define TE_DEPTHWISE_DSP_TABLE_ROWS(F, QUAD, PAIR, ONE, QS, PS, K4)                            \
     "2:\n\t"                                                                                  \
-    "ldr %[tab], [%[cs], #" F "+24]\n\t"                                                      \
-    "ldrd %[out], %[e0], [%[cs], #" F "+32]\n\t"                                              \
+    "ldr %[tab], [%[cs], #" F "+28]\n\t"                                                      \
+    "ldrd %[out], %[e0], [%[cs], #" F "+36]\n\t"                                              \
     "add %[e1], %[out], %[e0]\n\t"                                                            \
-    "str %[e1], [%[cs], #" F "+32]\n\t"                                                       \
-    "ldr %[e0], [%[cs], #" F "+40]\n\t"                                                       \
+    "str %[e1], [%[cs], #" F "+36]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+44]\n\t"                                                       \
     "add %[e1], %[out], %[e0]\n\t"                                                            \
-    "str %[e1], [%[cs], #" F "+20]\n\t"                                                       \
-    "ldr %[qo], [%[cs], #" F "+28]\n\t"                                                       \
+    "str %[e1], [%[cs], #" F "+24]\n\t"                                                       \
+    "ldr %[qo], [%[cs], #" F "+32]\n\t"                                                       \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "beq 3f\n\t"                                                                              \
     "1:\n\t"                                                                                  \
@@ -587,11 +579,11 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "strb %[a2], [%[out]]\n\t"                                                                \
     "strb %[a3], [%[out], %[e0]]\n\t"                                                         \
     "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
-    "ldr %[e1], [%[cs], #" F "+20]\n\t"                                                       \
+    "ldr %[e1], [%[cs], #" F "+24]\n\t"                                                       \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "bne 1b\n\t"                                                                              \
     "3:\n\t"                                                                                  \
-    "ldr %[e0], [%[cs], #" F "+48]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+52]\n\t"                                                       \
     "tst %[e0], #2\n\t"                                                                       \
     "beq 4f\n\t"                                                                              \
     "ldr %[a0], [%[cs], #" F "]\n\t"                                                          \
@@ -601,19 +593,19 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "strb %[a0], [%[out]]\n\t"                                                                \
     "strb %[a1], [%[out], %[e0]]\n\t"                                                         \
     "add %[out], %[out], %[e0], lsl #1\n\t"                                                   \
-    "ldr %[e0], [%[cs], #" F "+48]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+52]\n\t"                                                       \
     "4:\n\t"                                                                                  \
     "tst %[e0], #1\n\t"                                                                       \
     "beq 5f\n\t"                                                                              \
     "ldr %[a0], [%[cs], #" F "]\n\t" ONE TE_DEPTHWISE_DSP_RQT_LOAD(F) TE_DEPTHWISE_DSP_RQT("a0") \
     "strb %[a0], [%[out]]\n\t"                                                                \
     "5:\n\t"                                                                                  \
-    "ldr %[e0], [%[cs], #" F "+24]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+28]\n\t"                                                       \
     "add %[e0], %[e0], #" K4 "\n\t"                                                           \
-    "str %[e0], [%[cs], #" F "+24]\n\t"                                                       \
-    "ldr %[e0], [%[cs], #" F "+44]\n\t"                                                       \
+    "str %[e0], [%[cs], #" F "+28]\n\t"                                                       \
+    "ldr %[e0], [%[cs], #" F "+48]\n\t"                                                       \
     "subs %[e0], %[e0], #1\n\t"                                                               \
-    "str %[e0], [%[cs], #" F "+44]\n\t"                                                       \
+    "str %[e0], [%[cs], #" F "+48]\n\t"                                                       \
     "bne 2b\n\t"
 #define TE_DEPTHWISE_DSP_TABLE_OPERANDS                                                        \
     : [tab] "=&r"(tab), [qo] "=&r"(qo), [out] "=&r"(out), [xr] "=&r"(xr), [a0] "=&r"(a0),       \
@@ -665,9 +657,10 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_table(int32_t *cs, int k, int
 /* ---- weights ------------------------------------------------------------ */
 
 /* Channel oc's weight words (see above) from the model's weights [k][k][c]
- * into wx. */
+ * into wx; tr: of the transposed filter (column mode, tap (ky, kx) is the
+ * model's (kx, ky)). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights1(const int8_t *weights, int c, int oc,
-                                                       int32_t *wx, int k, int s)
+                                                       int32_t *wx, int k, int s, int tr)
 {
     const int nw = (k + 1) / 2;
     uint32_t t[9];
@@ -676,7 +669,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights1(const int8_t *weights, in
     for (ky = 0; ky < k; ky++) {
         /* t[i + 1] = doubled tap i as a 16-bit pattern, zero outside */
         for (kx = 0; kx < k; kx++)
-            t[kx + 1] = (uint32_t)(2 * weights[((long)ky * k + kx) * c + oc]) & 0xffffu;
+            t[kx + 1] = (uint32_t)(2 * weights[(long)(tr ? kx * k + ky : ky * k + kx) * c + oc]) &
+                        0xffffu;
         for (j = 0; j < nw; j++) {
             *wx++ = (int32_t)(t[2 * j + 1] | t[2 * j + 2] << 16);
             if (s == 1)
@@ -689,7 +683,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights1(const int8_t *weights, in
  * word of taps of 4 channels gives the doubled (ch0, ch2) and (ch1, ch3)
  * pairs, and PKHBT/PKHTB pair up the taps of one channel. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights4(const int8_t *weights, int c, int g,
-                                                       int32_t *cs, int cs_words, int k, int s)
+                                                       int32_t *cs, int cs_words, int k, int s,
+                                                       int tr)
 {
     const int nw = (k + 1) / 2;
     uint32_t ev[9], od[9]; /* tap t - 1 of channels (0, 2) / (1, 3), 0 outside */
@@ -698,7 +693,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights4(const int8_t *weights, in
     ev[0] = od[0] = ev[k + 1] = od[k + 1] = 0;
     for (ky = 0; ky < k; ky++) {
         for (kx = 0; kx < k; kx++) {
-            uint32_t t = te_read_u32(weights + ((long)ky * k + kx) * c + g);
+            uint32_t t = te_read_u32(weights + (long)(tr ? kx * k + ky : ky * k + kx) * c + g);
             uint32_t e = te_sxtb16(t), o = te_sxtb16_ror8(t);
             ev[kx + 1] = te_sxtab16(e, t);                  /* 2 * (ch0, ch2) */
             od[kx + 1] = te_depthwise_dsp_sxtab16_ror8(o, t); /* 2 * (ch1, ch3) */
@@ -718,19 +713,62 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights4(const int8_t *weights, in
     }
 }
 
-/* ---- ring rows ---------------------------------------------------------- */
+/* ---- lines ------------------------------------------------------------- *
+ * The ring kernels see the image as lines of pixels: its rows, or (column
+ * mode, p->cols) its columns, which is the same kernel on the transposed
+ * image (narrow images then make long lines).  Steps are in bytes. */
+typedef struct {
+    int lines, len;        /* input lines, pixels per line */
+    int olines, olen;      /* output lines, pixels per output line */
+    int pad_line, pad_px;  /* padding before the first line / pixel */
+    long line, px;         /* input steps between lines, between pixels */
+    long oline, opx;       /* output steps */
+} te_depthwise_dsp_geo;
+
+TE_DEPTHWISE_DSP_INLINE te_depthwise_dsp_geo te_depthwise_dsp_geometry(
+    const te_depthwise_dsp_params *p)
+{
+    te_depthwise_dsp_geo g;
+    const long c = p->c;
+    if (p->cols) {
+        g.lines = p->in_w;
+        g.len = p->in_h;
+        g.olines = p->out_w;
+        g.olen = p->out_h;
+        g.pad_line = p->pad_left;
+        g.pad_px = p->pad_top;
+        g.line = c;
+        g.px = p->in_w * c;
+        g.oline = c;
+        g.opx = p->out_w * c;
+    } else {
+        g.lines = p->in_h;
+        g.len = p->in_w;
+        g.olines = p->out_h;
+        g.olen = p->out_w;
+        g.pad_line = p->pad_top;
+        g.pad_px = p->pad_left;
+        g.line = p->in_w * c;
+        g.px = c;
+        g.oline = p->out_w * c;
+        g.opx = c;
+    }
+    return g;
+}
 
 /* Writes one ring row per channel of the group (`plane` words apart, from
- * dst) from input row src (pixel 0, first channel of the group), n
+ * dst) from input line src (pixel 0, first channel of the group), n
  * channels: word i holds ring columns 2i, 2i + 1. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_fill(const te_depthwise_dsp_params *p,
+                                                   const te_depthwise_dsp_geo *gm,
                                                    const int8_t *src, int n, uint32_t *dst,
                                                    int plane)
 {
-    const int c = p->c, iw = p->in_w;
+    const long c = gm->px;
+    const int iw = gm->len;
     const uint32_t off2 = ((uint32_t)p->input_offset & 0xffffu) * 0x10001u;
-    int j = -(p->pad_left & 1); /* first column of the first pair (-1: padding) */
-    uint32_t *d0 = dst + (p->pad_left + j) / 2;
+    int j = -(gm->pad_px & 1); /* first pixel of the first pair (-1: padding) */
+    uint32_t *d0 = dst + (gm->pad_px + j) / 2;
     if (n == 4) {
         uint32_t *d1 = d0 + plane, *d2 = d1 + plane, *d3 = d2 + plane;
         uint32_t a, b, ea, oa, eb, ob;
@@ -773,9 +811,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_fill(const te_depthwise_dsp_params
             for (ch = 0; ch < n; ch++) {
                 uint32_t lo = 0, hi = 0;
                 if (j >= 0)
-                    lo = (uint32_t)(src[(long)j * c + ch] + p->input_offset) & 0xffffu;
+                    lo = (uint32_t)(src[j * c + ch] + p->input_offset) & 0xffffu;
                 if (j + 1 < iw)
-                    hi = (uint32_t)(src[(long)(j + 1) * c + ch] + p->input_offset) << 16;
+                    hi = (uint32_t)(src[(j + 1) * c + ch] + p->input_offset) << 16;
                 d0[ch * plane] = lo | hi;
             }
     }
@@ -795,9 +833,10 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_table(const te_depthwise_dsp_param
 
 /* ---- driver ------------------------------------------------------------- */
 
-/* Output rows [oy0, oy1) of channel ch of the group (ring rows from table
+/* Output lines [oy0, oy1) of channel ch of the group (ring rows from table
  * tab + ch * plane words). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_params *p,
+                                                      const te_depthwise_dsp_geo *gm,
                                                       const uint32_t *const *tab, int ch,
                                                       int oy0, int oy1, int32_t *cs, int8_t *out,
                                                       int k, int s, int mode)
@@ -820,10 +859,10 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_par
         f[TE_DEPTHWISE_DSP_TAB] = (int32_t)(intptr_t)tab;
         f[TE_DEPTHWISE_DSP_CHOFF] = ch * plane * 4;
         f[TE_DEPTHWISE_DSP_OUT] = (int32_t)(intptr_t)out;
-        f[TE_DEPTHWISE_DSP_ROWB] = p->out_w * p->c;
-        f[TE_DEPTHWISE_DSP_QB] = p->out_w / 4 * 4 * p->c;
+        f[TE_DEPTHWISE_DSP_ROWB] = (int32_t)gm->oline;
+        f[TE_DEPTHWISE_DSP_QB] = (int32_t)(gm->olen / 4 * 4 * gm->opx);
         f[TE_DEPTHWISE_DSP_NR] = oy1 - oy0;
-        f[TE_DEPTHWISE_DSP_TAILF] = p->out_w % 4;
+        f[TE_DEPTHWISE_DSP_TAILF] = gm->olen % 4;
         if (k == 3)
             te_depthwise_dsp_rows_k3(cs, s);
         else
@@ -831,10 +870,10 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_par
         return;
     }
 #endif
-    for (oy = oy0; oy < oy1; oy++, out += (long)p->out_w * p->c, tab += k) {
+    for (oy = oy0; oy < oy1; oy++, out += gm->oline, tab += k) {
         for (ky = 0; ky < k; ky++)
             rows[ky] = tab[ky] + ch * plane;
-        te_depthwise_dsp_row(rows, p->out_w, p->c, cs, q, out, k, s, mode);
+        te_depthwise_dsp_row(rows, gm->olen, (int)gm->opx, cs, q, out, k, s, mode);
     }
 }
 
@@ -848,16 +887,17 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_p
     const int words = TE_DEPTHWISE_DSP_CS_WORDS(k);
     int ch;
     if (n == 4)
-        te_depthwise_dsp_weights4(weights, p->c, oc, cs, words, k, s);
+        te_depthwise_dsp_weights4(weights, p->c, oc, cs, words, k, s, p->cols);
     else
-        te_depthwise_dsp_weights1(weights, p->c, oc, cs, k, s);
+        te_depthwise_dsp_weights1(weights, p->c, oc, cs, k, s, p->cols);
     for (ch = 0; ch < n; ch++, oc++) {
         int32_t *f = cs + ch * words + TE_DEPTHWISE_DSP_FIELDS(k);
         f[TE_DEPTHWISE_DSP_B2] = bias ? (int32_t)((uint32_t)bias[oc] * 2u) : 0;
         f[TE_DEPTHWISE_DSP_M] = rq[3 * oc];
         f[TE_DEPTHWISE_DSP_M + 1] = rq[3 * oc + 1];
         f[TE_DEPTHWISE_DSP_M + 2] = rq[3 * oc + 2];
-        f[TE_DEPTHWISE_DSP_C] = p->c;
+        f[TE_DEPTHWISE_DSP_C] = p->cols ? p->out_w * p->c : p->c;
+        f[TE_DEPTHWISE_DSP_C3] = 3 * f[TE_DEPTHWISE_DSP_C];
     }
 }
 
@@ -865,15 +905,17 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_p
  * channel of the group ring_h rows of ring_w words: plane = ring_h *
  * ring_w), the table of band * k row pointers (room for 8-byte pointers),
  * the constants blocks.
- * Input row iy (or padding row, all zero) lives in ring row (iy + pad_top)
- * % ring_h.  Output rows are done by bands of `band` rows. */
+ * Input line iy (or padding line, all zero) lives in ring row (iy +
+ * pad_line) % ring_h.  Output lines are done by bands of `band` lines; with
+ * a single band the padding lines stay as zeroed at the start. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_run(const te_depthwise_dsp_params *p,
                                                   const int8_t *input, int8_t *output,
                                                   const int8_t *weights, const int32_t *bias,
                                                   const int32_t *rq, uint32_t *ring, int k,
                                                   int s)
 {
-    const int c = p->c, plane = p->ring_h * p->ring_w;
+    const te_depthwise_dsp_geo gm = te_depthwise_dsp_geometry(p);
+    const int c = p->c, plane = p->ring_h * p->ring_w, one_band = p->band >= gm.olines;
     const uint32_t **tab = (const uint32_t **)(void *)(ring + 4L * plane);
     int32_t *cs = te_depthwise_dsp_opaque((int32_t *)(void *)(tab + p->band * k));
     const long in_px = (long)p->in_h * p->in_w, out_px = (long)p->out_h * p->out_w;
@@ -889,37 +931,36 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_run(const te_depthwise_dsp_params 
             const int per_group = (k == 3 || p->blocks == 4) && n == 4;
             if (per_group)
                 te_depthwise_dsp_constants(p, weights, bias, rq, g, 4, cs, k, s);
-            next = -p->pad_top;
-            for (oy0 = 0; oy0 < p->out_h; oy0 = oy1) {
+            next = -gm.pad_line;
+            for (oy0 = 0; oy0 < gm.olines; oy0 = oy1) {
                 int last;
-                oy1 = TE_MIN(p->out_h, oy0 + p->band);
-                last = (oy1 - 1) * s - p->pad_top + k - 1; /* last input row the band reads */
+                oy1 = TE_MIN(gm.olines, oy0 + p->band);
+                last = (oy1 - 1) * s - gm.pad_line + k - 1; /* last input line the band reads */
                 for (; next <= last; next++) {
-                    uint32_t *dst = ring + ((next + p->pad_top) % p->ring_h) * p->ring_w;
-                    if (next >= 0 && next < p->in_h) {
-                        te_depthwise_dsp_fill(p, in_b + (long)next * p->in_w * c + g, n, dst,
-                                              plane);
-                    } else {
+                    uint32_t *dst = ring + ((next + gm.pad_line) % p->ring_h) * p->ring_w;
+                    if (next >= 0 && next < gm.lines) {
+                        te_depthwise_dsp_fill(p, &gm, in_b + next * gm.line + g, n, dst, plane);
+                    } else if (!one_band) {
                         for (ch = 0; ch < n; ch++)
                             for (i = 0; i < p->ring_w; i++)
                                 dst[ch * plane + i] = 0;
                     }
                 }
-                if (g == 0 || p->band < p->out_h)
+                if (g == 0 || !one_band)
                     te_depthwise_dsp_table(p, ring, oy0, oy1, tab, k, s);
                 for (ch = 0; ch < n; ch++) {
                     int32_t *csc = cs + (per_group ? ch * TE_DEPTHWISE_DSP_CS_WORDS(k) : 0);
                     if (!per_group)
                         te_depthwise_dsp_constants(p, weights, bias, rq, g + ch, 1, csc, k, s);
-                    int8_t *out = out_b + (long)oy0 * p->out_w * c + g + ch;
+                    int8_t *out = out_b + oy0 * gm.oline + g + ch;
                     if (p->mode == TE_DEPTHWISE_DSP_SAT)
-                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                        te_depthwise_dsp_channel(p, &gm, tab, ch, oy0, oy1, csc, out, k, s,
                                                  TE_DEPTHWISE_DSP_SAT);
                     else if (p->mode == TE_DEPTHWISE_DSP_CLAMP)
-                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                        te_depthwise_dsp_channel(p, &gm, tab, ch, oy0, oy1, csc, out, k, s,
                                                  TE_DEPTHWISE_DSP_CLAMP);
                     else
-                        te_depthwise_dsp_channel(p, tab, ch, oy0, oy1, csc, out, k, s,
+                        te_depthwise_dsp_channel(p, &gm, tab, ch, oy0, oy1, csc, out, k, s,
                                                  TE_DEPTHWISE_DSP_SLOW);
                 }
             }

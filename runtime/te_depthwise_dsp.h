@@ -28,6 +28,7 @@ typedef struct {
     int band;                  /* output rows per band */
     int blocks;                /* constants blocks in scratch: 4 (always for K = 3) or 1 */
     int mode;                  /* TE_DEPTHWISE_DSP_SLOW/SAT/CLAMP (below) */
+    int cols;                  /* column mode (below) */
     int32_t input_offset;      /* -input zero point */
     int32_t output_offset;     /* output zero point */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
@@ -43,12 +44,18 @@ typedef struct {
 /* te_depthwise_dsp_s8_k<K>s<S>: filter K x K, stride S.  weights: the
  * model's [1, K, K, c]; bias: c values or NULL; rq: three int32 per channel
  * from te_convfam_fast_requant.  ring: scratch of 4 * ring_h * ring_w +
- * 2 * band * K + blocks * (K * (K + 1) + 14) words (the ring; the row
+ * 2 * band * K + blocks * (K * (K + 1) + 15) words (the ring; the row
  * pointer table; per-channel constants, one block per channel of the group
  * made once per group, or a single one remade per channel and band).
  * ring_w covers the input columns with their padding and every word the
  * groups of 4 output pixels read.  input == output is allowed under the
- * condition above.  The generated code calls the always-inlined
+ * condition above.  Column mode (cols = 1, for narrow images: long lines
+ * of pixels amortise the per-line work) runs the same kernel on the
+ * transposed image: ring rows hold input columns, and ring_h, ring_w,
+ * band, the wording above (rows, columns) and the in-place condition are
+ * those of the transposed image; with a single band (band >= out_w) the
+ * whole plane of each group is saved first, so in place is always fine.
+ * The generated code calls the always-inlined
  * te_depthwise_dsp_s8_k<K>s<S>_inl with the same arguments. */
 #define TE_DEPTHWISE_DSP_DECLARE(name)                                                         \
     TE_KERNEL void name(const te_depthwise_dsp_params *p, const int8_t *input, int8_t *output,   \

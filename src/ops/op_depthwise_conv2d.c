@@ -128,6 +128,7 @@ typedef struct {
     int ring_w;      /* DW_DSP: 32-bit words per ring row (one channel) */
     int ring_h, band;/* DW_DSP: ring rows, output rows per band */
     int blocks;      /* DW_DSP: constants blocks (4, or 1 for small layers) */
+    int cols;        /* DW_DSP: column mode (lines are columns, one band) */
     size_t scratch;  /* bytes */
 } dw_plan;
 
@@ -255,35 +256,54 @@ static int ring_suits(const dw_plan *p)
            p->s_h == p->s_w && (p->s_h == 1 || p->s_h == 2) && inside_fraction(p) >= 0.35;
 }
 
-/* Words per ring row: the stored columns [0, pad_left + in_w) in pairs,
+/* Words per ring row: the stored pixels [0, pad + len) of a line in pairs,
  * and every word the pixel groups read (see te_depthwise_dsp.c): pixel ox
  * reads words from ox * s / 2 on (nw of them, and one more for stride 1
- * quads), up to pixel out_w - 1. */
-static int dsp_ring_w(const dw_plan *p)
+ * quads), up to pixel olen - 1.  Lines are rows (columns in column mode). */
+static int dsp_ring_w(const dw_plan *p, int pad, int len, int olen)
 {
-    int nw = (p->k_h + 1) / 2, last = p->out_w - 1;
-    int store = (p->pad_left + p->in_w + 1) / 2;
+    int nw = (p->k_h + 1) / 2, last = olen - 1;
+    int store = (pad + len + 1) / 2;
     int read = p->s_w == 1 ? last / 2 + nw + 1 : last + nw;
     return store > read ? store : read;
+}
+
+/* Rough instructions per channel of the ring kernels' assembly for olines
+ * lines of olen pixels: per line a fixed part, quads of pixels, the tail. */
+static double dsp_line_cost(const dw_plan *p, int olines, int olen)
+{
+    double quad = p->k_h == 3 ? 63 : p->k_h == 5 ? 110 : 170;
+    double tail = (olen % 4 >= 2 ? 0.6 * quad : 0) + (olen % 2 ? 0.4 * quad : 0);
+    return (double)olines * (40 + (olen / 4) * quad + tail);
 }
 
 /* DSP scratch: the ring of 4 channels with as many output rows per band
  * (fewer, longer passes over each channel; all of them when the padded
  * input fits) as fit in a quarter of the input (at least 1 KB from 8 KB of
- * input on, at most 2 KB), at least one; the table of row pointers; the constants blocks, one per
- * channel of the group unless that would be more than a quarter of the
- * input (then one, remade per channel and band; 3x3 always has 4). */
+ * input on, at most 2 KB), at least one; the table of row pointers; the
+ * constants blocks, one per channel of the group unless that would be more
+ * than a quarter of the input (then one, remade per channel and band; 3x3
+ * always has 4).  Column mode (the whole plane of the group's columns, one
+ * band) when its long lines are cheaper and it fits that budget: narrow
+ * images. */
 static void dsp_ring(dw_plan *p)
 {
-    int64_t row_bytes = (int64_t)16 * dsp_ring_w(p);
+    int64_t row_bytes = (int64_t)16 * dsp_ring_w(p, p->pad_left, p->in_w, p->out_w);
+    int64_t col_bytes = (int64_t)16 * dsp_ring_w(p, p->pad_top, p->in_h, p->out_h);
     int64_t in_bytes = (int64_t)p->batches * p->in_h * p->in_w * p->in_c;
-    int64_t budget = in_bytes / 4, block = (int64_t)(p->k_h * (p->k_h + 1) + 14) * 4;
+    int64_t budget = in_bytes / 4, block = (int64_t)(p->k_h * (p->k_h + 1) + 15) * 4;
     int band = p->out_h;
     budget = budget > 1024 || in_bytes < 8192 ? budget : 1024;
     budget = budget < 2048 ? budget : 2048;
+    p->cols = dsp_line_cost(p, p->out_w, p->out_h) < 0.97 * dsp_line_cost(p, p->out_h, p->out_w) &&
+              ((int64_t)(p->out_w - 1) * p->s_w + p->k_w) * col_bytes <= budget;
+    if (p->cols) {
+        band = p->out_w;
+        row_bytes = col_bytes;
+    }
     while (band > 1 && ((int64_t)(band - 1) * p->s_h + p->k_h) * row_bytes > budget)
         band--;
-    p->ring_w = dsp_ring_w(p);
+    p->ring_w = (int)(row_bytes / 16);
     p->band = band;
     p->ring_h = (band - 1) * p->s_h + p->k_h;
     p->blocks = p->k_h == 3 || 4 * block <= in_bytes / 4 ? 4 : 1;
@@ -462,12 +482,12 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
                  "te_depthwise_dsp_s8_k%ds%d_inl(&(const te_depthwise_dsp_params){.batches = %d, "
                  ".in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, .pad_top = %d, "
                  ".pad_left = %d, .ring_h = %d, .ring_w = %d, .band = %d, .blocks = %d, "
-                 ".mode = %d, "
+                 ".mode = %d, .cols = %d, "
                  ".input_offset = %d, .output_offset = %d, "
                  ".act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
                  p->k_h, p->s_h, p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w,
                  p->pad_top, p->pad_left, p->ring_h, p->ring_w, p->band, p->blocks,
-                 dsp_mode(g, op, p, lo, hi), (int)-in->q.zero_point[0],
+                 dsp_mode(g, op, p, lo, hi), p->cols, (int)-in->q.zero_point[0],
                  (int)out->q.zero_point[0], (int)lo, (int)hi, p->inplace ? y.s : x.s, y.s,
                  wt.s, b.s, rq.s, ring.s);
     return 0;
