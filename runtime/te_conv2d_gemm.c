@@ -14,7 +14,10 @@
  * With TE_TARGET_DSP the dot products are SMLADs on int16 pairs: assembly
  * loops on an Armv7E-M core (the pixel's blocks, requantization included,
  * in one loop for the common case), the te_smlad primitive elsewhere.
- * Otherwise int16 loops over contiguous memory that compilers vectorise.
+ * Otherwise int16 loops over contiguous memory that compilers vectorise;
+ * on x86 with SSE2 (every x86-64) explicit vectors instead: PMADDWD over 8
+ * patch elements, 8 channels per pass, one reduction per pass, the fast
+ * requantization 4 channels at a time (exact: integer arithmetic only).
  * Accumulation wraps modulo 2^32 like TFLite's int32 accumulator, without
  * signed-overflow UB. */
 #include "te_common.h"
@@ -551,18 +554,62 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p
 
 #define TE_CONV2D_GEMM_GROUP 1
 
+/* x86 with SSE2 (any x86-64): the dot products 8 elements at a time
+ * (PMADDWD), 8 or 4 channels per pass over the patch, and the fast
+ * requantization 4 channels at a time. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TE_CONV2D_GEMM_SSE2 1
+#endif
+
 typedef int16_t te_conv2d_gemm_px;
 typedef int16_t te_conv2d_gemm_wi;
 
 /* The dot-product loops stay separate functions: gcc -O2 vectorises them
  * there (not always once inlined into the pixel loop).  Loops over int8
  * run a multiple of 16 times, over int16 of 8: whole vectors. */
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
+/* not cloned for constant arguments either: gcc would then warn about
+ * reads past small weight arrays on paths never taken for them */
+#define TE_CONV2D_GEMM_NOINLINE static __attribute__((noinline, noclone)) TE_UNUSED
+#elif defined(__GNUC__)
 #define TE_CONV2D_GEMM_NOINLINE static __attribute__((noinline)) TE_UNUSED
 #else
 #define TE_CONV2D_GEMM_NOINLINE static TE_UNUSED
 #endif
 
+#if defined(TE_CONV2D_GEMM_SSE2)
+/* 8 int8 at x widened to int16. */
+TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_widen8(const int8_t *x)
+{
+    const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)x);
+    return _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
+}
+
+/* n input bytes as patch elements k0.. (int16): 16 and 8 at a time, the
+ * last few as the last 8 again (n >= 8). */
+static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
+                                               const int8_t *restrict src, int n)
+{
+    int16_t *restrict d = patch + k0;
+    int i = 0;
+    if (n < 8) {
+        for (; i < n; i++)
+            d[i] = src[i];
+        return;
+    }
+    for (; i + 16 <= n; i += 16) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        const __m128i sign = _mm_cmpgt_epi8(_mm_setzero_si128(), v);
+        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_unpacklo_epi8(v, sign));
+        _mm_storeu_si128((__m128i *)(void *)(d + i + 8), _mm_unpackhi_epi8(v, sign));
+    }
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(d + i), te_conv2d_gemm_widen8(src + i));
+    if (i < n)
+        _mm_storeu_si128((__m128i *)(void *)(d + n - 8), te_conv2d_gemm_widen8(src + n - 8));
+}
+#else
 /* n input bytes as patch elements k0.. (int16). */
 static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
                                                const int8_t *restrict src, int n)
@@ -574,6 +621,7 @@ static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
     for (; i < (unsigned)n; i++)
         d[i] = src[i];
 }
+#endif
 
 /* acc[j] += channel 4q+j over the expanded patch (k_pad elements). */
 TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params *p,
@@ -598,6 +646,44 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params 
     acc[3] = (int32_t)((uint32_t)acc[3] + (uint32_t)s3);
 }
 
+#if defined(TE_CONV2D_GEMM_SSE2)
+/* [sum of a0's lanes, of a1's, of a2's, of a3's]. */
+TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_hsum4(__m128i a0, __m128i a1, __m128i a2,
+                                                  __m128i a3)
+{
+    const __m128i t0 = _mm_add_epi32(_mm_unpacklo_epi32(a0, a1), _mm_unpackhi_epi32(a0, a1));
+    const __m128i t1 = _mm_add_epi32(_mm_unpacklo_epi32(a2, a3), _mm_unpackhi_epi32(a2, a3));
+    return _mm_add_epi32(_mm_unpacklo_epi64(t0, t1), _mm_unpackhi_epi64(t0, t1));
+}
+
+/* acc[j] += channel 4q+j over n input bytes for patch elements k0.. */
+TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p,
+                                                   const int8_t *x, int n, const int16_t *w,
+                                                   int q, int k0, int32_t *acc)
+{
+    const int16_t *w0 = w + (long)4 * q * p->k_pad + k0;
+    const int16_t *w1 = w0 + p->k_pad, *w2 = w1 + p->k_pad, *w3 = w2 + p->k_pad;
+    __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+    uint32_t s[4];
+    int i, j;
+    for (i = 0; i + 8 <= n; i += 8) {
+        const __m128i v = te_conv2d_gemm_widen8(x + i);
+        a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w0 + i)), v));
+        a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w1 + i)), v));
+        a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w2 + i)), v));
+        a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w3 + i)), v));
+    }
+    _mm_storeu_si128((__m128i *)(void *)s, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
+    for (; i < n; i++) {
+        s[0] += (uint32_t)(x[i] * w0[i]);
+        s[1] += (uint32_t)(x[i] * w1[i]);
+        s[2] += (uint32_t)(x[i] * w2[i]);
+        s[3] += (uint32_t)(x[i] * w3[i]);
+    }
+    for (j = 0; j < 4; j++)
+        acc[j] = (int32_t)((uint32_t)acc[j] + s[j]);
+}
+#else
 /* acc[j] += channel 4q+j over n input bytes for patch elements k0.. */
 TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p,
                                                    const int8_t *restrict x, int n,
@@ -627,6 +713,8 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params 
     acc[2] = (int32_t)((uint32_t)acc[2] + (uint32_t)s2);
     acc[3] = (int32_t)((uint32_t)acc[3] + (uint32_t)s3);
 }
+#endif
+
 /* te_conv2d_gemm_gather widening to int16 on the way. */
 static inline TE_UNUSED void te_conv2d_gemm_gather16(const te_conv2d_gemm_params *p,
                                                     const int8_t *in_b, int iy0, int ix0,
@@ -673,6 +761,258 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_init(const int32_t *r, int32_t *acc)
     acc[2] = r[2];
     acc[3] = r[3];
 }
+
+#if defined(TE_CONV2D_GEMM_SSE2)
+/* ---- SSE2: 8 channels per pass, the fast requantization in vectors ----- */
+
+/* Channels 4q..4q+3's fast entries {m, H, e} as vectors (lanes 0..3): m,
+ * m + 1, H + 2^31, f = 2^(32-e), 2^(31-e); m and f also shifted down one
+ * lane for PMULUDQ's odd lanes. */
+typedef struct {
+    __m128i m, m_odd, m1, h, f, f_odd, k;
+} te_conv2d_gemm_vq;
+
+/* Entries of the first TE_CONV2D_GEMM_VQ blocks (made once per call), and
+ * the clamp bounds. */
+#ifndef TE_CONV2D_GEMM_VQ
+#define TE_CONV2D_GEMM_VQ 64
+#endif
+typedef struct {
+    __m128i lo, hi;
+    int n;
+    te_conv2d_gemm_vq vq[TE_CONV2D_GEMM_VQ];
+} te_conv2d_gemm_sse;
+
+/* The vectors of a block's record r (te_conv2d_gemm.h); e is 1..31 in
+ * every fast entry (channels past out_c: anything, never stored). */
+static inline TE_UNUSED void te_conv2d_gemm_vq_make(const int32_t *r, te_conv2d_gemm_vq *t)
+{
+    uint32_t f[4], k[4];
+    int j;
+    for (j = 0; j < 4; j++) {
+        const int32_t e = r[6 + 3 * j];
+        f[j] = e >= 1 && e <= 31 ? 1u << (32 - e) : 0u;
+        k[j] = f[j] / 2u;
+    }
+    t->m = _mm_set_epi32(r[13], r[10], r[7], r[4]);
+    t->m_odd = _mm_srli_epi64(t->m, 32);
+    t->m1 = _mm_add_epi32(t->m, _mm_set1_epi32(1));
+    t->h = _mm_add_epi32(_mm_set_epi32(r[14], r[11], r[8], r[5]), _mm_set1_epi32(INT32_MIN));
+    t->f = _mm_set_epi32((int)f[3], (int)f[2], (int)f[1], (int)f[0]);
+    t->f_odd = _mm_srli_epi64(t->f, 32);
+    t->k = _mm_set_epi32((int)k[3], (int)k[2], (int)k[1], (int)k[0]);
+}
+
+/* [e1, o1, e3, o3] (dwords): the high halves of 64-bit products e, o. */
+TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_hi32(__m128i e, __m128i o)
+{
+    return _mm_or_si128(_mm_srli_epi64(e, 32), _mm_and_si128(o, _mm_set_epi32(-1, 0, -1, 0)));
+}
+
+/* te_conv2d_gemm_rq_fast on 4 lanes.  PMULUDQ multiplies unsigned:
+ * - smmulr(a, m): the unsigned product of a + 2^32 [a < 0] and m
+ *   (0 <= m < 2^31) plus 2^31 does not overflow 64 bits and its high half
+ *   is smmulr(a, m) + m [a < 0]; so v = smmulr(a, m) + H - [a < 0] is
+ *   that high half - (m + 1) [a < 0] + H;
+ * - v >> e: v + 2^31 is in [0, 2^32), and the high half of its unsigned
+ *   product with 2^(32-e) is (v + 2^31) >> e = (v >> e) + 2^(31-e). */
+TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_rq4(__m128i a, const te_conv2d_gemm_vq *t)
+{
+    const __m128i half = _mm_set_epi32(0, INT32_MIN, 0, INT32_MIN); /* 2^31 per 64 bits */
+    const __m128i neg = _mm_srai_epi32(a, 31);
+    const __m128i pe = _mm_add_epi64(_mm_mul_epu32(a, t->m), half);
+    const __m128i po = _mm_add_epi64(_mm_mul_epu32(_mm_srli_epi64(a, 32), t->m_odd), half);
+    const __m128i v = _mm_add_epi32(
+        _mm_sub_epi32(te_conv2d_gemm_hi32(pe, po), _mm_and_si128(neg, t->m1)), t->h);
+    const __m128i ye = _mm_mul_epu32(v, t->f);
+    const __m128i yo = _mm_mul_epu32(_mm_srli_epi64(v, 32), t->f_odd);
+    return _mm_sub_epi32(te_conv2d_gemm_hi32(ye, yo), t->k);
+}
+
+/* Requantizes the accumulators a0 (channels 4q..) and a1 (4q+4.., if
+ * `two`) and stores those below out_c. */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_out8(const te_conv2d_gemm_params *p,
+                                              const te_conv2d_gemm_sse *s, const int32_t *qr,
+                                              int q, __m128i a0, __m128i a1, int two,
+                                              int8_t *o, int mode)
+{
+    const int n = TE_MIN(p->out_c - 4 * q, 8);
+    __m128i v;
+    int j;
+    if (mode == 0) {
+        int32_t acc[8];
+        _mm_storeu_si128((__m128i *)(void *)acc, a0);
+        _mm_storeu_si128((__m128i *)(void *)(acc + 4), a1);
+        te_conv2d_gemm_store(p, o, q, qr + 16 * q, acc, 0);
+        if (two)
+            te_conv2d_gemm_store(p, o, q + 1, qr + 16 * q + 16, acc + 4, 0);
+        return;
+    }
+    if (q + two < s->n) {
+        a0 = te_conv2d_gemm_rq4(a0, &s->vq[q]);
+        a1 = two ? te_conv2d_gemm_rq4(a1, &s->vq[q + 1]) : a0;
+    } else {
+        te_conv2d_gemm_vq t;
+        te_conv2d_gemm_vq_make(qr + 16 * q, &t);
+        a0 = te_conv2d_gemm_rq4(a0, &t);
+        if (two) {
+            te_conv2d_gemm_vq_make(qr + 16 * q + 16, &t);
+            a1 = te_conv2d_gemm_rq4(a1, &t);
+        }
+    }
+    v = _mm_packs_epi32(a0, a1);
+    if (mode == 1)
+        v = _mm_min_epi16(_mm_max_epi16(v, s->lo), s->hi);
+    v = _mm_packs_epi16(v, v);
+    o += 4 * q;
+    if (n == 8) {
+        _mm_storel_epi64((__m128i *)(void *)o, v);
+    } else {
+        int8_t b[16];
+        _mm_storeu_si128((__m128i *)(void *)b, v);
+        for (j = 0; j < n; j++)
+            o[j] = b[j];
+    }
+}
+
+/* Patch element k.. of x (int16, or int8 if `bytes`) as 8 int16. */
+TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_ld(const void *x, int bytes, int k)
+{
+    if (bytes)
+        return te_conv2d_gemm_widen8((const int8_t *)x + k);
+    return _mm_loadu_si128((const __m128i *)(const void *)((const int16_t *)x + k));
+}
+
+/* After a loop: gcc otherwise copies each accumulator once per iteration
+ * (its registers then meet in the reduction). */
+#if defined(__GNUC__)
+#define TE_CONV2D_GEMM_KEEP4(A, B, C, D) __asm__("" : "+x"(A), "+x"(B), "+x"(C), "+x"(D))
+#else
+#define TE_CONV2D_GEMM_KEEP4(A, B, C, D) (void)0
+#endif
+
+#define TE_CONV2D_GEMM_MADD(A, W, X)                                           \
+    A = _mm_add_epi32(A, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(W)), X))
+
+/* Channels 4q..4q+7 over the kp elements of the patch x (kp a constant
+ * for the common small patches: the weights then at fixed offsets). */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8(const void *x, int bytes, const int16_t *w,
+                                              long kp, __m128i *s0, __m128i *s1)
+{
+    const int16_t *w0 = w, *w1 = w0 + kp, *w2 = w1 + kp, *w3 = w2 + kp;
+    const int16_t *w4 = w3 + kp, *w5 = w4 + kp, *w6 = w5 + kp, *w7 = w6 + kp;
+    const __m128i v0 = te_conv2d_gemm_ld(x, bytes, 0);
+#define TE_CONV2D_GEMM_M0(W) _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(W)), v0)
+    __m128i a0 = TE_CONV2D_GEMM_M0(w0), a1 = TE_CONV2D_GEMM_M0(w1);
+    __m128i a2 = TE_CONV2D_GEMM_M0(w2), a3 = TE_CONV2D_GEMM_M0(w3);
+    __m128i a4 = TE_CONV2D_GEMM_M0(w4), a5 = TE_CONV2D_GEMM_M0(w5);
+    __m128i a6 = TE_CONV2D_GEMM_M0(w6), a7 = TE_CONV2D_GEMM_M0(w7);
+#undef TE_CONV2D_GEMM_M0
+    long k;
+    for (k = 8; k < kp; k += 8) {
+        const __m128i v = te_conv2d_gemm_ld(x, bytes, (int)k);
+        TE_CONV2D_GEMM_MADD(a0, w0 + k, v);
+        TE_CONV2D_GEMM_MADD(a1, w1 + k, v);
+        TE_CONV2D_GEMM_MADD(a2, w2 + k, v);
+        TE_CONV2D_GEMM_MADD(a3, w3 + k, v);
+        TE_CONV2D_GEMM_MADD(a4, w4 + k, v);
+        TE_CONV2D_GEMM_MADD(a5, w5 + k, v);
+        TE_CONV2D_GEMM_MADD(a6, w6 + k, v);
+        TE_CONV2D_GEMM_MADD(a7, w7 + k, v);
+    }
+    TE_CONV2D_GEMM_KEEP4(a0, a1, a2, a3);
+    TE_CONV2D_GEMM_KEEP4(a4, a5, a6, a7);
+    *s0 = _mm_add_epi32(*s0, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
+    *s1 = _mm_add_epi32(*s1, te_conv2d_gemm_hsum4(a4, a5, a6, a7));
+}
+
+/* Channels 4q..4q+3 over the kp elements of the patch x. */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot4(const void *x, int bytes, const int16_t *w,
+                                              long kp, __m128i *s0)
+{
+    const int16_t *w0 = w, *w1 = w0 + kp, *w2 = w1 + kp, *w3 = w2 + kp;
+    __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+    long k;
+    for (k = 0; k < kp; k += 8) {
+        const __m128i v = te_conv2d_gemm_ld(x, bytes, (int)k);
+        TE_CONV2D_GEMM_MADD(a0, w0 + k, v);
+        TE_CONV2D_GEMM_MADD(a1, w1 + k, v);
+        TE_CONV2D_GEMM_MADD(a2, w2 + k, v);
+        TE_CONV2D_GEMM_MADD(a3, w3 + k, v);
+    }
+    TE_CONV2D_GEMM_KEEP4(a0, a1, a2, a3);
+    *s0 = _mm_add_epi32(*s0, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
+}
+
+/* te_conv2d_gemm_dot8 with kp a constant when small. */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8k(const void *x, int bytes, const int16_t *w,
+                                               long kp, __m128i *s0, __m128i *s1)
+{
+    switch (kp) {
+    case 8: te_conv2d_gemm_dot8(x, bytes, w, 8, s0, s1); break;
+    case 16: te_conv2d_gemm_dot8(x, bytes, w, 16, s0, s1); break;
+    case 24: te_conv2d_gemm_dot8(x, bytes, w, 24, s0, s1); break;
+    case 32: te_conv2d_gemm_dot8(x, bytes, w, 32, s0, s1); break;
+    default: te_conv2d_gemm_dot8(x, bytes, w, kp, s0, s1); break;
+    }
+}
+
+/* Every channel block of a pixel over the k_pad elements of its patch x
+ * (int16, or int8 if `bytes`). */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_v(const te_conv2d_gemm_params *p, const void *x,
+                                                 int bytes, const int16_t *w, const int32_t *qr,
+                                                 const te_conv2d_gemm_sse *s, int8_t *o,
+                                                 int mode)
+{
+    const int nq = (p->out_c + 3) / 4;
+    const long kp = p->k_pad;
+    int q;
+    for (q = 0; q + 2 <= nq; q += 2) {
+        __m128i s0 = _mm_loadu_si128((const __m128i *)(qr + 16 * q));
+        __m128i s1 = _mm_loadu_si128((const __m128i *)(qr + 16 * q + 16));
+        te_conv2d_gemm_dot8k(x, bytes, w + 4 * q * kp, kp, &s0, &s1);
+        te_conv2d_gemm_out8(p, s, qr, q, s0, s1, 1, o, mode);
+    }
+    if (q < nq) {
+        __m128i s0 = _mm_loadu_si128((const __m128i *)(qr + 16 * q));
+        te_conv2d_gemm_dot4(x, bytes, w + 4 * q * kp, kp, &s0);
+        te_conv2d_gemm_out8(p, s, qr, q, s0, s0, 0, o, mode);
+    }
+}
+
+/* te_conv2d_gemm_pixel_v for each patch type and mode, compiled apart. */
+#define TE_CONV2D_GEMM_PIXEL_V(NAME, BYTES, MODE)                              \
+    TE_CONV2D_GEMM_NOINLINE void NAME(const te_conv2d_gemm_params *p, const void *x,       \
+                                      const int16_t *w, const int32_t *qr,                 \
+                                      const te_conv2d_gemm_sse *s, int8_t *o)              \
+    {                                                                          \
+        te_conv2d_gemm_pixel_v(p, x, BYTES, w, qr, s, o, MODE);                \
+    }
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_0, 0, 0)
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_1, 0, 1)
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_2, 0, 2)
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_0, 1, 0)
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_1, 1, 1)
+TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_2, 1, 2)
+
+/* The one of them for patch type `bytes` and `mode` (constants). */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_vx(const te_conv2d_gemm_params *p, const void *x,
+                                                  int bytes, const int16_t *w, const int32_t *qr,
+                                                  const te_conv2d_gemm_sse *s, int8_t *o,
+                                                  int mode)
+{
+    if (mode == 0)
+        (bytes ? te_conv2d_gemm_pixel_v8_0 : te_conv2d_gemm_pixel_v16_0)(p, x, w, qr, s, o);
+    else if (mode == 1)
+        (bytes ? te_conv2d_gemm_pixel_v8_1 : te_conv2d_gemm_pixel_v16_1)(p, x, w, qr, s, o);
+    else
+        (bytes ? te_conv2d_gemm_pixel_v8_2 : te_conv2d_gemm_pixel_v16_2)(p, x, w, qr, s, o);
+}
+#else
+typedef struct {
+    int n;
+} te_conv2d_gemm_sse; /* nothing precomputed */
+#endif
 
 /* Channel blocks q0.. of a pixel over its expanded patch x. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_e(const te_conv2d_gemm_params *p,
@@ -888,7 +1228,8 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_w(const te_conv2d_gemm_params *p
 /* The pixels of the output, each by the fastest path its room allows. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, const int8_t *input,
                                              const te_conv2d_gemm_wi *w, const int32_t *qr,
-                                             const int8_t *zp_row, int8_t *output, int mode)
+                                             const int8_t *zp_row, int8_t *output,
+                                             const te_conv2d_gemm_sse *sse, int mode)
 {
     const te_conv2d_gemm_params lp = *p; /* in registers, not re-read after each asm */
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
@@ -897,6 +1238,7 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
     int8_t tmp[64] = {0}; /* the patch of a last pixel with little room */
     int b = 0, oy = 0, ox = 0;
     long i;
+    (void)sse;
     for (i = 0; i < n_pix; i++, te_conv2d_gemm_next(p, &b, &oy, &ox)) {
         const int8_t *in_b = input + (long)b * p->in_h * p->in_w * p->in_c;
         const int iy0 = oy * p->stride_h - p->pad_top, ix0 = ox * p->stride_w - p->pad_left;
@@ -924,11 +1266,19 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
         if (room >= 2L * p->k_pad) {
             te_conv2d_gemm_px *x = (te_conv2d_gemm_px *)(void *)spare;
             te_conv2d_gemm_build(p, in_b, iy0, ix0, x);
+#if defined(TE_CONV2D_GEMM_SSE2)
+            te_conv2d_gemm_pixel_vx(&lp, x, 0, w, qr, sse, o, mode);
+#else
             te_conv2d_gemm_pixel_w(&lp, x, room, w, qr, o, mode);
+#endif
         } else if (room >= p->k_pad || p->k_pad <= 64) {
             int8_t *x = room >= p->k_pad ? spare : tmp;
             te_conv2d_gemm_gather(p, in_b, iy0, ix0, x);
+#if defined(TE_CONV2D_GEMM_SSE2)
+            te_conv2d_gemm_pixel_vx(&lp, x, 1, w, qr, sse, o, mode);
+#else
             te_conv2d_gemm_pixel_bytes(&lp, x, w, qr, o, mode);
+#endif
         } else if (!te_conv2d_gemm_pixel_d(&lp, in_b, zp_row, iy0, ix0, w, qr, o, mode)) {
             te_conv2d_gemm_pixel_plain(p, in_b, iy0, ix0, w, qr, o, mode);
         }
@@ -940,10 +1290,21 @@ TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *i
                                  const int8_t *zp_row, int8_t *output)
 {
     const te_conv2d_gemm_wi *wi = (const te_conv2d_gemm_wi *)w; /* int32 read as uint32 */
+    te_conv2d_gemm_sse sse;
+#if defined(TE_CONV2D_GEMM_SSE2)
+    int q;
+    sse.n = p->fast_rq ? TE_MIN((p->out_c + 3) / 4, TE_CONV2D_GEMM_VQ) : 0;
+    for (q = 0; q < sse.n; q++)
+        te_conv2d_gemm_vq_make(qr + 16 * q, &sse.vq[q]);
+    sse.lo = _mm_set1_epi16((short)TE_MAX(p->act_min, -128));
+    sse.hi = _mm_set1_epi16((short)TE_MIN(p->act_max, 127));
+#else
+    sse.n = 0;
+#endif
     if (!p->fast_rq)
-        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, 0);
+        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 0);
     else if (p->act_min <= -128 && p->act_max >= 127)
-        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, 2);
+        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 2);
     else
-        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, 1);
+        te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 1);
 }

@@ -7,15 +7,19 @@
  * multipliers, huge biases, dead channels) and activation bounds.
  *
  * The runtime file is compiled into this test (static, as in generated
- * code).  Built as is it tests the portable kernel; test_conv_fast_dsp.c
- * includes this file with TE_TARGET_DSP defined: the DSP layout and SIMD
- * arithmetic through te_common.h's exact portable primitives. */
+ * code).  Built as is it tests the portable kernel (its SSE2 form on x86);
+ * test_conv_fast_dsp.c includes this file with TE_TARGET_DSP defined: the
+ * DSP layout and SIMD arithmetic through te_common.h's exact portable
+ * primitives. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #undef TE_KERNEL
 #include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+/* x86 SSE2 kernel: requantization vectors precomputed for 3 channel blocks
+ * only, so that the blocks past them (made on the fly) are tested too. */
+#define TE_CONV2D_GEMM_VQ 3
 #include "te_conv2d_gemm.c"
 
 #include "ops/conv_family.h"

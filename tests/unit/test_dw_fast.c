@@ -1,8 +1,9 @@
 /* test_dw_fast.c - the fast DEPTHWISE_CONV_2D kernels against a plain
  * reference written the way TFLite Micro's DepthwiseConvPerChannel computes:
  *  - te_convfam_fast_requant's cheaper requantization, value by value;
- *  - the portable te_depthwise_conv2d_s8_fast, _fast_inplace and _ring
- *    (library build, without TE_TARGET_DSP), the last also in place;
+ *  - the portable te_depthwise_conv2d_s8_fast, _fast_inplace and _ring,
+ *    separate and in place: the library build (without TE_TARGET_DSP: the
+ *    SSE2 path on x86) and the plain C path, compiled into this file;
  *  - the DSP kernels te_depthwise_dsp_s8_k<K>s<S> (ring) and
  *    te_depthwise_dsp_nhwc_s8 (channels-last), compiled into this file with
  *    TE_TARGET_DSP (their exact portable primitives on the host), separate
@@ -25,7 +26,38 @@
 /* the DSP kernels themselves, built here with TE_TARGET_DSP */
 #include "te_depthwise_dsp.c"
 
-static const int channel_choices[] = {1, 2, 3, 4, 5, 8, 16, 17, 33};
+/* The portable kernels' plain C path (what targets without SSE2 run),
+ * built here under other names: with TE_TARGET_DSP the SSE2 path is off.
+ * The library's (SSE2 on x86) are tested too. */
+#define te_depthwise_conv2d_s8 te_dwplain_s8
+#define te_depthwise_conv2d_s8_inplace te_dwplain_s8_inplace
+#define te_depthwise_conv2d_s8_fast te_dwplain_s8_fast
+#define te_depthwise_conv2d_s8_fast_inplace te_dwplain_s8_fast_inplace
+#define te_depthwise_conv2d_s8_ring te_dwplain_s8_ring
+#include "te_depthwise_conv2d.c"
+#undef te_depthwise_conv2d_s8
+#undef te_depthwise_conv2d_s8_inplace
+#undef te_depthwise_conv2d_s8_fast
+#undef te_depthwise_conv2d_s8_fast_inplace
+#undef te_depthwise_conv2d_s8_ring
+
+/* One implementation of the three fast kernels. */
+typedef struct {
+    const char *name;
+    void (*fast)(const te_depthwise_conv2d_params *, const int8_t *, const int8_t *,
+                 const int32_t *, const int32_t *, int8_t *);
+    void (*fast_inplace)(const te_depthwise_conv2d_params *, int8_t *, const int8_t *,
+                         const int32_t *, const int32_t *, int8_t *);
+    void (*ring)(const te_depthwise_conv2d_params *, const int8_t *, const int8_t *,
+                 const int32_t *, const int32_t *, int8_t *, int16_t *);
+} fast_impl;
+
+static const fast_impl impls[2] = {
+    {"", te_depthwise_conv2d_s8_fast, te_depthwise_conv2d_s8_fast_inplace,
+     te_depthwise_conv2d_s8_ring},
+    {"plain ", te_dwplain_s8_fast, te_dwplain_s8_fast_inplace, te_dwplain_s8_ring}};
+
+static const int channel_choices[] = {1, 2, 3, 4, 5, 8, 16, 17, 33, 24, 32, 41};
 
 /* One random layer: geometry, data and quantization. */
 typedef struct {
@@ -165,7 +197,7 @@ static void make_layer(layer *l, int kind)
     int same = test_rand() % 2, et, eb, el, er;
     memset(l, 0, sizeof *l);
     l->batches = test_rand() % 5 == 0 ? 2 : 1;
-    l->c = channel_choices[test_rand() % 9];
+    l->c = channel_choices[test_rand() % 12];
     l->mult = kind != ANY || test_rand() % 2 ? 1 : test_rand_range(1, 3);
     if (kind == ANY && test_rand() % 8 == 0) { /* person_detect's first layer: 1 -> 8 */
         l->mult = test_rand() % 2 ? 8 : 16;
@@ -312,53 +344,71 @@ static void test_fast_mult_case(void)
     reference(&l, want);
     te_depthwise_conv2d_s8_fast(&p, l.in, l.wt, l.bias ? l.bias : zero, l.rq, got);
     CHECK(report(&l, "fast (multiplier)", got, want, out_bytes(&l)));
+    memset(got, 0x55, out_bytes(&l));
+    te_dwplain_s8_fast(&p, l.in, l.wt, l.bias ? l.bias : zero, l.rq, got);
+    CHECK(report(&l, "plain fast (multiplier)", got, want, out_bytes(&l)));
     free(want);
     free(got);
     free(zero);
     free_layer(&l);
 }
 
+/* One implementation on a layer: separate, then in place when the
+ * emitter would allow it (output buffers exactly sized, for ASan). */
+static void portable_impl(const layer *l, const fast_impl *k, const int8_t *want)
+{
+    const te_depthwise_conv2d_params p = conv_params(l);
+    const int32_t *bias = l->bias;
+    const int span = (l->k_h - 1) * l->d_h + 1;
+    int32_t *zero = calloc((size_t)l->c, sizeof *zero);
+    int8_t *got = malloc(out_bytes(l)), *data = malloc(in_bytes(l));
+    int16_t *ring = malloc((size_t)te_depthwise_conv2d_ring_bytes(&p));
+    char name[64];
+    bias = bias ? bias : zero;
+    memset(got, 0x55, out_bytes(l));
+    k->fast(&p, l->in, l->wt, bias, l->rq, got);
+    snprintf(name, sizeof name, "%sfast", k->name);
+    CHECK(report(l, name, got, want, out_bytes(l)));
+    if (l->s_w <= 2) {
+        memset(got, 0x55, out_bytes(l));
+        k->ring(&p, l->in, l->wt, bias, l->rq, got, ring);
+        snprintf(name, sizeof name, "%sring", k->name);
+        CHECK(report(l, name, got, want, out_bytes(l)));
+    }
+    if (inplace_ok(l, span)) {
+        int8_t *rows = malloc((size_t)span * l->w * (l->c < 16 ? l->c : 16));
+        memcpy(data, l->in, in_bytes(l));
+        k->fast_inplace(&p, data, l->wt, bias, l->rq, rows);
+        snprintf(name, sizeof name, "%sfast in place", k->name);
+        CHECK(report(l, name, data, want, out_bytes(l)));
+        free(rows);
+        if (l->s_w <= 2) {
+            memcpy(data, l->in, in_bytes(l));
+            k->ring(&p, data, l->wt, bias, l->rq, data, ring);
+            snprintf(name, sizeof name, "%sring in place", k->name);
+            CHECK(report(l, name, data, want, out_bytes(l)));
+        }
+    }
+    free(zero);
+    free(got);
+    free(data);
+    free(ring);
+}
+
 static void test_portable_case(void)
 {
     layer l;
-    te_depthwise_conv2d_params p;
-    int8_t *want, *got;
-    int16_t *ring;
-    int32_t *zero;
+    int8_t *want;
     make_layer(&l, PORTABLE);
     if (l.mult != 1) {
         free_layer(&l);
         return;
     }
-    p = conv_params(&l);
-    want = malloc(out_bytes(&l) + in_bytes(&l));
-    got = malloc(out_bytes(&l) + in_bytes(&l));
-    zero = calloc((size_t)l.c, sizeof *zero);
-    ring = malloc((size_t)te_depthwise_conv2d_ring_bytes(&p));
+    want = malloc(out_bytes(&l));
     reference(&l, want);
-    te_depthwise_conv2d_s8_fast(&p, l.in, l.wt, l.bias ? l.bias : zero, l.rq, got);
-    CHECK(report(&l, "fast", got, want, out_bytes(&l)));
-    if (l.s_w <= 2) {
-        memset(got, 0x55, out_bytes(&l));
-        te_depthwise_conv2d_s8_ring(&p, l.in, l.wt, l.bias ? l.bias : zero, l.rq, got, ring);
-        CHECK(report(&l, "ring", got, want, out_bytes(&l)));
-    }
-    if (inplace_ok(&l, (l.k_h - 1) * l.d_h + 1)) {
-        int8_t *rows = malloc((size_t)((l.k_h - 1) * l.d_h + 1) * l.w * (l.c < 16 ? l.c : 16));
-        memcpy(got, l.in, in_bytes(&l));
-        te_depthwise_conv2d_s8_fast_inplace(&p, got, l.wt, l.bias ? l.bias : zero, l.rq, rows);
-        CHECK(report(&l, "fast in place", got, want, out_bytes(&l)));
-        free(rows);
-        if (l.s_w <= 2) {
-            memcpy(got, l.in, in_bytes(&l));
-            te_depthwise_conv2d_s8_ring(&p, got, l.wt, l.bias ? l.bias : zero, l.rq, got, ring);
-            CHECK(report(&l, "ring in place", got, want, out_bytes(&l)));
-        }
-    }
+    portable_impl(&l, &impls[0], want);
+    portable_impl(&l, &impls[1], want);
     free(want);
-    free(got);
-    free(zero);
-    free(ring);
     free_layer(&l);
 }
 
@@ -383,12 +433,16 @@ static int dsp_mode(const layer *l)
                                                    : TE_DEPTHWISE_DSP_CLAMP;
 }
 
-/* Ring parameters: any band, ring rows and width at least what the kernel
- * needs (the emitter picks the smallest), either number of blocks. */
+/* Ring parameters: row or column mode, any band, ring rows and width at
+ * least what the kernel needs (the emitter picks the smallest), either
+ * number of blocks.  Column mode is the same on the transposed image. */
 static size_t ring_params(const layer *l, te_depthwise_dsp_params *p)
 {
-    int nw = (l->k_h + 1) / 2, store = (l->pad_left + l->w + 1) / 2;
-    int read = l->s_w == 1 ? (l->out_w - 1) / 2 + nw + 1 : l->out_w - 1 + nw;
+    const int cols = test_rand() % 2;
+    const int pad_px = cols ? l->pad_top : l->pad_left, len = cols ? l->h : l->w;
+    const int olen = cols ? l->out_h : l->out_w, olines = cols ? l->out_w : l->out_h;
+    int nw = (l->k_h + 1) / 2, store = (pad_px + len + 1) / 2;
+    int read = l->s_w == 1 ? (olen - 1) / 2 + nw + 1 : olen - 1 + nw;
     memset(p, 0, sizeof *p);
     p->batches = l->batches;
     p->in_h = l->h;
@@ -398,7 +452,8 @@ static size_t ring_params(const layer *l, te_depthwise_dsp_params *p)
     p->out_w = l->out_w;
     p->pad_top = l->pad_top;
     p->pad_left = l->pad_left;
-    p->band = test_rand() % 2 ? l->out_h : test_rand_range(1, l->out_h);
+    p->cols = cols;
+    p->band = test_rand() % 2 ? olines : test_rand_range(1, olines);
     p->ring_h = (p->band - 1) * l->s_h + l->k_h;
     p->ring_h += test_rand() % 3 == 0 ? test_rand_range(1, 3) : 0;
     p->ring_w = (store > read ? store : read) + (test_rand() % 3 == 0 ? 1 : 0);
@@ -409,7 +464,16 @@ static size_t ring_params(const layer *l, te_depthwise_dsp_params *p)
     p->act_min = l->act_min;
     p->act_max = l->act_max;
     return (size_t)(4 * p->ring_h * p->ring_w + 2 * p->band * l->k_h +
-                    p->blocks * (l->k_h * (l->k_h + 1) + 14)) * 4;
+                    p->blocks * (l->k_h * (l->k_h + 1) + 15)) * 4;
+}
+
+/* In place: rows mode under the header's condition, column mode with a
+ * single band. */
+static int ring_inplace_ok(const layer *l, const te_depthwise_dsp_params *p)
+{
+    if (p->cols)
+        return p->band >= l->out_w && l->out_h * l->out_w <= l->h * l->w;
+    return inplace_ok(l, l->k_h);
 }
 
 /* Accumulators must stay below 2^29 for the doubled sums. */
@@ -440,11 +504,12 @@ static void test_ring_case(void)
     scratch = malloc(sb);
     reference(&l, want);
     ring_kernel(l.k_h, l.s_h)(&p, l.in, got, l.wt, l.bias, l.rq, scratch);
-    CHECK(report(&l, "dsp ring", got, want, out_bytes(&l)));
-    if (inplace_ok(&l, l.k_h)) {
+    CHECK(report(&l, p.cols ? "dsp ring (columns)" : "dsp ring", got, want, out_bytes(&l)));
+    if (ring_inplace_ok(&l, &p)) {
         memcpy(got, l.in, in_bytes(&l));
         ring_kernel(l.k_h, l.s_h)(&p, got, got, l.wt, l.bias, l.rq, scratch);
-        CHECK(report(&l, "dsp ring in place", got, want, out_bytes(&l)));
+        CHECK(report(&l, p.cols ? "dsp ring (columns) in place" : "dsp ring in place", got,
+                     want, out_bytes(&l)));
     }
     free(want);
     free(got);
