@@ -83,7 +83,8 @@ echo "every operator writes a fresh output (\`info --json\` \`lifetime_lower_bou
 echo "layer-by-layer plan can be smaller. *TFLM arena*: \`arena_used_bytes\` that TFLite Micro"
 echo "reported for the same model (\`golden/<name>/run_0.json\` or \`conformance/<name>/meta.json\`),"
 echo "which also holds TFLM's own tensor and node bookkeeping. *Ours*: the static arena of the"
-echo "generated code (\`arena_bytes\`): operators run in place where they can; no patches."
+echo "generated code (\`arena_bytes\`): operators run in place where they can, the producers of a"
+echo "CONCATENATION write into its output where that lowers the arena; no patches."
 if [ "$patches" = yes ]; then
   echo "*--patch auto*: the same with the patch-based first stage the compiler picks by itself"
   echo "(\`info --json --patch auto\` \`arena_bytes\`, default recompute budget); *extra MACs*: the"
