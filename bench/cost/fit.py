@@ -71,7 +71,7 @@ def parse_generated(path):
     # TE_LAYER_SLICE: an output written straight into a concatenation
     hooks = [(int(a), int(b))
              for a, b in re.findall(r"TE_LAYER_(?:DONE|SLICE)\((\d+), (\d+),", body)]
-    kernels, consts, seen = {}, {}, set()
+    kernels, consts, seen, cols = {}, {}, set(), {}
     parts = re.split(r"/\* op (\d+): [A-Z0-9_]+ \*/", body)
     for i in range(1, len(parts), 2):
         block = re.split(r"TE_LAYER_(?:DONE|SLICE)", parts[i + 1])[0]
@@ -79,10 +79,11 @@ def parse_generated(path):
         op = int(parts[i])
         # an always-inlined copy of a kernel (te_..._inl) is that kernel
         kernels[op] = re.sub(r"_inl$", "", m.group(1)) if m else "view"
+        cols[op] = int(".cols = 1" in block)
         used = [n for n in re.findall(r"\b\w+\b", block) if n in sizes and n not in seen]
         seen.update(used)
         consts[op] = sum(sizes[n] for n in set(used))
-    return hooks, kernels, consts
+    return hooks, kernels, consts, cols
 
 
 def flash_of(size_path):
@@ -110,7 +111,7 @@ def load_model(d):
         raise ValueError("outputs differ from the golden ones: left out")
     prof = json.load(open(os.path.join(d, "profile.json")))
     counts = read_counts(os.path.join(d, "counts.txt"))
-    hooks, kernels, consts = parse_generated(os.path.join(d, "m.c"))
+    hooks, kernels, consts, cols = parse_generated(os.path.join(d, "m.c"))
     if len(counts) < len(hooks):
         raise ValueError("%d intervals for %d hooks" % (len(counts), len(hooks)))
     measured = {}
@@ -124,7 +125,7 @@ def load_model(d):
         out = l["outputs"][0]["shape"] if l["outputs"] else []
         layers.append({
             "index": l["index"], "op": l["op"], "predicted": l["kernel"],
-            "kernel": kernels.get(l["index"], "view"),
+            "kernel": kernels.get(l["index"], "view"), "cols": cols.get(l["index"], 0),
             "x": x, "y": float(measured[l["index"]]),
             # constants: bytes of the constant inputs, output channels -> bytes in flash
             "cx": const_features(l, kernels.get(l["index"], "view"), out),
@@ -267,10 +268,13 @@ def fit_group(layers, op):
     return coef
 
 
-def cost_key(op, kernel, x):
-    """The 1x1 class of a convolution kernel (taps == outputs), as te_cost_row."""
+def cost_key(op, kernel, x, cols=0):
+    """The 1x1 class of a convolution kernel (taps == outputs) and the column
+    mode of a DSP depthwise kernel (`.cols = 1`), as te_cost_row."""
     if op == "CONV_2D" and x[FEATURES.index("taps")] == x[FEATURES.index("out")]:
         return kernel + "/1x1"
+    if cols:
+        return kernel + "/cols"
     return kernel
 
 
@@ -285,9 +289,9 @@ class Table(dict):
         self.model = model
 
 
-def lookup(table, op, kernel, x):
+def lookup(table, op, kernel, x, cols=0):
     """The row the C code (te_cost_row) uses."""
-    own = ((op, cost_key(op, kernel, x)), (op, kernel), ("*", kernel))
+    own = ((op, cost_key(op, kernel, x, cols)), (op, kernel), ("*", kernel))
     for key in own:
         if key in table:
             return table[key]
@@ -302,14 +306,14 @@ def lookup(table, op, kernel, x):
 
 
 def predict(table, l):
-    c = lookup(table, l["op"], l["predicted"], l["x"])
+    c = lookup(table, l["op"], l["predicted"], l["x"], l.get("cols", 0))
     if l["predicted"] == "view" or not c:
         return 0.0
     return max(sum(a * b for a, b in zip(c["coef"], l["x"])), 0.0)
 
 
 def predict_const(table, l):
-    c = lookup(table, l["op"], l["predicted"], l["x"])
+    c = lookup(table, l["op"], l["predicted"], l["x"], l.get("cols", 0))
     if l["predicted"] == "view":
         return 0.0
     k = c["const"] if c else [1.0, 8.0, 0.0]
@@ -329,8 +333,9 @@ def fit_table(models, exclude=None, model=""):
     groups = {}
     for l in layers:
         keys = [(l["op"], l["kernel"]), ("*", l["kernel"]), (l["op"], "*"), ("*", "*")]
-        if cost_key(l["op"], l["kernel"], l["x"]) != l["kernel"]:
-            keys.append((l["op"], cost_key(l["op"], l["kernel"], l["x"])))
+        key = cost_key(l["op"], l["kernel"], l["x"], l.get("cols", 0))
+        if key != l["kernel"]:
+            keys.append((l["op"], key))
         for key in keys:
             groups.setdefault(key, []).append(l)
     table = Table(model)

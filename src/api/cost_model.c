@@ -154,6 +154,8 @@ void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f
     f->f[TE_CF_IN] = (double)elems_of(g, op->in, op->n_in, 1);
     f->f[TE_CF_ROWS] = (double)rows_of(out);
     f->f[TE_CF_CALL] = 1;
+    f->columns = op->opcode == TE_OP_DEPTHWISE_CONV_2D && op->n_in > 1 && op->in[1] >= 0 &&
+                 te_convfam_dw_columns(g, op);
     if (op->opcode == TE_OP_CONCATENATION) { /* inputs written in place cost nothing */
         int i;
         double copied = 0;
@@ -184,9 +186,12 @@ static const te_cost_coef *kernel_row(const char *model, const char *op_name,
 {
     const te_cost_coef *c = NULL;
     char key[96];
-    /* a 1x1 convolution (taps == outputs) skips the patch gathering */
+    /* a 1x1 convolution (taps == outputs) skips the patch gathering; a
+     * DSP depthwise kernel in column mode has its own costs */
     if (!strcmp(op_name, "CONV_2D") && f->f[TE_CF_TAPS] == f->f[TE_CF_OUT] &&
         snprintf(key, sizeof key, "%s/1x1", variant) < (int)sizeof key)
+        c = find_coef(model, op_name, key);
+    if (!c && f->columns && snprintf(key, sizeof key, "%s/cols", variant) < (int)sizeof key)
         c = find_coef(model, op_name, key);
     if (!c)
         c = find_coef(model, op_name, variant);

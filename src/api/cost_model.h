@@ -27,6 +27,7 @@ enum {
 
 typedef struct {
     double f[TE_COST_NF];
+    int columns;          /* a DSP depthwise kernel in column mode: its own row */
 } te_cost_features;
 
 /* One row of the coefficient table. */

@@ -401,6 +401,13 @@ const char *te_convfam_dw_variant(const te_graph *g, const te_op *op)
     return names[p.kind];
 }
 
+int te_convfam_dw_columns(const te_graph *g, const te_op *op)
+{
+    dw_plan p;
+    choose(g, op, &p);
+    return p.kind == DW_DSP && p.cols;
+}
+
 /* ---- emission ------------------------------------------------------------ */
 
 /* Per channel {mult, H, e} or {mult, shift, 0} (te_convfam_fast_requant). */
