@@ -150,6 +150,9 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
+    int memo;              /* the op file's memo of a lowering decision that is
+                            * costly to repeat and depends only on the op's own
+                            * tensors (op_add.c: 1 tables, 2 none); 0 unknown */
 } te_op;
 
 typedef struct {

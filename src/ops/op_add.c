@@ -7,6 +7,7 @@
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,16 +56,23 @@ void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *
 
 #define LUT_PAIRS (256 * 256)
 
-/* g(x, y) for x, y = -128..127, row-major by x + 128. */
-static void lut_targets(const te_add_params *p, int8_t *g)
+/* g(x, y) for x, y = -128..127, row-major by x + 128; d: the start of
+ * the search, the tables of the real-valued rescaling (d[0..255]: u1,
+ * d[256..511]: -u2), which are feasible or nearly so. */
+static void lut_targets(const te_add_params *p, int shift, int8_t *g, int64_t *d)
 {
     int32_t t1[256], t2[256];
+    const double out_real = ldexp((double)p->out_mult, p->out_shift - 31) * ldexp(1.0, shift);
     int i, j;
     for (i = 0; i < 256; i++) {
         t1[i] = te_mul_by_quant_mult_smaller_than_one(
             te_shl_i32(p->in1_offset + i - 128, p->left_shift), p->in1_mult, p->in1_shift);
         t2[i] = te_mul_by_quant_mult_smaller_than_one(
             te_shl_i32(p->in2_offset + i - 128, p->left_shift), p->in2_mult, p->in2_shift);
+    }
+    for (i = 0; i < 256; i++) {
+        d[i] = (int64_t)floor((double)t1[i] * out_real + ldexp((double)p->out_offset + 0.5, shift));
+        d[256 + i] = -(int64_t)floor((double)t2[i] * out_real);
     }
     for (i = 0; i < 256; i++)
         for (j = 0; j < 256; j++) {
@@ -98,12 +106,14 @@ static int lut_relax(const int8_t *g, int32_t lo, int32_t hi, int64_t k, int64_t
     return changed;
 }
 
-/* Shortest-path solution, centred and checked to fit (|u| < 2^30). */
-static int lut_solve(const int8_t *g, int32_t lo, int32_t hi, int shift, int32_t *u1, int32_t *u2)
+/* Relaxed from the start d until every constraint holds (a feasible
+ * potential: a few passes from a good start), centred and checked to fit
+ * (|u| < 2^30). */
+static int lut_solve(const int8_t *g, int32_t lo, int32_t hi, int shift, int64_t *d, int32_t *u1,
+                     int32_t *u2)
 {
-    int64_t d[512], mn = INT64_MAX, mx = INT64_MIN, c;
+    int64_t mn = INT64_MAX, mx = INT64_MIN, c;
     int i, pass;
-    memset(d, 0, sizeof d);
     for (pass = 0; lut_relax(g, lo, hi, (int64_t)1 << shift, d); pass++)
         if (pass > 512)
             return 0; /* negative cycle: infeasible */
@@ -141,12 +151,18 @@ static int lut_verify(const int8_t *g, int32_t lo, int32_t hi, int shift, const 
 int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2)
 {
     int8_t *g = malloc(LUT_PAIRS);
+    int64_t d[512];
     int ok;
     if (!g)
         return 0;
-    lut_targets(p, g);
-    ok = lut_solve(g, p->act_min, p->act_max, shift, u1, u2) &&
+    lut_targets(p, shift, g, d);
+    ok = lut_solve(g, p->act_min, p->act_max, shift, d, u1, u2) &&
          lut_verify(g, p->act_min, p->act_max, shift, u1, u2);
+    if (!ok) { /* the plain shortest paths from 0 (slower; finds a few more) */
+        memset(d, 0, sizeof d);
+        ok = lut_solve(g, p->act_min, p->act_max, shift, d, u1, u2) &&
+             lut_verify(g, p->act_min, p->act_max, shift, u1, u2);
+    }
     free(g);
     return ok;
 }
@@ -226,7 +242,9 @@ static const char *add_variant(const te_graph *g, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
-    return add_plan(g, op, &p, u1, u2) ? "te_add_s8_lut" : "te_add_s8";
+    if (!op->memo) /* the table search costs milliseconds: once per op */
+        ((te_op *)op)->memo = add_plan(g, op, &p, u1, u2) ? 1 : 2;
+    return op->memo == 1 ? "te_add_s8_lut" : "te_add_s8";
 }
 
 const te_op_def te_op_add = {
