@@ -106,6 +106,13 @@ static int lut_relax(const int8_t *g, int32_t lo, int32_t hi, int64_t k, int64_t
     return changed;
 }
 
+/* Relaxation passes allowed per search.  From the real-valued start every
+ * table of the shared models and conformance tests settles in at most one;
+ * a search that needs more is given up (te_add_s8 then: slower, as exact),
+ * which bounds the compile time (a negative cycle would otherwise take 512
+ * passes of 65536 pairs: seconds under the sanitizers, found by fuzz_graph). */
+#define LUT_MAX_PASSES 32
+
 /* Relaxed from the start d until every constraint holds (a feasible
  * potential: a few passes from a good start), centred and checked to fit
  * (|u| < 2^30). */
@@ -115,8 +122,8 @@ static int lut_solve(const int8_t *g, int32_t lo, int32_t hi, int shift, int64_t
     int64_t mn = INT64_MAX, mx = INT64_MIN, c;
     int i, pass;
     for (pass = 0; lut_relax(g, lo, hi, (int64_t)1 << shift, d); pass++)
-        if (pass > 512)
-            return 0; /* negative cycle: infeasible */
+        if (pass >= LUT_MAX_PASSES)
+            return 0; /* infeasible, or not worth the compile time */
     for (i = 0; i < 256; i++) {
         mn = d[i] < mn ? d[i] : mn;
         mx = d[i] > mx ? d[i] : mx;

@@ -5,13 +5,16 @@
  *                        te_model_generate (fuzz_compile, fuzz_options.h)
  *   <name>.expect        optional: first line is text the error message
  *                        must contain, or "ok" when the input must compile
- * Each must load or fail with one line, never crash: run under ASan and
- * UBSan (tests/run_all.sh) this is the regression test of every fix. */
+ * Each must load or fail with one line, never crash, and take less than the
+ * fuzzers' hang limit (2 s of CPU time; compile-add-table-search-unbounded
+ * took 4.8 s before its fix): run under ASan and UBSan (tests/run_all.sh)
+ * this is the regression test of every fix. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../fuzz/fuzz_options.h"
 #include "compiler.h"
@@ -103,13 +106,17 @@ static void replay(const char *name)
     size_t n = 0;
     te_diag d;
     int rc, ok;
+    clock_t t0;
+    double secs;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     buf = read_file(path, &n);
     CHECK(buf != NULL);
     if (!buf)
         return;
     memset(&d, 0, sizeof d);
+    t0 = clock();
     rc = strncmp(name, "compile-", 8) == 0 ? run_compile(buf, n, &d) : run_reader(buf, n, &d);
+    secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     read_expect(name, want, sizeof want);
     ok = rc == 0 ? !d.failed : (d.failed && d.msg[0] && !strchr(d.msg, '\n'));
     if (strcmp(want, "ok") == 0)
@@ -119,6 +126,10 @@ static void replay(const char *name)
     if (!ok)
         fprintf(stderr, "%s: %s '%s' (expected '%s')\n", name, rc ? "refused" : "compiled", d.msg,
                 want);
+    if (secs >= 2.0) {
+        fprintf(stderr, "%s: took %.1f s of CPU time (a hang: the limit is 2 s)\n", name, secs);
+        ok = 0;
+    }
     te_test_report(ok, __FILE__, __LINE__, name);
     free(buf);
 }
