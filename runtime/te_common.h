@@ -24,6 +24,30 @@
 #define TE_KERNEL static TE_UNUSED
 #endif
 
+/* Target x86-64-v3 (TE_TARGET_AVX2): kernels with AVX2 intrinsics.  Their
+ * functions carry the avx2 target attribute, so the code compiles with
+ * plain -O2 (no -mavx2) and needs a CPU with AVX2 to run. */
+#if defined(TE_TARGET_AVX2)
+#if !(defined(__x86_64__) || defined(__i386__)) || !defined(__GNUC__)
+#error "code generated for target x86-64-v3 needs gcc or clang for x86-64 (AVX2)"
+#endif
+#include <immintrin.h>
+#if defined(__AVX2__)
+#define TE_AVX2_ATTR
+#else
+#define TE_AVX2_ATTR __attribute__((target("avx2")))
+#endif
+#define TE_AVX2_FN static inline TE_UNUSED TE_AVX2_ATTR
+/* A kernel's entry point: not specialised on the constant arguments of
+ * its call sites (gcc would then warn about reads past small weight
+ * arrays on paths those arguments never take: -Warray-bounds). */
+#if defined(__clang__)
+#define TE_AVX2_ENTRY TE_AVX2_ATTR __attribute__((noinline))
+#else
+#define TE_AVX2_ENTRY TE_AVX2_ATTR __attribute__((noipa))
+#endif
+#endif
+
 #define TE_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TE_MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -138,5 +162,65 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 #endif
+
+/* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
+#if defined(TE_TARGET_AVX2)
+
+/* te_convfam_fast_requant on 8 lanes: (smmulr(a, m) + H - [a < 0]) >> e,
+ * a the doubled accumulator; r: the block's rows {bias, m, H, e}. */
+TE_AVX2_FN __m256i te_avx2_rq8(__m256i a, const int32_t *r)
+{
+    const __m256i half = _mm256_set1_epi64x((long long)1 << 31);
+    const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(r + 8));
+    __m256i pe = _mm256_mul_epi32(a, m);
+    __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(m, 32));
+    __m256i v;
+    pe = _mm256_srli_epi64(_mm256_add_epi64(pe, half), 32);
+    po = _mm256_add_epi64(po, half);
+    v = _mm256_blend_epi32(pe, po, 0xAA);
+    v = _mm256_add_epi32(v, _mm256_loadu_si256((const __m256i *)(const void *)(r + 16)));
+    v = _mm256_add_epi32(v, _mm256_srai_epi32(a, 31));
+    return _mm256_srav_epi32(v, _mm256_loadu_si256((const __m256i *)(const void *)(r + 24)));
+}
+
+/* The 8 lanes' requantization: the fast form, or (fast_rq 0: weights and
+ * bias not doubled, rows {bias, mult, shift}) TFLite's exact one lane by
+ * lane, plus the output zero point. */
+TE_AVX2_FN __m256i te_avx2_rq(int fast_rq, int32_t output_offset, __m256i a, const int32_t *r)
+{
+    int32_t v[8];
+    int l;
+    if (fast_rq)
+        return te_avx2_rq8(a, r);
+    _mm256_storeu_si256((__m256i *)(void *)v, a);
+    for (l = 0; l < 8; l++)
+        v[l] = (int32_t)((uint32_t)te_mul_by_quant_mult(v[l], r[8 + l], (int)r[16 + l]) +
+                         (uint32_t)output_offset);
+    return _mm256_loadu_si256((const __m256i *)(const void *)v);
+}
+
+/* Requantized lanes of a0 (channels c0..c0+7) and a1 (c0+8..) clamped to
+ * [lo, hi] and stored to o[0, n), n <= 16. */
+TE_AVX2_FN void te_avx2_store16(__m256i a0, __m256i a1, __m256i lo, __m256i hi, int8_t *o,
+                                int n)
+{
+    __m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi32(a0, a1), 0xD8);
+    __m128i b;
+    v = _mm256_min_epi16(_mm256_max_epi16(v, lo), hi);
+    b = _mm_packs_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    if (n >= 16) {
+        _mm_storeu_si128((__m128i *)(void *)o, b);
+    } else if (n == 8) {
+        _mm_storel_epi64((__m128i *)(void *)o, b);
+    } else {
+        int8_t t[16];
+        int i;
+        _mm_storeu_si128((__m128i *)(void *)t, b);
+        for (i = 0; i < n; i++)
+            o[i] = t[i];
+    }
+}
+
+#endif /* TE_TARGET_AVX2 */
 
 #endif

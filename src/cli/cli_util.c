@@ -122,7 +122,8 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
 
 const char cli_compile_options_help[] =
     "  --target T          generic (default: portable C99), cortex-m0plus, cortex-m4,\n"
-    "                      cortex-m7 (the M4/M7 get the DSP SIMD kernels)\n"
+    "                      cortex-m7 (the M4/M7 get the DSP SIMD kernels), x86-64-v3\n"
+    "                      (x86-64 with AVX2: AVX2 kernels; the code needs such a CPU)\n"
     "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"
     "                      and returns int8 tensors (scale, zero point in the header)\n"
     "  --sram-limit BYTES  fail if the arena needs more than BYTES (k/K and m/M suffixes:\n"
@@ -159,7 +160,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
     if (!strcmp(a, "--target")) {
         int t = *i + 1 < argc ? te_target_parse(argv[*i + 1]) : -1;
         if (t < 0) {
-            cli_error("--target takes generic, cortex-m0plus, cortex-m4 or cortex-m7");
+            cli_error("--target takes generic, cortex-m0plus, cortex-m4, cortex-m7 or x86-64-v3");
             return -1;
         }
         o->target = t;

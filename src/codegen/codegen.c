@@ -234,6 +234,9 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
     if (te_target_has_dsp(g->target))
         te_buf_printf(c, "\n/* DSP SIMD kernels where the compiler targets them */\n"
                          "#define TE_TARGET_DSP 1\n");
+    if (te_target_has_avx2(g->target))
+        te_buf_printf(c, "\n/* AVX2 kernels: the code needs an x86-64 CPU with AVX2 */\n"
+                         "#define TE_TARGET_AVX2 1\n");
     te_buf_printf(c, "\n#ifdef %s_LAYER_HOOK\nvoid %s_LAYER_HOOK(int op, int output, const void *data, size_t bytes);\n"
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const names[] = {"generic", "cortex-m0plus", "cortex-m4", "cortex-m7"};
+static const char *const names[] = {"generic", "cortex-m0plus", "cortex-m4", "cortex-m7", "x86-64-v3"};
 
 const char *te_target_name(int target)
 {
@@ -22,4 +22,9 @@ int te_target_parse(const char *s)
 int te_target_has_dsp(int target)
 {
     return target == TE_TARGET_CORTEX_M4 || target == TE_TARGET_CORTEX_M7;
+}
+
+int te_target_has_avx2(int target)
+{
+    return target == TE_TARGET_X86_64_V3;
 }

@@ -297,6 +297,40 @@ int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, cons
     return fast;
 }
 
+void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
+                                 int16_t *w_out, int32_t *qr_out)
+{
+    const int quads = (out_c + 3) / 4, blocks = (out_c + 7) / 8;
+    int b, j, l, row;
+    for (b = 0; b < blocks; b++)
+        for (j = 0; j < k_pad / 2; j++)
+            for (l = 0; l < 8; l++) {
+                const int c = 8 * b + l;
+                *w_out++ = c / 4 < quads ? w16[(long)c * k_pad + 2 * j] : 0;
+                *w_out++ = c / 4 < quads ? w16[(long)c * k_pad + 2 * j + 1] : 0;
+            }
+    for (b = 0; b < blocks; b++)
+        for (l = 0; l < 8; l++) {
+            const int c = 8 * b + l;
+            const int32_t *r = qr + 16 * (c / 4);
+            for (row = 0; row < 4; row++)
+                qr_out[32 * b + 8 * row + l] =
+                    c / 4 >= quads ? 0 : row == 0 ? r[c % 4] : r[4 + 3 * (c % 4) + row - 1];
+        }
+}
+
+void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, const int16_t *w16, int16_t *w_out)
+{
+    const int pairs = (taps + 1) / 2, blocks = (c + 15) / 16;
+    int ch, t;
+    for (ch = 0; ch < blocks * 16 * pairs * 2; ch++)
+        w_out[ch] = 0;
+    for (ch = 0; ch < c; ch++)
+        for (t = 0; t < taps; t++)
+            w_out[((long)(ch / 16) * pairs + t / 2) * 32 + (ch % 16) * 2 + t % 2] =
+                w16[(long)ch * k_pad + t];
+}
+
 void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, const te_tensor *out,
                                    int c, int float_product, int32_t *mult, int *shift)
 {

@@ -183,6 +183,14 @@ static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
     return 1;
 }
 
+/* 1 when te_conv2d_avx2_s8 runs this op (target x86-64-v3): a GEMM op
+ * whose patches fit the kernel's stack buffers. */
+#define AVX2_KMAX 2048 /* TE_CONV2D_AVX2_KMAX (runtime/te_conv2d_avx2.h) */
+static int use_avx2(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    return te_target_has_avx2(g->target) && use_gemm(g, op, s) && s->k_pad <= AVX2_KMAX;
+}
+
 /* 1x1 filter whose every output pixel reads one input pixel. */
 static int pointwise(const te_tensor *in, const te_tensor *w, const te_tensor *out,
                      const te_options *o, const gemm_shape *s)
@@ -195,7 +203,7 @@ static int pointwise(const te_tensor *in, const te_tensor *w, const te_tensor *o
 /* Re-laid-out weights, folded bias and requantization table as constants
  * (te_convfam_gemm_prepare); *fast: the fast requantization. */
 static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
-                            int32_t hi, te_name *wt, te_name *qr, int *fast)
+                            int32_t hi, int avx2, te_name *wt, te_name *qr, int *fast)
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
@@ -228,6 +236,22 @@ static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, in
     spec.act_max = hi;
     *fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
                                     b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
+    if (avx2) { /* channel blocks of 8 (te_convfam_gemm_avx2_layout) */
+        const size_t blocks = ((size_t)oc + 7) / 8, na = blocks * 8 * (size_t)s->k_pad;
+        int16_t *wa = malloc(sizeof(int16_t) * na);
+        int32_t *qa = malloc(sizeof(int32_t) * blocks * 32);
+        if (wa && qa) {
+            te_convfam_gemm_avx2_layout(oc, s->k_pad, w16, q, wa, qa);
+            *wt = te_emit_const_i16(e, wa, na, "w");
+            *qr = te_emit_const_i32(e, qa, blocks * 32, "qr");
+            rc = 0;
+        } else {
+            te_fail(e->diag, "out of memory");
+        }
+        free(wa);
+        free(qa);
+        goto out;
+    }
     if (s->dsp) { /* two int16 per word, the first in the low half */
         for (i = 0; i < nw / 2; i++)
             words[i] = (int32_t)((uint32_t)(uint16_t)w16[2 * i] |
@@ -251,7 +275,8 @@ out:
 static size_t scratch_bytes(const te_graph *g, const te_op *op)
 {
     gemm_shape s;
-    if (!strided(&g->tensors[op->out[0]]) || g->slice_no_work || !use_gemm(g, op, &s))
+    if (!strided(&g->tensors[op->out[0]]) || g->slice_no_work || !use_gemm(g, op, &s) ||
+        use_avx2(g, op, &s))
         return 0;
     return (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (runtime/te_conv2d_gemm.h) */
 }
@@ -263,7 +288,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
     te_name wt, qr, x, y, zp, stride = out_stride(out), work = {{0}};
     int fast, pw = pointwise(in, w, out, o, s);
-    if (emit_gemm_consts(e, op, s, lo, hi, &wt, &qr, &fast))
+    if (emit_gemm_consts(e, op, s, lo, hi, 0, &wt, &qr, &fast))
         return -1;
     if (pw) {
         snprintf(zp.s, sizeof zp.s, "NULL");
@@ -293,6 +318,33 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
                  o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
                  pw, (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
                  stride.s, work.s[0] ? ", .work = " : "", work.s, x.s, wt.s, qr.s, zp.s, y.s);
+    return 0;
+}
+
+static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_options *o = &op->opt;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    te_name wt, qr, x, y, stride = out_stride(out);
+    int fast;
+    if (emit_gemm_consts(e, op, s, lo, hi, 1, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, "conv2d_avx2");
+    te_emit_stmt(e,
+                 "te_conv2d_avx2_s8(&(const te_conv2d_avx2_params){.batches = %d, .in_h = %d, "
+                 ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
+                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
+                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .input_zp = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d%s}, %s, %s, "
+                 "%s, %s);",
+                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
+                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h, o->stride_w,
+                 o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
+                 (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
+                 stride.s, x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
@@ -333,12 +385,16 @@ static int emit(te_emit *e, const te_op *op)
     gemm_shape s;
     if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
         return -1;
+    if (use_avx2(e->g, op, &s))
+        return emit_avx2(e, op, &s, lo, hi);
     return use_gemm(e->g, op, &s) ? emit_gemm(e, op, &s, lo, hi) : emit_ref(e, op, lo, hi);
 }
 
 static const char *variant(const te_graph *g, const te_op *op)
 {
     gemm_shape s;
+    if (use_avx2(g, op, &s))
+        return "te_conv2d_avx2_s8";
     return use_gemm(g, op, &s) ? "te_conv2d_gemm_s8" : "te_conv2d_s8";
 }
 

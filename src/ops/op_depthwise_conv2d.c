@@ -13,6 +13,10 @@
  *  - portable: te_depthwise_conv2d_s8_ring (multiplier 1, rows of 16
  *    pixels or more, 8 pixels at a time), te_depthwise_conv2d_s8_fast (any
  *    multiplier) and _fast_inplace (16 channels at a time);
+ *  - x86-64-v3 (constant weights): one input channel as the CONV_2D it is
+ *    (te_conv2d_avx2_s8, the multiplier as output channels), multiplier 1
+ *    te_depthwise_avx2_s8 (16 channels in AVX2 lanes, its ring of rows on
+ *    the stack);
  *  - otherwise (and for patch clones, which have no scratch) the plain
  *    te_depthwise_conv2d_s8(_inplace) or the scratch-free fast kernel.
  * Kernels with scratch are used while it stays under half the tensor they
@@ -117,7 +121,9 @@ typedef enum {
     DW_FAST_INPLACE, /* te_depthwise_conv2d_s8_fast_inplace: input rows in scratch */
     DW_RING,         /* te_depthwise_conv2d_s8_ring, in place or not: int16 rows in scratch */
     DW_DSP,          /* te_depthwise_dsp_s8_k<K>s<S>, in place or not: ring in scratch */
-    DW_DSP_NHWC      /* te_depthwise_dsp_nhwc_s8, in place or not: input rows in scratch */
+    DW_DSP_NHWC,     /* te_depthwise_dsp_nhwc_s8, in place or not: input rows in scratch */
+    DW_AVX2,         /* te_depthwise_avx2_s8, in place or not: ring on the stack */
+    DW_AVX2_CONV     /* te_conv2d_avx2_s8: one input channel, as a convolution */
 } dw_kind;
 
 typedef struct {
@@ -332,11 +338,49 @@ static size_t dsp_scratch_limit(const te_graph *g, const te_op *op, const dw_pla
     return te_tensor_bytes(t) / 2;
 }
 
+/* Ring columns of te_depthwise_avx2_s8 (runtime/te_depthwise_avx2.h). */
+static int64_t avx2_cols(const dw_plan *p)
+{
+    int64_t right = (int64_t)(p->out_w - 1) * p->s_w + (int64_t)(p->k_w - 1) * p->d_w + 1;
+    return p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
+}
+
+#define AVX2_RING 49152 /* TE_DEPTHWISE_AVX2_RING (runtime/te_depthwise_avx2.h) */
+
+/* te_depthwise_avx2_s8's conditions: constant weights and bias, multiplier
+ * 1, at most 16 filter rows, its ring within the stack buffer. */
+static int avx2_eligible(const te_graph *g, const te_op *op, const dw_plan *p, int span)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    return te_target_has_avx2(g->target) && p->mult == 1 && p->k_h <= 16 && w->data &&
+           (!b || b->data) && (int64_t)(span + 1) * avx2_cols(p) * 16 <= AVX2_RING &&
+           (!p->inplace || inplace_safe(p, span));
+}
+
+/* One input channel, not in place, constant weights and bias, the patch
+ * within te_conv2d_avx2_s8's (TE_CONV2D_AVX2_KMAX): that convolution. */
+static int avx2_conv_eligible(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    return te_target_has_avx2(g->target) && p->in_c == 1 && !p->inplace && w->data &&
+           (!b || b->data) && p->k_h * p->k_w <= 2048;
+}
+
 static void choose(const te_graph *g, const te_op *op, dw_plan *p)
 {
     int span;
     geometry(g, op, p);
     span = (p->k_h - 1) * p->d_h + 1;
+    if (avx2_conv_eligible(g, op, p)) {
+        p->kind = DW_AVX2_CONV;
+        return;
+    }
+    if (avx2_eligible(g, op, p, span)) {
+        p->kind = DW_AVX2;
+        return;
+    }
     if (dsp_eligible(g, op, p) && (!p->inplace || inplace_safe(p, p->k_h))) {
         if (ring_suits(p)) {
             p->kind = DW_DSP;
@@ -398,6 +442,10 @@ const char *te_convfam_dw_variant(const te_graph *g, const te_op *op)
         return dsp[(p.k_h - 3) / 2][p.s_h - 1];
     if (p.kind == DW_DSP_NHWC)
         return "te_depthwise_dsp_nhwc_s8";
+    if (p.kind == DW_AVX2)
+        return "te_depthwise_avx2_s8";
+    if (p.kind == DW_AVX2_CONV)
+        return "te_conv2d_avx2_s8";
     return names[p.kind];
 }
 
@@ -526,6 +574,124 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     return 0;
 }
 
+/* te_depthwise_avx2_s8's constants: per output channel (filter [taps][c]
+ * read as [c][taps]) the GEMM preparation (input offset in the bias, fast
+ * entries, doubled weights), then its block layouts (te_depthwise_avx2.h);
+ * the requantization blocks padded to whole blocks of 16 channels.  For
+ * DW_AVX2_CONV (one input channel: the [c][taps] filter is a CONV_2D's) the
+ * layouts of te_conv2d_avx2_s8 instead. */
+static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi,
+                       te_name *wt, te_name *qr, int *fast)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? te_in(g, op, 2) : NULL;
+    const int c = p->in_c * p->mult, taps = p->k_h * p->k_w, pairs = (taps + 1) / 2;
+    const int kp = (taps + 7) / 8 * 8, b16 = (c + 15) / 16;
+    const int8_t *wd = (const int8_t *)w->data;
+    te_convfam_gemm_spec spec;
+    int8_t *wc = malloc((size_t)c * (size_t)taps);
+    int16_t *w16 = malloc(sizeof(int16_t) * (size_t)(c + 3) / 4 * 4 * (size_t)kp);
+    int16_t *wa = malloc(sizeof(int16_t) * (size_t)b16 * 16 * (size_t)kp);
+    int16_t *wo = calloc((size_t)b16 * (size_t)pairs * 32, sizeof(int16_t));
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)(c + 3) / 4 * 16);
+    int32_t *qa = calloc((size_t)b16 * 64, sizeof(int32_t));
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)c * 2);
+    int rc = -1, ch, t;
+    if (!wc || !w16 || !wa || !wo || !q || !qa || !ms) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (ch = 0; ch < c; ch++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, ch, 0, &ms[ch], &sh);
+        ms[c + ch] = sh;
+        for (t = 0; t < taps; t++)
+            wc[(long)ch * taps + t] = wd[(long)t * c + ch];
+    }
+    memset(&spec, 0, sizeof spec);
+    spec.out_c = c;
+    spec.k = taps;
+    spec.k_pad = kp;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    *fast = te_convfam_gemm_prepare(&spec, wc, b ? (const int32_t *)b->data : NULL, ms, ms + c,
+                                    w16, q);
+    te_convfam_gemm_avx2_layout(c, kp, w16, q, wa, qa);
+    if (p->kind == DW_AVX2_CONV) {
+        *wt = te_emit_const_i16(e, wa, (size_t)(c + 7) / 8 * 8 * (size_t)kp, "w");
+        *qr = te_emit_const_i32(e, qa, (size_t)(c + 7) / 8 * 32, "qr");
+        rc = 0;
+        goto out;
+    }
+    te_convfam_dw_avx2_layout(c, taps, kp, w16, wo);
+    *wt = te_emit_const_i16(e, wo, (size_t)b16 * (size_t)pairs * 32, "w");
+    *qr = te_emit_const_i32(e, qa, (size_t)b16 * 64, "qr");
+    rc = 0;
+out:
+    free(wc);
+    free(w16);
+    free(wa);
+    free(wo);
+    free(q);
+    free(qa);
+    free(ms);
+    return rc;
+}
+
+/* te_depthwise_avx2_s8(p, in, w, qr, out), in and out the same in place. */
+static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_name wt, qr, x, y;
+    int fast;
+    if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "depthwise_avx2");
+    te_emit_stmt(e,
+                 "te_depthwise_avx2_s8(&(const te_depthwise_avx2_params){.batches = %d, "
+                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .k_h = %d, "
+                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
+                 ".pad_top = %d, .pad_left = %d, .cols = %d, .input_zp = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, "
+                 "%s, %s);",
+                 p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->k_h, p->k_w,
+                 p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left, (int)avx2_cols(p),
+                 (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
+                 p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
+    return 0;
+}
+
+/* te_conv2d_avx2_s8(p, in, w, qr, out): one input channel, the
+ * multiplier's outputs as the convolution's output channels. */
+static int emit_avx2_conv(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_name wt, qr, x, y;
+    int fast;
+    if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, "conv2d_avx2");
+    te_emit_stmt(e,
+                 "te_conv2d_avx2_s8(&(const te_conv2d_avx2_params){.batches = %d, .in_h = %d, "
+                 ".in_w = %d, .in_c = 1, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
+                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
+                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .input_zp = %d, "
+                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, "
+                 "%s, %s);",
+                 p->batches, p->in_h, p->in_w, p->out_h, p->out_w, p->mult, p->k_h, p->k_w,
+                 p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
+                 (p->k_h * p->k_w + 7) / 8 * 8, (int)in->q.zero_point[0],
+                 (int)out->q.zero_point[0], (int)lo, (int)hi, fast, x.s, wt.s, qr.s, y.s);
+    return 0;
+}
+
 /* The portable kernels' params literal. */
 static void portable_params(const te_graph *g, const te_op *op, const dw_plan *p, int32_t lo,
                             int32_t hi, char *buf, size_t n)
@@ -605,6 +771,10 @@ static int emit(te_emit *e, const te_op *op)
         return emit_dsp(e, op, &p, lo, hi);
     if (p.kind == DW_DSP_NHWC)
         return emit_dsp_nhwc(e, op, &p, lo, hi);
+    if (p.kind == DW_AVX2)
+        return emit_avx2(e, op, &p, lo, hi);
+    if (p.kind == DW_AVX2_CONV)
+        return emit_avx2_conv(e, op, &p, lo, hi);
     portable_params(g, op, &p, lo, hi, params, sizeof params);
     if (p.kind == DW_REF || p.kind == DW_REF_INPLACE)
         return emit_ref(e, op, &p, params);

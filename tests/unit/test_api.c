@@ -461,6 +461,7 @@ int main(void)
     check_variants(cnn, size, "generic");
     check_variants(cnn, size, "cortex-m4");
     check_variants(cnn, size, "cortex-m7");
+    check_variants(cnn, size, "x86-64-v3");
     check_compile(cnn, size);
     check_errors(cnn, size);
     check_two_handles(cnn, size);

@@ -10,7 +10,8 @@
  * code).  Built as is it tests the portable kernel (its SSE2 form on x86);
  * test_conv_fast_dsp.c includes this file with TE_TARGET_DSP defined: the
  * DSP layout and SIMD arithmetic through te_common.h's exact portable
- * primitives. */
+ * primitives; test_conv_avx2.c with TEST_CONV_AVX2: the same cases through
+ * te_conv2d_avx2_s8 (target x86-64-v3) and te_convfam_gemm_avx2_layout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@
  * only, so that the blocks past them (made on the fly) are tested too. */
 #define TE_CONV2D_GEMM_VQ 3
 #include "te_conv2d_gemm.c"
+#if defined(TEST_CONV_AVX2)
+#include "te_conv2d_avx2.c"
+#endif
 
 #include "ops/conv_family.h"
 #include "quant/quant.h"
@@ -30,6 +34,11 @@
 #define DSP 1
 #else
 #define DSP 0
+#endif
+#if defined(TEST_CONV_AVX2)
+#define TE_CONV_FAST_AVX2 1
+#else
+#define TE_CONV_FAST_AVX2 0
 #endif
 
 /* Random convolutions per run (-DCONV_FAST_CASES=n for a longer run, e.g.
@@ -207,6 +216,44 @@ static int prepare(conv_case *c, te_conv2d_gemm_w **wk, int32_t **qr)
 
 static long n_cases, n_fast, n_outputs, n_strided;
 
+#if defined(TEST_CONV_AVX2)
+/* te_conv2d_avx2_s8 with the AVX2 layouts of the GEMM constants. */
+static void run_avx2(const conv_case *c, const int16_t *w16, const int32_t *qr, int8_t *out)
+{
+    const int blocks = (c->oc + 7) / 8;
+    int16_t *wa = malloc(sizeof(int16_t) * (size_t)blocks * 8 * (size_t)c->p.k_pad);
+    int32_t *qa = malloc(sizeof(int32_t) * (size_t)blocks * 32);
+    te_conv2d_avx2_params a;
+    memset(&a, 0, sizeof a);
+    a.batches = c->p.batches;
+    a.in_h = c->p.in_h;
+    a.in_w = c->p.in_w;
+    a.in_c = c->p.in_c;
+    a.out_h = c->p.out_h;
+    a.out_w = c->p.out_w;
+    a.out_c = c->p.out_c;
+    a.k_h = c->p.k_h;
+    a.k_w = c->p.k_w;
+    a.stride_h = c->p.stride_h;
+    a.stride_w = c->p.stride_w;
+    a.dil_h = c->p.dil_h;
+    a.dil_w = c->p.dil_w;
+    a.pad_top = c->p.pad_top;
+    a.pad_left = c->p.pad_left;
+    a.k_pad = c->p.k_pad;
+    a.input_zp = c->p.input_zp;
+    a.output_offset = c->p.output_offset;
+    a.act_min = c->p.act_min;
+    a.act_max = c->p.act_max;
+    a.fast_rq = c->p.fast_rq;
+    a.out_stride = c->p.out_stride;
+    te_convfam_gemm_avx2_layout(c->oc, c->p.k_pad, w16, qr, wa, qa);
+    te_conv2d_avx2_s8(&a, c->in, wa, qa, out);
+    free(wa);
+    free(qa);
+}
+#endif
+
 static void run_case(void)
 {
     conv_case c;
@@ -242,7 +289,11 @@ static void run_case(void)
     c.p.fast_rq = fast;
     if (c.p.out_stride && test_rand() % 2)
         c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
+#if defined(TEST_CONV_AVX2)
+    run_avx2(&c, wk, qr, out);
+#else
     te_conv2d_gemm_s8(&c.p, c.in, wk, qr, c.p.pointwise ? NULL : zp_row, out);
+#endif
     for (b = 0; b < c.p.batches; b++)
         for (oy = 0; oy < c.p.out_h; oy++)
             for (ox = 0; ox < c.p.out_w; ox++) {
@@ -302,12 +353,18 @@ static void test_fast_requant(void)
 int main(void)
 {
     int i;
+#if defined(TEST_CONV_AVX2)
+    if (!__builtin_cpu_supports("avx2")) {
+        printf("this CPU has no AVX2: te_conv2d_avx2_s8 not tested\n");
+        return 77;
+    }
+#endif
     test_seed(DSP ? 0x5eed0d5bu : 0x5eed0c0du);
     test_fast_requant();
     for (i = 0; i < CONV_FAST_CASES; i++)
         run_case();
     printf("%s kernel: %ld cases (%ld with the fast requantization, %ld strided), %ld outputs\n",
-           DSP ? "DSP" : "portable", n_cases, n_fast, n_strided, n_outputs);
+           DSP ? "DSP" : TE_CONV_FAST_AVX2 ? "AVX2" : "portable", n_cases, n_fast, n_strided, n_outputs);
     CHECK(n_fast > n_cases / 4);
     CHECK(n_strided > n_cases / 5);
     return test_summary();
