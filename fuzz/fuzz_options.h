@@ -4,7 +4,8 @@
  *   bit 0     --int8-io
  *   bit 1     --patch auto (bit 4 clear) or --patch K:GxG (bit 4 set) with
  *             K = bits 5-6 + 1 operators and G = 2 + bit 7
- *   bits 2-3  target: 0 generic, 1 cortex-m4, 2 cortex-m0plus, 3 cortex-m7 */
+ *   bits 2-3  target: 0 generic, 1 cortex-m4, 2 cortex-m0plus, 3 cortex-m7;
+ *             0 with bit 1 clear and bit 4 set (otherwise unused): x86-64-v3 */
 #ifndef TE_FUZZ_OPTIONS_H
 #define TE_FUZZ_OPTIONS_H
 
@@ -28,6 +29,8 @@ static void te_fuzz_options(uint8_t b, te_compile_opts *o)
         o->patch.grid_h = o->patch.grid_w = 2 + (b >> 7);
     }
     o->target = targets[(b >> 2) & 3];
+    if (!(b & 2) && (b & 16) && !(b & 12))
+        o->target = TE_TARGET_X86_64_V3;
 }
 
 #endif

@@ -6,6 +6,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../ir/target.h"
+
+/* 1 when the code of target x86-64-v3 can run on this machine. */
+static int host_has_avx2(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
 
 #define MAX_INPUTS 16
 
@@ -93,6 +104,9 @@ static int parse_args(int argc, char **argv, run_args *a)
         fputs(help, stderr);
         return cli_error("run: need a model, --input FILE and -o DIR");
     }
+    if (te_target_has_avx2(a->opts.target) && !host_has_avx2())
+        return cli_error("run: this CPU has no AVX2: code for target x86-64-v3 cannot run here "
+                         "(use --target generic)");
     return 0;
 }
 

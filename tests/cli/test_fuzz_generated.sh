@@ -31,7 +31,8 @@ flags_of() {
     else f="$f --patch auto"; fi
   fi
   case $((b >> 2 & 3)) in 1) f="$f --target cortex-m4";; 2) f="$f --target cortex-m0plus";;
-                          3) f="$f --target cortex-m7";; esac
+                          3) f="$f --target cortex-m7";;
+                          0) [ $((b & 18)) = 16 ] && f="$f --target x86-64-v3";; esac
   echo "$f"
 }
 for expect in "$src"/tests/unit/fuzz_regressions/compile-*.expect; do

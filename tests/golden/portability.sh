@@ -1,7 +1,8 @@
 #!/bin/sh
 # portability.sh TINYENGINE MODEL... - the generated code of each model
 # compiles warning-free as strict C99 with clang and with arm-none-eabi-gcc
-# for a Cortex-M4 (compile only; gcc is covered by check_model.sh).
+# for a Cortex-M4, and (on x86-64) its target x86-64-v3 code with clang
+# (compile only; gcc is covered by check_model.sh).
 set -eu
 te=$1; shift
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-port-XXXXXX")
@@ -18,6 +19,10 @@ for model in "$@"; do
     arm-none-eabi-gcc $flags -mcpu=cortex-m4 -mthumb -o "$work/$name/m_arm.o" "$work/$name/m.c" \
       || { echo "FAIL arm-none-eabi-gcc $name"; fail=1; }
   else echo "arm-none-eabi-gcc not installed"; fail=1; fi
+  if [ "$(uname -m)" = x86_64 ] && command -v clang >/dev/null; then
+    "$te" compile "$model" -o "$work/$name/v3" --name m --target x86-64-v3 >/dev/null &&
+      clang $flags -o "$work/$name/m_v3.o" "$work/$name/v3/m.c" || { echo "FAIL clang x86-64-v3 $name"; fail=1; }
+  fi
   n=$((n+1))
 done
 echo "portability: $n models, status $fail"
