@@ -641,54 +641,37 @@ out:
     return rc;
 }
 
-/* te_depthwise_avx2_s8(p, in, w, qr, out), in and out the same in place. */
+/* te_depthwise_avx2_s8(p, in, w, qr, out), in and out the same in place;
+ * DW_AVX2_CONV: te_conv2d_avx2_s8(p, in, w, qr, out), one input channel,
+ * the multiplier's outputs as the convolution's output channels. */
 static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    const int conv = p->kind == DW_AVX2_CONV;
+    const char *kernel = conv ? "conv2d_avx2" : "depthwise_avx2";
+    char shape[96];
     te_name wt, qr, x, y;
     int fast;
     if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
         return -1;
+    if (conv)
+        snprintf(shape, sizeof shape, ".out_c = %d, .k_pad = %d", p->mult,
+                 (p->k_h * p->k_w + 7) / 8 * 8);
+    else
+        snprintf(shape, sizeof shape, ".cols = %d", (int)avx2_cols(p));
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "depthwise_avx2");
+    te_emit_kernel(e, kernel);
     te_emit_stmt(e,
-                 "te_depthwise_avx2_s8(&(const te_depthwise_avx2_params){.batches = %d, "
-                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .k_h = %d, "
-                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .cols = %d, .input_zp = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, "
-                 "%s, %s);",
-                 p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->k_h, p->k_w,
-                 p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left, (int)avx2_cols(p),
+                 "te_%s_s8(&(const te_%s_params){.batches = %d, .in_h = %d, .in_w = %d, "
+                 ".in_c = %d, .out_h = %d, .out_w = %d, %s, .k_h = %d, .k_w = %d, "
+                 ".stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, .pad_top = %d, "
+                 ".pad_left = %d, .input_zp = %d, .output_offset = %d, .act_min = %d, "
+                 ".act_max = %d, .fast_rq = %d}, %s, %s, %s, %s);",
+                 kernel, kernel, p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w,
+                 shape, p->k_h, p->k_w, p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
                  (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
                  p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
-    return 0;
-}
-
-/* te_conv2d_avx2_s8(p, in, w, qr, out): one input channel, the
- * multiplier's outputs as the convolution's output channels. */
-static int emit_avx2_conv(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
-{
-    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
-    te_name wt, qr, x, y;
-    int fast;
-    if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
-        return -1;
-    x = te_emit_tensor(e, op->in[0]);
-    y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "conv2d_avx2");
-    te_emit_stmt(e,
-                 "te_conv2d_avx2_s8(&(const te_conv2d_avx2_params){.batches = %d, .in_h = %d, "
-                 ".in_w = %d, .in_c = 1, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
-                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .input_zp = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d}, %s, %s, "
-                 "%s, %s);",
-                 p->batches, p->in_h, p->in_w, p->out_h, p->out_w, p->mult, p->k_h, p->k_w,
-                 p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
-                 (p->k_h * p->k_w + 7) / 8 * 8, (int)in->q.zero_point[0],
-                 (int)out->q.zero_point[0], (int)lo, (int)hi, fast, x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
@@ -771,10 +754,8 @@ static int emit(te_emit *e, const te_op *op)
         return emit_dsp(e, op, &p, lo, hi);
     if (p.kind == DW_DSP_NHWC)
         return emit_dsp_nhwc(e, op, &p, lo, hi);
-    if (p.kind == DW_AVX2)
+    if (p.kind == DW_AVX2 || p.kind == DW_AVX2_CONV)
         return emit_avx2(e, op, &p, lo, hi);
-    if (p.kind == DW_AVX2_CONV)
-        return emit_avx2_conv(e, op, &p, lo, hi);
     portable_params(g, op, &p, lo, hi, params, sizeof params);
     if (p.kind == DW_REF || p.kind == DW_REF_INPLACE)
         return emit_ref(e, op, &p, params);

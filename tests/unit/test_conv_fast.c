@@ -91,7 +91,6 @@ static void make_shape(te_conv2d_gemm_params *p)
 {
     static const int chans[] = {1, 2, 3, 4, 5, 8, 12, 16, 17, 33};
     static const int outs[] = {1, 3, 4, 5, 8, 16, 17, 33};
-    int eff_h, eff_w, pb, pr;
     memset(p, 0, sizeof *p);
     p->batches = test_rand_range(1, 2);
     p->in_c = pick(chans, 10);
@@ -108,20 +107,8 @@ static void make_shape(te_conv2d_gemm_params *p)
     p->stride_w = test_rand_range(1, 3);
     p->dil_h = test_rand() % 5 == 0 ? 2 : 1;
     p->dil_w = test_rand() % 5 == 0 ? 2 : 1;
-    eff_h = (p->k_h - 1) * p->dil_h + 1;
-    eff_w = (p->k_w - 1) * p->dil_w + 1;
-    p->in_h = test_rand_range(eff_h > 1 ? 1 : 1, 10);
-    p->in_w = test_rand_range(1, 10);
-    p->pad_top = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
-    p->pad_left = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
-    pb = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
-    pr = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
-    if (p->in_h + p->pad_top + pb < eff_h)
-        pb = eff_h - p->in_h - p->pad_top;
-    if (p->in_w + p->pad_left + pr < eff_w)
-        pr = eff_w - p->in_w - p->pad_left;
-    p->out_h = (p->in_h + p->pad_top + pb - eff_h) / p->stride_h + 1;
-    p->out_w = (p->in_w + p->pad_left + pr - eff_w) / p->stride_w + 1;
+    test_conv_axis(p->k_h, p->dil_h, p->stride_h, 10, &p->in_h, &p->pad_top, &p->out_h);
+    test_conv_axis(p->k_w, p->dil_w, p->stride_w, 10, &p->in_w, &p->pad_left, &p->out_w);
     p->pointwise = p->k_h == 1 && p->k_w == 1 && p->pad_top == 0 && p->pad_left == 0 &&
                    (p->out_h - 1) * p->stride_h < p->in_h && (p->out_w - 1) * p->stride_w < p->in_w;
 }

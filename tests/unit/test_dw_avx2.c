@@ -62,7 +62,7 @@ static int8_t ref_out(const dw_case *c, int b, int oy, int ox, int ch)
 static void make_shape(te_depthwise_avx2_params *p)
 {
     static const int chans[] = {1, 2, 3, 5, 8, 15, 16, 17, 24, 32, 33, 48};
-    int eff_h, eff_w, pb, pr, right;
+    int right;
     memset(p, 0, sizeof *p);
     p->batches = test_rand_range(1, 2);
     p->in_c = chans[test_rand() % 12];
@@ -76,20 +76,8 @@ static void make_shape(te_depthwise_avx2_params *p)
     p->stride_w = test_rand_range(1, 3);
     p->dil_h = test_rand() % 5 == 0 ? 2 : 1;
     p->dil_w = test_rand() % 5 == 0 ? 2 : 1;
-    eff_h = (p->k_h - 1) * p->dil_h + 1;
-    eff_w = (p->k_w - 1) * p->dil_w + 1;
-    p->in_h = test_rand_range(1, 12);
-    p->in_w = test_rand_range(1, 12);
-    p->pad_top = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
-    p->pad_left = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
-    pb = test_rand() % 2 ? test_rand_range(0, eff_h - 1) : 0;
-    pr = test_rand() % 2 ? test_rand_range(0, eff_w - 1) : 0;
-    if (p->in_h + p->pad_top + pb < eff_h)
-        pb = eff_h - p->in_h - p->pad_top;
-    if (p->in_w + p->pad_left + pr < eff_w)
-        pr = eff_w - p->in_w - p->pad_left;
-    p->out_h = (p->in_h + p->pad_top + pb - eff_h) / p->stride_h + 1;
-    p->out_w = (p->in_w + p->pad_left + pr - eff_w) / p->stride_w + 1;
+    test_conv_axis(p->k_h, p->dil_h, p->stride_h, 12, &p->in_h, &p->pad_top, &p->out_h);
+    test_conv_axis(p->k_w, p->dil_w, p->stride_w, 12, &p->in_w, &p->pad_left, &p->out_w);
     right = (p->out_w - 1) * p->stride_w + (p->k_w - 1) * p->dil_w + 1;
     p->cols = p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
 }

@@ -38,3 +38,15 @@ int32_t test_rand_range(int32_t lo, int32_t hi)
 {
     return lo + (int32_t)(test_rand() % (uint32_t)(hi - lo + 1));
 }
+
+void test_conv_axis(int k, int dil, int s, int max_in, int *in, int *pad_before, int *out)
+{
+    const int eff = (k - 1) * dil + 1;
+    int after;
+    *in = test_rand_range(1, max_in);
+    *pad_before = test_rand() % 2 ? test_rand_range(0, eff - 1) : 0;
+    after = test_rand() % 2 ? test_rand_range(0, eff - 1) : 0;
+    if (*in + *pad_before + after < eff)
+        after = eff - *in - *pad_before;
+    *out = (*in + *pad_before + after - eff) / s + 1;
+}

@@ -20,4 +20,10 @@ uint32_t test_rand(void);
 void test_seed(uint32_t seed);
 int32_t test_rand_range(int32_t lo, int32_t hi); /* inclusive */
 
+/* One random axis of a convolution with k taps, dilation dil and stride s:
+ * the input size (1..max_in), the padding before it (half the time none)
+ * and the output size TFLite's arithmetic gives for the padding after it
+ * (random too, at least what one output needs). */
+void test_conv_axis(int k, int dil, int s, int max_in, int *in, int *pad_before, int *out);
+
 #endif
