@@ -174,6 +174,11 @@ int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2)
     return ok;
 }
 
+/* Outputs below which an ADD keeps te_add_s8: the two tables cost 2 KB of
+ * flash and their search milliseconds of compile time, for a few hundred
+ * instructions saved. */
+#define ADD_LUT_MIN_ELEMS 256
+
 /* Parameters of op and, when it has tables, the tables (returns 1). */
 static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_t *u1,
                     int32_t *u2)
@@ -181,7 +186,8 @@ static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_
     te_graph *gm = (te_graph *)g; /* te_in/te_out take a mutable graph; nothing is written */
     te_add_make_params(op->opt.activation, te_in(gm, op, 0), te_in(gm, op, 1),
                        te_out(gm, op, 0), p);
-    return te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
+    return te_tensor_elems(te_out(gm, op, 0)) >= ADD_LUT_MIN_ELEMS &&
+           te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
 static int add_check(te_graph *g, const te_op *op, te_diag *d)
