@@ -4,7 +4,9 @@
  *
  * Everything TFLite Micro derives in Prepare is computed here at compile
  * time (helpers in conv_family.c) and baked into the call as literals.
- * Two kernels: te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
+ * Three kernels: te_conv2d_avx2_s8 for target x86-64-v3 wherever the
+ * GEMM applies (runtime/te_conv2d_avx2.c, no flash budget on a host),
+ * te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
  * re-laid out as int16 in the order it reads them, input offset folded into
  * the bias, DSP SIMD layout on Cortex-M4/M7; no scratch memory) wherever it
  * applies, and the plain te_conv2d_s8 for the rest: groups, non-constant
@@ -173,7 +175,9 @@ static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const te_tensor *out = &g->tensors[op->out[0]];
-    if (gemm_extra(g, op) < 0 || !gemm_chosen(g, op->in[1]))
+    /* the flash budget is a microcontroller's: x86-64-v3 hosts have memory */
+    if (gemm_extra(g, op) < 0 ||
+        (!te_target_has_avx2(g->target) && !gemm_chosen(g, op->in[1])))
         return 0;
     s->k = w->shape[1] * w->shape[2] * w->shape[3];
     s->dsp = te_target_has_dsp(g->target);
