@@ -26,23 +26,12 @@ TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t
                          int8_t *out)
 {
     const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
-    int i0, i1, i2, i3, i4;
     if (!p->broadcast) {
         te_add_row(p, in1, 1, in2, 1, out, p->size);
         return;
     }
-    for (i0 = 0; i0 < d[0]; i0++)
-        for (i1 = 0; i1 < d[1]; i1++)
-            for (i2 = 0; i2 < d[2]; i2++)
-                for (i3 = 0; i3 < d[3]; i3++)
-                    for (i4 = 0; i4 < d[4]; i4++) {
-                        const int8_t *a = in1 + i0 * s1[0] + i1 * s1[1] + i2 * s1[2] +
-                                          i3 * s1[3] + i4 * s1[4];
-                        const int8_t *b = in2 + i0 * s2[0] + i1 * s2[1] + i2 * s2[2] +
-                                          i3 * s2[3] + i4 * s2[4];
-                        te_add_row(p, a, s1[5], b, s2[5], out, d[5]);
-                        out += d[5];
-                    }
+    TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
+                  te_add_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
 
 /* ---- table kernel ------------------------------------------------------ */
@@ -114,21 +103,10 @@ TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, cons
                              int8_t *out)
 {
     const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
-    int i0, i1, i2, i3, i4;
     if (!p->broadcast) {
         te_add_lut_row(p, in1, 1, in2, 1, out, p->size);
         return;
     }
-    for (i0 = 0; i0 < d[0]; i0++)
-        for (i1 = 0; i1 < d[1]; i1++)
-            for (i2 = 0; i2 < d[2]; i2++)
-                for (i3 = 0; i3 < d[3]; i3++)
-                    for (i4 = 0; i4 < d[4]; i4++) {
-                        const int8_t *a = in1 + i0 * s1[0] + i1 * s1[1] + i2 * s1[2] +
-                                          i3 * s1[3] + i4 * s1[4];
-                        const int8_t *b = in2 + i0 * s2[0] + i1 * s2[1] + i2 * s2[2] +
-                                          i3 * s2[3] + i4 * s2[4];
-                        te_add_lut_row(p, a, s1[5], b, s2[5], out, d[5]);
-                        out += d[5];
-                    }
+    TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
+                  te_add_lut_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }

@@ -616,43 +616,6 @@ static inline TE_UNUSED int te_depthwise_conv2d_sse_fast(const te_depthwise_conv
     return 1;
 }
 
-/* As te_depthwise_conv2d_s8_fast_inplace, the same rows. */
-static inline TE_UNUSED int te_depthwise_conv2d_sse_fast_inplace(
-    const te_depthwise_conv2d_params *p, int8_t *data, const int8_t *filter,
-    const int32_t *bias, const int32_t *rq, int8_t *ring)
-{
-    const int span = (p->k_h - 1) * p->dil_h + 1;
-    const int8_t *rows[TE_DEPTHWISE_CONV2D_MAX_KH];
-    te_depthwise_conv2d_sse_blk blk;
-    int b, c0, oy, ky, next;
-    if (!te_depthwise_conv2d_sse_ok(p))
-        return 0;
-    for (b = 0; b < p->batches; b++) {
-        const int8_t *in_b = data + (long)b * p->in_h * p->in_w * p->in_c;
-        int8_t *out_b = data + (long)b * p->out_h * p->out_w * p->in_c;
-        for (c0 = 0; c0 < p->in_c; c0 += TE_DEPTHWISE_CONV2D_BLOCK) {
-            const int nb = TE_MIN(TE_DEPTHWISE_CONV2D_BLOCK, p->in_c - c0);
-            te_depthwise_conv2d_sse_begin(p, filter, bias, rq, c0, nb, &blk);
-            next = 0;
-            for (oy = 0; oy < p->out_h; oy++) {
-                const int iy0 = oy * p->stride_h - p->pad_top;
-                const int last = TE_MIN(p->in_h - 1, iy0 + (p->k_h - 1) * p->dil_h);
-                for (; next <= last; next++)
-                    te_depthwise_conv2d_fast_save(p, in_b, next, c0, nb, ring);
-                for (ky = 0; ky < p->k_h; ky++) {
-                    const int iy = iy0 + ky * p->dil_h;
-                    rows[ky] = iy >= 0 && iy < p->in_h
-                                   ? ring + (long)(iy % span) * p->in_w * nb
-                                   : NULL;
-                }
-                te_depthwise_conv2d_sse_span(p, &blk, rows, nb, 0, p->in_w, c0, nb, filter,
-                                             bias, rq, out_b + (long)oy * p->out_w * p->in_c);
-            }
-        }
-    }
-    return 1;
-}
-
 /* Input row iy, channels [c0, c0 + n), into its ring row (16 bytes a
  * pixel, pad_left zero-point pixels before). */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_save16(const te_depthwise_conv2d_params *p,
@@ -751,7 +714,7 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast(const te_depthwise_conv2d_params *p,
 
 /* Block by block of channels: the input rows of the block are saved in the
  * ring (span rows of in_w * nb bytes) when first needed, then the block's
- * outputs overwrite them in the tensor. */
+ * outputs overwrite them in the tensor (on x86, rows by the SSE2 path). */
 TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_params *p,
                                                    int8_t *data, const int8_t *filter,
                                                    const int32_t *bias, const int32_t *rq,
@@ -761,16 +724,21 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
     const int8_t *rows[TE_DEPTHWISE_CONV2D_MAX_KH];
     int b, c0, oy, ky, next;
 #if defined(TE_DEPTHWISE_CONV2D_SSE2)
-    if (te_depthwise_conv2d_sse_fast_inplace(p, data, filter, bias, rq, ring))
-        return;
+    const int sse = te_depthwise_conv2d_sse_ok(p);
+    te_depthwise_conv2d_sse_blk blk;
 #endif
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = data + (long)b * p->in_h * p->in_w * p->in_c;
         int8_t *out_b = data + (long)b * p->out_h * p->out_w * p->in_c;
         for (c0 = 0; c0 < p->in_c; c0 += TE_DEPTHWISE_CONV2D_BLOCK) {
             const int nb = TE_MIN(TE_DEPTHWISE_CONV2D_BLOCK, p->in_c - c0);
+#if defined(TE_DEPTHWISE_CONV2D_SSE2)
+            if (sse)
+                te_depthwise_conv2d_sse_begin(p, filter, bias, rq, c0, nb, &blk);
+#endif
             next = 0;
             for (oy = 0; oy < p->out_h; oy++) {
+                int8_t *out_row = out_b + (long)oy * p->out_w * p->in_c;
                 const int iy0 = oy * p->stride_h - p->pad_top;
                 const int last = TE_MIN(p->in_h - 1, iy0 + (p->k_h - 1) * p->dil_h);
                 for (; next <= last; next++)
@@ -781,8 +749,14 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
                                    ? ring + (long)(iy % span) * p->in_w * nb
                                    : NULL;
                 }
-                te_depthwise_conv2d_fast_row(p, rows, nb, c0, nb, filter, bias, rq,
-                                             out_b + (long)oy * p->out_w * p->in_c);
+#if defined(TE_DEPTHWISE_CONV2D_SSE2)
+                if (sse) {
+                    te_depthwise_conv2d_sse_span(p, &blk, rows, nb, 0, p->in_w, c0, nb, filter,
+                                                 bias, rq, out_row);
+                    continue;
+                }
+#endif
+                te_depthwise_conv2d_fast_row(p, rows, nb, c0, nb, filter, bias, rq, out_row);
             }
         }
     }
