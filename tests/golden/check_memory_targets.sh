@@ -1,17 +1,17 @@
 #!/bin/sh
-# check_memory_targets.sh TINYENGINE SHARED_DIR - issue 3's memory figures:
+# check_memory_targets.sh TINYENGINE SHARED_DIR [PENDING_TXT] - issue 3's memory figures:
 #  - without patches, the arena never exceeds the lifetime lower bound of
 #    plain layer-by-layer execution, on every shared and conformance model;
 #  - vww_96_int8 fits 55,296 B layer by layer;
 #  - with --patch auto --int8-io (input included): vww_96_int8 <= 42,000,
 #    tinyengine_vww <= 40,000, mobilenet_v2 <= 393,216 (a 512 KB part).
 set -u
-te=$1 shared=$2
+te=$1 shared=$2 pending=${3:-/dev/null}
 fail=0 n=0
 num() { sed -n "s/^ *\"$1\": \\([0-9]*\\).*/\\1/p"; }
 for m in "$shared"/models/*.tflite "$shared"/conformance/*.tflite; do
   name=$(basename "$m" .tflite)
-  case $name in dtln_noise_suppression|micro_speech_lstm|mnist_lstm_int8|keyword_scrambled_8bit) continue ;; esac
+  grep -qE "^$name[[:space:]]" "$pending" && continue  # waits for an issue
   j=$("$te" info "$m" --json) || { echo "FAIL $name: info failed"; fail=1; continue; }
   a=$(echo "$j" | num arena_bytes); b=$(echo "$j" | num lifetime_lower_bound_bytes)
   n=$((n+1))

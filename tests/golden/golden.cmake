@@ -4,8 +4,13 @@ add_test(NAME golden.shared_present
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/shared_present.sh ${TE_SHARED_DIR})
 set_tests_properties(golden.shared_present PROPERTIES SKIP_RETURN_CODE 77)
 
-# LSTM/SVDF models come with a later issue.
-set(TE_GOLDEN_EXCLUDE dtln_noise_suppression micro_speech_lstm mnist_lstm_int8 keyword_scrambled_8bit)
+# Models waiting for an issue (tests/golden/pending.txt): their golden test
+# is an expected failure, and the sweeps below leave them out.
+include(${CMAKE_SOURCE_DIR}/tests/golden/pending.cmake)
+add_test(NAME golden.pending_list
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_pending.sh
+                 ${CMAKE_SOURCE_DIR}/tests/golden/pending.txt ${TE_SHARED_DIR})
+set_tests_properties(golden.pending_list PROPERTIES DEPENDS golden.shared_present SKIP_RETURN_CODE 77)
 
 function(te_add_golden kind model_path golden_dir)
   get_filename_component(name ${model_path} NAME_WE)
@@ -13,6 +18,9 @@ function(te_add_golden kind model_path golden_dir)
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_model.sh $<TARGET_FILE:tinyengine>
                    ${model_path} ${golden_dir} ${CMAKE_SOURCE_DIR})
   set_tests_properties(golden.${kind}.${name} PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
+  if(name IN_LIST TE_PENDING_MODELS)
+    set_tests_properties(golden.${kind}.${name} PROPERTIES WILL_FAIL TRUE)
+  endif()
 endfunction()
 
 file(GLOB TE_CONF_MODELS ${TE_SHARED_DIR}/conformance/*.tflite)
@@ -24,10 +32,12 @@ endforeach()
 file(GLOB TE_REAL_MODELS ${TE_SHARED_DIR}/models/*.tflite)
 foreach(m ${TE_REAL_MODELS})
   get_filename_component(name ${m} NAME_WE)
-  if(NOT name IN_LIST TE_GOLDEN_EXCLUDE)
-    te_add_golden(model ${m} ${TE_SHARED_DIR}/golden/${name})
-  endif()
+  te_add_golden(model ${m} ${TE_SHARED_DIR}/golden/${name})
 endforeach()
+
+# From here on: only the models that compile and match (the sweeps).
+te_drop_pending(TE_CONF_MODELS)
+te_drop_pending(TE_REAL_MODELS)
 
 # Generated code of every conformance model (small, one of each operator)
 # compiles cleanly with clang and arm-none-eabi-gcc too.
@@ -75,9 +85,7 @@ function(te_add_golden_every kind flags)
   endforeach()
   foreach(m ${TE_REAL_MODELS})
     get_filename_component(name ${m} NAME_WE)
-    if(NOT name IN_LIST TE_GOLDEN_EXCLUDE)
-      te_add_golden_flags(${kind} ${m} ${TE_SHARED_DIR}/golden/${name} "${flags}")
-    endif()
+    te_add_golden_flags(${kind} ${m} ${TE_SHARED_DIR}/golden/${name} "${flags}")
   endforeach()
 endfunction()
 te_add_golden_every(patch_auto "--patch auto")
@@ -120,6 +128,7 @@ endforeach()
 if(EXISTS ${TE_SHARED_DIR}/models)
   add_test(NAME golden.memory_targets
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/check_memory_targets.sh
-                   $<TARGET_FILE:tinyengine> ${TE_SHARED_DIR})
+                   $<TARGET_FILE:tinyengine> ${TE_SHARED_DIR}
+                   ${CMAKE_SOURCE_DIR}/tests/golden/pending.txt)
   set_tests_properties(golden.memory_targets PROPERTIES DEPENDS golden.shared_present)
 endif()

@@ -1,10 +1,10 @@
 #!/bin/sh
-# conformance.sh TINYENGINE SHARED_DIR TARGET OPT - every conformance model
+# conformance.sh TINYENGINE SHARED_DIR TARGET OPT [PENDING_TXT] - every conformance model
 # (one of each operator and its variants, plus small nets) built for a
 # Cortex-M at OPT and run under QEMU; every output byte of sample 0 must
 # equal TFLite Micro's.  Missing data or tools: skipped (77), fails when CI=true.
 set -u
-te=$1 shared=$2 target=$3 opt=$4
+te=$1 shared=$2 target=$3 opt=$4 pending=${5:-/dev/null}
 missing() {
   if [ "${CI:-}" = true ]; then echo "ERROR: $1 (CI=true: the test cannot be skipped)"; exit 1; fi
   echo "SKIP: $1"; exit 77
@@ -16,6 +16,7 @@ done
 pass=0 fail=0
 for m in "$shared"/conformance/*.tflite; do
   name=$(basename "$m" .tflite) gold=$shared/conformance/$(basename "$m" .tflite)
+  grep -qE "^$name[[:space:]]" "$pending" && continue  # waits for an issue
   set -- "$m" --target "$target" --opt "$opt"
   i=0; while [ -f "$gold/input_0_$i.bin" ]; do set -- "$@" --input "$gold/input_0_$i.bin"; i=$((i+1)); done
   i=0; while [ -f "$gold/output_0_$i.bin" ]; do set -- "$@" --expect "$gold/output_0_$i.bin"; i=$((i+1)); done
