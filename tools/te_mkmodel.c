@@ -448,12 +448,12 @@ static int build_tiny_cnn(tflb_model *m, sample *s)
     quantize_bias(w.bf, NCLS, aq.s3, lf.w_scale, 0, lf.b, lf.b_scale);
 
     tflb_set_description(m, "tiny_cnn: int8 16x16x3 -> 4 classes (te_mkmodel)");
-    c_conv = tflb_add_opcode(m, TFLB_OP_CONV_2D, 3);
-    c_dw = tflb_add_opcode(m, TFLB_OP_DEPTHWISE_CONV_2D, 3);
-    c_pool = tflb_add_opcode(m, TFLB_OP_AVERAGE_POOL_2D, 2);
-    c_resh = tflb_add_opcode(m, TFLB_OP_RESHAPE, 1);
-    c_fc = tflb_add_opcode(m, TFLB_OP_FULLY_CONNECTED, 4);
-    c_sm = tflb_add_opcode(m, TFLB_OP_SOFTMAX, 2);
+    c_conv = tflb_add_opcode(m, TE_OP_CONV_2D, 3);
+    c_dw = tflb_add_opcode(m, TE_OP_DEPTHWISE_CONV_2D, 3);
+    c_pool = tflb_add_opcode(m, TE_OP_AVERAGE_POOL_2D, 2);
+    c_resh = tflb_add_opcode(m, TE_OP_RESHAPE, 1);
+    c_fc = tflb_add_opcode(m, TE_OP_FULLY_CONNECTED, 4);
+    c_sm = tflb_add_opcode(m, TE_OP_SOFTMAX, 2);
 
     {
         float sc = IN_SCALE;
@@ -545,7 +545,7 @@ static int32_t add_extra_op(tflb_model *m, int flaw, int32_t x, const int32_t *s
     if (flaw == FLAW_UNSUPPORTED_OP) {
         int8_t k[SC_N];
         tflb_quant q = tflb_quant1(&scale, &zp);
-        int i, code = tflb_add_opcode(m, TFLB_OP_SUB, 2);
+        int i, code = tflb_add_opcode(m, TE_OP_SUB, 2);
         int32_t in[2];
         for (i = 0; i < SC_N; i++)
             k[i] = (int8_t)(i % 7 - 3);
@@ -642,7 +642,7 @@ static int build_small(tflb_model *m, sample *s, int flaw)
 
     small_params_make(&p, in_scale);
     tflb_set_description(m, "small_conv (te_mkmodel)");
-    code = tflb_add_opcode(m, TFLB_OP_CONV_2D, is_float ? 1 : 3);
+    code = tflb_add_opcode(m, TE_OP_CONV_2D, is_float ? 1 : 3);
     if (is_float) {
         t_in = tflb_add_tensor(m, "input", TFLB_FLOAT32, shape, 4, 0, NULL);
         t_out = tflb_add_tensor(m, "conv/relu", TFLB_FLOAT32, shape, 4, 0, NULL);

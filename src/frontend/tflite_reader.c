@@ -1,9 +1,9 @@
 /* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0).
  *
  * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
- * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, the
- * BuiltinOptions union numbers of the options we decode, and the
- * semantic checks on indices, shapes and quantization.  All byte-level
+ * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, which
+ * BuiltinOptions member each operator we decode takes (the numbers come
+ * from src/ir/tflite_schema.def), and the semantic checks on indices, shapes and quantization.  All byte-level
  * access goes through flatbuf.h. */
 #include "tflite_reader.h"
 
@@ -26,7 +26,6 @@ enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPT_TYPE = 3, OP_OPT = 4
 enum { BUF_DATA = 0, BUF_OFFSET = 1, BUF_SIZE = 2 };
 
 #define TFLITE_SCHEMA_VERSION 3
-#define TFLITE_CUSTOM 32
 #define TE_MAX_TENSOR_BYTES 2147483647 /* 2^31 - 1 */
 /* Operator versions: like TFLite Micro (whose op resolver ignores them) any
  * version is accepted, because a version only summarises tensor types and
@@ -129,7 +128,7 @@ static int read_opcode(reader *r, const fb_vec *v, int i)
                        "1..%d", i, te_opcode_name(code), (int)version, TE_MAX_OP_VERSION);
     r->codes[i] = code;
     r->versions[i] = version;
-    if (code != TFLITE_CUSTOM)
+    if (code != TE_OP_CUSTOM)
         return 0;
     if (charged_str(r, &t, OPC_CUSTOM, "OperatorCode.custom_code", &custom))
         return -1;
@@ -420,11 +419,11 @@ static int read_tensors(reader *r, const fb_table *sg)
 
 /* ---------------------------------------------------------------- options */
 
-/* BuiltinOptions union numbers (schema_generated.h). */
-enum {
-    UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
-    UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
-    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+/* Names of the BuiltinOptions union members, by type id (for messages). */
+static const char *const option_type_names[] = {
+#define TE_BUILTIN_OPTIONS(tag, type, id) [id] = #type,
+#include "../ir/tflite_schema.def"
+#undef TE_BUILTIN_OPTIONS
 };
 
 typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
@@ -628,30 +627,28 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
 static const struct {
     int opcode;
     int union_type;
-    const char *name;
     opt_decoder decode;
 } option_kinds[] = {
-    {TE_OP_CONV_2D, UO_CONV2D, "Conv2DOptions", dec_conv},
-    {TE_OP_DEPTHWISE_CONV_2D, UO_DEPTHWISE, "DepthwiseConv2DOptions", dec_depthwise},
-    {TE_OP_AVERAGE_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {TE_OP_MAX_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {12 /* L2_POOL_2D */, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {TE_OP_FULLY_CONNECTED, UO_FULLY_CONNECTED, "FullyConnectedOptions", dec_fully_connected},
-    {TE_OP_SOFTMAX, UO_SOFTMAX, "SoftmaxOptions", dec_softmax},
-    {TE_OP_CONCATENATION, UO_CONCATENATION, "ConcatenationOptions", dec_concatenation},
-    {TE_OP_ADD, UO_ADD, "AddOptions", dec_activation0},
-    {TE_OP_MUL, UO_MUL, "MulOptions", dec_activation0},
-    {TE_OP_RESHAPE, UO_RESHAPE, "ReshapeOptions", dec_reshape},
-    {TE_OP_MEAN, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {74 /* SUM */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {81 /* REDUCE_PROD */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {82 /* REDUCE_MAX */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {89 /* REDUCE_MIN */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {TE_OP_SQUEEZE, UO_SQUEEZE, "SqueezeOptions", dec_squeeze},
-    {TE_OP_STRIDED_SLICE, UO_STRIDED_SLICE, "StridedSliceOptions", dec_strided_slice},
-    {TE_OP_TRANSPOSE_CONV, UO_TRANSPOSE_CONV, "TransposeConvOptions", dec_transpose_conv},
-    {TE_OP_RESIZE_NEAREST_NEIGHBOR, UO_RESIZE_NEAREST, "ResizeNearestNeighborOptions",
-     dec_resize_nearest},
+    {TE_OP_CONV_2D, TE_OPT_CONV2D, dec_conv},
+    {TE_OP_DEPTHWISE_CONV_2D, TE_OPT_DEPTHWISE_CONV2D, dec_depthwise},
+    {TE_OP_AVERAGE_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_MAX_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_L2_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_FULLY_CONNECTED, TE_OPT_FULLY_CONNECTED, dec_fully_connected},
+    {TE_OP_SOFTMAX, TE_OPT_SOFTMAX, dec_softmax},
+    {TE_OP_CONCATENATION, TE_OPT_CONCATENATION, dec_concatenation},
+    {TE_OP_ADD, TE_OPT_ADD, dec_activation0},
+    {TE_OP_MUL, TE_OPT_MUL, dec_activation0},
+    {TE_OP_RESHAPE, TE_OPT_RESHAPE, dec_reshape},
+    {TE_OP_MEAN, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_SUM, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_PROD, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_MAX, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_MIN, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_SQUEEZE, TE_OPT_SQUEEZE, dec_squeeze},
+    {TE_OP_STRIDED_SLICE, TE_OPT_STRIDED_SLICE, dec_strided_slice},
+    {TE_OP_TRANSPOSE_CONV, TE_OPT_TRANSPOSE_CONV, dec_transpose_conv},
+    {TE_OP_RESIZE_NEAREST_NEIGHBOR, TE_OPT_RESIZE_NEAREST_NEIGHBOR, dec_resize_nearest},
 };
 
 /* Fields that are not zero when the options table is absent. */
@@ -686,8 +683,8 @@ static int read_options(reader *r, const fb_table *ot, te_op *op)
         return te_fail(r->d,
                        "invalid model: %s (op %d): builtin_options has union type %d, expected "
                        "%d (%s)", te_opcode_name(op->opcode), op->index, type,
-                       option_kinds[k].union_type, option_kinds[k].name);
-    if (fb_table_field(ot, OP_OPT, option_kinds[k].name, &t, &present))
+                       option_kinds[k].union_type, option_type_names[option_kinds[k].union_type]);
+    if (fb_table_field(ot, OP_OPT, option_type_names[option_kinds[k].union_type], &t, &present))
         return -1;
     return present ? option_kinds[k].decode(r, &t, op) : 0;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tflite_schema.h"
+
 #define TE_MAX_RANK 6
 
 typedef enum {
@@ -29,38 +31,8 @@ typedef enum {
     TE_DT_FLOAT64 = 10
 } te_dtype;
 
-/* Builtin operator codes: values equal TFLite's BuiltinOperator enum, so the
- * frontend stores them unchanged.  Only the ones we name are listed; any
- * other code is kept as its number and reported as unsupported. */
-typedef enum {
-    TE_OP_ADD = 0,
-    TE_OP_AVERAGE_POOL_2D = 1,
-    TE_OP_CONCATENATION = 2,
-    TE_OP_CONV_2D = 3,
-    TE_OP_DEPTHWISE_CONV_2D = 4,
-    TE_OP_DEQUANTIZE = 6,
-    TE_OP_FULLY_CONNECTED = 9,
-    TE_OP_LOGISTIC = 14,
-    TE_OP_MAX_POOL_2D = 17,
-    TE_OP_MUL = 18,
-    TE_OP_RELU = 19,
-    TE_OP_RELU6 = 21,
-    TE_OP_RESHAPE = 22,
-    TE_OP_SOFTMAX = 25,
-    TE_OP_SVDF = 27,
-    TE_OP_TANH = 28,
-    TE_OP_PAD = 34,
-    TE_OP_TRANSPOSE = 39,
-    TE_OP_MEAN = 40,
-    TE_OP_SQUEEZE = 43,
-    TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
-    TE_OP_STRIDED_SLICE = 45,
-    TE_OP_LOG_SOFTMAX = 50,
-    TE_OP_TRANSPOSE_CONV = 67,
-    TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
-    TE_OP_QUANTIZE = 114,
-    TE_OP_HARD_SWISH = 117
-} te_opcode;
+/* te_opcode (TE_OP_<NAME> = TFLite's BuiltinOperator code, every one of them)
+ * and te_options_type come from the schema table. */
 
 /* Fused activation, values equal TFLite's ActivationFunctionType. */
 typedef enum {
