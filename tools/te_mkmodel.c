@@ -667,6 +667,93 @@ static int build_small(tflb_model *m, sample *s, int flaw)
 }
 
 /* ---------------------------------------------------------------------
+ * unsupported_ops: small_conv, then SHAPE, TILE and SHAPE again (well-formed,
+ * three operators we do not compile, two of one kind):
+ *   op 0 CONV_2D -> c;  op 1 SHAPE(c);  op 2 TILE(c, [1,1,1,1]) -> t;
+ *   op 3 SHAPE(t).  Outputs: t and the second shape. */
+
+static int build_unsupported_ops(tflb_model *m, sample *s)
+{
+    const int32_t shape[4] = {1, SC_HW, SC_HW, SC_C}, four[1] = {4};
+    const int32_t ones[4] = {1, 1, 1, 1};
+    int32_t c, sh1, t, sh2, mult, outs[2], in[2];
+    int c_shape, c_tile;
+
+    if (build_small(m, s, FLAW_NONE))
+        return -1;
+    tflb_set_description(m, "small_conv + SHAPE, TILE, SHAPE (te_mkmodel)");
+    c = m->outputs[0];
+    c_shape = tflb_add_opcode(m, TE_OP_SHAPE, 1);
+    c_tile = tflb_add_opcode(m, TE_OP_TILE, 1);
+    sh1 = tflb_add_tensor(m, "shape1", TFLB_INT32, four, 1, 0, NULL);
+    add_op(m, c_shape, &c, 1, sh1, tflb_opt_empty(TE_OPT_SHAPE));
+    t = add_act(m, "tile", shape, 4, m->tensors[c].scale[0], m->tensors[c].zp[0]);
+    mult = tflb_add_const(m, "tile/multiples", TFLB_INT32, four, 1, ones, sizeof ones, NULL);
+    in[0] = c;
+    in[1] = mult;
+    add_op(m, c_tile, in, 2, t, tflb_opt_empty(TE_OPT_TILE));
+    sh2 = tflb_add_tensor(m, "shape2", TFLB_INT32, four, 1, 0, NULL);
+    add_op(m, c_shape, &t, 1, sh2, tflb_opt_empty(TE_OPT_SHAPE));
+    outs[0] = t;
+    outs[1] = sh2;
+    tflb_set_outputs(m, outs, 2);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * ethos_u, edgetpu: what a model compiled for an accelerator looks like
+ * (Vela for Arm Ethos-U, edgetpu_compiler for the Edge TPU): int8 input and
+ * output around one CUSTOM operator whose inputs are its command stream
+ * and weights (large constant uint8 buffers) and two scratch areas that no
+ * operator writes, configured by opaque custom_options bytes. */
+
+#define ACC_IN (SC_HW * SC_HW * SC_C)
+#define ACC_FLASH 65536
+#define ACC_CMD 512
+
+static int build_accelerated(tflb_model *m, sample *s, const char *custom_code)
+{
+    static uint8_t flash[ACC_FLASH], cmd[ACC_CMD];
+    static const uint8_t options[] = {'C', 'O', 'P', '1', 1, 0, 16, 0, 0, 0, 0, 0, 6, 36, 1};
+    const int32_t in_shape[4] = {1, SC_HW, SC_HW, SC_C}, out_shape[2] = {1, 10};
+    const int32_t cmd_shape[1] = {ACC_CMD}, flash_shape[1] = {ACC_FLASH};
+    const int32_t scratch_shape[1] = {4096}, fast_shape[1] = {1024};
+    int32_t in[5], out;
+    int i, code, op;
+
+    for (i = 0; i < ACC_FLASH; i++)
+        flash[i] = (uint8_t)((i * 131u + 7u) >> 3);
+    for (i = 0; i < ACC_CMD; i++)
+        cmd[i] = (uint8_t)(i * 29u + 1u);
+    tflb_set_description(m, custom_code);
+    code = tflb_add_custom_opcode(m, custom_code, 1);
+    in[4] = add_act(m, "input", in_shape, 4, 0.02f, -128);
+    out = add_act(m, "output", out_shape, 2, 0.05f, -128);
+    in[0] = tflb_add_const(m, "_split_1_command_stream", TFLB_UINT8, cmd_shape, 1, cmd,
+                           sizeof cmd, NULL);
+    in[1] = tflb_add_const(m, "_split_1_flash", TFLB_UINT8, flash_shape, 1, flash,
+                           sizeof flash, NULL);
+    /* scratch areas: an empty buffer each, written by no operator */
+    in[2] = tflb_add_tensor(m, "_split_1_scratch", TFLB_UINT8, scratch_shape, 1,
+                            (uint32_t)tflb_add_buffer(m, NULL, 0), NULL);
+    in[3] = tflb_add_tensor(m, "_split_1_scratch_fast", TFLB_UINT8, fast_shape, 1,
+                            (uint32_t)tflb_add_buffer(m, NULL, 0), NULL);
+    op = tflb_add_op(m, code, in, 5, &out, 1, NULL);
+    tflb_set_custom_options(m, op, options, sizeof options);
+    tflb_set_inputs(m, &in[4], 1);
+    tflb_set_outputs(m, &out, 1);
+    s->bytes = ACC_IN;
+    s->data = calloc(1, ACC_IN);
+    return s->data ? 0 : -1;
+}
+
+static int k_ethos_u(tflb_model *m, sample *s) { return build_accelerated(m, s, "ethos-u"); }
+static int k_edgetpu(tflb_model *m, sample *s)
+{
+    return build_accelerated(m, s, "edgetpu-custom-op");
+}
+
+/* ---------------------------------------------------------------------
  * Command line */
 
 static int k_small(tflb_model *m, sample *s) { return build_small(m, s, FLAW_NONE); }
@@ -685,12 +772,17 @@ static const struct {
     {"tiny_cnn", build_tiny_cnn, "int8 16x16x3 classifier: CONV_2D, DEPTHWISE_CONV_2D, "
                                  "CONV_2D 1x1, AVERAGE_POOL_2D, RESHAPE, FULLY_CONNECTED, SOFTMAX"},
     {"small_conv", k_small, "valid: int8 1x8x8x4 -> CONV_2D 3x3 4->4 RELU (the bad_* base)"},
-    {"bad_unsupported_op", k_unsup, "small_conv followed by a SUB (unsupported builtin 41)"},
+    {"bad_unsupported_op", k_unsup, "small_conv followed by a SUB (unsupported)"},
     {"bad_custom_op", k_custom, "small_conv followed by a CUSTOM op \"MyOp\""},
     {"bad_float_conv", k_float, "small_conv in float32 (input, weights, bias, output)"},
     {"bad_tensor_index", k_tidx, "conv input 0 = number of tensors"},
     {"bad_buffer_index", k_bidx, "conv weights tensor's buffer = number of buffers"},
     {"bad_perchannel_count", k_pcc, "conv weights: 4 scales but 3 zero points"},
+    {"unsupported_ops", build_unsupported_ops, "small_conv followed by SHAPE, TILE, SHAPE "
+                                                "(ops 1, 2, 3: not compiled)"},
+    {"ethos_u", k_ethos_u, "Vela-compiled look: int8 I/O around one CUSTOM 'ethos-u' op "
+                           "(command stream, 64 KiB weights, scratch inputs)"},
+    {"edgetpu", k_edgetpu, "the same around a CUSTOM 'edgetpu-custom-op' (Edge TPU compiler)"},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

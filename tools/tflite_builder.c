@@ -531,6 +531,7 @@ void tflb_free(tflb_model *m)
     for (i = 0; i < m->n_ops; i++) {
         free(m->ops[i].in);
         free(m->ops[i].out);
+        free(m->ops[i].custom_options);
     }
     free(m->buffers);
     free(m->tensors);
@@ -656,7 +657,27 @@ int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
     o->in = tflb_dup_ids(m, in, o->n_in);
     o->out = tflb_dup_ids(m, out, o->n_out);
     o->opt = opt ? *opt : tflb_opt_none();
+    o->custom_options = NULL;
+    o->custom_options_bytes = 0;
     return m->n_ops++;
+}
+
+void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes)
+{
+    tflb_op *o;
+
+    if (op_index < 0 || op_index >= m->n_ops) {
+        m->err = 1;
+        return;
+    }
+    o = &m->ops[op_index];
+    free(o->custom_options);
+    o->custom_options = malloc(bytes ? bytes : 1);
+    o->custom_options_bytes = o->custom_options ? bytes : 0;
+    if (!o->custom_options)
+        m->err = 1;
+    else if (bytes)
+        memcpy(o->custom_options, data, bytes);
 }
 
 static void tflb_set_ids(tflb_model *m, int32_t **dst, int *n_dst, const int32_t *t, int n)
@@ -684,7 +705,7 @@ void tflb_set_outputs(tflb_model *m, const int32_t *t, int n)
  *   OperatorCode: deprecated_builtin_code 0 (i8), custom_code 1, version 2,
  *                 builtin_code 3 (i32)
  *   Operator: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3,
- *             builtin_options 4
+ *             builtin_options 4, custom_options 5
  *   Tensor: shape 0, type 1, buffer 2, name 3, quantization 4
  *   QuantizationParameters: min 0, max 1, scale 2, zero_point 3,
  *             details_type 4, details 5, quantized_dimension 6 */
@@ -832,11 +853,16 @@ static fbb_ref tflb_write_options(fbb *b, const tflb_options *o)
 
 static fbb_ref tflb_write_op(fbb *b, const tflb_op *o)
 {
+    fbb_ref custom = o->custom_options
+                         ? fbb_vec_u8(b, o->custom_options, (uint32_t)o->custom_options_bytes, 1)
+                         : 0;
     fbb_ref opts = tflb_write_options(b, &o->opt);
     fbb_ref out = fbb_vec_i32(b, o->out, (uint32_t)o->n_out);
     fbb_ref in = fbb_vec_i32(b, o->in, (uint32_t)o->n_in);
 
     fbb_start(b);
+    if (custom)
+        fbb_add_ref(b, 5, custom);
     if (opts)
         fbb_add_ref(b, 4, opts);
     fbb_add_ref(b, 2, out);

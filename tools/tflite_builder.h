@@ -177,6 +177,8 @@ typedef struct {
     int32_t *in, *out;
     int n_in, n_out;
     tflb_options opt;
+    uint8_t *custom_options;   /* Operator.custom_options bytes, or NULL */
+    size_t custom_options_bytes;
 } tflb_op;
 
 /* The model being built.  Fields may be read (and, in tests, altered
@@ -223,6 +225,10 @@ int tflb_add_custom_opcode(tflb_model *m, const char *custom_code, int version);
 /* Adds an operator (opt may be NULL: no options); returns its index. */
 int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
                 const int32_t *out, int n_out, const tflb_options *opt);
+
+/* Gives operator op_index a copy of custom_options bytes (the opaque
+ * configuration of a CUSTOM operator). */
+void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes);
 
 void tflb_set_inputs(tflb_model *m, const int32_t *t, int n);
 void tflb_set_outputs(tflb_model *m, const int32_t *t, int n);

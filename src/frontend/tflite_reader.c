@@ -769,6 +769,9 @@ static int read_operators(reader *r, const fb_table *sg)
 /* Where an operator input comes from must exist when the operator runs:
  * TFLite executes operators in the order they are stored, so that order
  * must be a topological order (no cycles, nothing read before written).
+ * A CUSTOM operator may read a tensor nobody writes: accelerator ops (Vela's
+ * ethos-u) take their scratch areas that way, and the runtime just gives
+ * such a tensor arena space; validation then reports the operator itself.
  * is_input[t] = 1 for graph inputs. */
 static int check_input_source(reader *r, const te_op *op, int i, const char *is_input)
 {
@@ -782,7 +785,7 @@ static int check_input_source(reader *r, const te_op *op, int i, const char *is_
                        "op %d, which runs later (operators must be stored in execution order: "
                        "the graph has a cycle or is out of order)", name, op->index, i, t->id,
                        t->name, t->producer);
-    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id])
+    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id] && !op->custom_name)
         return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is never "
                        "written: not a graph input, a constant, a variable or an output of an "
                        "earlier operator", name, op->index, i, t->id, t->name);

@@ -529,6 +529,30 @@ static void test_opcodes(void)
     te_graph_free(g);
 }
 
+/* A tensor no operator writes: refused as the input of a builtin operator,
+ * accepted as the input of a CUSTOM one (Vela's ethos-u takes its scratch
+ * areas that way; validation then reports the CUSTOM operator). */
+static void test_unwritten_custom_input(void)
+{
+    model_t m;
+    te_diag d;
+    te_graph *g;
+    build_basic(&m);
+    put_i32(m.tensor[4], 2, 0); /* RESHAPE's shape input loses its data */
+    EXPECT_FAIL(serialize(m.model),
+                "RESHAPE (op 1): input 1 (tensor 4 'shape') is never written");
+    build_basic(&m);
+    put_i32(m.tensor[4], 2, 0);
+    put_i32(m.op[1], 0, 4); /* the same op as CUSTOM 'MyCustomOp' */
+    g = load(serialize(m.model), &d);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    CHECK(g->ops[1].opcode == TE_OP_CUSTOM && g->tensors[4].producer == -1 &&
+          g->tensors[4].data == NULL);
+    te_graph_free(g);
+}
+
 /* One op of each decoded option kind (inputs/outputs are not checked by
  * the reader beyond their range). */
 static void test_options(void)
@@ -1101,6 +1125,7 @@ int main(void)
     test_schema_table();
     test_basic_decode();
     test_opcodes();
+    test_unwritten_custom_input();
     test_options();
     test_option_edge_cases();
     test_vtable_layouts();
