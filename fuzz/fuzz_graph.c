@@ -174,8 +174,9 @@ static int add_binary(recipe *r, int x)
 
 static int add_unary(recipe *r, int x)
 {
-    static const int ops[9] = {TE_OP_RELU, TE_OP_RELU6, TE_OP_LOGISTIC, TE_OP_TANH, TE_OP_HARD_SWISH,
-                               TE_OP_SOFTMAX, TE_OP_LOG_SOFTMAX, TE_OP_QUANTIZE, TE_OP_DEQUANTIZE};
+    static const int ops[9] = {TE_OP_RELU, TE_OP_RELU6, TE_OP_LOGISTIC, TE_OP_TANH,
+                               TE_OP_HARD_SWISH, TE_OP_SOFTMAX, TE_OP_LOG_SOFTMAX,
+                               TE_OP_QUANTIZE, TE_OP_DEQUANTIZE};
     const tflb_tensor *t = T(r, x);
     int32_t os[TFLB_MAX_RANK];
     int op = ops[pick(r, 9)], y, rank = t->rank;

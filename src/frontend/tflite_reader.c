@@ -3,8 +3,8 @@
  * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
  * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, which
  * BuiltinOptions member each operator we decode takes (the numbers come
- * from src/ir/tflite_schema.def), and the semantic checks on indices, shapes and quantization.  All byte-level
- * access goes through flatbuf.h. */
+ * from src/ir/tflite_schema.def), and the semantic checks on indices,
+ * shapes and quantization.  All byte-level access goes through flatbuf.h. */
 #include "tflite_reader.h"
 
 #include <errno.h>
