@@ -28,8 +28,26 @@ void te_graph_free(te_graph *g)
     free(g->inputs);
     free(g->outputs);
     free(g->description);
+    for (i = 0; i < g->n_owned; i++)
+        free(g->owned[i]);
+    free(g->owned);
     free(g->model_data);
     free(g);
+}
+
+void *te_graph_adopt(te_graph *g, void *p)
+{
+    void **grown;
+    if (!p)
+        return NULL;
+    grown = realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown);
+    if (!grown) {
+        free(p);
+        return NULL;
+    }
+    g->owned = grown;
+    g->owned[g->n_owned++] = p;
+    return p;
 }
 
 const char *te_dtype_name(te_dtype t)
@@ -93,7 +111,7 @@ const char *te_opcode_name(int opcode)
         {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"}, {45, "STRIDED_SLICE"}, {47, "EXP"},
         {49, "SPLIT"}, {50, "LOG_SOFTMAX"}, {53, "CAST"}, {54, "PRELU"},
         {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {60, "PADV2"},
-        {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {74, "SUM"},
+        {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {69, "TILE"}, {70, "EXPAND_DIMS"}, {74, "SUM"}, {77, "SHAPE"},
         {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"},
         {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
         {114, "QUANTIZE"}, {117, "HARD_SWISH"},

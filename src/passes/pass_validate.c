@@ -120,7 +120,7 @@ static int check_macs(te_graph *g, te_diag *d)
     int i;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        const te_op_def *def = te_op_find(op->opcode);
+        const te_op_def *def = op->dead ? NULL : te_op_find(op->opcode);
         int64_t macs = def && def->macs ? def->macs(g, op) : 0;
         if (macs < 0 || macs > TE_MAX_MODEL_MACS - total)
             return te_op_fail(d, op, "the model needs more than 2^40 multiply-accumulates (this "
@@ -138,6 +138,8 @@ int te_pass_validate(te_graph *g, te_diag *d)
     for (i = 0; i < g->n_ops; i++) {
         te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);
+        if (op->dead) /* folded to constants */
+            continue;
         if (!def) {
             if (op->custom_name)
                 return te_fail(d, "unsupported operator CUSTOM '%s' (op %d)", op->custom_name, i);
