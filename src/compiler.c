@@ -168,7 +168,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_model *m;
     if (!g)
         return NULL;
-    if (te_pass_validate(g, d) < 0) {
+    if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0) {
         te_graph_free(g);
         return NULL;
     }

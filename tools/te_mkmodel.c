@@ -667,10 +667,11 @@ static int build_small(tflb_model *m, sample *s, int flaw)
 }
 
 /* ---------------------------------------------------------------------
- * unsupported_ops: small_conv, then SHAPE, TILE and SHAPE again (well-formed,
- * three operators we do not compile, two of one kind):
- *   op 0 CONV_2D -> c;  op 1 SHAPE(c);  op 2 TILE(c, [1,1,1,1]) -> t;
- *   op 3 SHAPE(t).  Outputs: t and the second shape. */
+ * unsupported_ops: small_conv, then LSH_PROJECTION, TILE and LSH_PROJECTION
+ * again (well-formed, three operators we do not compile, two of one kind;
+ * TILE of an activation is not folded):
+ *   op 0 CONV_2D -> c;  op 1 LSH_PROJECTION(c);  op 2 TILE(c, [1,1,1,1]) -> t;
+ *   op 3 LSH_PROJECTION(t).  Outputs: t and the second projection. */
 
 static int build_unsupported_ops(tflb_model *m, sample *s)
 {
@@ -681,19 +682,19 @@ static int build_unsupported_ops(tflb_model *m, sample *s)
 
     if (build_small(m, s, FLAW_NONE))
         return -1;
-    tflb_set_description(m, "small_conv + SHAPE, TILE, SHAPE (te_mkmodel)");
+    tflb_set_description(m, "small_conv + LSH_PROJECTION, TILE, LSH_PROJECTION (te_mkmodel)");
     c = m->outputs[0];
-    c_shape = tflb_add_opcode(m, TE_OP_SHAPE, 1);
+    c_shape = tflb_add_opcode(m, TE_OP_LSH_PROJECTION, 1);
     c_tile = tflb_add_opcode(m, TE_OP_TILE, 1);
     sh1 = tflb_add_tensor(m, "shape1", TFLB_INT32, four, 1, 0, NULL);
-    add_op(m, c_shape, &c, 1, sh1, tflb_opt_empty(TE_OPT_SHAPE));
+    add_op(m, c_shape, &c, 1, sh1, tflb_opt_none());
     t = add_act(m, "tile", shape, 4, m->tensors[c].scale[0], m->tensors[c].zp[0]);
     mult = tflb_add_const(m, "tile/multiples", TFLB_INT32, four, 1, ones, sizeof ones, NULL);
     in[0] = c;
     in[1] = mult;
     add_op(m, c_tile, in, 2, t, tflb_opt_empty(TE_OPT_TILE));
     sh2 = tflb_add_tensor(m, "shape2", TFLB_INT32, four, 1, 0, NULL);
-    add_op(m, c_shape, &t, 1, sh2, tflb_opt_empty(TE_OPT_SHAPE));
+    add_op(m, c_shape, &t, 1, sh2, tflb_opt_none());
     outs[0] = t;
     outs[1] = sh2;
     tflb_set_outputs(m, outs, 2);
@@ -778,8 +779,8 @@ static const struct {
     {"bad_tensor_index", k_tidx, "conv input 0 = number of tensors"},
     {"bad_buffer_index", k_bidx, "conv weights tensor's buffer = number of buffers"},
     {"bad_perchannel_count", k_pcc, "conv weights: 4 scales but 3 zero points"},
-    {"unsupported_ops", build_unsupported_ops, "small_conv followed by SHAPE, TILE, SHAPE "
-                                                "(ops 1, 2, 3: not compiled)"},
+    {"unsupported_ops", build_unsupported_ops, "small_conv followed by LSH_PROJECTION, TILE, "
+                                                "LSH_PROJECTION (ops 1, 2, 3: not compiled)"},
     {"ethos_u", k_ethos_u, "Vela-compiled look: int8 I/O around one CUSTOM 'ethos-u' op "
                            "(command stream, 64 KiB weights, scratch inputs)"},
     {"edgetpu", k_edgetpu, "the same around a CUSTOM 'edgetpu-custom-op' (Edge TPU compiler)"},

@@ -264,23 +264,26 @@ static int zero_point_range(te_dtype type, int64_t *lo, int64_t *hi)
     }
 }
 
-/* Every scale finite, > 0 and within [2^-60, 2^60] (real models stay
- * within about 2^-45 .. 2^10; the bound keeps every ratio of two scales,
- * which the compiler computes in float as TFLite does, finite); every zero
- * point representable in the type. */
+/* Per-tensor scales finite, > 0 and within [2^-60, 2^60] (real models
+ * stay within about 2^-45 .. 2^10; the bound keeps every ratio of two
+ * scales, which the compiler computes in float as TFLite does, finite).
+ * Per-channel scales (weights, biases) are taken as TFLite takes them:
+ * any finite value; a channel whose rescale factor underflows gets a zero
+ * multiplier and a negative scale a negative one, as TFLite's
+ * QuantizeMultiplier computes.  Every zero point representable in the type. */
 static int check_quant_values(reader *r, te_tensor *t)
 {
     char msg[160];
     int64_t lo = 0, hi = 0;
     int i, ranged = zero_point_range(t->type, &lo, &hi);
     for (i = 0; i < t->q.count; i++) {
-        float s = t->q.scale[i];
-        if (!(s > 0.0f) || !isfinite(s)) {
-            snprintf(msg, sizeof msg, "quantization scale %d is %g, must be finite and > 0", i,
-                     (double)s);
+        float s = t->q.scale[i], a = fabsf(s);
+        if (!isfinite(s) || (t->q.count == 1 && !(s > 0.0f))) {
+            snprintf(msg, sizeof msg, "quantization scale %d is %g, must be finite%s", i,
+                     (double)s, t->q.count == 1 ? " and > 0" : "");
             return tensor_fail(r, t, msg);
         }
-        if (s < ldexpf(1.0f, -60) || s > ldexpf(1.0f, 60)) {
+        if (a > ldexpf(1.0f, 60) || (t->q.count == 1 && a < ldexpf(1.0f, -60))) {
             snprintf(msg, sizeof msg, "quantization scale %d is %g, outside [2^-60, 2^60]", i,
                      (double)s);
             return tensor_fail(r, t, msg);
@@ -515,6 +518,17 @@ static int dec_concatenation(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* PackOptions: values_count (field 0, the number of inputs) and axis. */
+static int dec_pack(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t axis;
+    (void)r;
+    if (fb_i32(t, 1, 0, &axis))
+        return -1;
+    op->opt.axis = axis;
+    return 0;
+}
+
 /* AddOptions and MulOptions: the activation is field 0. */
 static int dec_activation0(reader *r, const fb_table *t, te_op *op)
 {
@@ -638,6 +652,7 @@ static const struct {
     {TE_OP_SOFTMAX, TE_OPT_SOFTMAX, dec_softmax},
     {TE_OP_CONCATENATION, TE_OPT_CONCATENATION, dec_concatenation},
     {TE_OP_ADD, TE_OPT_ADD, dec_activation0},
+    {TE_OP_PACK, TE_OPT_PACK, dec_pack},
     {TE_OP_MUL, TE_OPT_MUL, dec_activation0},
     {TE_OP_RESHAPE, TE_OPT_RESHAPE, dec_reshape},
     {TE_OP_MEAN, TE_OPT_REDUCER, dec_reducer},

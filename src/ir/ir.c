@@ -28,8 +28,26 @@ void te_graph_free(te_graph *g)
     free(g->inputs);
     free(g->outputs);
     free(g->description);
+    for (i = 0; i < g->n_owned; i++)
+        free(g->owned[i]);
+    free(g->owned);
     free(g->model_data);
     free(g);
+}
+
+void *te_graph_adopt(te_graph *g, void *p)
+{
+    void **grown;
+    if (!p)
+        return NULL;
+    grown = realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown);
+    if (!grown) {
+        free(p);
+        return NULL;
+    }
+    g->owned = grown;
+    g->owned[g->n_owned++] = p;
+    return p;
 }
 
 const char *te_dtype_name(te_dtype t)

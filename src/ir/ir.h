@@ -142,6 +142,9 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
+    void **owned;          /* buffers the graph frees: constant data computed
+                            * at compile time (pass_fold_const.c) */
+    int n_owned;
     int slice_no_work;     /* 1: kernels writing strided concatenation slices
                             * get no work area (smaller arena, slower; the
                             * planner's choice, compiler.c) */
@@ -149,6 +152,10 @@ typedef struct {
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */
 void te_graph_free(te_graph *g);
+
+/* Hands the heap buffer p to the graph, which frees it with itself;
+ * returns p, or NULL (and frees p) when out of memory. */
+void *te_graph_adopt(te_graph *g, void *p);
 
 /* Helpers used everywhere. */
 const char *te_dtype_name(te_dtype t);

@@ -147,3 +147,33 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
                  src.s, (long long)(base * esz), dst.s, n, arr.s, arr.s, n);
     return 0;
 }
+
+/* The same gather done now, on constant data (constant folding). */
+void te_move_gather_now(const uint8_t *in, uint8_t *out, size_t esz, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps)
+{
+    int64_t idx[TE_MAX_RANK] = {0}, total = 1, i;
+    int k;
+    for (k = 0; k < rank; k++)
+        total *= counts[k];
+    for (i = 0; i < total; i++) {
+        int64_t src = base;
+        for (k = 0; k < rank; k++)
+            src += idx[k] * steps[k];
+        memcpy(out + (size_t)i * esz, in + (size_t)src * esz, esz);
+        for (k = rank - 1; k >= 0; k--) { /* odometer, last axis fastest */
+            if (++idx[k] < counts[k])
+                break;
+            idx[k] = 0;
+        }
+    }
+}
+
+int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out)
+{
+    const te_tensor *in = te_in(g, op, 0);
+    if (!in->data)
+        return 0;
+    memcpy(out[0], in->data, te_tensor_bytes(te_out(g, op, 0)));
+    return 1;
+}

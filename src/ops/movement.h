@@ -37,4 +37,13 @@ int te_move_emit_copy(te_emit *e, const te_op *op);
 int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
                         const int64_t *counts, const int64_t *steps);
 
+/* fold() of the ops whose output is input 0's bytes unchanged (RESHAPE,
+ * SQUEEZE): a copy when input 0 is a constant. */
+int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out);
+
+/* The gather above done at compile time on constant bytes (element size
+ * esz): for constant folding. */
+void te_move_gather_now(const uint8_t *in, uint8_t *out, size_t esz, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps);
+
 #endif

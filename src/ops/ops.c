@@ -31,6 +31,9 @@ extern const te_op_def te_op_tanh;
 extern const te_op_def te_op_hard_swish;
 extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
+extern const te_op_def te_op_shape;
+extern const te_op_def te_op_tile;
+extern const te_op_def te_op_pack;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -58,15 +61,33 @@ static const te_op_def *const op_table[] = {
     &te_op_hard_swish,
     &te_op_relu,
     &te_op_relu6,
+    &te_op_shape,
+    &te_op_tile,
+    &te_op_pack,
 };
 
-const te_op_def *te_op_find(int opcode)
+const te_op_def *te_op_lookup(int opcode)
 {
     size_t i;
     for (i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
-        if (op_table[i]->opcode == opcode && op_table[i]->emit)
+        if (op_table[i]->opcode == opcode)
             return op_table[i];
     return NULL;
+}
+
+const te_op_def *te_op_find(int opcode)
+{
+    const te_op_def *def = te_op_lookup(opcode);
+    return def && def->emit ? def : NULL;
+}
+
+int te_op_inputs_const(const te_graph *g, const te_op *op)
+{
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && !g->tensors[op->in[i]].data)
+            return 0;
+    return 1;
 }
 
 int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)

@@ -39,10 +39,22 @@ typedef struct {
      * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
      * op with one kernel (te_cost_variant() names it). */
     const char *(*variant)(const te_graph *g, const te_op *op);
+    /* Constant folding (pass_fold_const.c): computes the op's outputs at
+     * compile time, with its kernel's arithmetic, into out[j] (zeroed,
+     * te_tensor_bytes of output j each) and returns 1; returns 0 when an
+     * input is not known at compile time.  check() has passed.  May be
+     * NULL.  An op with fold but no emit (SHAPE, TILE) runs only folded. */
+    int (*fold)(te_graph *g, const te_op *op, uint8_t *const *out);
 } te_op_def;
 
-/* The definition for an opcode, or NULL if unsupported. */
+/* The definition for an opcode the generated code can run (one with an
+ * emit()), or NULL if unsupported. */
 const te_op_def *te_op_find(int opcode);
+/* The definition for an opcode, emit() or not (folding), or NULL. */
+const te_op_def *te_op_lookup(int opcode);
+
+/* 1 when every input of op that is present is a constant. */
+int te_op_inputs_const(const te_graph *g, const te_op *op);
 
 /* Reports "OPNAME (op N): <message>" and returns -1. */
 int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)

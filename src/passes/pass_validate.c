@@ -125,7 +125,7 @@ static int check_macs(te_graph *g, te_diag *d)
     int i;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        const te_op_def *def = te_op_find(op->opcode);
+        const te_op_def *def = op->dead ? NULL : te_op_find(op->opcode);
         int64_t macs = def && def->macs ? def->macs(g, op) : 0;
         if (macs < 0 || macs > TE_MAX_MODEL_MACS - total)
             return te_op_fail(d, op, "the model needs more than 2^40 multiply-accumulates (this "
@@ -211,16 +211,22 @@ static const char *accelerator_hint(const te_op *op)
     return NULL;
 }
 
+/* An operator left to run (not folded away) that no op file compiles. */
+static int unsupported(const te_op *op)
+{
+    return !op->dead && !te_op_find(op->opcode);
+}
+
 /* Lists the operators in group order after `first` (an unsupported op not
  * listed yet): " (op 3)" or " (ops 3, 7, 9)"; marks them listed. */
 static void put_group(line_buf *b, const te_graph *g, int first, char *listed)
 {
     int j, n = 0;
     for (j = first; j < g->n_ops; j++)
-        n += !listed[j] && same_kind(&g->ops[first], &g->ops[j]);
+        n += !listed[j] && unsupported(&g->ops[j]) && same_kind(&g->ops[first], &g->ops[j]);
     put(b, n == 1 ? " (op" : " (ops");
     for (j = first; j < g->n_ops; j++) {
-        if (listed[j] || !same_kind(&g->ops[first], &g->ops[j]))
+        if (listed[j] || !unsupported(&g->ops[j]) || !same_kind(&g->ops[first], &g->ops[j]))
             continue;
         listed[j] = 1;
         put(b, "%s %d", j == first ? "" : ",", j);
@@ -240,7 +246,7 @@ static int check_supported(const te_graph *g, te_diag *d)
     const char *hint = NULL;
     int i, n = 0, kinds = 0;
     for (i = 0; i < g->n_ops; i++)
-        n += te_op_find(g->ops[i].opcode) == NULL;
+        n += unsupported(&g->ops[i]);
     if (n == 0)
         return 0;
     listed = calloc((size_t)g->n_ops, 1);
@@ -251,7 +257,7 @@ static int check_supported(const te_graph *g, te_diag *d)
     b.s[0] = '\0';
     for (i = 0; i < g->n_ops && !b.full; i++) {
         const te_op *op = &g->ops[i];
-        if (listed[i] || te_op_find(op->opcode))
+        if (listed[i] || !unsupported(op))
             continue;
         put(&b, kinds++ ? ", " : "");
         put_kind(&b, op);
@@ -272,6 +278,8 @@ int te_pass_validate(te_graph *g, te_diag *d)
     for (i = 0; i < g->n_ops; i++) {
         te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);
+        if (op->dead) /* folded to constants (pass_fold_const.c) */
+            continue;
         if (check_outputs_not_const(g, op, d) < 0)
             return -1;
         if ((def->check && def->check(g, op, d) < 0) || check_rescale(g, op, d) < 0)

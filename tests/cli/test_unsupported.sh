@@ -27,19 +27,19 @@ for k in unsupported_ops ethos_u edgetpu bad_custom_op; do
 done
 
 m=$work/unsupported_ops.tflite
-line="tinyengine: error: $m: unsupported operators: SHAPE (ops 1, 3), TILE (op 2)"
+line="tinyengine: error: $m: unsupported operators: LSH_PROJECTION (ops 1, 3), TILE (op 2)"
 expect_line compile "$line" "$te" compile "$m" -o "$work/g"
 [ ! -e "$work/g" ] || bad "code written for a model with unsupported operators"
 expect_line info "$line" "$te" info "$m"
 # info: the four operators by name, the three unsupported ones marked
 grep -q '^   0  CONV_2D .*int8\[1x8x8x4\].* -> int8\[1x8x8x4\]' "$work/out" || bad "info: CONV_2D line"
 if grep -q '^   0 .*(unsupported)' "$work/out"; then bad "info: CONV_2D marked"; else ok; fi
-grep -q '^   1  SHAPE .*-> int32\[4\]  (unsupported)$' "$work/out" || bad "info: SHAPE op 1"
+grep -q '^   1  LSH_PROJECTION .*-> int32\[4\]  (unsupported)$' "$work/out" || bad "info: op 1"
 grep -q '^   2  TILE .*  (unsupported)$' "$work/out" || bad "info: TILE op 2"
-grep -q '^   3  SHAPE .*  (unsupported)$' "$work/out" || bad "info: SHAPE op 3"
+grep -q '^   3  LSH_PROJECTION .*  (unsupported)$' "$work/out" || bad "info: op 3"
 [ "$(grep -c '(unsupported)' "$work/out")" = 3 ] && ok || bad "info: three marked"
 expect_line info-json "$line" "$te" info "$m" --json
-grep -q '"error": "unsupported operators: SHAPE (ops 1, 3), TILE (op 2)"' "$work/out" &&
+grep -q '"error": "unsupported operators: LSH_PROJECTION (ops 1, 3), TILE (op 2)"' "$work/out" &&
   grep -q '"index": 2, "op": "TILE", "supported": false' "$work/out" &&
   grep -q '"index": 0, "op": "CONV_2D", "supported": true' "$work/out" && ok ||
   bad "info --json: $(head -c 300 "$work/out")"

@@ -398,8 +398,8 @@ static void test_quantization(void)
     m.tensors[0].scale[0] = 2e18f;
     REFUSED(&m, "huge scale", "tensor 0 'x': quantization scale 0 is 2e+18, outside");
     m.tensors[0].scale[0] = 0.05f;
-    m.tensors[1].scale[2] = -1.0f;
-    REFUSED(&m, "per-channel scale", "tensor 1 'w': quantization scale 2 is -1");
+    m.tensors[1].scale[2] = (float)NAN; /* negative is TFLite's (test_quant_rules.c) */
+    REFUSED(&m, "per-channel scale", "tensor 1 'w': quantization scale 2 is nan, must be finite");
     m.tensors[1].scale[2] = 0.01f;
     m.tensors[0].zp[0] = 128;
     REFUSED(&m, "int8 zero point", "tensor 0 'x': zero point 0 is 128, outside int8's range "
