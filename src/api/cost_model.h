@@ -9,26 +9,7 @@
 #include <stddef.h>
 
 #include "../ir/ir.h"
-
-/* The features an estimate is linear in. */
-enum {
-    TE_CF_MACS,   /* multiply-accumulates */
-    TE_CF_WINDOW, /* elements gathered: conv patch (im2col) elements per output
-                   * pixel, pool window elements per output, summed */
-    TE_CF_TAPS,   /* CONV_2D: (output, filter tap) pairs = MACs / input channels:
-                   * the inner loop entries of a direct convolution */
-    TE_CF_OUT,    /* output elements */
-    TE_CF_IN,     /* activation input elements */
-    TE_CF_ROWS,   /* output pixels (N*H*W) for images, rows (all but the last
-                   * dimension) otherwise: the kernels' outer loop count */
-    TE_CF_CALL,   /* 1: the call and its set-up */
-    TE_COST_NF
-};
-
-typedef struct {
-    double f[TE_COST_NF];
-    int columns;          /* a DSP depthwise kernel in column mode: its own row */
-} te_cost_features;
+#include "../ops/op_cost.h"
 
 /* One row of the coefficient table. */
 typedef struct {

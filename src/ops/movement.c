@@ -147,3 +147,15 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
                  src.s, (long long)(base * esz), dst.s, n, arr.s, arr.s, n);
     return 0;
 }
+
+const char *te_move_copy_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!in || !out || out->alias_of == in->id || te_tensor_bytes(in) == 0)
+        return "view";
+    if (in->in_arena && out->in_arena && in->arena_offset == out->arena_offset &&
+        !in->patch_role && !out->patch_role)
+        return "view";
+    return "te_copy_bytes";
+}

@@ -266,4 +266,5 @@ const te_op_def te_op_add = {
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,
     .variant = add_variant,
+    .patch_kind = te_patch_pointwise,
 };

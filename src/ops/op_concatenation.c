@@ -115,9 +115,25 @@ static int concat_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* Cost features: inputs written in place (slices) cost nothing. */
+static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    double copied = 0;
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 &&
+            !(g->tensors[op->in[i]].slice && g->tensors[op->in[i]].alias_of == op->out[0]))
+            copied += (double)te_tensor_elems(&g->tensors[op->in[i]]);
+    if (f->f[TE_CF_OUT] > 0)
+        f->f[TE_CF_ROWS] *= copied / f->f[TE_CF_OUT];
+    f->f[TE_CF_OUT] = copied;
+}
+
 const te_op_def te_op_concatenation = {
     .opcode = TE_OP_CONCATENATION,
     .check = concat_check,
     .emit = concat_emit,
     .variant = concat_variant,
+    .cost_features = cost_features,
+    .concatenates = 1,
 };

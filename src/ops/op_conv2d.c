@@ -402,6 +402,19 @@ static const char *variant(const te_graph *g, const te_op *op)
     return use_gemm(g, op, &s) ? "te_conv2d_gemm_s8" : "te_conv2d_s8";
 }
 
+/* Cost features: the im2col patch elements gathered (window) and the
+ * (output, filter tap) pairs of a direct convolution (taps). */
+static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!w || w->rank != 4)
+        return;
+    f->f[TE_CF_WINDOW] = (double)te_cost_rows_of(out) * w->shape[1] * w->shape[2] * w->shape[3];
+    if (w->shape[3] > 0)
+        f->f[TE_CF_TAPS] = f->f[TE_CF_MACS] / w->shape[3];
+}
+
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
@@ -410,4 +423,8 @@ const te_op_def te_op_conv2d = {
     .emit = emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
     .variant = variant,
+    .cost_features = cost_features,
+    .patch_kind = te_patch_window,
+    .absorbs_padding = 1,
+    .rescale = {2, 0, 1},
 };

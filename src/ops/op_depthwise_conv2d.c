@@ -762,6 +762,12 @@ static int emit(te_emit *e, const te_op *op)
     return emit_fast(e, op, &p, params);
 }
 
+/* Cost features: a DSP kernel in column mode has its own costs. */
+static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    f->columns = op->n_in > 1 && op->in[1] >= 0 && te_convfam_dw_columns(g, op);
+}
+
 const te_op_def te_op_depthwise_conv2d = {
     .opcode = TE_OP_DEPTHWISE_CONV_2D,
     .check = check,
@@ -770,4 +776,8 @@ const te_op_def te_op_depthwise_conv2d = {
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = te_convfam_dw_variant,
+    .cost_features = cost_features,
+    .patch_kind = te_patch_window,
+    .absorbs_padding = 1,
+    .rescale = {2, 0, 1},
 };

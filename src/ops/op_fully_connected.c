@@ -196,4 +196,5 @@ const te_op_def te_op_fully_connected = {
     .macs = macs,
     .emit = emit,
     .variant = variant,
+    .rescale = {2, 0, 1},
 };

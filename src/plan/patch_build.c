@@ -144,7 +144,7 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     if (b->slot_tensor[o] < 0)
         return te_fail(d, "out of memory building patches");
     c->out[0] = b->slot_tensor[o];
-    if (op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D) {
+    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW) { /* explicit padding on the region */
         c->opt.padding = TE_PAD_VALID;
         c->opt.pad_top = need0.pad[0];
         c->opt.pad_bottom = need0.pad[1];
