@@ -1,5 +1,5 @@
 /* cost_model.c - the estimated instructions of one operator (see
- * cost_model.h): which kernel variant its code calls, its size features and
+ * cost_model.h) from its lowering record (kernel variant, size features):
  * the table lookup, and the flash bytes of its constants.  The
  * coefficients themselves live in cost_table.c, written by
  * bench/calibrate_cost.sh. */
@@ -22,42 +22,6 @@ const char *te_cost_model_name(int target)
     case TE_TARGET_CORTEX_M0PLUS: return "armv7m-portable";
     default: return "host";
     }
-}
-
-static const te_tensor *out0(const te_graph *g, const te_op *op)
-{
-    return op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
-}
-
-/* Each op file says which kernel its emit() calls (te_op_def.variant, or
- * its one kernel). */
-const char *te_cost_variant(const te_graph *g, const te_op *op)
-{
-    return te_op_kernel(g, op);
-}
-
-static int64_t elems_of(const te_graph *g, const int *ids, int n, int skip_const)
-{
-    int64_t sum = 0;
-    int i;
-    for (i = 0; i < n; i++)
-        if (ids[i] >= 0 && !(skip_const && g->tensors[ids[i]].data))
-            sum += te_tensor_elems(&g->tensors[ids[i]]);
-    return sum;
-}
-
-void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f)
-{
-    const te_tensor *out = out0(g, op);
-    const te_op_def *def = te_op_find(op->opcode);
-    memset(f, 0, sizeof *f);
-    f->f[TE_CF_MACS] = def && def->macs ? (double)def->macs(g, op) : 0;
-    f->f[TE_CF_OUT] = (double)elems_of(g, op->out, op->n_out, 0);
-    f->f[TE_CF_IN] = (double)elems_of(g, op->in, op->n_in, 1);
-    f->f[TE_CF_ROWS] = (double)te_cost_rows_of(out);
-    f->f[TE_CF_CALL] = 1;
-    if (def && def->cost_features) /* window, taps, columns, ... */
-        def->cost_features(g, op, f);
 }
 
 static const te_cost_coef *find_coef(const char *model, const char *op, const char *kernel)

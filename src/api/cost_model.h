@@ -49,12 +49,10 @@ const te_cost_code *te_cost_code_row(const char *model, const char *name);
  * (generic C, measured on the build machine) or "cortex-m0plus". */
 const char *te_cost_model_name(int target);
 
-/* The runtime function op's code will call on g->target, or "view" for an
- * operator that needs no code (zero-copy RESHAPE/SQUEEZE).  Mirrors the
- * choices of the op's emit(); bench/calibrate_cost.sh and tests/unit/test_api.c
- * check it against generated code. */
-const char *te_cost_variant(const te_graph *g, const te_op *op);
-void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f);
+/* The kernel variant and the features of an operator are in its lowering
+ * record (src/ops/lowering.h: te_lowering.kernel, .cost), which its op
+ * file fills; bench/calibrate_cost.sh and tests/unit/test_api.c check the
+ * kernel against generated code. */
 
 /* The table row for an operator: (op, kernel/1x1) for a 1x1 CONV_2D, then
  * (op, kernel), (*, kernel); for cortex-m4/m7 then the same rows of

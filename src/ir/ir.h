@@ -150,9 +150,6 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
-    int memo;              /* the op file's memo of a lowering decision that is
-                            * costly to repeat and depends only on the op's own
-                            * tensors (op_add.c: 1 tables, 2 none); 0 unknown */
 } te_op;
 
 typedef struct {
@@ -170,9 +167,6 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
-    int slice_no_work;     /* 1: kernels writing strided concatenation slices
-                            * get no work area (smaller arena, slower; the
-                            * planner's choice, compiler.c) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

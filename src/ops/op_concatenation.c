@@ -91,7 +91,7 @@ static int concat_emit(te_emit *e, const te_op *op)
     int64_t outer = 1, inner = (int64_t)te_dtype_size(out->type), offset = 0;
     int i, k, axis = op->opt.axis < 0 ? op->opt.axis + out->rank : op->opt.axis;
     te_name dst = te_emit_tensor(e, out->id);
-    if (te_tensor_elems(out) == 0 || !strcmp(concat_variant(e->g, op), "view"))
+    if (te_tensor_elems(out) == 0 || !strcmp(e->low->kernel, "view"))
         return 0;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];

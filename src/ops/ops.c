@@ -174,14 +174,6 @@ te_patch_kind te_patch_window(const te_graph *g, const te_op *op)
     return TE_PATCH_WINDOW;
 }
 
-const char *te_op_kernel(const te_graph *g, const te_op *op)
-{
-    const te_op_def *def = te_op_find(op->opcode);
-    if (def && def->variant)
-        return def->variant(g, op);
-    return def && def->kernel ? def->kernel : "unknown";
-}
-
 int64_t te_cost_rows_of(const te_tensor *t)
 {
     int64_t last;

@@ -1,7 +1,8 @@
 /* ops.h - everything the compiler knows about one operator kind lives in
  * one file src/ops/op_<name>.c, behind this table entry: validation of its
- * tensors and options, its MAC count, the scratch memory its kernel needs,
- * and its lowering to a runtime kernel call. */
+ * tensors and options, its MAC count, its lowering decisions (kernel
+ * variant, scratch memory: lowering.h), what the passes, the patch planner
+ * and the cost model need to know about it, and its kernel call. */
 #ifndef TE_OPS_H
 #define TE_OPS_H
 
@@ -11,6 +12,7 @@
 #include "../codegen/emit.h"
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "lowering.h"
 #include "op_cost.h"
 
 /* How an operator can run on a spatial region (patch) of its tensors, in a
@@ -40,8 +42,6 @@ typedef struct {
     int (*check)(te_graph *g, const te_op *op, te_diag *d);
     /* Multiply-accumulates (0 for ops that move data). May be NULL. */
     int64_t (*macs)(const te_graph *g, const te_op *op);
-    /* Bytes of arena scratch the kernel needs during this op. May be NULL. */
-    size_t (*scratch_bytes)(const te_graph *g, const te_op *op);
     /* Writes constants and the kernel call. Return 0, or -1 with e->diag set. */
     int (*emit)(te_emit *e, const te_op *op);
     /* 1: output 0 may share input 0's storage unchanged (RESHAPE, SQUEEZE):
@@ -60,6 +60,16 @@ typedef struct {
      * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
      * op with one kernel (then `kernel` names it). */
     const char *(*variant)(const te_graph *g, const te_op *op);
+    /* The op's own lowering decisions for one plan candidate (kernel
+     * variant, scratch bytes, work area, cost features such as the
+     * depthwise column mode), into l, which holds the common ones already:
+     * storage decisions, MACs, cost features, kernel / variant().  o: the
+     * plan's options.  Computed once per candidate (te_lower_graph);
+     * emit() then reads e->low.  May be NULL. */
+    void (*lower)(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l);
+    /* 1: the lowering depends on the graph after the passes alone (not on
+     * storage decisions or plan options): later candidates reuse it. */
+    int lower_once;
     /* The one runtime kernel of an op without variant(), for reports and
      * the cost model.  NULL: "unknown". */
     const char *kernel;
@@ -114,10 +124,6 @@ int te_inplace_same_shape_input(const te_graph *g, const te_op *op);
 te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op);
 /* patch_kind for ops with a filter window over input 0. */
 te_patch_kind te_patch_window(const te_graph *g, const te_op *op);
-
-/* The kernel name of an op as planned: def->variant(), else def->kernel,
- * else "unknown". */
-const char *te_op_kernel(const te_graph *g, const te_op *op);
 
 /* slice_output for ops whose kernel writes any output pixel stride. */
 int te_slice_output_always(const te_graph *g, const te_op *op);
