@@ -70,7 +70,7 @@ static double estimate_op(const char *model, const te_op *op, const te_lowering 
 /* The record of op; a neutral one if there is none (never for a planned op). */
 static const te_lowering *lowering_of(const te_model *m, const te_op *op)
 {
-    static const te_lowering none = {"unknown", 0, 0, -1, 0, 0, 0, {{0}, 0}};
+    static const te_lowering none = {.kernel = "unknown", .inplace_input = -1};
     const te_lowering *l = te_lowered_find(m->low, m->g, op);
     return l ? l : &none;
 }
