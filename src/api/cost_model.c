@@ -35,18 +35,14 @@ static const te_cost_coef *find_coef(const char *model, const char *op, const ch
     return NULL;
 }
 
-/* The rows of one cost model that name the kernel. */
+/* The rows of one cost model that name the kernel: the op's own case of
+ * it first (f->row: "<kernel>/1x1", "<kernel>/cols"). */
 static const te_cost_coef *kernel_row(const char *model, const char *op_name,
                                       const char *variant, const te_cost_features *f)
 {
     const te_cost_coef *c = NULL;
     char key[96];
-    /* a 1x1 convolution (taps == outputs) skips the patch gathering; a
-     * DSP depthwise kernel in column mode has its own costs */
-    if (!strcmp(op_name, "CONV_2D") && f->f[TE_CF_TAPS] == f->f[TE_CF_OUT] &&
-        snprintf(key, sizeof key, "%s/1x1", variant) < (int)sizeof key)
-        c = find_coef(model, op_name, key);
-    if (!c && f->columns && snprintf(key, sizeof key, "%s/cols", variant) < (int)sizeof key)
+    if (f->row && snprintf(key, sizeof key, "%s/%s", variant, f->row) < (int)sizeof key)
         c = find_coef(model, op_name, key);
     if (!c)
         c = find_coef(model, op_name, variant);

@@ -412,8 +412,9 @@ static int emit(te_emit *e, const te_op *op)
     return emit_gemm(e, op, &s, lo, hi);
 }
 
-/* Cost features: the im2col patch elements gathered (window) and the
- * (output, filter tap) pairs of a direct convolution (taps). */
+/* Cost features: the im2col patch elements gathered (window), the
+ * (output, filter tap) pairs of a direct convolution (taps), and the 1x1
+ * case's own cost-table row. */
 static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
 {
     const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
@@ -423,6 +424,8 @@ static void cost_features(const te_graph *g, const te_op *op, te_cost_features *
     f->f[TE_CF_WINDOW] = (double)te_cost_rows_of(out) * w->shape[1] * w->shape[2] * w->shape[3];
     if (w->shape[3] > 0)
         f->f[TE_CF_TAPS] = f->f[TE_CF_MACS] / w->shape[3];
+    if (f->f[TE_CF_TAPS] == f->f[TE_CF_OUT]) /* 1x1: no patch gathering */
+        f->row = "1x1";
 }
 
 const te_op_def te_op_conv2d = {

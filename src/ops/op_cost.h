@@ -26,7 +26,10 @@ enum {
 
 typedef struct {
     double f[TE_COST_NF];
-    int columns;          /* a DSP depthwise kernel in column mode: its own row */
+    const char *row;      /* a case of its kernel with its own cost-table row,
+                           * "<kernel>/<row>": "1x1" (a CONV_2D whose taps are
+                           * its outputs), "cols" (a DSP depthwise kernel in
+                           * column mode); NULL: none */
 } te_cost_features;
 
 /* Outer loop count: N*H*W of an image, all but the last dimension otherwise. */

@@ -446,7 +446,8 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->variant = (int)p.kind;
     l->kernel = kind_name(&p);
     l->scratch_bytes = p.scratch;
-    l->cost.columns = op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols;
+    if (op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols)
+        l->cost.row = "cols";
 }
 
 /* The plan lowering chose (the kernel's layout follows from the shapes). */

@@ -73,7 +73,7 @@ typedef struct {
     /* The one runtime kernel of an op without variant(), for reports and
      * the cost model.  NULL: "unknown". */
     const char *kernel;
-    /* Adds the op's own cost features (window, taps, columns, ...) to the
+    /* Adds the op's own cost features (window, taps, row, ...) to the
      * common ones f already holds (te_cost_features_of).  May be NULL. */
     void (*cost_features)(const te_graph *g, const te_op *op, te_cost_features *f);
 
