@@ -151,6 +151,7 @@ static int emit_ops(te_emit *e, te_diag *d)
                            op->index);
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
+        e->low = te_lowered_find(p->low, e->g, op);
         if (def->emit(e, op) < 0) {
             if (!d->failed)
                 te_op_fail(d, op, "code generation failed");
@@ -159,6 +160,7 @@ static int emit_ops(te_emit *e, te_diag *d)
         emit_layer_done(e, op);
     }
     e->cur_op = NULL;
+    e->low = NULL;
     return 0;
 }
 

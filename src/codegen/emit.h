@@ -24,6 +24,7 @@ typedef struct {
 } te_name;
 
 struct te_plan;
+struct te_lowering;
 
 typedef struct {
     te_graph *g;
@@ -36,6 +37,8 @@ typedef struct {
     int n_consts;
     int *tensor_const;             /* tensor id -> const array number + 1, or 0 */
     const te_op *cur_op;           /* operator being lowered */
+    const struct te_lowering *low; /* its lowering record (src/ops/lowering.h):
+                                    * the decisions emit() carries out */
     te_diag *diag;
 } te_emit;
 

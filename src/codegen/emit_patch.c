@@ -6,6 +6,7 @@
 
 #include "../ops/ops.h"
 #include "../plan/patch.h"
+#include "../plan/plan.h"
 #include "emit.h"
 
 /* Row-major strides of a 4-D tensor, in elements. */
@@ -60,6 +61,7 @@ int te_emit_patch_stage(te_emit *e, te_diag *d)
             if (n != patch)
                 te_buf_printf(&e->body, "    /* patch %d */\n", patch = n);
             e->cur_op = c;
+            e->low = te_lowered_find(e->plan->low, e->g, c);
             if (!def || def->emit(e, c) < 0) {
                 if (!d->failed)
                     te_op_fail(d, c, "code generation for a patch failed");
@@ -70,5 +72,6 @@ int te_emit_patch_stage(te_emit *e, te_diag *d)
         }
     }
     e->cur_op = NULL;
+    e->low = NULL;
     return 0;
 }

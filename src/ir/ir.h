@@ -122,9 +122,6 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
-    int memo;              /* the op file's memo of a lowering decision that is
-                            * costly to repeat and depends only on the op's own
-                            * tensors (op_add.c: 1 tables, 2 none); 0 unknown */
 } te_op;
 
 typedef struct {
@@ -145,9 +142,6 @@ typedef struct {
     void **owned;          /* buffers the graph frees: constant data computed
                             * at compile time (pass_fold_const.c) */
     int n_owned;
-    int slice_no_work;     /* 1: kernels writing strided concatenation slices
-                            * get no work area (smaller arena, slower; the
-                            * planner's choice, compiler.c) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

@@ -177,3 +177,15 @@ int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out)
     memcpy(out[0], in->data, te_tensor_bytes(te_out(g, op, 0)));
     return 1;
 }
+
+const char *te_move_copy_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!in || !out || out->alias_of == in->id || te_tensor_bytes(in) == 0)
+        return "view";
+    if (in->in_arena && out->in_arena && in->arena_offset == out->arena_offset &&
+        !in->patch_role && !out->patch_role)
+        return "view";
+    return "te_copy_bytes";
+}

@@ -237,13 +237,21 @@ static int add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, con
     return 0;
 }
 
+/* Kernels, as lowering records them (te_lowering.variant). */
+enum { ADD_PLAIN, ADD_LUT };
+
 static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
     char params[256];
-    if (add_plan(e->g, op, &p, u1, u2))
+    if (e->low->variant == ADD_LUT) {
+        if (!add_plan(e->g, op, &p, u1, u2)) /* the tables lowering found */
+            return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
         return add_emit_lut(e, op, &p, u1, u2);
+    }
+    te_add_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
+                       te_out(e->g, op, 0), &p);
     snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d",
              (int)p.in1_offset, (int)p.in2_offset, p.left_shift, (int)p.in1_mult, p.in1_shift,
              (int)p.in2_mult, p.in2_shift, (int)p.out_mult, p.out_shift, (int)p.out_offset,
@@ -251,13 +259,15 @@ static int add_emit(te_emit *e, const te_op *op)
     return te_bcast_emit(e, op, "add", params);
 }
 
-static const char *add_variant(const te_graph *g, const te_op *op)
+/* te_add_s8_lut when its tables exist: the search costs milliseconds, so
+ * it runs once per op (lower_once: it depends on the quantization alone). */
+static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
-    if (!op->memo) /* the table search costs milliseconds: once per op */
-        ((te_op *)op)->memo = add_plan(g, op, &p, u1, u2) ? 1 : 2;
-    return op->memo == 1 ? "te_add_s8_lut" : "te_add_s8";
+    (void)o;
+    l->variant = add_plan(g, op, &p, u1, u2) ? ADD_LUT : ADD_PLAIN;
+    l->kernel = l->variant == ADD_LUT ? "te_add_s8_lut" : "te_add_s8";
 }
 
 const te_op_def te_op_add = {
@@ -265,5 +275,7 @@ const te_op_def te_op_add = {
     .check = add_check,
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,
-    .variant = add_variant,
+    .lower = add_lower,
+    .lower_once = 1,
+    .patch_kind = te_patch_pointwise,
 };

@@ -89,8 +89,16 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* The kernel emit() calls: the input type picks it. */
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_FLOAT32 ? "te_log_softmax_f32" : "te_log_softmax_s8";
+}
+
 const te_op_def te_op_log_softmax = {
     .opcode = TE_OP_LOG_SOFTMAX,
     .check = check,
     .emit = emit,
+    .variant = variant,
 };

@@ -183,4 +183,6 @@ const te_op_def te_op_mean = {
     .opcode = TE_OP_MEAN,
     .check = mean_check,
     .emit = mean_emit,
+    .kernel = "te_mean_s8",
+    .rescale = {1, 0, 1},
 };

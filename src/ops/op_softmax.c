@@ -76,8 +76,16 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* The kernel emit() calls: the output type picks it. */
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    return out && out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8";
+}
+
 const te_op_def te_op_softmax = {
     .opcode = TE_OP_SOFTMAX,
     .check = check,
     .emit = emit,
+    .variant = variant,
 };

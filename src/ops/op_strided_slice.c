@@ -204,5 +204,6 @@ const te_op_def te_op_strided_slice = {
     .opcode = TE_OP_STRIDED_SLICE,
     .check = slice_check,
     .emit = slice_emit,
+    .kernel = "te_copy_gather_s8",
     .fold = slice_fold,
 };

@@ -121,4 +121,6 @@ const te_op_def te_op_transpose_conv = {
     .check = check,
     .macs = macs,
     .emit = emit,
+    .kernel = "te_transpose_conv_s8",
+    .rescale = {2, 2, 1},
 };

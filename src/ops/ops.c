@@ -180,3 +180,26 @@ int te_slice_output_always(const te_graph *g, const te_op *op)
     (void)op;
     return 1;
 }
+
+te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return TE_PATCH_POINTWISE;
+}
+
+te_patch_kind te_patch_window(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return TE_PATCH_WINDOW;
+}
+
+int64_t te_cost_rows_of(const te_tensor *t)
+{
+    int64_t last;
+    if (!t || t->rank == 0)
+        return 1;
+    last = t->shape[t->rank - 1];
+    return last > 0 ? te_tensor_elems(t) / last : 0;
+}

@@ -124,3 +124,10 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_emit_stmt(e, "}");
     return 0;
 }
+
+void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    f->f[TE_CF_WINDOW] = out ? (double)te_tensor_elems(out) * op->opt.filter_h * op->opt.filter_w
+                             : 0;
+}

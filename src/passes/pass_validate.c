@@ -61,27 +61,18 @@ static int check_outputs_not_const(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* How an op rescales to its output: 2 = input x weight scale / output
- * scale (inputs *act and *other), 1 = input 0 scale / output scale,
- * 0 = not at all (copies, lookup tables, ops with checks of their own). */
+/* How an op rescales to its output (te_op_def.rescale): 2 = input *act x
+ * input *other scale / output scale, 1 = input *act scale / output scale,
+ * 0 = not at all. */
 static int rescale_kind(const te_op *op, int *act, int *other)
 {
+    const te_op_def *def = te_op_find(op->opcode);
     *act = 0, *other = 1;
-    switch (op->opcode) {
-    case TE_OP_CONV_2D:
-    case TE_OP_DEPTHWISE_CONV_2D:
-    case TE_OP_FULLY_CONNECTED:
-    case TE_OP_MUL:
-        return 2;
-    case TE_OP_TRANSPOSE_CONV:
-        *act = 2;
-        return 2;
-    case TE_OP_MEAN:
-    case TE_OP_QUANTIZE:
-        return 1;
-    default:
+    if (!def || !def->rescale.kind)
         return 0;
-    }
+    *act = def->rescale.act;
+    *other = def->rescale.weight;
+    return def->rescale.kind;
 }
 
 static int quantized_int(const te_tensor *t)

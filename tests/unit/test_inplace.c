@@ -439,12 +439,14 @@ static void test_inplace_decision(void)
             const te_graph *g = m->g;
             const te_tensor *t = &g->tensors[g->ops[0].out[0]];
             const te_tensor *y = &g->tensors[g->ops[1].out[0]];
-            const te_op_def *def = te_op_find(TE_OP_DEPTHWISE_CONV_2D);
+            const te_lowering *l0 = te_lowered_find(m->low, g, &g->ops[0]);
+            const te_lowering *l1 = te_lowered_find(m->low, g, &g->ops[1]);
             /* multiplier 2 cannot run in place; the second op can either way */
             CHECK(t->inplace == (mult == 1));
             CHECK(y->inplace && y->alias_of == t->id);
-            CHECK(def->scratch_bytes(g, &g->ops[0]) == (mult == 1 ? 64u : 0u));
-            CHECK(def->scratch_bytes(g, &g->ops[1]) == 64u);
+            CHECK(l0 && l0->scratch_bytes == (mult == 1 ? 64u : 0u));
+            CHECK(l1 && l1->scratch_bytes == 64u);
+            CHECK(l1 && l1->inplace_input == 0);
             CHECK(te_model_generate(m, "dwc", "", &h, &c, &d) == 0);
             CHECK(c.s && strstr(c.s, "te_depthwise_conv2d_s8_inplace(") != NULL);
             /* m1: one 8x8x4 buffer plus one 8x8 plane; m2: x and t */
@@ -545,7 +547,7 @@ static void test_concat_slices(void)
             const te_tensor *y = &g->tensors[g->ops[2].out[0]];
             CHECK(a->slice == !cases[k].a_out);
             if (cases[k].a_out) { /* a slice of b alone does not pay for a work area */
-                CHECK(b->slice && g->slice_no_work);
+                CHECK(b->slice && m->low->opts.slice_no_work);
                 CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
                 te_model_free(m);
                 free(data);
