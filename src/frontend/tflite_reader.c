@@ -424,7 +424,8 @@ static int read_tensors(reader *r, const fb_table *sg)
 enum {
     UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
     UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
-    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74,
+    UO_RESIZE_BILINEAR = 15, UO_ARG_MAX = 40, UO_ARG_MIN = 57, UO_BATCH_MATMUL = 101
 };
 
 typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
@@ -625,6 +626,43 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
+ * half_pixel_centers. */
+static int dec_resize_bilinear(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ac, hp;
+    (void)r;
+    if (fb_u8(t, 2, 0, &ac) || fb_u8(t, 3, 0, &hp))
+        return -1;
+    op->opt.align_corners = ac != 0;
+    op->opt.half_pixel_centers = hp != 0;
+    return 0;
+}
+
+/* ArgMaxOptions / ArgMinOptions: output_type. */
+static int dec_arg_min_max(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t type;
+    (void)r;
+    if (fb_i8(t, 0, 0, &type))
+        return -1;
+    op->opt.output_type = (te_dtype)type;
+    return 0;
+}
+
+/* BatchMatMulOptions: adj_x, adj_y (asymmetric_quantize_inputs is hybrid
+ * only). */
+static int dec_batch_matmul(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ax, ay;
+    (void)r;
+    if (fb_u8(t, 0, 0, &ax) || fb_u8(t, 1, 0, &ay))
+        return -1;
+    op->opt.adj_x = ax != 0;
+    op->opt.adj_y = ay != 0;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -652,6 +690,10 @@ static const struct {
     {TE_OP_TRANSPOSE_CONV, UO_TRANSPOSE_CONV, "TransposeConvOptions", dec_transpose_conv},
     {TE_OP_RESIZE_NEAREST_NEIGHBOR, UO_RESIZE_NEAREST, "ResizeNearestNeighborOptions",
      dec_resize_nearest},
+    {TE_OP_RESIZE_BILINEAR, UO_RESIZE_BILINEAR, "ResizeBilinearOptions", dec_resize_bilinear},
+    {TE_OP_ARG_MAX, UO_ARG_MAX, "ArgMaxOptions", dec_arg_min_max},
+    {TE_OP_ARG_MIN, UO_ARG_MIN, "ArgMinOptions", dec_arg_min_max},
+    {TE_OP_BATCH_MATMUL, UO_BATCH_MATMUL, "BatchMatMulOptions", dec_batch_matmul},
 };
 
 /* Fields that are not zero when the options table is absent. */

@@ -94,9 +94,9 @@ const char *te_opcode_name(int opcode)
         {49, "SPLIT"}, {50, "LOG_SOFTMAX"}, {53, "CAST"}, {54, "PRELU"},
         {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {60, "PADV2"},
         {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {74, "SUM"},
-        {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"},
+        {79, "ARG_MIN"}, {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"}, {89, "REDUCE_MIN"},
         {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
-        {114, "QUANTIZE"}, {117, "HARD_SWISH"},
+        {114, "QUANTIZE"}, {117, "HARD_SWISH"}, {126, "BATCH_MATMUL"},
     };
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)

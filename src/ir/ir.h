@@ -46,6 +46,7 @@ typedef enum {
     TE_OP_RELU = 19,
     TE_OP_RELU6 = 21,
     TE_OP_RESHAPE = 22,
+    TE_OP_RESIZE_BILINEAR = 23,
     TE_OP_SOFTMAX = 25,
     TE_OP_SVDF = 27,
     TE_OP_TANH = 28,
@@ -56,10 +57,16 @@ typedef enum {
     TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
     TE_OP_STRIDED_SLICE = 45,
     TE_OP_LOG_SOFTMAX = 50,
+    TE_OP_ARG_MAX = 56,
     TE_OP_TRANSPOSE_CONV = 67,
+    TE_OP_SUM = 74,
+    TE_OP_ARG_MIN = 79,
+    TE_OP_REDUCE_MAX = 82,
+    TE_OP_REDUCE_MIN = 89,
     TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
     TE_OP_QUANTIZE = 114,
-    TE_OP_HARD_SWISH = 117
+    TE_OP_HARD_SWISH = 117,
+    TE_OP_BATCH_MATMUL = 126
 } te_opcode;
 
 /* Fused activation, values equal TFLite's ActivationFunctionType. */
@@ -128,7 +135,9 @@ typedef struct {
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
-    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR */
+    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
+    te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
+    int adj_x, adj_y;              /* BATCH_MATMUL */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */
     int new_shape[TE_MAX_RANK];
