@@ -28,6 +28,7 @@ extern const te_op_def te_op_reduce_max;
 extern const te_op_def te_op_reduce_min;
 extern const te_op_def te_op_arg_max;
 extern const te_op_def te_op_arg_min;
+extern const te_op_def te_op_batch_matmul;
 extern const te_op_def te_op_quantize;
 extern const te_op_def te_op_dequantize;
 extern const te_op_def te_op_softmax;
@@ -61,6 +62,7 @@ static const te_op_def *const op_table[] = {
     &te_op_reduce_min,
     &te_op_arg_max,
     &te_op_arg_min,
+    &te_op_batch_matmul,
     &te_op_quantize,
     &te_op_dequantize,
     &te_op_softmax,
