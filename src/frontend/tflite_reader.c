@@ -638,6 +638,43 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
+ * half_pixel_centers. */
+static int dec_resize_bilinear(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ac, hp;
+    (void)r;
+    if (fb_u8(t, 2, 0, &ac) || fb_u8(t, 3, 0, &hp))
+        return -1;
+    op->opt.align_corners = ac != 0;
+    op->opt.half_pixel_centers = hp != 0;
+    return 0;
+}
+
+/* ArgMaxOptions / ArgMinOptions: output_type. */
+static int dec_arg_min_max(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t type;
+    (void)r;
+    if (fb_i8(t, 0, 0, &type))
+        return -1;
+    op->opt.output_type = (te_dtype)type;
+    return 0;
+}
+
+/* BatchMatMulOptions: adj_x, adj_y (asymmetric_quantize_inputs is hybrid
+ * only). */
+static int dec_batch_matmul(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ax, ay;
+    (void)r;
+    if (fb_u8(t, 0, 0, &ax) || fb_u8(t, 1, 0, &ay))
+        return -1;
+    op->opt.adj_x = ax != 0;
+    op->opt.adj_y = ay != 0;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -664,6 +701,10 @@ static const struct {
     {TE_OP_STRIDED_SLICE, TE_OPT_STRIDED_SLICE, dec_strided_slice},
     {TE_OP_TRANSPOSE_CONV, TE_OPT_TRANSPOSE_CONV, dec_transpose_conv},
     {TE_OP_RESIZE_NEAREST_NEIGHBOR, TE_OPT_RESIZE_NEAREST_NEIGHBOR, dec_resize_nearest},
+    {TE_OP_RESIZE_BILINEAR, TE_OPT_RESIZE_BILINEAR, dec_resize_bilinear},
+    {TE_OP_ARG_MAX, TE_OPT_ARG_MAX, dec_arg_min_max},
+    {TE_OP_ARG_MIN, TE_OPT_ARG_MIN, dec_arg_min_max},
+    {TE_OP_BATCH_MATMUL, TE_OPT_BATCH_MAT_MUL, dec_batch_matmul},
 };
 
 /* Fields that are not zero when the options table is absent. */

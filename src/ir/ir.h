@@ -100,7 +100,9 @@ typedef struct {
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
-    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR */
+    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
+    te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
+    int adj_x, adj_y;              /* BATCH_MATMUL */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */
     int new_shape[TE_MAX_RANK];

@@ -22,6 +22,13 @@ extern const te_op_def te_op_transpose;
 extern const te_op_def te_op_concatenation;
 extern const te_op_def te_op_strided_slice;
 extern const te_op_def te_op_resize_nearest_neighbor;
+extern const te_op_def te_op_resize_bilinear;
+extern const te_op_def te_op_sum;
+extern const te_op_def te_op_reduce_max;
+extern const te_op_def te_op_reduce_min;
+extern const te_op_def te_op_arg_max;
+extern const te_op_def te_op_arg_min;
+extern const te_op_def te_op_batch_matmul;
 extern const te_op_def te_op_quantize;
 extern const te_op_def te_op_dequantize;
 extern const te_op_def te_op_softmax;
@@ -52,6 +59,13 @@ static const te_op_def *const op_table[] = {
     &te_op_concatenation,
     &te_op_strided_slice,
     &te_op_resize_nearest_neighbor,
+    &te_op_resize_bilinear,
+    &te_op_sum,
+    &te_op_reduce_max,
+    &te_op_reduce_min,
+    &te_op_arg_max,
+    &te_op_arg_min,
+    &te_op_batch_matmul,
     &te_op_quantize,
     &te_op_dequantize,
     &te_op_softmax,
