@@ -424,7 +424,8 @@ static int read_tensors(reader *r, const fb_table *sg)
 enum {
     UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
     UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
-    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+    UO_SUB = 28, UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49,
+    UO_RESIZE_NEAREST = 74, UO_LEAKY_RELU = 75
 };
 
 typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
@@ -625,6 +626,12 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+static int dec_leaky_relu(reader *r, const fb_table *t, te_op *op)
+{
+    (void)r;
+    return fb_f32(t, 0, 0.0f, &op->opt.alpha);
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -641,6 +648,8 @@ static const struct {
     {TE_OP_CONCATENATION, UO_CONCATENATION, "ConcatenationOptions", dec_concatenation},
     {TE_OP_ADD, UO_ADD, "AddOptions", dec_activation0},
     {TE_OP_MUL, UO_MUL, "MulOptions", dec_activation0},
+    {TE_OP_SUB, UO_SUB, "SubOptions", dec_activation0},
+    {TE_OP_LEAKY_RELU, UO_LEAKY_RELU, "LeakyReluOptions", dec_leaky_relu},
     {TE_OP_RESHAPE, UO_RESHAPE, "ReshapeOptions", dec_reshape},
     {TE_OP_MEAN, UO_REDUCER, "ReducerOptions", dec_reducer},
     {74 /* SUM */, UO_REDUCER, "ReducerOptions", dec_reducer},

@@ -92,10 +92,11 @@ const char *te_opcode_name(int opcode)
         {40, "MEAN"}, {41, "SUB"}, {42, "DIV"}, {43, "SQUEEZE"},
         {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"}, {45, "STRIDED_SLICE"}, {47, "EXP"},
         {49, "SPLIT"}, {50, "LOG_SOFTMAX"}, {53, "CAST"}, {54, "PRELU"},
-        {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {60, "PADV2"},
+        {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {59, "NEG"}, {60, "PADV2"},
         {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {74, "SUM"},
         {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"},
-        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"},
+        {99, "SQUARED_DIFFERENCE"}, {101, "ABS"}, {102, "SPLIT_V"}, {111, "ELU"},
         {114, "QUANTIZE"}, {117, "HARD_SWISH"},
     };
     size_t i;

@@ -52,12 +52,21 @@ typedef enum {
     TE_OP_PAD = 34,
     TE_OP_TRANSPOSE = 39,
     TE_OP_MEAN = 40,
+    TE_OP_SUB = 41,
     TE_OP_SQUEEZE = 43,
     TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
     TE_OP_STRIDED_SLICE = 45,
     TE_OP_LOG_SOFTMAX = 50,
+    TE_OP_PRELU = 54,
+    TE_OP_MAXIMUM = 55,
+    TE_OP_MINIMUM = 57,
+    TE_OP_NEG = 59,
     TE_OP_TRANSPOSE_CONV = 67,
     TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
+    TE_OP_LEAKY_RELU = 98,
+    TE_OP_SQUARED_DIFFERENCE = 99,
+    TE_OP_ABS = 101,
+    TE_OP_ELU = 111,
     TE_OP_QUANTIZE = 114,
     TE_OP_HARD_SWISH = 117
 } te_opcode;
@@ -128,6 +137,7 @@ typedef struct {
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
+    float alpha;                   /* LEAKY_RELU */
     int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */

@@ -31,6 +31,7 @@ extern const te_op_def te_op_tanh;
 extern const te_op_def te_op_hard_swish;
 extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
+extern const te_op_def te_op_leaky_relu;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -58,6 +59,7 @@ static const te_op_def *const op_table[] = {
     &te_op_hard_swish,
     &te_op_relu,
     &te_op_relu6,
+    &te_op_leaky_relu,
 };
 
 const te_op_def *te_op_find(int opcode)
