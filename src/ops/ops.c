@@ -32,6 +32,8 @@ extern const te_op_def te_op_hard_swish;
 extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
 extern const te_op_def te_op_leaky_relu;
+extern const te_op_def te_op_minimum;
+extern const te_op_def te_op_maximum;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -60,6 +62,8 @@ static const te_op_def *const op_table[] = {
     &te_op_relu,
     &te_op_relu6,
     &te_op_leaky_relu,
+    &te_op_minimum,
+    &te_op_maximum,
 };
 
 const te_op_def *te_op_find(int opcode)

