@@ -34,6 +34,7 @@ extern const te_op_def te_op_relu6;
 extern const te_op_def te_op_leaky_relu;
 extern const te_op_def te_op_minimum;
 extern const te_op_def te_op_maximum;
+extern const te_op_def te_op_sub;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -64,6 +65,7 @@ static const te_op_def *const op_table[] = {
     &te_op_leaky_relu,
     &te_op_minimum,
     &te_op_maximum,
+    &te_op_sub,
 };
 
 const te_op_def *te_op_find(int opcode)

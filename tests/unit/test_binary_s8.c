@@ -14,9 +14,14 @@
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_minmax.h"
+#include "te_sub.h"
 #include "testlib.h"
 
 #define MAXN 4096
+
+/* Compiler-side parameter builders (src/ops/op_*.c). */
+void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
+                        const te_tensor *o, te_sub_params *p);
 
 /* ---- test tensors and broadcast shapes ------------------------------------ */
 
@@ -205,10 +210,57 @@ static void test_minmax_scalar_table(void)
     CHECK(ok);
 }
 
+/* ---- SUB ------------------------------------------------------------------- */
+
+static te_activation g_act;
+
+static void act_bounds(te_activation act, float scale, int zp, int32_t *lo, int32_t *hi)
+{
+    *lo = -128;
+    *hi = 127;
+    te_activation_range(act, scale, zp, -128, 127, lo, hi);
+}
+
+/* (x - z1) s1 - (y - z2) s2, requantized with TFLM's float ratios. */
+static int8_t ref_sub(int8_t x, int8_t y, const bcase *c)
+{
+    float s1 = c->a.scale, s2 = c->b.scale, twice = 2.0f * (s1 > s2 ? s1 : s2);
+    int32_t m1, m2, mo, u, v, r, lo, hi;
+    int e1, e2, eo;
+    te_quantize_multiplier((double)(s1 / twice), &m1, &e1);
+    te_quantize_multiplier((double)(s2 / twice), &m2, &e2);
+    te_quantize_multiplier((double)(twice / (1048576.0f * c->o.scale)), &mo, &eo);
+    u = te_rounding_divide_by_pot(
+        te_sat_round_doubling_high_mul((x - (int32_t)c->a.zp) * 1048576, m1), -e1);
+    v = te_rounding_divide_by_pot(
+        te_sat_round_doubling_high_mul((y - (int32_t)c->b.zp) * 1048576, m2), -e2);
+    r = te_rounding_divide_by_pot(te_sat_round_doubling_high_mul(u - v, mo), -eo) +
+        (int32_t)c->o.zp;
+    act_bounds(g_act, c->o.scale, (int)c->o.zp, &lo, &hi);
+    return (int8_t)(r < lo ? lo : r > hi ? hi : r);
+}
+
+static void test_sub(int cases)
+{
+    static const te_activation acts[] = {TE_ACT_NONE, TE_ACT_RELU, TE_ACT_RELU6,
+                                         TE_ACT_RELU_N1_TO_1};
+    static bcase c;
+    int k;
+    for (k = 0; k < cases; k++) {
+        te_sub_params p;
+        g_act = acts[k % 4];
+        bcase_make(&c, ref_sub);
+        te_sub_make_params(g_act, &c.a.t, &c.b.t, &c.o.t, &p);
+        te_sub_s8(&p, c.in1, c.in2, c.out);
+        CHECK(bcase_same(&c, "sub", k));
+    }
+}
+
 int main(void)
 {
     test_seed(1313);
     test_minmax(400);
     test_minmax_scalar_table();
+    test_sub(400);
     return test_summary();
 }
