@@ -35,6 +35,7 @@ extern const te_op_def te_op_leaky_relu;
 extern const te_op_def te_op_minimum;
 extern const te_op_def te_op_maximum;
 extern const te_op_def te_op_sub;
+extern const te_op_def te_op_squared_difference;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -66,6 +67,7 @@ static const te_op_def *const op_table[] = {
     &te_op_minimum,
     &te_op_maximum,
     &te_op_sub,
+    &te_op_squared_difference,
 };
 
 const te_op_def *te_op_find(int opcode)

@@ -14,6 +14,7 @@
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_minmax.h"
+#include "te_squared_difference.h"
 #include "te_sub.h"
 #include "testlib.h"
 
@@ -22,6 +23,8 @@
 /* Compiler-side parameter builders (src/ops/op_*.c). */
 void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_sub_params *p);
+void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
+                                       const te_tensor *o, te_squared_difference_params *p);
 
 /* ---- test tensors and broadcast shapes ------------------------------------ */
 
@@ -256,11 +259,43 @@ static void test_sub(int cases)
     }
 }
 
+/* ---- SQUARED_DIFFERENCE ---------------------------------------------------- */
+
+static int8_t ref_sqdiff(int8_t x, int8_t y, const bcase *c)
+{
+    double s1 = c->a.scale, s2 = c->b.scale, twice = 2.0 * (s1 > s2 ? s1 : s2);
+    int32_t m1, m2, mo, u, v, r;
+    int e1, e2, eo;
+    te_quantize_multiplier(s1 / twice, &m1, &e1);
+    te_quantize_multiplier(s2 / twice, &m2, &e2);
+    te_quantize_multiplier(twice * twice / (double)(16384.0f * c->o.scale), &mo, &eo);
+    u = te_rounding_divide_by_pot(
+        te_sat_round_doubling_high_mul((x - (int32_t)c->a.zp) * 128, m1), -e1);
+    v = te_rounding_divide_by_pot(
+        te_sat_round_doubling_high_mul((y - (int32_t)c->b.zp) * 128, m2), -e2);
+    r = te_mul_by_quant_mult((u - v) * (u - v), mo, eo) + (int32_t)c->o.zp;
+    return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+}
+
+static void test_squared_difference(int cases)
+{
+    static bcase c;
+    int k;
+    for (k = 0; k < cases; k++) {
+        te_squared_difference_params p;
+        bcase_make(&c, ref_sqdiff);
+        te_squared_difference_make_params(&c.a.t, &c.b.t, &c.o.t, &p);
+        te_squared_difference_s8(&p, c.in1, c.in2, c.out);
+        CHECK(bcase_same(&c, "squared_difference", k));
+    }
+}
+
 int main(void)
 {
     test_seed(1313);
     test_minmax(400);
     test_minmax_scalar_table();
     test_sub(400);
+    test_squared_difference(400);
     return test_summary();
 }
