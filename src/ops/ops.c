@@ -36,6 +36,7 @@ extern const te_op_def te_op_minimum;
 extern const te_op_def te_op_maximum;
 extern const te_op_def te_op_sub;
 extern const te_op_def te_op_squared_difference;
+extern const te_op_def te_op_prelu;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -68,6 +69,7 @@ static const te_op_def *const op_table[] = {
     &te_op_maximum,
     &te_op_sub,
     &te_op_squared_difference,
+    &te_op_prelu,
 };
 
 const te_op_def *te_op_find(int opcode)

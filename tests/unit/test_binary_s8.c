@@ -14,6 +14,7 @@
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_minmax.h"
+#include "te_prelu.h"
 #include "te_squared_difference.h"
 #include "te_sub.h"
 #include "testlib.h"
@@ -23,6 +24,8 @@
 /* Compiler-side parameter builders (src/ops/op_*.c). */
 void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_sub_params *p);
+void te_prelu_make_params(const te_tensor *in, const te_tensor *alpha, const te_tensor *o,
+                          te_prelu_params *p);
 void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
                                        const te_tensor *o, te_squared_difference_params *p);
 
@@ -290,6 +293,37 @@ static void test_squared_difference(int cases)
     }
 }
 
+/* ---- PRELU ----------------------------------------------------------------- */
+
+static int8_t ref_prelu(int8_t x, int8_t a, const bcase *c)
+{
+    double si = c->a.scale, sa = c->b.scale, so = c->o.scale;
+    int32_t m, v = x - (int32_t)c->a.zp, r;
+    int e;
+    if (v >= 0) {
+        te_quantize_multiplier(si / so, &m, &e);
+        r = te_mul_by_quant_mult(v, m, e);
+    } else {
+        te_quantize_multiplier(si * sa / so, &m, &e);
+        r = te_mul_by_quant_mult(v * (a - (int32_t)c->b.zp), m, e);
+    }
+    r += (int32_t)c->o.zp;
+    return (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+}
+
+static void test_prelu(int cases)
+{
+    static bcase c;
+    int k;
+    for (k = 0; k < cases; k++) {
+        te_prelu_params p;
+        bcase_make(&c, ref_prelu);
+        te_prelu_make_params(&c.a.t, &c.b.t, &c.o.t, &p);
+        te_prelu_s8(&p, c.in1, c.in2, c.out);
+        CHECK(bcase_same(&c, "prelu", k));
+    }
+}
+
 int main(void)
 {
     test_seed(1313);
@@ -297,5 +331,6 @@ int main(void)
     test_minmax_scalar_table();
     test_sub(400);
     test_squared_difference(400);
+    test_prelu(400);
     return test_summary();
 }
