@@ -37,6 +37,8 @@ extern const te_op_def te_op_maximum;
 extern const te_op_def te_op_sub;
 extern const te_op_def te_op_squared_difference;
 extern const te_op_def te_op_prelu;
+extern const te_op_def te_op_elu;
+extern const te_op_def te_op_abs;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -70,6 +72,8 @@ static const te_op_def *const op_table[] = {
     &te_op_sub,
     &te_op_squared_difference,
     &te_op_prelu,
+    &te_op_elu,
+    &te_op_abs,
 };
 
 const te_op_def *te_op_find(int opcode)

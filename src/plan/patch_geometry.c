@@ -29,6 +29,8 @@ int te_patch_op_supported(const te_graph *g, const te_op *op)
     case TE_OP_RELU:
     case TE_OP_RELU6:
     case TE_OP_LEAKY_RELU:
+    case TE_OP_ELU:
+    case TE_OP_ABS:
     case TE_OP_TRANSPOSE:
         return 1;
     case TE_OP_QUANTIZE: /* int8 requantize, or the float32 -> int8 at a model's input */

@@ -324,6 +324,74 @@ static void test_prelu(int cases)
     }
 }
 
+/* ---- unary tables: LEAKY_RELU, ELU, ABS ----------------------------------- */
+
+static int8_t sat8(int64_t v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+
+/* TFLM's per-value formulas written out (multipliers from float ratios). */
+static int8_t ref_leaky(int v, float si, int zi, float so, int zo, float alpha)
+{
+    int32_t m, x = v - zi;
+    int e;
+    float ratio = x >= 0 ? si / so : si * alpha / so;
+    te_quantize_multiplier((double)ratio, &m, &e);
+    return sat8((int64_t)zo + te_mul_by_quant_mult(x, m, e));
+}
+
+static int8_t ref_abs(int v, float si, int zi, float so, int zo)
+{
+    int32_t m, x = abs(v - zi);
+    int e;
+    if (si == so)
+        return sat8((int64_t)x + zo);
+    te_quantize_multiplier((double)si / (double)so, &m, &e);
+    return sat8((int64_t)te_mul_by_quant_mult(x, m, e) + zo);
+}
+
+static int8_t ref_elu(int v, float si, int zi, float so, int zo)
+{
+    float x = si * (float)(v - zi);
+    float y = x < 0.0f ? expf(x) - 1.0f : x;
+    return sat8((int64_t)(roundf(y * (1.0f / so)) + (float)zo));
+}
+
+static void test_unary_tables(int cases)
+{
+    int k, v;
+    for (k = 0; k < cases; k++) {
+        float si = rand_scale(), so = k % 4 == 0 ? si : rand_scale();
+        int zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
+        float alpha = (float)test_rand_range(-300, 300) / 100.0f;
+        int8_t leaky[256], elu[256], absv[256];
+        int ok = 1;
+        CHECK(te_lut_leaky_relu(si, zi, so, zo, alpha, leaky) == 0);
+        CHECK(te_lut_abs(si, zi, so, zo, absv) == 0);
+        te_lut_elu(si, zi, so, zo, elu);
+        for (v = -128; v <= 127; v++) {
+            ok &= leaky[(uint8_t)v] == ref_leaky(v, si, zi, so, zo, alpha);
+            ok &= absv[(uint8_t)v] == ref_abs(v, si, zi, so, zo);
+            ok &= elu[(uint8_t)v] == ref_elu(v, si, zi, so, zo);
+        }
+        if (!ok)
+            fprintf(stderr, "unary tables case %d: si %g zi %d so %g zo %d alpha %g\n", k,
+                    (double)si, zi, (double)so, zo, (double)alpha);
+        CHECK(ok);
+    }
+    /* identities: alpha 1 at equal quantization; ABS of a symmetric input */
+    {
+        int8_t t[256];
+        int ok = 1;
+        te_lut_leaky_relu(0.05f, 3, 0.05f, 3, 1.0f, t);
+        for (v = -128; v <= 127; v++)
+            ok &= t[(uint8_t)v] == v;
+        te_lut_abs(0.1f, 0, 0.1f, 0, t);
+        for (v = -127; v <= 127; v++)
+            ok &= t[(uint8_t)v] == abs(v);
+        ok &= t[(uint8_t)-128] == 127; /* |-128| saturates */
+        CHECK(ok);
+    }
+}
+
 int main(void)
 {
     test_seed(1313);
@@ -332,5 +400,6 @@ int main(void)
     test_sub(400);
     test_squared_difference(400);
     test_prelu(400);
+    test_unary_tables(200);
     return test_summary();
 }
