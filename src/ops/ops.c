@@ -39,6 +39,7 @@ extern const te_op_def te_op_squared_difference;
 extern const te_op_def te_op_prelu;
 extern const te_op_def te_op_elu;
 extern const te_op_def te_op_abs;
+extern const te_op_def te_op_neg;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -74,6 +75,7 @@ static const te_op_def *const op_table[] = {
     &te_op_prelu,
     &te_op_elu,
     &te_op_abs,
+    &te_op_neg,
 };
 
 const te_op_def *te_op_find(int opcode)
