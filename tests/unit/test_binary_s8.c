@@ -12,6 +12,7 @@
 #include "ops/broadcast.h"
 #include "quant/lut_unary.h"
 #include "quant/quant.h"
+#include "te_add.h"
 #include "te_common.h"
 #include "te_minmax.h"
 #include "te_prelu.h"
@@ -24,6 +25,8 @@
 /* Compiler-side parameter builders (src/ops/op_*.c). */
 void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_sub_params *p);
+int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
+                           int32_t *u2);
 void te_prelu_make_params(const te_tensor *in, const te_tensor *alpha, const te_tensor *o,
                           te_prelu_params *p);
 void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
@@ -392,12 +395,77 @@ static void test_unary_tables(int cases)
     }
 }
 
+/* SUB through ADD's table kernel: the tables the compiler finds for SUB's
+ * rescaling, over all 65536 input pairs, against ref_sub (flat and in
+ * place).  Returns how many of the cases had tables. */
+static int test_sub_lut(int cases)
+{
+    static int8_t x[65536], y[65536], out[65536];
+    static bcase c;
+    int k, i, found = 0;
+    for (i = 0; i < 65536; i++) {
+        x[i] = (int8_t)(i / 256 - 128);
+        y[i] = (int8_t)(i % 256 - 128);
+    }
+    for (k = 0; k < cases; k++) {
+        static const te_activation acts[] = {TE_ACT_NONE, TE_ACT_RELU, TE_ACT_RELU6};
+        int shape[1] = {65536}, ok = 1;
+        te_sub_params sp;
+        te_add_params p;
+        int32_t u1[256], u2[256];
+        g_act = acts[k % 3];
+        qt_init(&c.a, 0, 1, shape, rand_scale(), test_rand_range(-128, 127));
+        qt_init(&c.b, 1, 1, shape, k % 4 == 0 ? c.a.scale : rand_scale(),
+                test_rand_range(-128, 127));
+        qt_init(&c.o, 2, 1, shape, rand_scale(), test_rand_range(-128, 127));
+        te_sub_make_params(g_act, &c.a.t, &c.b.t, &c.o.t, &sp);
+        memset(&p, 0, sizeof p);
+        p.in1_offset = sp.in1_offset;
+        p.in2_offset = sp.in2_offset;
+        p.left_shift = sp.left_shift;
+        p.in1_mult = sp.in1_mult;
+        p.in1_shift = sp.in1_shift;
+        p.in2_mult = sp.in2_mult;
+        p.in2_shift = sp.in2_shift;
+        p.out_mult = sp.out_mult;
+        p.out_shift = sp.out_shift;
+        p.out_offset = sp.out_offset;
+        p.act_min = sp.act_min;
+        p.act_max = sp.act_max;
+        if (!te_add_make_lut_signed(&p, 1, TE_ADD_LUT_SHIFT, u1, u2))
+            continue;
+        found++;
+        {
+            te_add_lut_params lp;
+            memset(&lp, 0, sizeof lp);
+            lp.broadcast = 0;
+            lp.size = 65536;
+            lp.u1 = u1;
+            lp.u2 = u2;
+            lp.act_min = p.act_min;
+            lp.act_max = p.act_max;
+            te_add_s8_lut(&lp, x, y, out);
+            for (i = 0; i < 65536; i++)
+                ok &= out[i] == ref_sub(x[i], y[i], &c);
+            memcpy(out, x, sizeof out); /* in place over input 1 */
+            te_add_s8_lut(&lp, out, y, out);
+            for (i = 0; i < 65536; i++)
+                ok &= out[i] == ref_sub(x[i], y[i], &c);
+        }
+        if (!ok)
+            fprintf(stderr, "sub table case %d differs\n", k);
+        CHECK(ok);
+    }
+    return found;
+}
+
 int main(void)
 {
     test_seed(1313);
     test_minmax(400);
     test_minmax_scalar_table();
     test_sub(400);
+    CHECK(test_sub_lut(24) >= 12); /* most rescalings have tables */
     test_squared_difference(400);
     test_prelu(400);
     test_unary_tables(200);
