@@ -523,7 +523,7 @@ static int build_tiny_cnn(tflb_model *m, sample *s)
 
 enum {
     FLAW_NONE,
-    FLAW_UNSUPPORTED_OP,   /* a SUB after the conv */
+    FLAW_UNSUPPORTED_OP,   /* an LSH_PROJECTION after the conv */
     FLAW_CUSTOM_OP,        /* a CUSTOM "MyOp" after the conv */
     FLAW_FLOAT_CONV,       /* float32 input/weights/bias/output */
     FLAW_TENSOR_INDEX,     /* conv input 0 = number of tensors */
@@ -535,7 +535,8 @@ enum {
 #define SC_C 4
 #define SC_N (SC_HW * SC_HW * SC_C)
 
-/* Appends the flaw's extra operator (SUB or CUSTOM "MyOp") reading x;
+/* Appends the flaw's extra operator (LSH_PROJECTION, which TFLite Micro
+ * has no kernel for, or CUSTOM "MyOp") reading x;
  * returns its output tensor. */
 static int32_t add_extra_op(tflb_model *m, int flaw, int32_t x, const int32_t *shape,
                             float scale, int64_t zp)
@@ -545,13 +546,13 @@ static int32_t add_extra_op(tflb_model *m, int flaw, int32_t x, const int32_t *s
     if (flaw == FLAW_UNSUPPORTED_OP) {
         int8_t k[SC_N];
         tflb_quant q = tflb_quant1(&scale, &zp);
-        int i, code = tflb_add_opcode(m, TE_OP_SUB, 2);
+        int i, code = tflb_add_opcode(m, TE_OP_LSH_PROJECTION, 1);
         int32_t in[2];
         for (i = 0; i < SC_N; i++)
             k[i] = (int8_t)(i % 7 - 3);
-        in[0] = x;
-        in[1] = tflb_add_const(m, "sub_const", TFLB_INT8, shape, 4, k, SC_N, &q);
-        add_op(m, code, in, 2, out, tflb_opt_sub(TFLB_ACT_NONE));
+        in[0] = tflb_add_const(m, "hash_const", TFLB_INT8, shape, 4, k, SC_N, &q);
+        in[1] = x;
+        tflb_add_op(m, code, in, 2, &out, 1, NULL);
     } else {
         int code = tflb_add_custom_opcode(m, "MyOp", 1);
         tflb_add_op(m, code, &x, 1, &out, 1, NULL);
@@ -773,7 +774,7 @@ static const struct {
     {"tiny_cnn", build_tiny_cnn, "int8 16x16x3 classifier: CONV_2D, DEPTHWISE_CONV_2D, "
                                  "CONV_2D 1x1, AVERAGE_POOL_2D, RESHAPE, FULLY_CONNECTED, SOFTMAX"},
     {"small_conv", k_small, "valid: int8 1x8x8x4 -> CONV_2D 3x3 4->4 RELU (the bad_* base)"},
-    {"bad_unsupported_op", k_unsup, "small_conv followed by a SUB (unsupported)"},
+    {"bad_unsupported_op", k_unsup, "small_conv followed by an LSH_PROJECTION (unsupported builtin 15)"},
     {"bad_custom_op", k_custom, "small_conv followed by a CUSTOM op \"MyOp\""},
     {"bad_float_conv", k_float, "small_conv in float32 (input, weights, bias, output)"},
     {"bad_tensor_index", k_tidx, "conv input 0 = number of tensors"},

@@ -640,6 +640,12 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
 
 /* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
  * half_pixel_centers. */
+static int dec_leaky_relu(reader *r, const fb_table *t, te_op *op)
+{
+    (void)r;
+    return fb_f32(t, 0, 0.0f, &op->opt.alpha);
+}
+
 static int dec_resize_bilinear(reader *r, const fb_table *t, te_op *op)
 {
     uint8_t ac, hp;
@@ -705,6 +711,8 @@ static const struct {
     {TE_OP_ARG_MAX, TE_OPT_ARG_MAX, dec_arg_min_max},
     {TE_OP_ARG_MIN, TE_OPT_ARG_MIN, dec_arg_min_max},
     {TE_OP_BATCH_MATMUL, TE_OPT_BATCH_MAT_MUL, dec_batch_matmul},
+    {TE_OP_SUB, TE_OPT_SUB, dec_activation0},
+    {TE_OP_LEAKY_RELU, TE_OPT_LEAKY_RELU, dec_leaky_relu},
 };
 
 /* Fields that are not zero when the options table is absent. */

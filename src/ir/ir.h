@@ -100,6 +100,7 @@ typedef struct {
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
+    float alpha;                   /* LEAKY_RELU */
     int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
     te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
     int adj_x, adj_y;              /* BATCH_MATMUL */

@@ -41,6 +41,15 @@ extern const te_op_def te_op_relu6;
 extern const te_op_def te_op_shape;
 extern const te_op_def te_op_tile;
 extern const te_op_def te_op_pack;
+extern const te_op_def te_op_leaky_relu;
+extern const te_op_def te_op_minimum;
+extern const te_op_def te_op_maximum;
+extern const te_op_def te_op_sub;
+extern const te_op_def te_op_squared_difference;
+extern const te_op_def te_op_prelu;
+extern const te_op_def te_op_elu;
+extern const te_op_def te_op_abs;
+extern const te_op_def te_op_neg;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -78,6 +87,15 @@ static const te_op_def *const op_table[] = {
     &te_op_shape,
     &te_op_tile,
     &te_op_pack,
+    &te_op_leaky_relu,
+    &te_op_minimum,
+    &te_op_maximum,
+    &te_op_sub,
+    &te_op_squared_difference,
+    &te_op_prelu,
+    &te_op_elu,
+    &te_op_abs,
+    &te_op_neg,
 };
 
 const te_op_def *te_op_lookup(int opcode)
