@@ -48,6 +48,12 @@
 #endif
 #endif
 
+/* te:section TE_STATIC_ASSERT */
+/* Compile-time check, C99: the array size is negative when cond is false.
+ * The kernels with assembly check with it every offset the assembly reads. */
+#define TE_STATIC_ASSERT(cond, name) typedef char te_static_assert_##name[(cond) ? 1 : -1]
+/* te:end */
+
 #define TE_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TE_MAX(a, b) ((a) > (b) ? (a) : (b))
 

@@ -172,6 +172,36 @@ TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
 #define TE_DEPTHWISE_DSP_TAILF 13 /* row length % 4: bit 1 a pair, bit 0 a single pixel */
 #define TE_DEPTHWISE_DSP_CS_WORDS(k) (TE_DEPTHWISE_DSP_FIELDS(k) + 15)
 
+/* Byte offsets the assembly below reads from a channel's block (cs): 3x3
+ * with literal offsets (fields at 4 * FIELDS(3) = 48), 5x5 and 7x7 with
+ * F = 4 * FIELDS(k) ("120", "224") plus literal field offsets.  The weight
+ * rows: 8 nw bytes a row at stride 1, 4 nw at stride 2, nw = (k + 1) / 2;
+ * the row pointer table: 4 k bytes a row. */
+#define TE_DEPTHWISE_DSP_AT(k, field) (4 * (TE_DEPTHWISE_DSP_FIELDS(k) + (field)))
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_B2) == 48, dsp_k3_b2);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_M) == 52, dsp_k3_m);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_M + 2) == 60, dsp_k3_e);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_C) == 64, dsp_k3_c);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_C3) == 68, dsp_k3_c3);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_END) == 72, dsp_k3_end);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_TAB) == 76, dsp_k3_tab);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_CHOFF) == 80, dsp_k3_choff);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_OUT) == 84, dsp_k3_out);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_ROWB) == 88, dsp_k3_rowb);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_QB) == 92, dsp_k3_qb);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_NR) == 96, dsp_k3_nr);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_TAILF) == 100, dsp_k3_tailf);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(5, 0) == 120 && TE_DEPTHWISE_DSP_AT(7, 0) == 224, dsp_f);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_M == 4 && 4 * (TE_DEPTHWISE_DSP_M + 2) == 12, dsp_f_rq);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_C == 16 && 4 * TE_DEPTHWISE_DSP_END == 24, dsp_f_c_end);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_TAB == 28 && 4 * TE_DEPTHWISE_DSP_CHOFF == 32, dsp_f_tab);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_OUT == 36 && 4 * TE_DEPTHWISE_DSP_ROWB == 40, dsp_f_out);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_QB == 44 && 4 * TE_DEPTHWISE_DSP_TAILF == 52, dsp_f_qb);
+TE_STATIC_ASSERT(8 * ((3 + 1) / 2) == 16 && 4 * ((3 + 1) / 2) == 8, dsp_k3_rows);
+TE_STATIC_ASSERT(8 * ((5 + 1) / 2) == 24 && 4 * ((5 + 1) / 2) == 12, dsp_k5_rows);
+TE_STATIC_ASSERT(8 * ((7 + 1) / 2) == 32 && 4 * ((7 + 1) / 2) == 16, dsp_k7_rows);
+TE_STATIC_ASSERT(4 * 5 == 20 && 4 * 7 == 28, dsp_tab_rows);
+
 /* ---- requantization ---------------------------------------------------- */
 
 /* One channel's requantization values, held in registers by the loops. */

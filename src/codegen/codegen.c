@@ -256,6 +256,9 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     te_emit e;
     te_buf io = {0};
     int rc = -1;
+    if (strlen(o->name) > TE_NAME_MAX)
+        return te_fail(d, "name '%.*s...' has %zu characters: at most %d allowed", 16, o->name,
+                       strlen(o->name), TE_NAME_MAX);
     memset(&e, 0, sizeof e);
     e.g = g;
     e.plan = p;
