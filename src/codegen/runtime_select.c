@@ -825,12 +825,15 @@ static void tidy(te_buf *out, const char *text, size_t n)
 
 /* ---- the whole ------------------------------------------------------------- */
 
+/* The embedded file called name, in runtime/ or one of its ISA folders. */
 static const te_runtime_file *runtime_file(const char *name)
 {
     const te_runtime_file *f;
-    for (f = te_runtime_files; f->name; f++)
-        if (strcmp(f->name, name) == 0)
+    for (f = te_runtime_files; f->name; f++) {
+        const char *base = strrchr(f->name, '/');
+        if (strcmp(base ? base + 1 : f->name, name) == 0)
             return f;
+    }
     return NULL;
 }
 
