@@ -24,10 +24,10 @@
 #define TE_KERNEL static TE_UNUSED
 #endif
 
+#if defined(TE_TARGET_AVX2)
 /* Target x86-64-v3 (TE_TARGET_AVX2): kernels with AVX2 intrinsics.  Their
  * functions carry the avx2 target attribute, so the code compiles with
  * plain -O2 (no -mavx2) and needs a CPU with AVX2 to run. */
-#if defined(TE_TARGET_AVX2)
 #if !(defined(__x86_64__) || defined(__i386__)) || !defined(__GNUC__)
 #error "code generated for target x86-64-v3 needs gcc or clang for x86-64 (AVX2)"
 #endif

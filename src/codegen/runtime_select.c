@@ -777,7 +777,7 @@ static void tidy(te_buf *out, const char *text, size_t n)
 {
     typedef struct { const char *s; size_t len; int drop; } line;
     line *v;
-    int nl = 0, i, *stack, depth = 0, prev_blank = 1;
+    int nl = 0, i, *stack, depth = 0, prev_blank = 0;
     const char *p = text, *end = text + n;
     for (; p < end; nl++) {
         const char *q = memchr(p, '\n', (size_t)(end - p));
