@@ -3,9 +3,11 @@
  * and the set of runtime kernels in use. */
 #include "emit.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../plan/plan.h"
@@ -24,26 +26,35 @@ const char *te_ctype(te_dtype t)
     }
 }
 
-void te_emit_kernel(te_emit *e, const char *kernel)
+void te_emit_kernel(te_emit *e, te_kernel_id id)
 {
     int i;
     for (i = 0; i < e->n_kernels; i++)
-        if (strcmp(e->kernels[i], kernel) == 0)
+        if (e->kernels[i] == id)
             return;
-    if (e->n_kernels < TE_EMIT_MAX_KERNELS) {
-        snprintf(e->kernels[e->n_kernels], sizeof e->kernels[0], "%s", kernel);
-        e->n_kernels++;
-    }
+    if (te_kernel_get(id) && e->n_kernels < TE_K_COUNT)
+        e->kernels[e->n_kernels++] = id;
 }
 
 void te_emit_stmt(te_emit *e, const char *fmt, ...)
 {
-    char line[2048];
     va_list ap;
+    int n;
+    char *line;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    te_buf_printf(&e->body, "    %s\n", line);
+    if (n < 0 || !(line = malloc((size_t)n + 1))) {
+        e->body.oom = 1; /* codegen reports it */
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    te_buf_append(&e->body, "    ", 4);
+    te_buf_append(&e->body, line, (size_t)n);
+    te_buf_append(&e->body, "\n", 1);
+    free(line);
 }
 
 static te_name const_name(te_emit *e, const char *hint)
@@ -54,21 +65,42 @@ static te_name const_name(te_emit *e, const char *hint)
 }
 
 /* Writes "static const T name[n] = {" ... "};" with `fmt_elem` per element. */
+/* Constant arrays fill their lines up to this many columns. */
+#define TE_CONST_COLUMNS 150
+
+/* Writes "static const T name[n] NAME_WEIGHTS_ATTR = {" ... "};" with `elem`
+ * writing each element, as many a line as fit in TE_CONST_COLUMNS. */
 static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *hint,
                           void (*elem)(te_buf *, const void *, size_t), const void *v)
 {
     te_name name = const_name(e, hint);
-    size_t i;
-    te_buf_printf(&e->consts, "static const %s %s[%zu] = {", ctype, name.s, n ? n : 1);
+    te_buf one = {0};
+    size_t i, col = TE_CONST_COLUMNS;
+    const char *c;
+    te_buf_printf(&e->consts, "static const %s %s[%zu] ", ctype, name.s, n ? n : 1);
+    for (c = e->name; *c; c++) {
+        char u = (char)toupper((unsigned char)*c);
+        te_buf_append(&e->consts, &u, 1);
+    }
+    te_buf_printf(&e->consts, "_WEIGHTS_ATTR = {");
     if (n == 0)
         te_buf_append(&e->consts, "0", 1);
     for (i = 0; i < n; i++) {
-        if (i % 16 == 0)
-            te_buf_append(&e->consts, "\n    ", 5);
-        elem(&e->consts, v, i);
+        one.len = 0;
+        elem(&one, v, i);
         if (i + 1 < n)
-            te_buf_append(&e->consts, ",", 1);
+            te_buf_append(&one, ",", 1);
+        if (col + one.len > TE_CONST_COLUMNS) {
+            te_buf_append(&e->consts, "\n    ", 5);
+            col = 4;
+        }
+        if (one.s)
+            te_buf_append(&e->consts, one.s, one.len);
+        col += one.len;
     }
+    if (one.oom)
+        e->consts.oom = 1;
+    te_buf_free(&one);
     te_buf_append(&e->consts, "\n};\n", 4);
     return name;
 }

@@ -36,7 +36,7 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
         ds[d] *= es;
     }
     counts[3] *= es;
-    te_emit_kernel(e, "patch_copy");
+    te_emit_kernel(e, TE_K_PATCH_COPY_S8);
     te_emit_stmt(e,
                  "te_patch_copy_s8((const int8_t *)%s + %ld, (int8_t *)%s + %ld, "
                  "(const int32_t[]){%ld, %ld, %ld, %ld}, "

@@ -123,7 +123,7 @@ int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *p
             po = te_emit_tensor(e, o->id);
     char lay[512];
     format_layout(a, b, lay, sizeof lay);
-    te_emit_kernel(e, kernel);
+    te_emit_kernel(e, te_kernel_of_family(kernel));
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_%s_params p = {%s,", kernel, lay);
     te_emit_stmt(e, "        %s};", params);

@@ -87,7 +87,7 @@ int te_move_emit_copy(te_emit *e, const te_op *op)
     dst = te_emit_tensor(e, out->id);
     if (strcmp(src.s, dst.s) == 0)
         return 0;
-    te_emit_kernel(e, "copy");
+    te_emit_kernel(e, TE_K_COPY_BYTES);
     te_emit_stmt(e, "te_copy_bytes(%s, %s, %zu);", dst.s, src.s, te_tensor_bytes(in));
     return 0;
 }
@@ -132,7 +132,7 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     if (n == 1 && s[0] == 1) {
-        te_emit_kernel(e, "copy");
+        te_emit_kernel(e, TE_K_COPY_BYTES);
         te_emit_stmt(e, "te_copy_bytes(%s, (const int8_t *)%s + %lld, %d);", dst.s, src.s,
                      (long long)(base * esz), (int)c[0]);
         return 0;
@@ -142,7 +142,7 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
         both[n + k] = s[k];
     }
     arr = te_emit_const_i32(e, both, (size_t)(2 * n), "gather");
-    te_emit_kernel(e, "copy");
+    te_emit_kernel(e, TE_K_COPY_GATHER_S8);
     te_emit_stmt(e, "te_copy_gather_s8((const int8_t *)%s + %lld, (int8_t *)%s, %d, %s, %s + %d);",
                  src.s, (long long)(base * esz), dst.s, n, arr.s, arr.s, n);
     return 0;

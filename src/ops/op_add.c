@@ -237,7 +237,7 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
             po = te_emit_tensor(e, o->id);
     te_name n1 = te_emit_const_i32(e, u1, 256, "add_u1"), n2 = te_emit_const_i32(e, u2, 256,
                                                                                  "add_u2");
-    te_emit_kernel(e, "add");
+    te_emit_kernel(e, TE_K_ADD_S8_LUT);
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_add_lut_params p = {%d, %d, {%d, %d, %d, %d, %d, %d},",
                  p->broadcast, p->size, p->dims[0], p->dims[1], p->dims[2], p->dims[3],

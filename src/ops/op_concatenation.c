@@ -97,7 +97,7 @@ static int concat_emit(te_emit *e, const te_op *op)
         outer *= out->shape[k];
     for (k = axis + 1; k < out->rank; k++)
         inner *= out->shape[k];
-    te_emit_kernel(e, "concat");
+    te_emit_kernel(e, TE_K_CONCAT_S8);
     for (i = 0; i < op->n_in; i++) {
         const te_tensor *in = te_in(e->g, op, i);
         int64_t row = in->shape[axis] * inner;

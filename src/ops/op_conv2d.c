@@ -305,7 +305,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     y = te_emit_tensor(e, out->id);
     if (e->low->work_area)
         work = te_emit_scratch(e, "int8_t");
-    te_emit_kernel(e, "conv2d_gemm");
+    te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
     te_emit_stmt(e,
                  "te_conv2d_gemm_s8(&(const te_conv2d_gemm_params){.batches = %d, .in_h = %d, "
                  ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
@@ -332,7 +332,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         return -1;
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "conv2d_avx2");
+    te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
     te_emit_stmt(e,
                  "te_conv2d_avx2_s8(&(const te_conv2d_avx2_params){.batches = %d, .in_h = %d, "
                  ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
@@ -362,7 +362,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "conv2d");
+    te_emit_kernel(e, TE_K_CONV2D_S8);
     te_emit_stmt(e,
                  "te_conv2d_s8(&(const te_conv2d_params){.batches = %d, .in_h = %d, .in_w = %d, "
                  ".in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, .k_w = %d, "

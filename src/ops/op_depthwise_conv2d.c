@@ -536,7 +536,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     ring = te_emit_scratch(e, "uint32_t");
-    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_kernel(e, (te_kernel_id)(TE_K_DEPTHWISE_DSP_S8_K3S1 + (p->k_h - 3) + (p->s_h - 1)));
     te_emit_stmt(e,
                  "te_depthwise_dsp_s8_k%ds%d_inl(&(const te_depthwise_dsp_params){.batches = %d, "
                  ".in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, .pad_top = %d, "
@@ -564,7 +564,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     sc = te_emit_scratch(e, "uint32_t");
-    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_kernel(e, TE_K_DEPTHWISE_DSP_NHWC_S8);
     te_emit_stmt(e,
                  "te_depthwise_dsp_nhwc_s8_inl(&(const te_depthwise_dsp_nhwc_params){.batches = "
                  "%d, .in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, "
@@ -665,7 +665,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
         snprintf(shape, sizeof shape, ".cols = %d", (int)avx2_cols(p));
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, kernel);
+    te_emit_kernel(e, conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8);
     te_emit_stmt(e,
                  "te_%s_s8(&(const te_%s_params){.batches = %d, .in_h = %d, .in_w = %d, "
                  ".in_c = %d, .out_h = %d, .out_w = %d, %s, .k_h = %d, .k_w = %d, "
@@ -705,7 +705,7 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
         return -1;
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "depthwise_conv2d");
+    te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
         te_emit_stmt(e, "te_depthwise_conv2d_s8_fast(%s, %s, %s, %s, %s, %s);", params, x.s,
                      wt.s, b.s, rq.s, y.s);
@@ -732,7 +732,7 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "depthwise_conv2d");
+    te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
         te_emit_stmt(e, "te_depthwise_conv2d_s8_inplace(%s, %s, %s, %s, %s, %s, %s);", params,
                      y.s, wt.s, b.s, mult.s, shift.s, te_emit_scratch(e, "int8_t").s);

@@ -38,7 +38,7 @@ static int dequantize_emit(te_emit *e, const te_op *op)
         return 0;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "dequantize");
+    te_emit_kernel(e, in->type == TE_DT_INT8 ? TE_K_DEQUANTIZE_S8_F32 : TE_K_DEQUANTIZE_S16_F32);
     if (in->type == TE_DT_INT8) {
         float lut[256];
         te_name name;

@@ -91,7 +91,7 @@ static void emit_call(te_emit *e, const te_op *op, const char *kernel, const cha
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
     int units = te_in(g, op, 1)->shape[0], depth = te_in(g, op, 1)->shape[1];
     te_name x = te_emit_tensor(e, in->id), y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "fully_connected");
+    te_emit_kernel(e, te_kernel_by_name(kernel));
     te_emit_stmt(e,
                  "%s(&(const te_fully_connected_params){.batches = %lld, "
                  ".depth = %d, .units = %d, .input_offset = %d, .output_offset = %d, "

@@ -59,7 +59,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 static void emit_f32(te_emit *e, const te_op *op, int rows, int depth)
 {
     te_name x = te_emit_tensor(e, op->in[0]), y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, TE_K_LOG_SOFTMAX_F32);
     te_emit_stmt(e, "te_log_softmax_f32(%s, %s, %d, %d);", x.s, y.s, rows, depth);
 }
 
@@ -82,7 +82,7 @@ static int emit(te_emit *e, const te_op *op)
     tq = te_emit_const_i32(e, q5_table, 256, "logsm_q5");
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, TE_K_LOG_SOFTMAX_S8);
     te_emit_stmt(e, "te_log_softmax_s8(%s, %s, %d, %d, %s, %s, %ld, %ld, %d);", x.s, y.s, rows,
                  depth, te.s, tq.s, (long)p.diff_min, (long)p.reverse_scaling_divisor,
                  p.reverse_scaling_right_shift);

@@ -168,7 +168,7 @@ static int mean_emit(te_emit *e, const te_op *op)
     fmt6(kst, sizeof kst, p.keep_stride);
     fmt6(rs, sizeof rs, p.red_size);
     fmt6(rst, sizeof rst, p.red_stride);
-    te_emit_kernel(e, "mean");
+    te_emit_kernel(e, TE_K_MEAN_S8);
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_mean_params p = {%d, %s, %s, %d, %s, %s,", p.n_keep, ks,
                  kst, p.n_red, rs, rst);

@@ -77,7 +77,7 @@ static int quantize_emit(te_emit *e, const te_op *op)
     te_name src = te_emit_tensor(e, in->id), dst = te_emit_tensor(e, out->id);
     if (n == 0)
         return 0;
-    te_emit_kernel(e, "quantize");
+    te_emit_kernel(e, in->type == TE_DT_FLOAT32 ? TE_K_QUANTIZE_F32_S8 : TE_K_QUANTIZE_S8_S8);
     if (in->type == TE_DT_FLOAT32) {
         te_emit_stmt(e, "te_quantize_f32_%s(%s, %s, %lld, %af, %lld);", type_tag(out->type), src.s,
                      dst.s, n, (double)out->q.scale[0], out_zp);

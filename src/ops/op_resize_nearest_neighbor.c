@@ -93,7 +93,7 @@ static int resize_emit(te_emit *e, const te_op *op)
         return te_op_fail(e->diag, op, "out of memory");
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "resize_nearest");
+    te_emit_kernel(e, TE_K_RESIZE_NEAREST_S8);
     te_emit_stmt(e, "te_resize_nearest_s8((const int8_t *)%s, (int8_t *)%s, %d, %d, %d, %d, %d, "
                  "%d, %s, %s, %d);", src.s, dst.s, in->shape[0], in->shape[1], in->shape[2], depth,
                  out->shape[1], out->shape[2], ymap.s, xmap.s,

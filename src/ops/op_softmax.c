@@ -70,7 +70,7 @@ static int emit(te_emit *e, const te_op *op)
     t = te_emit_const_i32(e, exp_table, 256, "softmax_exp");
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8);
     te_emit_stmt(e, "te_softmax_%s(%s, %s, %d, %d, %s);", out->type == TE_DT_INT16 ? "s8_s16" : "s8",
                  x.s, y.s, rows, depth, t.s);
     return 0;

@@ -100,7 +100,7 @@ static int emit(te_emit *e, const te_op *op)
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "transpose_conv");
+    te_emit_kernel(e, TE_K_TRANSPOSE_CONV_S8);
     te_emit_stmt(e,
                  "te_transpose_conv_s8(&(const te_transpose_conv_params){.batches = %d, "
                  ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, "

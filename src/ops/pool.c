@@ -114,7 +114,7 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_pool_params p;
     te_pool_make_params(&op->opt, in, out, &p);
-    te_emit_kernel(e, "pool");
+    te_emit_kernel(e, te_kernel_by_name(kernel_fn));
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_pool_params p = {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
                  "%d, %d, %d, %d};", p.batches, p.in_h, p.in_w, p.depth, p.out_h, p.out_w,
