@@ -80,7 +80,7 @@ static int arg_emit(te_emit *e, const te_op *op)
         return 0;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "arg_min_max");
+    te_emit_kernel(e, te_kernel_by_name(arg_variant(e->g, op)));
     te_emit_stmt(e, "%s(%s, (void *)%s, %lld, %lld, %lld, %d);", arg_variant(e->g, op), src.s,
                  dst.s, (long long)l.outer, (long long)l.axis_size, (long long)l.inner,
                  out->type == TE_DT_INT64);

@@ -168,7 +168,7 @@ static int bmm_emit(te_emit *e, const te_op *op)
     if (!ok)
         return te_op_fail(e->diag, op, "out of memory");
     po = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "batch_matmul");
+    te_emit_kernel(e, TE_K_BATCH_MATMUL_S8);
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_batch_matmul_params p = {{%d, %d, %d}, {%d, %d, %d}, "
                  "{%d, %d, %d},", (int)p.batch[0], (int)p.batch[1], (int)p.batch[2],

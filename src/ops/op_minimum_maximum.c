@@ -37,7 +37,7 @@ static int emit_table(te_emit *e, const te_op *op, int k)
     t = te_emit_const_i8(e, table, 256, "lut");
     in = te_emit_tensor(e, x->id);
     out = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "lut");
+    te_emit_kernel(e, TE_K_LUT_S8);
     te_emit_stmt(e, "te_lut_s8(%s, %s, %lld, %s);", in.s, out.s, (long long)te_tensor_elems(x),
                  t.s);
     return 0;

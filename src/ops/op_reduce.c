@@ -108,7 +108,7 @@ static int sum_emit(te_emit *e, const te_op *op)
     fmt6(kst, sizeof kst, p.keep_stride);
     fmt6(rs, sizeof rs, p.red_size);
     fmt6(rst, sizeof rst, p.red_stride);
-    te_emit_kernel(e, "mean");
+    te_emit_kernel(e, TE_K_MEAN_S8);
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_mean_params p = {%d, %s, %s, %d, %s, %s,", p.n_keep, ks,
                  kst, p.n_red, rs, rst);
@@ -152,7 +152,7 @@ static int extreme_emit(te_emit *e, const te_op *op)
     fmt6(kst, sizeof kst, p.keep_stride);
     fmt6(rs, sizeof rs, p.red_size);
     fmt6(rst, sizeof rst, p.red_stride);
-    te_emit_kernel(e, "reduce");
+    te_emit_kernel(e, op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8);
     te_emit_stmt(e, "{");
     te_emit_stmt(e, "    static const te_reduce_params p = {%d, %s, %s, %d, %s, %s, %d};",
                  p.n_keep, ks, kst, p.n_red, rs, rst, (int)p.count);

@@ -116,7 +116,7 @@ static int bilinear_emit(te_emit *e, const te_op *op)
         return te_op_fail(e->diag, op, "out of memory");
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "resize_bilinear");
+    te_emit_kernel(e, TE_K_RESIZE_BILINEAR_S8);
     te_emit_stmt(e, "te_resize_bilinear_s8(%s, %s, %d, %d, %d, %d, %d, %s, %s, %d);", src.s,
                  dst.s, in->shape[0], in->shape[1] * in->shape[2] * depth, depth, out->shape[1],
                  out->shape[2], ytab.s, xtab.s,
