@@ -424,7 +424,9 @@ static int read_tensors(reader *r, const fb_table *sg)
 enum {
     UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
     UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
-    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74,
+    UO_SPACE_TO_DEPTH = 19, UO_GATHER = 23, UO_SPLIT = 35, UO_PACK = 59, UO_UNPACK = 64,
+    UO_MIRROR_PAD = 77, UO_SPLIT_V = 79, UO_DEPTH_TO_SPACE = 94
 };
 
 typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
@@ -625,6 +627,63 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* GatherOptions: axis, batch_dims. */
+static int dec_gather(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t axis, batch_dims;
+    (void)r;
+    if (fb_i32(t, 0, 0, &axis) || fb_i32(t, 1, 0, &batch_dims))
+        return -1;
+    op->opt.axis = axis;
+    op->opt.batch_dims = batch_dims;
+    return 0;
+}
+
+/* PackOptions (values_count, axis) and UnpackOptions (num, axis). */
+static int dec_count_axis(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t count, axis;
+    (void)r;
+    if (fb_i32(t, 0, 0, &count) || fb_i32(t, 1, 0, &axis))
+        return -1;
+    op->opt.count = count;
+    op->opt.axis = axis;
+    return 0;
+}
+
+/* SplitOptions / SplitVOptions: num_splits. */
+static int dec_num_splits(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t n;
+    (void)r;
+    if (fb_i32(t, 0, 0, &n))
+        return -1;
+    op->opt.count = n;
+    return 0;
+}
+
+/* SpaceToDepthOptions / DepthToSpaceOptions: block_size. */
+static int dec_block_size(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t b;
+    (void)r;
+    if (fb_i32(t, 0, 0, &b))
+        return -1;
+    op->opt.block_size = b;
+    return 0;
+}
+
+/* MirrorPadOptions: mode (REFLECT = 0, SYMMETRIC = 1). */
+static int dec_mirror_pad(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t mode;
+    (void)r;
+    if (fb_i8(t, 0, 0, &mode))
+        return -1;
+    op->opt.mirror_mode = mode;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -652,6 +711,14 @@ static const struct {
     {TE_OP_TRANSPOSE_CONV, UO_TRANSPOSE_CONV, "TransposeConvOptions", dec_transpose_conv},
     {TE_OP_RESIZE_NEAREST_NEIGHBOR, UO_RESIZE_NEAREST, "ResizeNearestNeighborOptions",
      dec_resize_nearest},
+    {TE_OP_GATHER, UO_GATHER, "GatherOptions", dec_gather},
+    {TE_OP_PACK, UO_PACK, "PackOptions", dec_count_axis},
+    {TE_OP_UNPACK, UO_UNPACK, "UnpackOptions", dec_count_axis},
+    {TE_OP_SPLIT, UO_SPLIT, "SplitOptions", dec_num_splits},
+    {TE_OP_SPLIT_V, UO_SPLIT_V, "SplitVOptions", dec_num_splits},
+    {TE_OP_SPACE_TO_DEPTH, UO_SPACE_TO_DEPTH, "SpaceToDepthOptions", dec_block_size},
+    {TE_OP_DEPTH_TO_SPACE, UO_DEPTH_TO_SPACE, "DepthToSpaceOptions", dec_block_size},
+    {TE_OP_MIRROR_PAD, UO_MIRROR_PAD, "MirrorPadOptions", dec_mirror_pad},
 };
 
 /* Fields that are not zero when the options table is absent. */

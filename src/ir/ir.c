@@ -95,7 +95,7 @@ const char *te_opcode_name(int opcode)
         {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {60, "PADV2"},
         {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {74, "SUM"},
         {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"},
-        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
+        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {100, "MIRROR_PAD"}, {102, "SPLIT_V"},
         {114, "QUANTIZE"}, {117, "HARD_SWISH"},
     };
     size_t i;

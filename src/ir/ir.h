@@ -38,6 +38,7 @@ typedef enum {
     TE_OP_CONCATENATION = 2,
     TE_OP_CONV_2D = 3,
     TE_OP_DEPTHWISE_CONV_2D = 4,
+    TE_OP_DEPTH_TO_SPACE = 5,
     TE_OP_DEQUANTIZE = 6,
     TE_OP_FULLY_CONNECTED = 9,
     TE_OP_LOGISTIC = 14,
@@ -47,17 +48,30 @@ typedef enum {
     TE_OP_RELU6 = 21,
     TE_OP_RESHAPE = 22,
     TE_OP_SOFTMAX = 25,
+    TE_OP_SPACE_TO_DEPTH = 26,
     TE_OP_SVDF = 27,
     TE_OP_TANH = 28,
     TE_OP_PAD = 34,
+    TE_OP_GATHER = 36,
+    TE_OP_BATCH_TO_SPACE_ND = 37,
+    TE_OP_SPACE_TO_BATCH_ND = 38,
     TE_OP_TRANSPOSE = 39,
     TE_OP_MEAN = 40,
     TE_OP_SQUEEZE = 43,
     TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
     TE_OP_STRIDED_SLICE = 45,
+    TE_OP_SPLIT = 49,
     TE_OP_LOG_SOFTMAX = 50,
+    TE_OP_CAST = 53,
+    TE_OP_PADV2 = 60,
+    TE_OP_SLICE = 65,
     TE_OP_TRANSPOSE_CONV = 67,
+    TE_OP_EXPAND_DIMS = 70,
+    TE_OP_PACK = 83,
+    TE_OP_UNPACK = 88,
     TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
+    TE_OP_MIRROR_PAD = 100,
+    TE_OP_SPLIT_V = 102,
     TE_OP_QUANTIZE = 114,
     TE_OP_HARD_SWISH = 117
 } te_opcode;
@@ -124,7 +138,11 @@ typedef struct {
     int depth_multiplier;          /* DEPTHWISE_CONV_2D */
     int filter_w, filter_h;        /* pools */
     te_activation activation;      /* fused activation of any op that has one */
-    int axis;                      /* CONCATENATION */
+    int axis;                      /* CONCATENATION, GATHER, PACK, UNPACK */
+    int batch_dims;                /* GATHER */
+    int count;                     /* PACK values_count, UNPACK num, SPLIT(_V) num_splits */
+    int block_size;                /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+    int mirror_mode;               /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */

@@ -39,6 +39,12 @@ typedef struct {
      * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
      * op with one kernel (te_cost_variant() names it). */
     const char *(*variant)(const te_graph *g, const te_op *op);
+    /* Output k is an unchanged contiguous piece of one input (SPLIT on the
+     * outermost axis, UNPACK, SLICE ...): returns that input's index and
+     * its byte offset in *offset, else -1.  pass_alias then makes output k
+     * a view (alias_of, alias_offset), and emit() writes nothing for it
+     * (te_move_is_view).  May be NULL. */
+    int (*view_input)(const te_graph *g, const te_op *op, int k, size_t *offset);
 } te_op_def;
 
 /* The definition for an opcode, or NULL if unsupported. */
