@@ -31,7 +31,7 @@ static void gather_geometry(te_graph *g, const te_op *op, gather_geom *q)
         else if (k > q->axis)
             inner *= in->shape[k];
     }
-    for (k = q->batch_dims; k < idx->rank; k++)
+    for (k = q->batch_dims < 0 ? 0 : q->batch_dims; k < idx->rank; k++)
         coords *= idx->shape[k];
     q->dims[0] = (int32_t)batch;
     q->dims[1] = (int32_t)outer;

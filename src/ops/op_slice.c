@@ -18,8 +18,8 @@ static void slice_axes(te_graph *g, const te_op *op, const te_tensor *in, int64_
     for (k = 0; k < in->rank; k++) {
         begin[k] = te_move_const_int(b, k);
         size[k] = te_move_const_int(s, k);
-        if (size[k] == -1)
-            size[k] = in->shape[k] - begin[k];
+        if (size[k] == -1) /* to the end (begin is range-checked below) */
+            size[k] = begin[k] >= 0 && begin[k] <= in->shape[k] ? in->shape[k] - begin[k] : 0;
     }
 }
 
@@ -33,7 +33,8 @@ static int check_axes(te_graph *g, const te_op *op, te_diag *d, const te_tensor 
         return te_op_fail(d, op, "output 0 has rank %d, input 0 has rank %d", out->rank,
                           in->rank);
     for (k = 0; k < in->rank; k++) {
-        if (begin[k] < 0 || size[k] < 0 || begin[k] + size[k] > in->shape[k])
+        if (begin[k] < 0 || size[k] < 0 || begin[k] > in->shape[k] ||
+            size[k] > in->shape[k] - begin[k])
             return te_op_fail(d, op, "axis %d: begin %lld and size %lld do not fit dimension "
                               "%d", k, (long long)begin[k],
                               (long long)te_move_const_int(te_in(g, op, 2), k), in->shape[k]);

@@ -115,8 +115,9 @@ static int space_batch_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
     if (te_check_io_count(d, op, 3, 3, 1) || te_move_check_same_type(d, op, in, out))
         return -1;
-    if (in->rank != 3 && in->rank != 4)
-        return te_op_fail(d, op, "input 0 has rank %d, expected 3 or 4", in->rank);
+    if ((in->rank != 3 && in->rank != 4) || out->rank != in->rank)
+        return te_op_fail(d, op, "input 0 has rank %d and output 0 rank %d, expected 3 or 4 for "
+                          "both", in->rank, out->rank);
     if (te_tensor_bytes(in) > 0x7fffffff || te_tensor_bytes(out) > 0x7fffffff)
         return te_op_fail(d, op, "a tensor is too large");
     if (op->opcode == TE_OP_SPACE_TO_BATCH_ND && out->type != TE_DT_INT8 && out->q.count > 0 &&
