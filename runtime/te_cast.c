@@ -19,8 +19,12 @@ static inline TE_UNUSED void te_cast_write_int(void *out, int type, int32_t i, i
     switch (type) {
     case 2: ((int32_t *)out)[i] = v; break;
     case 3: ((uint8_t *)out)[i] = (uint8_t)u; break;
-    case 7: ((int16_t *)out)[i] = (int16_t)((int32_t)(u & 0xffffu) - (int32_t)(u & 0x8000u) * 2); break;
-    default: ((int8_t *)out)[i] = (int8_t)((int32_t)(u & 0xffu) - (int32_t)(u & 0x80u) * 2); break;
+    case 7:
+        ((int16_t *)out)[i] = (int16_t)((int32_t)(u & 0xffffu) - (int32_t)(u & 0x8000u) * 2);
+        break;
+    default:
+        ((int8_t *)out)[i] = (int8_t)((int32_t)(u & 0xffu) - (int32_t)(u & 0x80u) * 2);
+        break;
     }
 }
 

@@ -442,8 +442,8 @@ static void test_unpack_pack(void)
     int trial, ok = 1;
     for (trial = 0; trial < 300 && ok; trial++) {
         graph m;
-        int pack = trial % 2, rank = test_rand_range(1, 5), big[6] = {0}, small[5] = {0}, axis, n, k, esz;
-        int ids[8], bid, j;
+        int pack = trial % 2, rank = test_rand_range(1, 5), big[6] = {0}, small[5] = {0};
+        int ids[8], bid, j, axis, n, k, esz;
         int64_t o, idx[6];
         te_dtype type = rand_type(&esz);
         rand_shape(big, rank + pack, 4);
