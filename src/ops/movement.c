@@ -167,22 +167,6 @@ int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int
     return emit_gather_named(e, src, dst, esz, base, rank, counts, steps);
 }
 
-/* Output `out_i` = gather from the current op's scratch buffer. */
-int te_move_emit_gather_scratch(te_emit *e, const te_op *op, int out_i, int64_t base, int rank,
-                                const int64_t *counts, const int64_t *steps)
-{
-    const te_tensor *out = te_out(e->g, op, out_i);
-    int64_t esz = (int64_t)te_dtype_size(out->type);
-    te_name src, dst;
-    int k;
-    for (k = 0; k < rank; k++)
-        if (counts[k] == 0)
-            return 0;
-    src = te_emit_scratch(e, "int8_t");
-    dst = te_emit_tensor(e, out->id);
-    return emit_gather_named(e, src, dst, esz, base, rank, counts, steps);
-}
-
 /* 1 when output `out_i` is a zero-copy view of input `in_i` (pass_alias). */
 int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
 {

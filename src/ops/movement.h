@@ -39,10 +39,6 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
 /* The same from input `in_i` into output `out_i` (SPLIT, UNPACK, GATHER...). */
 int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int64_t base,
                            int rank, const int64_t *counts, const int64_t *steps);
-/* The same from the current op's scratch buffer (elements of output
- * `out_i`'s type) into output `out_i`. */
-int te_move_emit_gather_scratch(te_emit *e, const te_op *op, int out_i, int64_t base, int rank,
-                                const int64_t *counts, const int64_t *steps);
 
 /* 1 when output `out_i` is a zero-copy view of input `in_i` (set up by
  * pass_alias from te_op_def.view_input): emit() then writes nothing. */
