@@ -518,17 +518,6 @@ static int dec_concatenation(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
-/* PackOptions: values_count (field 0, the number of inputs) and axis. */
-static int dec_pack(reader *r, const fb_table *t, te_op *op)
-{
-    int32_t axis;
-    (void)r;
-    if (fb_i32(t, 1, 0, &axis))
-        return -1;
-    op->opt.axis = axis;
-    return 0;
-}
-
 /* AddOptions and MulOptions: the activation is field 0. */
 static int dec_activation0(reader *r, const fb_table *t, te_op *op)
 {
@@ -640,6 +629,62 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
 
 /* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
  * half_pixel_centers. */
+static int dec_gather(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t axis, batch_dims;
+    (void)r;
+    if (fb_i32(t, 0, 0, &axis) || fb_i32(t, 1, 0, &batch_dims))
+        return -1;
+    op->opt.axis = axis;
+    op->opt.batch_dims = batch_dims;
+    return 0;
+}
+
+/* PackOptions (values_count, axis) and UnpackOptions (num, axis). */
+static int dec_count_axis(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t count, axis;
+    (void)r;
+    if (fb_i32(t, 0, 0, &count) || fb_i32(t, 1, 0, &axis))
+        return -1;
+    op->opt.count = count;
+    op->opt.axis = axis;
+    return 0;
+}
+
+/* SplitOptions / SplitVOptions: num_splits. */
+static int dec_num_splits(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t n;
+    (void)r;
+    if (fb_i32(t, 0, 0, &n))
+        return -1;
+    op->opt.count = n;
+    return 0;
+}
+
+/* SpaceToDepthOptions / DepthToSpaceOptions: block_size. */
+static int dec_block_size(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t b;
+    (void)r;
+    if (fb_i32(t, 0, 0, &b))
+        return -1;
+    op->opt.block_size = b;
+    return 0;
+}
+
+/* MirrorPadOptions: mode (REFLECT = 0, SYMMETRIC = 1). */
+static int dec_mirror_pad(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t mode;
+    (void)r;
+    if (fb_i8(t, 0, 0, &mode))
+        return -1;
+    op->opt.mirror_mode = mode;
+    return 0;
+}
+
 static int dec_leaky_relu(reader *r, const fb_table *t, te_op *op)
 {
     (void)r;
@@ -695,7 +740,7 @@ static const struct {
     {TE_OP_SOFTMAX, TE_OPT_SOFTMAX, dec_softmax},
     {TE_OP_CONCATENATION, TE_OPT_CONCATENATION, dec_concatenation},
     {TE_OP_ADD, TE_OPT_ADD, dec_activation0},
-    {TE_OP_PACK, TE_OPT_PACK, dec_pack},
+    {TE_OP_PACK, TE_OPT_PACK, dec_count_axis},
     {TE_OP_MUL, TE_OPT_MUL, dec_activation0},
     {TE_OP_RESHAPE, TE_OPT_RESHAPE, dec_reshape},
     {TE_OP_MEAN, TE_OPT_REDUCER, dec_reducer},
@@ -713,6 +758,13 @@ static const struct {
     {TE_OP_BATCH_MATMUL, TE_OPT_BATCH_MAT_MUL, dec_batch_matmul},
     {TE_OP_SUB, TE_OPT_SUB, dec_activation0},
     {TE_OP_LEAKY_RELU, TE_OPT_LEAKY_RELU, dec_leaky_relu},
+    {TE_OP_GATHER, TE_OPT_GATHER, dec_gather},
+    {TE_OP_UNPACK, TE_OPT_UNPACK, dec_count_axis},
+    {TE_OP_SPLIT, TE_OPT_SPLIT, dec_num_splits},
+    {TE_OP_SPLIT_V, TE_OPT_SPLIT_V, dec_num_splits},
+    {TE_OP_SPACE_TO_DEPTH, TE_OPT_SPACE_TO_DEPTH, dec_block_size},
+    {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
+    {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
 };
 
 /* Fields that are not zero when the options table is absent. */

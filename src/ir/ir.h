@@ -96,7 +96,11 @@ typedef struct {
     int depth_multiplier;          /* DEPTHWISE_CONV_2D */
     int filter_w, filter_h;        /* pools */
     te_activation activation;      /* fused activation of any op that has one */
-    int axis;                      /* CONCATENATION */
+    int axis;                      /* CONCATENATION, GATHER, PACK, UNPACK */
+    int batch_dims;                /* GATHER */
+    int count;                     /* PACK values_count, UNPACK num, SPLIT(_V) num_splits */
+    int block_size;                /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+    int mirror_mode;               /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */

@@ -108,15 +108,12 @@ static void gather_push(int32_t *c, int32_t *s, int *n, int64_t count, int64_t s
     (*n)++;
 }
 
-/* Output 0 = gather from input 0 starting at element `base`: counts/steps
- * per axis in elements (rank <= TE_MAX_RANK). */
-int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
-                        const int64_t *counts, const int64_t *steps)
+/* dst = gather from src (element size esz) starting at element `base`. */
+static int emit_gather_named(te_emit *e, te_name src, te_name dst, int64_t esz, int64_t base,
+                             int rank, const int64_t *counts, const int64_t *steps)
 {
-    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
-    int64_t esz = (int64_t)te_dtype_size(in->type);
     int32_t c[GATHER_MAX_RANK], s[GATHER_MAX_RANK], both[2 * GATHER_MAX_RANK];
-    te_name src, dst, arr;
+    te_name arr;
     int k, n = 0;
     for (k = 0; k < rank; k++)
         if (counts[k] == 0)
@@ -129,8 +126,6 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
         s[0] = 1;
         n = 1;
     }
-    src = te_emit_tensor(e, in->id);
-    dst = te_emit_tensor(e, out->id);
     if (n == 1 && s[0] == 1) {
         te_emit_kernel(e, TE_K_COPY_BYTES);
         te_emit_stmt(e, "te_copy_bytes(%s, (const int8_t *)%s + %lld, %d);", dst.s, src.s,
@@ -188,4 +183,39 @@ const char *te_move_copy_variant(const te_graph *g, const te_op *op)
         !in->patch_role && !out->patch_role)
         return "view";
     return "te_copy_bytes";
+}
+
+/* Output 0 = gather from input 0 starting at element `base`: counts/steps
+ * per axis in elements (rank <= TE_MAX_RANK). */
+int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps)
+{
+    return te_move_emit_gather_io(e, op, 0, 0, base, rank, counts, steps);
+}
+
+/* Output `out_i` = gather from input `in_i` (same element type). */
+int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int64_t base,
+                           int rank, const int64_t *counts, const int64_t *steps)
+{
+    const te_tensor *in = te_in(e->g, op, in_i), *out = te_out(e->g, op, out_i);
+    int64_t esz = (int64_t)te_dtype_size(in->type);
+    te_name src, dst;
+    int k;
+    for (k = 0; k < rank; k++)
+        if (counts[k] == 0)
+            return 0;
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    return emit_gather_named(e, src, dst, esz, base, rank, counts, steps);
+}
+
+/* 1 when output `out_i` is a zero-copy view of input `in_i` (pass_alias). */
+int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
+{
+    const te_tensor *in, *out;
+    if (in_i >= op->n_in || out_i >= op->n_out || op->in[in_i] < 0 || op->out[out_i] < 0)
+        return 0;
+    in = &g->tensors[op->in[in_i]];
+    out = &g->tensors[op->out[out_i]];
+    return out->alias_of == in->id && !out->inplace && !out->slice;
 }

@@ -40,6 +40,13 @@ int te_move_emit_copy(te_emit *e, const te_op *op);
  * axes that stay contiguous and turns multi-byte elements into a byte axis. */
 int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
                         const int64_t *counts, const int64_t *steps);
+/* The same from input `in_i` into output `out_i` (SPLIT, UNPACK, GATHER...). */
+int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int64_t base,
+                           int rank, const int64_t *counts, const int64_t *steps);
+
+/* 1 when output `out_i` is a zero-copy view of input `in_i` (set up by
+ * pass_alias from te_op_def.view_input): emit() then writes nothing. */
+int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i);
 
 /* fold() of the ops whose output is input 0's bytes unchanged (RESHAPE,
  * SQUEEZE): a copy when input 0 is a constant. */

@@ -1,7 +1,8 @@
 /* op_pad.c - PAD (int8, rank <= 5, constant int32/int64 paddings of shape
  * [rank, 2], optional scalar constant_values input).  As in TFLite Micro
  * the pad value is constant_values when given, else the output zero point;
- * the data is copied unchanged (no requantization). */
+ * the data is copied unchanged (no requantization).  PADV2 is the same
+ * operator (te_op_padv2 below). */
 #include <stdio.h>
 
 #include "movement.h"
@@ -157,4 +158,20 @@ const te_op_def te_op_pad = {
     .emit = pad_emit,
     .kernel = "te_pad_s8",
     .hw_padding = pad_hw_padding,
+};
+
+/* PADV2: the same operator with its constant_values input always given
+ * (TFLite Micro runs both through one kernel). */
+static const char *padv2_variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_pad_s8";
+}
+
+const te_op_def te_op_padv2 = {
+    .opcode = TE_OP_PADV2,
+    .check = pad_check,
+    .emit = pad_emit,
+    .variant = padv2_variant,
 };

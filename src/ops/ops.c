@@ -50,6 +50,19 @@ extern const te_op_def te_op_prelu;
 extern const te_op_def te_op_elu;
 extern const te_op_def te_op_abs;
 extern const te_op_def te_op_neg;
+extern const te_op_def te_op_expand_dims;
+extern const te_op_def te_op_slice;
+extern const te_op_def te_op_split;
+extern const te_op_def te_op_split_v;
+extern const te_op_def te_op_unpack;
+extern const te_op_def te_op_gather;
+extern const te_op_def te_op_depth_to_space;
+extern const te_op_def te_op_space_to_depth;
+extern const te_op_def te_op_mirror_pad;
+extern const te_op_def te_op_padv2;
+extern const te_op_def te_op_cast;
+extern const te_op_def te_op_space_to_batch_nd;
+extern const te_op_def te_op_batch_to_space_nd;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -96,6 +109,19 @@ static const te_op_def *const op_table[] = {
     &te_op_elu,
     &te_op_abs,
     &te_op_neg,
+    &te_op_expand_dims,
+    &te_op_slice,
+    &te_op_split,
+    &te_op_split_v,
+    &te_op_unpack,
+    &te_op_gather,
+    &te_op_depth_to_space,
+    &te_op_space_to_depth,
+    &te_op_mirror_pad,
+    &te_op_padv2,
+    &te_op_cast,
+    &te_op_space_to_batch_nd,
+    &te_op_batch_to_space_nd,
 };
 
 const te_op_def *te_op_lookup(int opcode)

@@ -107,6 +107,12 @@ typedef struct {
      * input is not known at compile time.  check() has passed.  May be
      * NULL.  An op with fold but no emit (SHAPE, TILE) runs only folded. */
     int (*fold)(te_graph *g, const te_op *op, uint8_t *const *out);
+    /* Output k is an unchanged contiguous piece of one input (SPLIT on the
+     * outermost axis, UNPACK, SLICE ...): returns that input's index and
+     * its byte offset in *offset, else -1.  pass_alias then makes output k
+     * a view (alias_of, alias_offset), and emit() writes nothing for it
+     * (te_move_is_view).  May be NULL. */
+    int (*view_input)(const te_graph *g, const te_op *op, int k, size_t *offset);
 } te_op_def;
 
 /* The definition for an opcode the generated code can run (one with an
