@@ -21,6 +21,13 @@ static void shape_text(FILE *f, const te_tensor *t, const char *open, const char
     fputs(close, f);
 }
 
+/* A dead op whose outputs became constants was folded at compile time
+ * (pass_fold_const.c); other dead ops were removed as unused. */
+static int folded(const te_graph *g, const te_op *op)
+{
+    return op->dead && op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].data;
+}
+
 static void json_tensor(FILE *f, const te_tensor *t)
 {
     fprintf(f, "{\"tensor\": %d, \"name\": ", t->id);
@@ -75,9 +82,10 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     fputs(",\n  \"operators\": [", f);
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        fprintf(f, "%s\n    {\"index\": %d, \"op\": \"%s\", \"dead\": %s, \"macs\": %lld, \"inputs\": ",
+        fprintf(f, "%s\n    {\"index\": %d, \"op\": \"%s\", \"dead\": %s, \"folded\": %s, "
+                "\"macs\": %lld, \"inputs\": ",
                 i ? "," : "", op->index, te_opcode_name(op->opcode), op->dead ? "true" : "false",
-                (long long)te_op_macs(g, op));
+                folded(g, op) ? "true" : "false", (long long)te_op_macs(g, op));
         json_tensor_list(f, g, op->in, op->n_in);
         fputs(", \"outputs\": ", f);
         json_tensor_list(f, g, op->out, op->n_out);
@@ -115,7 +123,8 @@ static void print_text(FILE *f, const char *path, const te_model *m)
         text_tensors(f, g, op->in, op->n_in);
         fputs(" -> ", f);
         text_tensors(f, g, op->out, op->n_out);
-        fputs(op->dead ? "  (dead: removed)\n" : "\n", f);
+        fputs(folded(g, op) ? "  (folded: a constant at compile time)\n"
+                            : op->dead ? "  (dead: removed)\n" : "\n", f);
     }
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
