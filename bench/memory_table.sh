@@ -9,7 +9,8 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 te=${1:-$root/build/tinyengine}
 shared=${2:-$root/../shared}
-exclude=" dtln_noise_suppression micro_speech_lstm mnist_lstm_int8 keyword_scrambled_8bit "
+# Models that do not compile yet (tests/golden/pending.txt) are left out.
+exclude=" $(grep -E '^[A-Za-z0-9_]' "$root/tests/golden/pending.txt" | awk '{print $1}' | tr '\n' ' ') "
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-memtable-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -113,6 +114,7 @@ echo
 header
 for m in "$shared"/conformance/*.tflite; do
   name=$(basename "$m" .tflite)
+  case $exclude in *" $name "*) continue ;; esac
   row "$m" "$name" "$shared/conformance/$name/meta.json"
 done
 echo
