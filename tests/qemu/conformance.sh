@@ -1,10 +1,13 @@
 #!/bin/sh
-# conformance.sh TINYENGINE SHARED_DIR TARGET OPT [PENDING_TXT] - every conformance model
+# conformance.sh TINYENGINE SHARED_DIR TARGET OPT [PENDING_TXT [MODEL.tflite...]] - every
+# conformance model (or the MODELs given)
 # (one of each operator and its variants, plus small nets) built for a
 # Cortex-M at OPT and run under QEMU; every output byte of sample 0 must
 # equal TFLite Micro's.  Missing data or tools: skipped (77), fails when CI=true.
 set -u
 te=$1 shared=$2 target=$3 opt=$4 pending=${5:-/dev/null}
+shift 4; [ $# -gt 0 ] && shift
+models=${*:-}
 missing() {
   if [ "${CI:-}" = true ]; then echo "ERROR: $1 (CI=true: the test cannot be skipped)"; exit 1; fi
   echo "SKIP: $1"; exit 77
@@ -14,7 +17,8 @@ for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size timeout; do
   command -v "$tool" >/dev/null 2>&1 || missing "$tool is not installed"
 done
 pass=0 fail=0
-for m in "$shared"/conformance/*.tflite; do
+[ -n "$models" ] || models=$(ls "$shared"/conformance/*.tflite)
+for m in $models; do
   name=$(basename "$m" .tflite) gold=$shared/conformance/$(basename "$m" .tflite)
   grep -qE "^$name[[:space:]]" "$pending" && continue  # waits for an issue
   set -- "$m" --target "$target" --opt "$opt"
