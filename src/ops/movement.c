@@ -88,7 +88,7 @@ int te_move_emit_copy(te_emit *e, const te_op *op)
     if (strcmp(src.s, dst.s) == 0)
         return 0;
     te_emit_kernel(e, "copy");
-    te_emit_stmt(e, "te_copy_bytes(%s, %s, %zu);", dst.s, src.s, te_tensor_bytes(in));
+    te_emit_call(e, "te_copy_bytes", dst.s, src.s, te_expr("%zu", te_tensor_bytes(in)).s);
     return 0;
 }
 
@@ -133,8 +133,9 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
     dst = te_emit_tensor(e, out->id);
     if (n == 1 && s[0] == 1) {
         te_emit_kernel(e, "copy");
-        te_emit_stmt(e, "te_copy_bytes(%s, (const int8_t *)%s + %lld, %d);", dst.s, src.s,
-                     (long long)(base * esz), (int)c[0]);
+        te_emit_call(e, "te_copy_bytes", dst.s,
+                     te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
+                     te_expr("%d", (int)c[0]).s);
         return 0;
     }
     for (k = 0; k < n; k++) {
@@ -143,7 +144,9 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
     }
     arr = te_emit_const_i32(e, both, (size_t)(2 * n), "gather");
     te_emit_kernel(e, "copy");
-    te_emit_stmt(e, "te_copy_gather_s8((const int8_t *)%s + %lld, (int8_t *)%s, %d, %s, %s + %d);",
-                 src.s, (long long)(base * esz), dst.s, n, arr.s, arr.s, n);
+    te_emit_call(e, "te_copy_gather_s8",
+                 te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
+                 te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", n).s, arr.s,
+                 te_expr("%s + %d", arr.s, n).s);
     return 0;
 }
