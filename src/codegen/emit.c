@@ -191,23 +191,24 @@ static te_name emit_const_tensor(te_emit *e, const te_tensor *t)
 /* "#define NAME_T_<tensor> ((int8_t *)(NAME_arena.bytes + 8000)) / * its model name * /" */
 static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
 {
-    char base[64], macro[128], line[TE_EMIT_LINE_MAX + 1];
+    char base[64], macro[128];
     const char *src = t->name ? t->name : "";
     te_name n;
-    size_t i, len, room;
+    size_t i, len, room, before = e->consts.len;
     te_emit_tensor_base(e, t->id, base, sizeof base);
     snprintf(macro, sizeof macro, "T_%s", base);
     n = te_emit_symbol(e, macro); /* NAME_T_<base>: the macro has NAME in capitals */
     for (i = 0; i < strlen(e->name) && i < sizeof n.s; i++)
         n.s[i] = (char)toupper((unsigned char)n.s[i]);
-    len = (size_t)snprintf(line, sizeof line, "#define %s ((%s *)(%s_arena.bytes + %zu))", n.s,
-                           te_ctype(t->type), e->name, t->arena_offset);
-    room = len + 7 < sizeof line ? sizeof line - len - 7 : 0; /* " / *  * /" and the NUL */
-    te_buf_append(&e->consts, line, strlen(line));
+    te_buf_printf(&e->consts, "#define %s ((%s *)(%s_arena.bytes + %zu))", n.s, te_ctype(t->type),
+                  e->name, t->arena_offset);
+    len = e->consts.len - before;
+    room = len + 7 < TE_EMIT_LINE_MAX ? TE_EMIT_LINE_MAX - len - 7 : 0; /* " / *  * /" */
     if (room > 8 && src[0] && src[0] != ';') {
         te_buf_append(&e->consts, " /* ", 4);
         for (i = 0; src[i] && src[i] != ';' && i < room; i++) {
-            int ok = src[i] >= 0x20 && src[i] < 0x7f && !(src[i] == '*' && src[i + 1] == '/');
+            int ok = src[i] >= 0x20 && src[i] < 0x7f && !(src[i] == '*' && src[i + 1] == '/') &&
+                     !(src[i] == '/' && src[i + 1] == '*');
             te_buf_append(&e->consts, ok ? &src[i] : "_", 1);
         }
         te_buf_append(&e->consts, " */", 3);
