@@ -108,7 +108,7 @@ static int add_conv(recipe *r, int x, int depthwise)
     in[0] = x;
     in[1] = om_weights(r->m, "w", ws, 4, depthwise ? 3 : 0);
     in[2] = om_bias(r->m, "b", oc, in_scale);
-    return om_op(r->m, depthwise ? TFLB_OP_DEPTHWISE_CONV_2D : TFLB_OP_CONV_2D, in, 3,
+    return om_op(r->m, depthwise ? TE_OP_DEPTHWISE_CONV_2D : TE_OP_CONV_2D, in, 3,
                  new_act(r, "conv", os, 4), &o);
 }
 
@@ -129,7 +129,7 @@ static int add_fc(recipe *r, int x)
     in[0] = x;
     in[1] = om_weights(r->m, "w", ws, 2, 0);
     in[2] = om_bias(r->m, "b", units, in_scale);
-    return om_op(r->m, TFLB_OP_FULLY_CONNECTED, in, 3 - (pick(r, 4) == 0),
+    return om_op(r->m, TE_OP_FULLY_CONNECTED, in, 3 - (pick(r, 4) == 0),
                  new_act(r, "fc", os, 2), &o);
 }
 
@@ -138,7 +138,7 @@ static int add_pool(recipe *r, int x)
     const tflb_tensor *t = T(r, x);
     int32_t os[TFLB_MAX_RANK];
     int f = 1 + pick(r, 3), s = 1 + pick(r, 2), pad = pick(r, 2);
-    int op = pick(r, 2) ? TFLB_OP_AVERAGE_POOL_2D : TFLB_OP_MAX_POOL_2D;
+    int op = pick(r, 2) ? TE_OP_AVERAGE_POOL_2D : TE_OP_MAX_POOL_2D;
     tflb_options o;
     if (t->rank != 4)
         return -1;
@@ -157,8 +157,8 @@ static int add_binary(recipe *r, int x)
 {
     const tflb_tensor *t = T(r, x);
     int32_t bs[TFLB_MAX_RANK], os[TFLB_MAX_RANK], in[2];
-    int i, rank = t->rank, op = pick(r, 2) ? TFLB_OP_ADD : TFLB_OP_MUL;
-    tflb_options o = op == TFLB_OP_ADD ? tflb_opt_add(pick(r, 4)) : tflb_opt_mul(pick(r, 4));
+    int i, rank = t->rank, op = pick(r, 2) ? TE_OP_ADD : TE_OP_MUL;
+    tflb_options o = op == TE_OP_ADD ? tflb_opt_add(pick(r, 4)) : tflb_opt_mul(pick(r, 4));
     copy_shape(t, bs);
     copy_shape(t, os);
     for (i = 0; i < rank; i++)
@@ -174,32 +174,33 @@ static int add_binary(recipe *r, int x)
 
 static int add_unary(recipe *r, int x)
 {
-    static const int ops[9] = {OM_RELU, OM_RELU6, OM_LOGISTIC, OM_TANH, OM_HARD_SWISH,
-                               TFLB_OP_SOFTMAX, OM_LOG_SOFTMAX, OM_QUANTIZE, OM_DEQUANTIZE};
+    static const int ops[9] = {TE_OP_RELU, TE_OP_RELU6, TE_OP_LOGISTIC, TE_OP_TANH,
+                               TE_OP_HARD_SWISH, TE_OP_SOFTMAX, TE_OP_LOG_SOFTMAX,
+                               TE_OP_QUANTIZE, TE_OP_DEQUANTIZE};
     const tflb_tensor *t = T(r, x);
     int32_t os[TFLB_MAX_RANK];
     int op = ops[pick(r, 9)], y, rank = t->rank;
     tflb_options so = tflb_opt_softmax(pick(r, 2) ? 1.0f : 0.5f);
     copy_shape(t, os);
     maybe_break(r, os, rank);
-    if (op == OM_DEQUANTIZE) {
+    if (op == TE_OP_DEQUANTIZE) {
         int f = om_float(r->m, "deq", os, rank), q;
         om_op(r->m, op, &x, 1, f, NULL);
         q = new_act(r, "q", os, rank); /* back to int8 */
-        return om_op(r->m, OM_QUANTIZE, &f, 1, q, NULL);
+        return om_op(r->m, TE_OP_QUANTIZE, &f, 1, q, NULL);
     }
-    if (pick(r, 2) && (op == OM_LOGISTIC || op == TFLB_OP_SOFTMAX)) {
+    if (pick(r, 2) && (op == TE_OP_LOGISTIC || op == TE_OP_SOFTMAX)) {
         y = om_act(r->m, "u", os, rank, 1.0f / 256, -128);
         if (r->n_acts < MAX_ACTS)
             r->acts[r->n_acts++] = y;
-    } else if (pick(r, 2) && op == OM_LOG_SOFTMAX) {
+    } else if (pick(r, 2) && op == TE_OP_LOG_SOFTMAX) {
         y = om_act(r->m, "u", os, rank, 16.0f / 256, 127);
         if (r->n_acts < MAX_ACTS)
             r->acts[r->n_acts++] = y;
     } else {
         y = new_act(r, "u", os, rank);
     }
-    return om_op(r->m, op, &x, 1, y, op == TFLB_OP_SOFTMAX ? &so : NULL);
+    return om_op(r->m, op, &x, 1, y, op == TE_OP_SOFTMAX ? &so : NULL);
 }
 
 /* ------------------------------------------------------------- data movement */
@@ -219,7 +220,7 @@ static int add_pad(recipe *r, int x)
     maybe_break(r, os, rank);
     in[0] = x;
     in[1] = tflb_add_const(r->m, "pads", TFLB_INT32, ps, 2, pads, (size_t)rank * 8, NULL);
-    return om_op(r->m, TFLB_OP_PAD, in, 2, new_act(r, "pad", os, rank), NULL);
+    return om_op(r->m, TE_OP_PAD, in, 2, new_act(r, "pad", os, rank), NULL);
 }
 
 static int add_reshape(recipe *r, int x)
@@ -235,7 +236,7 @@ static int add_reshape(recipe *r, int x)
     o = tflb_opt_reshape(os, rank);
     in[0] = x;
     in[1] = om_ints(r->m, "shape", os, rank);
-    return om_op(r->m, TFLB_OP_RESHAPE, in, 1 + pick(r, 2), new_act(r, "rs", os, rank), &o);
+    return om_op(r->m, TE_OP_RESHAPE, in, 1 + pick(r, 2), new_act(r, "rs", os, rank), &o);
 }
 
 static int add_transpose(recipe *r, int x)
@@ -255,7 +256,7 @@ static int add_transpose(recipe *r, int x)
     maybe_break(r, os, rank);
     in[0] = x;
     in[1] = om_ints(r->m, "perm", perm, rank);
-    return om_op(r->m, OM_TRANSPOSE, in, 2, new_act(r, "tr", os, rank), NULL);
+    return om_op(r->m, TE_OP_TRANSPOSE, in, 2, new_act(r, "tr", os, rank), NULL);
 }
 
 static int add_concat(recipe *r, int x)
@@ -273,7 +274,7 @@ static int add_concat(recipe *r, int x)
     maybe_break(r, os, rank);
     in[0] = x;
     in[1] = graph_input(r, bs, rank);
-    return om_op(r->m, TFLB_OP_CONCATENATION, in, 2, new_act(r, "cat", os, rank), &o);
+    return om_op(r->m, TE_OP_CONCATENATION, in, 2, new_act(r, "cat", os, rank), &o);
 }
 
 static int add_slice(recipe *r, int x)
@@ -294,7 +295,7 @@ static int add_slice(recipe *r, int x)
     in[1] = om_ints(r->m, "begin", b, rank);
     in[2] = om_ints(r->m, "end", e, rank);
     in[3] = om_ints(r->m, "strides", s, rank);
-    return om_op(r->m, OM_STRIDED_SLICE, in, 4, new_act(r, "sl", os, rank), &o);
+    return om_op(r->m, TE_OP_STRIDED_SLICE, in, 4, new_act(r, "sl", os, rank), &o);
 }
 
 static int add_resize(recipe *r, int x)
@@ -311,7 +312,7 @@ static int add_resize(recipe *r, int x)
     maybe_break(r, os, 4);
     in[0] = x;
     in[1] = om_ints(r->m, "size", size, 2);
-    return om_op(r->m, OM_RESIZE_NEAREST, in, 2, new_act(r, "rz", os, 4), &o);
+    return om_op(r->m, TE_OP_RESIZE_NEAREST_NEIGHBOR, in, 2, new_act(r, "rz", os, 4), &o);
 }
 
 static int add_mean(recipe *r, int x)
@@ -332,7 +333,7 @@ static int add_mean(recipe *r, int x)
     maybe_break(r, os, rank);
     in[0] = x;
     in[1] = om_ints(r->m, "axes", axes, n);
-    return om_op(r->m, TFLB_OP_MEAN, in, 2, new_act(r, "mean", os, rank), &o);
+    return om_op(r->m, TE_OP_MEAN, in, 2, new_act(r, "mean", os, rank), &o);
 }
 
 /* ------------------------------------------------------------- the recipe */

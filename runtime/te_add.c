@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_add.h"
 
+/* te:section te_add_one */
 static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8_t b)
 {
     int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
@@ -12,7 +13,9 @@ static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8
     sum = te_mul_by_quant_mult_smaller_than_one(x + y, p->out_mult, p->out_shift) + p->out_offset;
     return (int8_t)te_clamp_i32(sum, p->act_min, p->act_max);
 }
+/* te:end */
 
+/* te:section te_add_row */
 /* Innermost broadcast dimension: n outputs, inputs advancing by s1 / s2. */
 static inline TE_UNUSED void te_add_row(const te_add_params *p, const int8_t *a, int s1,
                                         const int8_t *b, int s2, int8_t *out, int n)
@@ -21,7 +24,9 @@ static inline TE_UNUSED void te_add_row(const te_add_params *p, const int8_t *a,
     for (i = 0; i < n; i++)
         out[i] = te_add_one(p, a[i * s1], b[i * s2]);
 }
+/* te:end */
 
+/* te:section te_add_s8 */
 TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out)
 {
@@ -33,12 +38,14 @@ TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t
     TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
                   te_add_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
+/* te:end */
 
 /* ---- table kernel ------------------------------------------------------ */
 
 #define TE_ADD_LUT_STR2(x) #x
 #define TE_ADD_LUT_STR(x) TE_ADD_LUT_STR2(x)
 
+/* te:section te_add_lut_sat8 */
 /* sum >> TE_ADD_LUT_SHIFT saturated to int8 (one SSAT where available). */
 static inline TE_UNUSED int32_t te_add_lut_sat8(int32_t sum)
 {
@@ -50,7 +57,9 @@ static inline TE_UNUSED int32_t te_add_lut_sat8(int32_t sum)
     return te_clamp_i32(sum >> TE_ADD_LUT_SHIFT, -128, 127);
 #endif
 }
+/* te:end */
 
+/* te:section te_add_lut_flat8 */
 /* Contiguous inputs, no activation beyond int8.  Element i is read before
  * it is written and nothing later is read from it (in place: out == a or
  * out == b); each store follows its own loads, which also keeps gcc from
@@ -71,7 +80,9 @@ static inline TE_UNUSED void te_add_lut_flat8(const int32_t *u1, const int32_t *
     for (; n > 0; n--)
         *out++ = (int8_t)te_add_lut_sat8(u1[*a++] + u2[*b++]);
 }
+/* te:end */
 
+/* te:section te_add_lut_flat */
 /* Contiguous inputs, activation range [lo, hi]. */
 static inline TE_UNUSED void te_add_lut_flat(const int32_t *u1, const int32_t *u2,
                                              const int8_t *a, const int8_t *b, int8_t *out,
@@ -80,7 +91,9 @@ static inline TE_UNUSED void te_add_lut_flat(const int32_t *u1, const int32_t *u
     for (; n > 0; n--)
         *out++ = (int8_t)te_clamp_i32(te_add_lut_sat8(u1[*a++] + u2[*b++]), lo, hi);
 }
+/* te:end */
 
+/* te:section te_add_lut_row */
 /* Innermost broadcast dimension (or everything), any activation range. */
 static inline TE_UNUSED void te_add_lut_row(const te_add_lut_params *p, const int8_t *a, int s1,
                                             const int8_t *b, int s2, int8_t *out, int n)
@@ -98,7 +111,9 @@ static inline TE_UNUSED void te_add_lut_row(const te_add_lut_params *p, const in
     for (i = 0; i < n; i++)
         out[i] = (int8_t)te_clamp_i32(te_add_lut_sat8(u1[a[i * s1]] + u2[b[i * s2]]), lo, hi);
 }
+/* te:end */
 
+/* te:section te_add_s8_lut */
 TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
                              int8_t *out)
 {
@@ -110,3 +125,4 @@ TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, cons
     TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
                   te_add_lut_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
+/* te:end */

@@ -47,10 +47,14 @@ typedef struct {
     int32_t act_min, act_max;
 } te_add_lut_params;
 
+/* te:section te_add_s8 */
 TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out);
+/* te:end */
+/* te:section te_add_s8_lut */
 /* Output may be input 1 or input 2 (same shape): element i is read first. */
 TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
                              int8_t *out);
+/* te:end */
 
 #endif

@@ -24,10 +24,10 @@
 #define TE_KERNEL static TE_UNUSED
 #endif
 
+#if defined(TE_TARGET_AVX2)
 /* Target x86-64-v3 (TE_TARGET_AVX2): kernels with AVX2 intrinsics.  Their
  * functions carry the avx2 target attribute, so the code compiles with
  * plain -O2 (no -mavx2) and needs a CPU with AVX2 to run. */
-#if defined(TE_TARGET_AVX2)
 #if !(defined(__x86_64__) || defined(__i386__)) || !defined(__GNUC__)
 #error "code generated for target x86-64-v3 needs gcc or clang for x86-64 (AVX2)"
 #endif
@@ -48,21 +48,32 @@
 #endif
 #endif
 
+/* te:section TE_STATIC_ASSERT */
+/* Compile-time check, C99: the array size is negative when cond is false.
+ * The kernels with assembly check with it every offset the assembly reads. */
+#define TE_STATIC_ASSERT(cond, name) typedef char te_static_assert_##name[(cond) ? 1 : -1]
+/* te:end */
+
 #define TE_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TE_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* te:section te_clamp_i32 */
 static inline TE_UNUSED int32_t te_clamp_i32(int32_t x, int32_t lo, int32_t hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
 }
+/* te:end */
 
+/* te:section te_shl_i32 */
 /* x * 2^s for 0 <= s <= 31 with two's-complement wrap-around, as TFLite's
  * `x * (1 << s)` behaves on every target it runs on, minus the UB. */
 static inline TE_UNUSED int32_t te_shl_i32(int32_t x, int s)
 {
     return (int32_t)((uint32_t)x << s);
 }
+/* te:end */
 
+/* te:section te_sat_round_doubling_high_mul */
 /* gemmlowp SaturatingRoundingDoublingHighMul: (a*b*2 + 2^31) >> 32 with
  * round-half-away-from-zero, saturating the single overflow case. */
 static inline TE_UNUSED int32_t te_sat_round_doubling_high_mul(int32_t a, int32_t b)
@@ -74,7 +85,9 @@ static inline TE_UNUSED int32_t te_sat_round_doubling_high_mul(int32_t a, int32_
     nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
     return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
 }
+/* te:end */
 
+/* te:section te_rounding_divide_by_pot */
 /* gemmlowp RoundingDivideByPOT: x / 2^exponent, rounding half away from
  * zero.  exponent in [0, 31]. */
 static inline TE_UNUSED int32_t te_rounding_divide_by_pot(int32_t x, int exponent)
@@ -84,7 +97,9 @@ static inline TE_UNUSED int32_t te_rounding_divide_by_pot(int32_t x, int exponen
     int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
     return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
+/* te:end */
 
+/* te:section te_mul_by_quant_mult */
 /* TFLite MultiplyByQuantizedMultiplier (double rounding, the reference
  * kernels' default): shift > 0 is a left shift before the multiply. */
 static inline TE_UNUSED int32_t te_mul_by_quant_mult(int32_t x, int32_t multiplier, int shift)
@@ -94,31 +109,39 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult(int32_t x, int32_t multipli
     return te_rounding_divide_by_pot(
         te_sat_round_doubling_high_mul(te_shl_i32(x, left), multiplier), right);
 }
+/* te:end */
 
+/* te:section te_mul_by_quant_mult_smaller_than_one */
 /* TFLite MultiplyByQuantizedMultiplierSmallerThanOneExp (left_shift <= 0). */
 static inline TE_UNUSED int32_t te_mul_by_quant_mult_smaller_than_one(int32_t x, int32_t multiplier,
                                                                       int left_shift)
 {
     return te_rounding_divide_by_pot(te_sat_round_doubling_high_mul(x, multiplier), -left_shift);
 }
+/* te:end */
 
+/* te:section te_mul_by_quant_mult_greater_than_one */
 /* TFLite MultiplyByQuantizedMultiplierGreaterThanOne (left_shift >= 0). */
 static inline TE_UNUSED int32_t te_mul_by_quant_mult_greater_than_one(int32_t x, int32_t multiplier,
                                                                       int left_shift)
 {
     return te_sat_round_doubling_high_mul(te_shl_i32(x, left_shift), multiplier);
 }
+/* te:end */
 
+#if defined(TE_TARGET_DSP)
 /* ---- Armv7E-M DSP SIMD primitives --------------------------------------
  * Kernels compiled with TE_TARGET_DSP use these.  On a core with the DSP
  * extension they are the real instructions; elsewhere (host tests of the
  * same kernels, --target cortex-m4 on a PC) exact portable equivalents, so
  * the SIMD kernels' data layout and arithmetic are checked everywhere. */
-#if defined(TE_TARGET_DSP)
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
+/* te:section te_sxtb16 */
 /* bytes 0 and 2, sign-extended to two int16 halves */
 static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return __sxtb16(x); }
+/* te:end */
+/* te:section te_sxtb16_ror8 */
 /* bytes 1 and 3 (SXTB16 with ROR #8) */
 static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x)
 {
@@ -126,34 +149,48 @@ static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x)
     __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
     return r;
 }
+/* te:end */
+/* te:section te_smlad */
 /* acc + lo(a)*lo(b) + hi(a)*hi(b), int16 halves, 32-bit wrap */
 static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
 {
     return __smlad(a, b, acc);
 }
+/* te:end */
+/* te:section te_sxtab16 */
 /* a + sxtb16(b) per 16-bit half */
 static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b) { return __sxtab16(a, b); }
+/* te:end */
 #else
+/* te:section te_sxtb16 */
 static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x)
 {
     uint32_t lo = (uint32_t)(uint16_t)(int16_t)(int8_t)(x & 0xffu);
     uint32_t hi = (uint32_t)(uint16_t)(int16_t)(int8_t)((x >> 16) & 0xffu);
     return lo | hi << 16;
 }
+/* te:end */
+/* te:section te_sxtb16_ror8 */
 static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x) { return te_sxtb16(x >> 8 | x << 24); }
+/* te:end */
+/* te:section te_smlad */
 static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
 {
     int32_t p = (int32_t)(int16_t)(a & 0xffffu) * (int32_t)(int16_t)(b & 0xffffu);
     int32_t q = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)p + (uint32_t)q);
 }
+/* te:end */
+/* te:section te_sxtab16 */
 static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b)
 {
     uint32_t s = te_sxtb16(b);
     return ((a + s) & 0xffffu) | ((((a >> 16) + (s >> 16)) & 0xffffu) << 16);
 }
+/* te:end */
 #endif
 
+/* te:section te_read_u32 */
 /* 4 bytes from any address as one word (the compiler emits a plain load on
  * cores that allow unaligned access) */
 static inline TE_UNUSED uint32_t te_read_u32(const void *p)
@@ -161,8 +198,10 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
     const uint8_t *b = (const uint8_t *)p;
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
+/* te:end */
 #endif
 
+/* te:section TE_BCAST_ROWS */
 /* The element-wise kernels' broadcast walk: ROW for every innermost row of
  * a 6-D broadcast (dims D, element strides S1 and S2 of the inputs IN1 and
  * IN2), with the row's first inputs in te_a and te_b and the lvalue OUT at
@@ -184,10 +223,12 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
                             ROW;                                                             \
                         }                                                                    \
     } while (0)
+/* te:end */
 
-/* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
 #if defined(TE_TARGET_AVX2)
+/* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
 
+/* te:section te_avx2_rq8 */
 /* te_convfam_fast_requant on 8 lanes: (smmulr(a, m) + H - [a < 0]) >> e,
  * a the doubled accumulator; r: the block's rows {bias, m, H, e}. */
 TE_AVX2_FN __m256i te_avx2_rq8(__m256i a, const int32_t *r)
@@ -204,7 +245,9 @@ TE_AVX2_FN __m256i te_avx2_rq8(__m256i a, const int32_t *r)
     v = _mm256_add_epi32(v, _mm256_srai_epi32(a, 31));
     return _mm256_srav_epi32(v, _mm256_loadu_si256((const __m256i *)(const void *)(r + 24)));
 }
+/* te:end */
 
+/* te:section te_avx2_rq */
 /* The 8 lanes' requantization: the fast form, or (fast_rq 0: weights and
  * bias not doubled, rows {bias, mult, shift}) TFLite's exact one lane by
  * lane, plus the output zero point. */
@@ -220,7 +263,9 @@ TE_AVX2_FN __m256i te_avx2_rq(int fast_rq, int32_t output_offset, __m256i a, con
                          (uint32_t)output_offset);
     return _mm256_loadu_si256((const __m256i *)(const void *)v);
 }
+/* te:end */
 
+/* te:section te_avx2_store16 */
 /* Requantized lanes of a0 (channels c0..c0+7) and a1 (c0+8..) clamped to
  * [lo, hi] and stored to o[0, n), n <= 16. */
 TE_AVX2_FN void te_avx2_store16(__m256i a0, __m256i a1, __m256i lo, __m256i hi, int8_t *o,
@@ -242,6 +287,7 @@ TE_AVX2_FN void te_avx2_store16(__m256i a0, __m256i a1, __m256i lo, __m256i hi, 
             o[i] = t[i];
     }
 }
+/* te:end */
 
 #endif /* TE_TARGET_AVX2 */
 

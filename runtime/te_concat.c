@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_concat.h"
 
+/* te:section te_concat_s8 */
 TE_KERNEL void te_concat_s8(const int8_t *in, int8_t *out, int32_t outer, int32_t in_row,
                             int32_t out_row)
 {
@@ -13,3 +14,4 @@ TE_KERNEL void te_concat_s8(const int8_t *in, int8_t *out, int32_t outer, int32_
         out += out_row;
     }
 }
+/* te:end */

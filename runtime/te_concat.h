@@ -6,10 +6,12 @@
 
 #include <stdint.h>
 
+/* te:section te_concat_s8 */
 /* Copies `outer` rows of in_row bytes from `in` (packed) into `out`, whose
  * rows are out_row bytes apart.  The caller points `out` at the input's
  * column offset inside the first output row. */
 TE_KERNEL void te_concat_s8(const int8_t *in, int8_t *out, int32_t outer, int32_t in_row,
                             int32_t out_row);
+/* te:end */
 
 #endif

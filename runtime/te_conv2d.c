@@ -8,12 +8,15 @@
 #include "te_common.h"
 #include "te_conv2d.h"
 
+/* te:section te_conv2d_tap_lo */
 /* First tap index k with origin + k*dil >= 0. */
 static inline TE_UNUSED int te_conv2d_tap_lo(int origin, int dil)
 {
     return origin < 0 ? (-origin + dil - 1) / dil : 0;
 }
+/* te:end */
 
+/* te:section te_conv2d_tap_hi */
 /* One past the last tap index k < taps with origin + k*dil < size. */
 static inline TE_UNUSED int te_conv2d_tap_hi(int origin, int dil, int taps, int size)
 {
@@ -21,7 +24,9 @@ static inline TE_UNUSED int te_conv2d_tap_hi(int origin, int dil, int taps, int 
     int n = room > 0 ? (room + dil - 1) / dil : 0;
     return n < taps ? n : taps;
 }
+/* te:end */
 
+/* te:section te_conv2d_dot */
 static inline TE_UNUSED uint32_t te_conv2d_dot(const int8_t *x, const int8_t *w, int n, int32_t off)
 {
     uint32_t acc = 0;
@@ -30,7 +35,9 @@ static inline TE_UNUSED uint32_t te_conv2d_dot(const int8_t *x, const int8_t *w,
         acc += (uint32_t)((x[i] + off) * w[i]);
     return acc;
 }
+/* te:end */
 
+/* te:section te_conv2d_requant */
 static inline TE_UNUSED int8_t te_conv2d_requant(uint32_t acc, int32_t mult, int32_t shift,
                                                  int32_t zp, int32_t lo, int32_t hi)
 {
@@ -38,7 +45,9 @@ static inline TE_UNUSED int8_t te_conv2d_requant(uint32_t acc, int32_t mult, int
     v = (int32_t)((uint32_t)v + (uint32_t)zp);
     return (int8_t)te_clamp_i32(v, lo, hi);
 }
+/* te:end */
 
+/* te:section te_conv2d_pixel */
 /* Accumulates output channel `oc` of one pixel over the valid taps. */
 static inline TE_UNUSED uint32_t te_conv2d_pixel(const te_conv2d_params *p, const int8_t *in_b,
                                                  const int8_t *w_oc, int iy0, int ix0, int ky0,
@@ -55,7 +64,9 @@ static inline TE_UNUSED uint32_t te_conv2d_pixel(const te_conv2d_params *p, cons
     }
     return acc;
 }
+/* te:end */
 
+/* te:section te_conv2d_s8 */
 TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, const int32_t *mult, const int32_t *shift,
                             int8_t *output)
@@ -89,3 +100,4 @@ TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, cons
         }
     }
 }
+/* te:end */

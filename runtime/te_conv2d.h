@@ -23,10 +23,12 @@ typedef struct {
                                 * tensor */
 } te_conv2d_params;
 
+/* te:section te_conv2d_s8 */
 /* mult/shift: out_c entries (TFLite QuantizeMultiplier form, shift > 0 is a
  * left shift).  bias: out_c int32 values or NULL. */
 TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, const int32_t *mult, const int32_t *shift,
                             int8_t *output);
+/* te:end */
 
 #endif

@@ -35,19 +35,24 @@
 
 /* (a * b + 2^31) >> 32 (SMMULR). */
 #if defined(TE_TARGET_DSP) && defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+/* te:section te_conv2d_gemm_smmulr */
 TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_smmulr(int32_t a, int32_t b)
 {
     int32_t r;
     __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
+/* te:end */
 #else
+/* te:section te_conv2d_gemm_smmulr */
 TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_smmulr(int32_t a, int32_t b)
 {
     return (int32_t)(((int64_t)a * b + 2147483648LL) >> 32);
 }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_rq_fast */
 /* TFLite MultiplyByQuantizedMultiplier(acc, m, -e) + output zero point for
  * the accumulator held doubled, acc2 = 2 * acc, |acc| < 2^29, from the
  * entry {m, H, e} of te_convfam_fast_requant (src/ops/conv_family.h):
@@ -57,20 +62,28 @@ TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_rq_fast(int32_t acc2, const int32_t
     uint32_t x = (uint32_t)te_conv2d_gemm_smmulr(acc2, q[0]);
     return (int32_t)(x + (uint32_t)q[1] - ((uint32_t)acc2 >> 31)) >> q[2];
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_rq_exact */
 /* The reference arithmetic, for any multiplier and shift ({mult, shift, 0}). */
 TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_rq_exact(int32_t acc, const int32_t *q, int32_t zp)
 {
     return (int32_t)((uint32_t)te_mul_by_quant_mult(acc, q[0], (int)q[1]) + (uint32_t)zp);
 }
+/* te:end */
 
 /* v clamped to [-128, 127] (SSAT on a DSP core). */
 #if defined(TE_TARGET_DSP) && defined(__ARM_FEATURE_DSP)
+/* te:section te_conv2d_gemm_sat8 */
 TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_sat8(int32_t v) { return __ssat(v, 8); }
+/* te:end */
 #else
+/* te:section te_conv2d_gemm_sat8 */
 TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_sat8(int32_t v) { return te_clamp_i32(v, -128, 127); }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_out */
 /* mode: 0 exact, 1 fast, 2 fast with the full int8 range as clamp bounds. */
 TE_CONV2D_GEMM_INLINE int8_t te_conv2d_gemm_out(const te_conv2d_gemm_params *p, int32_t acc,
                                                const int32_t *q, int mode)
@@ -82,16 +95,20 @@ TE_CONV2D_GEMM_INLINE int8_t te_conv2d_gemm_out(const te_conv2d_gemm_params *p, 
         return (int8_t)te_clamp_i32(te_conv2d_gemm_rq_fast(acc, q), p->act_min, p->act_max);
     return (int8_t)te_conv2d_gemm_sat8(te_conv2d_gemm_rq_fast(acc, q));
 }
+/* te:end */
 
 /* ---- bytes of a patch -------------------------------------------------- */
 
+/* te:section te_conv2d_gemm_fill */
 static inline TE_UNUSED void te_conv2d_gemm_fill(int8_t *d, int8_t v, int n)
 {
     int i;
     for (i = 0; i < n; i++)
         d[i] = v;
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_copy */
 static inline TE_UNUSED void te_conv2d_gemm_copy(int8_t *d, const int8_t *s, int n)
 {
     int i = 0;
@@ -108,7 +125,9 @@ static inline TE_UNUSED void te_conv2d_gemm_copy(int8_t *d, const int8_t *s, int
     for (; i < n; i++)
         d[i] = s[i];
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_gather_part */
 /* Bytes k0..k0+n of the patch at (iy0, ix0) into d: padding taps read the
  * input zero point, elements past K are 0.  Run by run: a filter row's taps
  * inside the input are contiguous there (dil_w == 1), else tap by tap. */
@@ -145,7 +164,9 @@ static inline TE_UNUSED void te_conv2d_gemm_gather_part(const te_conv2d_gemm_par
     if (k < end)
         te_conv2d_gemm_fill(d, 0, end - k);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_gather */
 /* The K bytes of the patch at (iy0, ix0). */
 static inline TE_UNUSED void te_conv2d_gemm_gather(const te_conv2d_gemm_params *p,
                                                   const int8_t *in_b, int iy0, int ix0, int8_t *d)
@@ -161,9 +182,10 @@ static inline TE_UNUSED void te_conv2d_gemm_gather(const te_conv2d_gemm_params *
     }
     te_conv2d_gemm_gather_part(p, in_b, iy0, ix0, 0, p->k_h * row_len, d);
 }
+/* te:end */
 
-/* ---- weights and dot products: DSP layout ------------------------------ */
 #if defined(TE_TARGET_DSP)
+/* ---- weights and dot products: DSP layout ------------------------------ */
 
 /* Patch elements per weight group: segments read directly must start and
  * end on group boundaries. */
@@ -174,13 +196,16 @@ typedef uint32_t te_conv2d_gemm_px;
 /* The weights as the kernel reads them. */
 typedef uint32_t te_conv2d_gemm_wi;
 
+/* te:section te_conv2d_gemm_wq */
 /* Weights of channels 4q.. from patch element k0 (a multiple of 4). */
 TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_wq(const te_conv2d_gemm_params *p,
                                                        const uint32_t *w, int q, int k0)
 {
     return w + ((long)q * (p->k_pad / 4) + k0 / 4) * 8;
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_put_c */
 /* n bytes (a multiple of 4) from src as patch elements k0.. (a multiple of 4). */
 static inline TE_UNUSED void te_conv2d_gemm_put_c(uint32_t *patch, int k0, const int8_t *src,
                                                  int n)
@@ -193,6 +218,7 @@ static inline TE_UNUSED void te_conv2d_gemm_put_c(uint32_t *patch, int k0, const
         d[1] = te_sxtb16_ror8(v);
     }
 }
+/* te:end */
 
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__OPTIMIZE__) && \
     defined(__thumb2__)
@@ -200,10 +226,13 @@ static inline TE_UNUSED void te_conv2d_gemm_put_c(uint32_t *patch, int k0, const
  * channels' weight words through r4 r5 r6 r8 (two channels per LDM, from
  * r9), the 4 accumulators in r0..r3. */
 #define TE_CONV2D_GEMM_XE "ldrd r10, r11, [r12], #8\n\t"
+/* te:section TE_CONV2D_GEMM_XD */
 #define TE_CONV2D_GEMM_XD                                                      \
     "ldr r11, [r12], #4\n\t"                                                   \
     "sxtb16 r10, r11\n\t"                                                      \
     "sxtb16 r11, r11, ror #8\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_W4 */
 #define TE_CONV2D_GEMM_W4                                                      \
     "ldm r9!, {r4, r5, r6, r8}\n\t"                                            \
     "smlad r0, r4, r10, r0\n\t"                                                \
@@ -215,15 +244,19 @@ static inline TE_UNUSED void te_conv2d_gemm_put_c(uint32_t *patch, int k0, const
     "smlad r2, r5, r11, r2\n\t"                                                \
     "smlad r3, r6, r10, r3\n\t"                                                \
     "smlad r3, r8, r11, r3\n\t"
+/* te:end */
 /* One group of the expanded patch / of input bytes. */
 #define TE_CONV2D_GEMM_GE TE_CONV2D_GEMM_XE TE_CONV2D_GEMM_W4
 #define TE_CONV2D_GEMM_GD TE_CONV2D_GEMM_XD TE_CONV2D_GEMM_W4
+/* te:section TE_CONV2D_GEMM_LOOP4 */
 /* 4 groups G per iteration until r12 reaches lr. */
 #define TE_CONV2D_GEMM_LOOP4(G)                                                \
     "1:\n\t" G G G G                                                           \
     "cmp r12, lr\n\t"                                                          \
     "bne 1b\n\t"
+/* te:end */
 
+/* te:section TE_CONV2D_GEMM_MAC_ASM */
 /* One asm statement of the loops below: accumulators ACC[0..3] in r0..r3,
  * patch pointer X in r12 and weights W in r9 (both advanced), extra input
  * operand IN bound by DECL.  Register variables hold their register only
@@ -248,7 +281,9 @@ static inline TE_UNUSED void te_conv2d_gemm_put_c(uint32_t *patch, int k0, const
         (X) = xr;                                                              \
         (W) = wr;                                                              \
     } while (0)
+/* te:end */
 
+/* te:section te_conv2d_gemm_mac_e */
 /* acc[j] += channel 4q+j over `groups` groups of the expanded patch x;
  * returns the weights that follow. */
 TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_e(const uint32_t *x, const uint32_t *w,
@@ -264,7 +299,9 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_e(const uint32_t *x, co
         TE_CONV2D_GEMM_MAC_ASM(acc, x, w, , (void)0, TE_CONV2D_GEMM_GE);
     return w;
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_mac_d */
 /* The same over `groups` groups of input bytes read directly. */
 TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, const uint32_t *w,
                                                           int groups, int32_t *acc)
@@ -279,7 +316,9 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
         TE_CONV2D_GEMM_MAC_ASM(acc, x, w, , (void)0, TE_CONV2D_GEMM_GD);
     return w;
 }
+/* te:end */
 
+/* te:section TE_CONV2D_GEMM_RQ2 */
 /* Requantizes (fast entries, int8 clamp) accumulators A and B with the
  * entries {m, H, e} in r4 r5 r6 / r8 r10 r11 and stores them at [lr],
  * advancing it: SMMLAR gives H + smmulr(acc, m) in one instruction. */
@@ -294,6 +333,8 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
     "asr r10, r10, r11\n\t"                                                    \
     "ssat r10, #8, r10\n\t"                                                    \
     "strb r10, [lr], #1\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_REM */
 /* groups % 4 more groups (lr free) */
 #define TE_CONV2D_GEMM_REM(G)                                                  \
     "ldr lr, %[rem]\n\t"                                                       \
@@ -302,7 +343,9 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
     "3:\n\t"                                                                   \
     "tst lr, #1\n\t"                                                           \
     "beq 2f\n\t" G
+/* te:end */
 
+/* te:section TE_CONV2D_GEMM_PIXEL */
 /* The pixel loop over channel blocks: biases from the record at [q], the
  * patch from [x] to [xe] (4 groups loaded by G per iteration) and the
  * remainder R, requantization with the record's entries, outputs at [o],
@@ -337,6 +380,8 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
     "str r12, %[xe]\n\t"                                                       \
     "b 0b\n\t"                                                                 \
     "6:\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_NEXT_PIXEL */
 /* After a pixel's last block: done (to 6f) when it was the last pixel, else
  * weights and records back to their start, the patch stride in r4 and the
  * patch pointer in X (to advance). */
@@ -350,12 +395,16 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
     "str r4, %[q]\n\t"                                                         \
     "ldr r4, %[xs]\n\t"                                                        \
     "ldr " X ", %[x]\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_PIXEL_OPS */
 #define TE_CONV2D_GEMM_PIXEL_OPS                                               \
     : [q] "+m"(c_q), [o] "+m"(c_o), [w] "+r"(wr), [x] "+m"(c_x), [xe] "+m"(c_xend), \
       [np] "+m"(c_np)                                                          \
     : [rem] "m"(c_rem), [qe] "m"(c_qend), [w0] "m"(c_w0), [q0] "m"(c_q0), [xs] "m"(c_xs) \
     : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r10", "r11", "r12", "lr", "cc", "memory"
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_asm */
 /* The first `quads` channel blocks of np pixels, in one loop: groups
  * groups of each pixel's patch (expanded, or its bytes when `bytes`; the
  * patches xs bytes apart from x), weights from w, records qr (bias, fast
@@ -386,7 +435,9 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_asm(const void *x, int bytes, 
     else
         __asm__ volatile(TE_CONV2D_GEMM_PIXEL(TE_CONV2D_GEMM_GE, "") TE_CONV2D_GEMM_PIXEL_OPS);
 }
+/* te:end */
 
+/* te:section TE_CONV2D_GEMM_W4X */
 /* Weights of one group for 4 channels against input words XA XB. */
 #define TE_CONV2D_GEMM_W4X(XA, XB)                                             \
     "ldm r9!, {r4, r5, r6, r8}\n\t"                                            \
@@ -399,6 +450,8 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_asm(const void *x, int bytes, 
     "smlad r2, r5, " XB ", r2\n\t"                                             \
     "smlad r3, r6, " XA ", r3\n\t"                                             \
     "smlad r3, r8, " XB ", r3\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_RQ1 */
 /* Requantizes accumulator A in place (entry at [r8], advanced). */
 #define TE_CONV2D_GEMM_RQ1(A)                                                  \
     "ldm r8!, {r4, r5, r6}\n\t"                                                \
@@ -406,6 +459,8 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_asm(const void *x, int bytes, 
     "add r5, r5, " A ", asr #31\n\t"                                           \
     "asr r5, r5, r6\n\t"                                                       \
     "ssat " A ", #8, r5\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_SMALL */
 /* A patch of one or two groups held in r10 r11 (r12 lr): per channel block
  * the biases, the groups G, four requantized bytes stored as one word. */
 #define TE_CONV2D_GEMM_SMALL(G)                                                \
@@ -433,11 +488,15 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_asm(const void *x, int bytes, 
     "str r8, %[x]\n\t"                                                         \
     "b 5b\n\t"                                                                 \
     "6:\n\t"
+/* te:end */
+/* te:section TE_CONV2D_GEMM_SMALL_OPS */
 #define TE_CONV2D_GEMM_SMALL_OPS                                               \
     : [q] "+m"(c_q), [o] "+m"(c_o), [w] "+r"(wr), [x] "+m"(c_x), [np] "+m"(c_np) \
     : [qe] "m"(c_qend), [w0] "m"(c_w0), [q0] "m"(c_q0), [xs] "m"(c_xs)         \
     : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r10", "r11", "r12", "lr", "cc", "memory"
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_small */
 /* te_conv2d_gemm_pixel_asm for expanded patches of 1 or 2 groups (16 bytes
  * readable at each), kept in registers. */
 static inline TE_UNUSED void te_conv2d_gemm_pixel_small(const uint32_t *x, int groups,
@@ -459,7 +518,9 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_small(const uint32_t *x, int g
                                                   TE_CONV2D_GEMM_W4X("r12", "lr"))
                              TE_CONV2D_GEMM_SMALL_OPS);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_put_asm */
 /* put() in assembly: 8 bytes per iteration into words (x0,x2) (x1,x3)...
  * (Register variables hold their register only at the asm statement:
  * values are copied in just before and out just after.) */
@@ -491,13 +552,17 @@ static inline TE_UNUSED void te_conv2d_gemm_put_asm(uint32_t *d, const int8_t *s
         d[1] = te_sxtb16_ror8(v);
     }
 }
+/* te:end */
 #define TE_CONV2D_GEMM_ASM 1
 
+/* te:section te_conv2d_gemm_put */
 static inline TE_UNUSED void te_conv2d_gemm_put(uint32_t *patch, int k0, const int8_t *src, int n)
 {
     te_conv2d_gemm_put_asm(patch + k0 / 2, src, n);
 }
+/* te:end */
 #else
+/* te:section te_conv2d_gemm_w4 */
 /* One group of 4 channels' weights against the input pair xa (x0,x2), xb (x1,x3). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_w4(const uint32_t *w, uint32_t xa, uint32_t xb,
                                             int32_t *acc)
@@ -506,12 +571,16 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_w4(const uint32_t *w, uint32_t xa, uin
     for (j = 0; j < 4; j++)
         acc[j] = te_smlad(w[2 * j + 1], xb, te_smlad(w[2 * j], xa, acc[j]));
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_put */
 static inline TE_UNUSED void te_conv2d_gemm_put(uint32_t *patch, int k0, const int8_t *src, int n)
 {
     te_conv2d_gemm_put_c(patch, k0, src, n);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_mac_e */
 TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_e(const uint32_t *x, const uint32_t *w,
                                                           int groups, int32_t *acc)
 {
@@ -520,7 +589,9 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_e(const uint32_t *x, co
         te_conv2d_gemm_w4(w, x[0], x[1], acc);
     return w;
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_mac_d */
 TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, const uint32_t *w,
                                                           int groups, int32_t *acc)
 {
@@ -531,8 +602,10 @@ TE_CONV2D_GEMM_INLINE const uint32_t *te_conv2d_gemm_mac_d(const int8_t *x, cons
     }
     return w;
 }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_block_e */
 /* Block over the whole expanded patch. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params *p,
                                                  const uint32_t *x, const uint32_t *w, int q,
@@ -540,7 +613,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params *p
 {
     te_conv2d_gemm_mac_e(x, te_conv2d_gemm_wq(p, w, q, 0), p->k_pad / 4, acc);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_block_d */
 /* Block over n input bytes for patch elements k0.. (group-aligned). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p,
                                                  const int8_t *x, int n, const uint32_t *w, int q,
@@ -548,16 +623,17 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p
 {
     te_conv2d_gemm_mac_d(x, te_conv2d_gemm_wq(p, w, q, k0), n / 4, acc);
 }
+/* te:end */
 
 /* ---- weights and dot products: portable layout ------------------------- */
 #else
 
 #define TE_CONV2D_GEMM_GROUP 1
 
+#if defined(__SSE2__)
 /* x86 with SSE2 (any x86-64): the dot products 8 elements at a time
  * (PMADDWD), 8 or 4 channels per pass over the patch, and the fast
  * requantization 4 channels at a time. */
-#if defined(__SSE2__)
 #include <emmintrin.h>
 #define TE_CONV2D_GEMM_SSE2 1
 #endif
@@ -579,13 +655,16 @@ typedef int16_t te_conv2d_gemm_wi;
 #endif
 
 #if defined(TE_CONV2D_GEMM_SSE2)
+/* te:section te_conv2d_gemm_widen8 */
 /* 8 int8 at x widened to int16. */
 TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_widen8(const int8_t *x)
 {
     const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)x);
     return _mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_put */
 /* n input bytes as patch elements k0.. (int16): 16 and 8 at a time, the
  * last few as the last 8 again (n >= 8). */
 static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
@@ -609,7 +688,9 @@ static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
     if (i < n)
         _mm_storeu_si128((__m128i *)(void *)(d + n - 8), te_conv2d_gemm_widen8(src + n - 8));
 }
+/* te:end */
 #else
+/* te:section te_conv2d_gemm_put */
 /* n input bytes as patch elements k0.. (int16). */
 static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
                                                const int8_t *restrict src, int n)
@@ -621,8 +702,10 @@ static inline TE_UNUSED void te_conv2d_gemm_put(int16_t *restrict patch, int k0,
     for (; i < (unsigned)n; i++)
         d[i] = src[i];
 }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_block_e */
 /* acc[j] += channel 4q+j over the expanded patch (k_pad elements). */
 TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params *p,
                                                    const int16_t *restrict x, const int16_t *w,
@@ -645,8 +728,10 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_e(const te_conv2d_gemm_params 
     acc[2] = (int32_t)((uint32_t)acc[2] + (uint32_t)s2);
     acc[3] = (int32_t)((uint32_t)acc[3] + (uint32_t)s3);
 }
+/* te:end */
 
 #if defined(TE_CONV2D_GEMM_SSE2)
+/* te:section te_conv2d_gemm_hsum4 */
 /* [sum of a0's lanes, of a1's, of a2's, of a3's]. */
 TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_hsum4(__m128i a0, __m128i a1, __m128i a2,
                                                   __m128i a3)
@@ -655,7 +740,9 @@ TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_hsum4(__m128i a0, __m128i a1, __m12
     const __m128i t1 = _mm_add_epi32(_mm_unpacklo_epi32(a2, a3), _mm_unpackhi_epi32(a2, a3));
     return _mm_add_epi32(_mm_unpacklo_epi64(t0, t1), _mm_unpackhi_epi64(t0, t1));
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_block_d */
 /* acc[j] += channel 4q+j over n input bytes for patch elements k0.. */
 TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p,
                                                    const int8_t *x, int n, const int16_t *w,
@@ -683,7 +770,9 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params 
     for (j = 0; j < 4; j++)
         acc[j] = (int32_t)((uint32_t)acc[j] + s[j]);
 }
+/* te:end */
 #else
+/* te:section te_conv2d_gemm_block_d */
 /* acc[j] += channel 4q+j over n input bytes for patch elements k0.. */
 TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params *p,
                                                    const int8_t *restrict x, int n,
@@ -713,8 +802,10 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params 
     acc[2] = (int32_t)((uint32_t)acc[2] + (uint32_t)s2);
     acc[3] = (int32_t)((uint32_t)acc[3] + (uint32_t)s3);
 }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_gather16 */
 /* te_conv2d_gemm_gather widening to int16 on the way. */
 static inline TE_UNUSED void te_conv2d_gemm_gather16(const te_conv2d_gemm_params *p,
                                                     const int8_t *in_b, int iy0, int ix0,
@@ -734,10 +825,12 @@ static inline TE_UNUSED void te_conv2d_gemm_gather16(const te_conv2d_gemm_params
         }
     }
 }
+/* te:end */
 #endif
 
 /* ---- the channel blocks of one pixel ------------------------------------ */
 
+/* te:section te_conv2d_gemm_store */
 /* Requantizes and stores the block of channels 4q.. (those below out_c);
  * r: the block's record (te_conv2d_gemm.h). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_store(const te_conv2d_gemm_params *p, int8_t *o, int q,
@@ -753,7 +846,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_store(const te_conv2d_gemm_params *p, 
     if (n > 3)
         o[3] = te_conv2d_gemm_out(p, acc[3], r + 13, mode);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_init */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_init(const int32_t *r, int32_t *acc)
 {
     acc[0] = r[0];
@@ -761,6 +856,7 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_init(const int32_t *r, int32_t *acc)
     acc[2] = r[2];
     acc[3] = r[3];
 }
+/* te:end */
 
 #if defined(TE_CONV2D_GEMM_SSE2)
 /* ---- SSE2: 8 channels per pass, the fast requantization in vectors ----- */
@@ -783,6 +879,7 @@ typedef struct {
     te_conv2d_gemm_vq vq[TE_CONV2D_GEMM_VQ];
 } te_conv2d_gemm_sse;
 
+/* te:section te_conv2d_gemm_vq_make */
 /* The vectors of a block's record r (te_conv2d_gemm.h); e is 1..31 in
  * every fast entry (channels past out_c: anything, never stored). */
 static inline TE_UNUSED void te_conv2d_gemm_vq_make(const int32_t *r, te_conv2d_gemm_vq *t)
@@ -802,13 +899,17 @@ static inline TE_UNUSED void te_conv2d_gemm_vq_make(const int32_t *r, te_conv2d_
     t->f_odd = _mm_srli_epi64(t->f, 32);
     t->k = _mm_set_epi32((int)k[3], (int)k[2], (int)k[1], (int)k[0]);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_hi32 */
 /* [e1, o1, e3, o3] (dwords): the high halves of 64-bit products e, o. */
 TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_hi32(__m128i e, __m128i o)
 {
     return _mm_or_si128(_mm_srli_epi64(e, 32), _mm_and_si128(o, _mm_set_epi32(-1, 0, -1, 0)));
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_rq4 */
 /* te_conv2d_gemm_rq_fast on 4 lanes.  PMULUDQ multiplies unsigned:
  * - smmulr(a, m): the unsigned product of a + 2^32 [a < 0] and m
  *   (0 <= m < 2^31) plus 2^31 does not overflow 64 bits and its high half
@@ -828,7 +929,9 @@ TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_rq4(__m128i a, const te_conv2d_gemm
     const __m128i yo = _mm_mul_epu32(_mm_srli_epi64(v, 32), t->f_odd);
     return _mm_sub_epi32(te_conv2d_gemm_hi32(ye, yo), t->k);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_out8 */
 /* Requantizes the accumulators a0 (channels 4q..) and a1 (4q+4.., if
  * `two`) and stores those below out_c. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_out8(const te_conv2d_gemm_params *p,
@@ -874,7 +977,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_out8(const te_conv2d_gemm_params *p,
             o[j] = b[j];
     }
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_ld */
 /* Patch element k.. of x (int16, or int8 if `bytes`) as 8 int16. */
 TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_ld(const void *x, int bytes, int k)
 {
@@ -882,6 +987,7 @@ TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_ld(const void *x, int bytes, int k)
         return te_conv2d_gemm_widen8((const int8_t *)x + k);
     return _mm_loadu_si128((const __m128i *)(const void *)((const int16_t *)x + k));
 }
+/* te:end */
 
 /* After a loop: gcc otherwise copies each accumulator once per iteration
  * (its registers then meet in the reduction). */
@@ -891,9 +997,12 @@ TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_ld(const void *x, int bytes, int k)
 #define TE_CONV2D_GEMM_KEEP4(A, B, C, D) (void)0
 #endif
 
+/* te:section TE_CONV2D_GEMM_MADD */
 #define TE_CONV2D_GEMM_MADD(A, W, X)                                           \
     A = _mm_add_epi32(A, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(W)), X))
+/* te:end */
 
+/* te:section te_conv2d_gemm_dot8 */
 /* Channels 4q..4q+7 over the kp elements of the patch x (kp a constant
  * for the common small patches: the weights then at fixed offsets). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8(const void *x, int bytes, const int16_t *w,
@@ -925,7 +1034,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8(const void *x, int bytes, const i
     *s0 = _mm_add_epi32(*s0, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
     *s1 = _mm_add_epi32(*s1, te_conv2d_gemm_hsum4(a4, a5, a6, a7));
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_dot4 */
 /* Channels 4q..4q+3 over the kp elements of the patch x. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot4(const void *x, int bytes, const int16_t *w,
                                               long kp, __m128i *s0)
@@ -943,7 +1054,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot4(const void *x, int bytes, const i
     TE_CONV2D_GEMM_KEEP4(a0, a1, a2, a3);
     *s0 = _mm_add_epi32(*s0, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_dot8k */
 /* te_conv2d_gemm_dot8 with kp a constant when small. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8k(const void *x, int bytes, const int16_t *w,
                                                long kp, __m128i *s0, __m128i *s1)
@@ -956,7 +1069,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8k(const void *x, int bytes, const 
     default: te_conv2d_gemm_dot8(x, bytes, w, kp, s0, s1); break;
     }
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_v */
 /* Every channel block of a pixel over the k_pad elements of its patch x
  * (int16, or int8 if `bytes`). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_v(const te_conv2d_gemm_params *p, const void *x,
@@ -979,7 +1094,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_v(const te_conv2d_gemm_params *p
         te_conv2d_gemm_out8(p, s, qr, q, s0, s0, 0, o, mode);
     }
 }
+/* te:end */
 
+/* te:section TE_CONV2D_GEMM_PIXEL_V */
 /* te_conv2d_gemm_pixel_v for each patch type and mode, compiled apart. */
 #define TE_CONV2D_GEMM_PIXEL_V(NAME, BYTES, MODE)                              \
     TE_CONV2D_GEMM_NOINLINE void NAME(const te_conv2d_gemm_params *p, const void *x,       \
@@ -988,6 +1105,7 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_v(const te_conv2d_gemm_params *p
     {                                                                          \
         te_conv2d_gemm_pixel_v(p, x, BYTES, w, qr, s, o, MODE);                \
     }
+/* te:end */
 TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_0, 0, 0)
 TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_1, 0, 1)
 TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v16_2, 0, 2)
@@ -995,6 +1113,7 @@ TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_0, 1, 0)
 TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_1, 1, 1)
 TE_CONV2D_GEMM_PIXEL_V(te_conv2d_gemm_pixel_v8_2, 1, 2)
 
+/* te:section te_conv2d_gemm_pixel_vx */
 /* The one of them for patch type `bytes` and `mode` (constants). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_vx(const te_conv2d_gemm_params *p, const void *x,
                                                   int bytes, const int16_t *w, const int32_t *qr,
@@ -1008,12 +1127,14 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_vx(const te_conv2d_gemm_params *
     else
         (bytes ? te_conv2d_gemm_pixel_v8_2 : te_conv2d_gemm_pixel_v16_2)(p, x, w, qr, s, o);
 }
+/* te:end */
 #else
 typedef struct {
     int n;
 } te_conv2d_gemm_sse; /* nothing precomputed */
 #endif
 
+/* te:section te_conv2d_gemm_pixel_e */
 /* Channel blocks q0.. of a pixel over its expanded patch x. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_e(const te_conv2d_gemm_params *p,
                                                  const te_conv2d_gemm_px *x,
@@ -1028,7 +1149,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_e(const te_conv2d_gemm_params *p
         te_conv2d_gemm_store(p, o, q, qr + 16 * q, acc, mode);
     }
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_row_d */
 /* Patch elements k0.. of filter row ky read directly: the input row between
  * taps lo and hi, zp_row for the padding taps around it (and for a row
  * outside the input). */
@@ -1048,7 +1171,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_row_d(const te_conv2d_gemm_params *p,
     if (hi < p->k_w)
         te_conv2d_gemm_block_d(p, zp_row, (p->k_w - hi) * c, w, q, k0 + hi * c, acc);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_d */
 /* Every channel block of the pixel at (iy0, ix0), reading the input
  * directly.  Returns 0 (nothing done) when a row segment is not
  * group-aligned. */
@@ -1082,7 +1207,9 @@ TE_CONV2D_GEMM_INLINE int te_conv2d_gemm_pixel_d(const te_conv2d_gemm_params *p,
     }
     return 1;
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_bytes */
 /* Every channel block of a pixel over the k_pad bytes of its patch x. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_bytes(const te_conv2d_gemm_params *p,
                                                      const int8_t *x, const te_conv2d_gemm_wi *w,
@@ -1102,7 +1229,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_bytes(const te_conv2d_gemm_param
         te_conv2d_gemm_store(p, o, q, qr + 16 * q, acc, mode);
     }
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_pixel_plain */
 /* A pixel without room for its patch whose input cannot be read in
  * group-aligned segments: each channel block over the patch gathered in
  * pieces of 64 bytes on the stack. */
@@ -1124,9 +1253,11 @@ static inline TE_UNUSED void te_conv2d_gemm_pixel_plain(const te_conv2d_gemm_par
         te_conv2d_gemm_store(p, o, q, qr + 16 * q, acc, mode);
     }
 }
+/* te:end */
 
 /* ---- building a widened patch ------------------------------------------ */
 
+/* te:section te_conv2d_gemm_build */
 /* Builds the expanded patch of the pixel at (iy0, ix0) in x (2 * k_pad
  * bytes).  Elements K..k_pad hold whatever was there (zero weights). */
 static inline TE_UNUSED void te_conv2d_gemm_build(const te_conv2d_gemm_params *p,
@@ -1160,9 +1291,11 @@ static inline TE_UNUSED void te_conv2d_gemm_build(const te_conv2d_gemm_params *p
     te_conv2d_gemm_gather16(p, in_b, iy0, ix0, x);
 #endif
 }
+/* te:end */
 
 /* ---- the kernel ------------------------------------------------------------ */
 
+/* te:section te_conv2d_gemm_next */
 static inline TE_UNUSED void te_conv2d_gemm_next(const te_conv2d_gemm_params *p, int *b, int *oy,
                                                 int *ox)
 {
@@ -1174,8 +1307,10 @@ static inline TE_UNUSED void te_conv2d_gemm_next(const te_conv2d_gemm_params *p,
         }
     }
 }
+/* te:end */
 
 #if defined(TE_CONV2D_GEMM_ASM)
+/* te:section te_conv2d_gemm_batch */
 /* Pointwise, stride 1, on a DSP core: consecutive pixels' inputs are
  * consecutive, so as many as fit after their own outputs are widened at
  * once and run in one loop.  Returns how many (0 or 1: none). */
@@ -1201,8 +1336,10 @@ TE_CONV2D_GEMM_INLINE long te_conv2d_gemm_batch(const te_conv2d_gemm_params *p,
                                  2 * p->k_pad);
     return m;
 }
+/* te:end */
 #endif
 
+/* te:section te_conv2d_gemm_pixel_w */
 /* Every channel block of a pixel over its widened patch x (room: bytes
  * readable from x). */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_w(const te_conv2d_gemm_params *p,
@@ -1224,7 +1361,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_w(const te_conv2d_gemm_params *p
 #endif
     te_conv2d_gemm_pixel_e(p, x, w, qr, o, q0, mode);
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_run */
 /* The pixels of the output, each by the fastest path its room allows. */
 TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, const int8_t *input,
                                              const te_conv2d_gemm_wi *w, const int32_t *qr,
@@ -1284,7 +1423,9 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
         }
     }
 }
+/* te:end */
 
+/* te:section te_conv2d_gemm_s8 */
 TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *input,
                                  const te_conv2d_gemm_w *w, const int32_t *qr,
                                  const int8_t *zp_row, int8_t *output)
@@ -1308,3 +1449,4 @@ TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *i
     else
         te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 1);
 }
+/* te:end */

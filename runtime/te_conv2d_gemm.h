@@ -58,6 +58,15 @@ typedef struct {
 /* Bytes of `work` a strided output wants (k_pad: te_conv2d_gemm_params). */
 #define TE_CONV2D_GEMM_WORK(k_pad) (2 * (k_pad) + 16)
 
+/* te:section te_conv2d_gemm_s8_get_buffer_size */
+/* Scratch bytes te_conv2d_gemm_s8 takes in `work` (with out_stride). */
+static inline TE_UNUSED long te_conv2d_gemm_s8_get_buffer_size(int k_pad)
+{
+    return TE_CONV2D_GEMM_WORK(k_pad);
+}
+/* te:end */
+
+/* te:section te_conv2d_gemm_s8 */
 /* qr: for each block of 4 (padded) channels 16 int32: the 4 biases (input
  * offset folded in), then per channel fast_rq ? {m, H, e}
  * (te_convfam_fast_requant; weights and bias then come doubled) :
@@ -66,5 +75,6 @@ typedef struct {
 TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *input,
                                  const te_conv2d_gemm_w *w, const int32_t *qr,
                                  const int8_t *zp_row, int8_t *output);
+/* te:end */
 
 #endif

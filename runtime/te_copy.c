@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_copy.h"
 
+/* te:section te_copy_bytes */
 TE_KERNEL void te_copy_bytes(void *dst, const void *src, size_t n)
 {
     unsigned char *d = (unsigned char *)dst;
@@ -12,7 +13,9 @@ TE_KERNEL void te_copy_bytes(void *dst, const void *src, size_t n)
     for (i = 0; i < n; i++)
         d[i] = s[i];
 }
+/* te:end */
 
+/* te:section te_copy_gather_row */
 /* One run along the innermost axis. */
 static inline TE_UNUSED void te_copy_gather_row(const int8_t *in, int8_t *out, int32_t n,
                                                 int32_t step)
@@ -26,7 +29,9 @@ static inline TE_UNUSED void te_copy_gather_row(const int8_t *in, int8_t *out, i
             out[i] = in[i * step];
     }
 }
+/* te:end */
 
+/* te:section te_copy_gather_s8 */
 TE_KERNEL void te_copy_gather_s8(const int8_t *in, int8_t *out, int rank, const int32_t *counts,
                                  const int32_t *steps)
 {
@@ -52,3 +57,4 @@ TE_KERNEL void te_copy_gather_s8(const int8_t *in, int8_t *out, int rank, const 
         }
     }
 }
+/* te:end */

@@ -7,24 +7,29 @@
 #include "te_common.h"
 #include "te_depthwise_conv2d.h"
 
-/* x86 with SSE2 (any x86-64): the fast kernels' SSE2 path (below). */
 #if defined(__SSE2__) && !defined(TE_TARGET_DSP) && !defined(TE_DEPTHWISE_CONV2D_PLAIN)
+/* x86 with SSE2 (any x86-64): the fast kernels' SSE2 path (below). */
 #include <emmintrin.h>
 #define TE_DEPTHWISE_CONV2D_SSE2 1
 #endif
 
+/* te:section te_depthwise_conv2d_tap_lo */
 static inline TE_UNUSED int te_depthwise_conv2d_tap_lo(int origin, int dil)
 {
     return origin < 0 ? (-origin + dil - 1) / dil : 0;
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_tap_hi */
 static inline TE_UNUSED int te_depthwise_conv2d_tap_hi(int origin, int dil, int taps, int size)
 {
     int room = size - origin;
     int n = room > 0 ? (room + dil - 1) / dil : 0;
     return n < taps ? n : taps;
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_requant */
 static inline TE_UNUSED int8_t te_depthwise_conv2d_requant(uint32_t acc, int32_t mult,
                                                            int32_t shift, int32_t zp, int32_t lo,
                                                            int32_t hi)
@@ -33,7 +38,9 @@ static inline TE_UNUSED int8_t te_depthwise_conv2d_requant(uint32_t acc, int32_t
     v = (int32_t)((uint32_t)v + (uint32_t)zp);
     return (int8_t)te_clamp_i32(v, lo, hi);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_pixel */
 /* Output channel oc (input channel ic) of one pixel over taps [ky0,ky1)x[kx0,kx1).
  * in_c0: input channel ic at pixel (0,0); consecutive pixels of a row are
  * px_stride bytes apart (in_c in NHWC, 1 in a single-channel plane). */
@@ -54,7 +61,9 @@ static inline TE_UNUSED uint32_t te_depthwise_conv2d_pixel(const te_depthwise_co
     }
     return acc;
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8 */
 TE_KERNEL void te_depthwise_conv2d_s8(const te_depthwise_conv2d_params *p, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias,
                                       const int32_t *mult, const int32_t *shift, int8_t *output)
@@ -87,7 +96,9 @@ TE_KERNEL void te_depthwise_conv2d_s8(const te_depthwise_conv2d_params *p, const
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_channel */
 /* Channel c of one batch: input plane (in_h x in_w) -> every output pixel's
  * channel c in the NHWC output out_b. */
 static inline TE_UNUSED void te_depthwise_conv2d_channel(const te_depthwise_conv2d_params *p,
@@ -116,7 +127,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_channel(const te_depthwise_conv
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_inplace */
 /* Output (b, y, x, c) lands at an offset congruent to c modulo in_c, at or
  * before the end of batch b's input, so writing channel c of batch b only
  * overwrites input channel c of batch b (already saved in plane) or input
@@ -139,9 +152,11 @@ TE_KERNEL void te_depthwise_conv2d_s8_inplace(const te_depthwise_conv2d_params *
         }
     }
 }
+/* te:end */
 
 /* ---- fast portable kernels (depth multiplier 1) ------------------------ */
 
+/* te:section te_depthwise_conv2d_fast_rq */
 /* Requantizes one accumulator with its te_convfam_fast_requant entry q. */
 static inline TE_UNUSED int8_t te_depthwise_conv2d_fast_rq(uint32_t acc, const int32_t *q,
                                                            const te_depthwise_conv2d_params *p)
@@ -158,9 +173,11 @@ static inline TE_UNUSED int8_t te_depthwise_conv2d_fast_rq(uint32_t acc, const i
     }
     return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
 }
+/* te:end */
 
 #define TE_DEPTHWISE_CONV2D_BLOCK 16
 
+/* te:section te_depthwise_conv2d_fast_block */
 /* Channels [c, c + n) of one output pixel, multiplier 1 (n <= BLOCK; n ==
  * BLOCK or 8 are the vectorised cases).  rows[ky]: input row of tap row
  * ky, or NULL (padding), pixels xs bytes apart, where channel c is at byte
@@ -200,7 +217,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_block(
     for (i = 0; i < n; i++)
         out[c + i] = te_depthwise_conv2d_fast_rq(acc[i], rq + 3 * (c + i), p);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_fast_block_dm */
 /* The same with a depth multiplier: output channel c + i reads input
  * channel (c + i) / depth_mult (rows[ky] at channel 0, pixels xs apart);
  * a block inside one input channel's outputs multiplies one value. */
@@ -236,7 +255,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_block_dm(
     for (i = 0; i < n; i++)
         out[c + i] = te_depthwise_conv2d_fast_rq(acc[i], rq + 3 * (c + i), p);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_fast_row */
 /* Output channels [c0, c0 + nb) of one output row from the k_h input rows
  * it reads (rows[ky]: pixel 0 at the input channel of output channel c0
  * (multiplier 1) or at channel 0, pixels xs bytes apart). */
@@ -274,7 +295,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_row(const te_depthwise_con
                                            c0 + cb, nb - cb, out);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_fast_save */
 /* Channels [c0, c0 + nb) of input row iy into ring slot iy % span. */
 static inline TE_UNUSED void te_depthwise_conv2d_fast_save(const te_depthwise_conv2d_params *p,
                                                            const int8_t *in_b, int iy, int c0,
@@ -296,7 +319,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_save(const te_depthwise_co
             dst[i] = src[i];
     }
 }
+/* te:end */
 
+#if defined(TE_DEPTHWISE_CONV2D_SSE2)
 /* ---- x86 SSE2 (any x86-64 host, generic target): the fast kernels by
  * blocks of 16 or 8 channels (multiplier 1, at most 64 taps).  Per block the
  * weights are re-laid out on the stack as int16 pairs of consecutive taps,
@@ -309,7 +334,6 @@ static inline TE_UNUSED void te_depthwise_conv2d_fast_save(const te_depthwise_co
  * products (PMULUDQ), the second one the per-channel shift (see
  * te_depthwise_conv2d_sse_rq4).  Other channels and the slow form go
  * through the plain code above. */
-#if defined(TE_DEPTHWISE_CONV2D_SSE2)
 
 #define TE_DEPTHWISE_CONV2D_SSE_TAPS 64
 
@@ -332,12 +356,15 @@ typedef struct {
     const int32_t *rq;
 } te_depthwise_conv2d_sse_blk;
 
+/* te:section te_depthwise_conv2d_sse_ok */
 static inline TE_UNUSED int te_depthwise_conv2d_sse_ok(const te_depthwise_conv2d_params *p)
 {
     return p->depth_mult == 1 && p->k_h * p->k_w <= TE_DEPTHWISE_CONV2D_SSE_TAPS &&
            p->k_h <= TE_DEPTHWISE_CONV2D_MAX_KH;
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_lane */
 /* Channel c (lane i) of the block's requantization constants. */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_lane(te_depthwise_conv2d_sse_blk *b, int i,
                                                           const int32_t *q)
@@ -356,7 +383,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_lane(te_depthwise_conv2d_ss
     b->g[qi].u[l] = h - m + 0x80000000u;
     b->c[qi].u[l] = 1u << (31 - e);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_w8 */
 /* n (16 or 8) int8 at v, 0 past the filter's taps (t >= taps). */
 static inline TE_UNUSED __m128i te_depthwise_conv2d_sse_w8(const int8_t *v, int t, int taps,
                                                            int n)
@@ -366,7 +395,9 @@ static inline TE_UNUSED __m128i te_depthwise_conv2d_sse_w8(const int8_t *v, int 
     return n == 16 ? _mm_loadu_si128((const __m128i *)(const void *)v)
                    : _mm_loadl_epi64((const __m128i *)(const void *)v);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_setup */
 /* Weights, bias terms and requantization of channels [c0, c0 + n), n 16
  * or 8: weights of taps 2k and 2k + 1 interleaved, sign-extended to int16
  * (sums over both taps by PMADDWD with ones). */
@@ -410,7 +441,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_setup(const te_depthwise_co
         te_depthwise_conv2d_sse_lane(b, i, i < n ? rq + 3 * (c0 + i) : NULL);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_acc16 */
 /* 8 or 16 channels of one pixel: tap t at x[t] + off. */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_acc16(const te_depthwise_conv2d_sse_blk *b,
                                                            const int8_t *const *x, long off,
@@ -433,7 +466,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_acc16(const te_depthwise_co
     acc[2] = _mm_add_epi32(_mm_srai_epi32(s2, 8), b->a[2].v);
     acc[3] = _mm_add_epi32(_mm_srai_epi32(s3, 8), b->a[3].v);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_acc8 */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_acc8(const te_depthwise_conv2d_sse_blk *b,
                                                           const int8_t *const *x, long off,
                                                           __m128i *acc)
@@ -451,7 +486,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_acc8(const te_depthwise_con
     acc[0] = _mm_add_epi32(_mm_srai_epi32(s0, 8), b->a[0].v);
     acc[1] = _mm_add_epi32(_mm_srai_epi32(s1, 8), b->a[1].v);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_rq4 */
 /* The fast form of 4 channels (te_convfam_fast_requant: v = floor((2 acc m
  * + 2^31 + (H - [acc < 0]) 2^32) / 2^(32 + e))) with unsigned products:
  * with ua = acc + 2^31, 2 acc m = ua 2m - m 2^32, so y = floor(t / 2^32) =
@@ -473,7 +510,9 @@ static inline TE_UNUSED __m128i te_depthwise_conv2d_sse_rq4(const te_depthwise_c
     p1 = _mm_and_si128(_mm_mul_epu32(p1, b->k_od[q].v), odd);
     return _mm_sub_epi32(_mm_or_si128(p0, p1), b->c[q].v);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_store */
 /* Requantizes the block's accumulators into out[0, n). */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_store(const te_depthwise_conv2d_params *p,
                                                            const te_depthwise_conv2d_sse_blk *b,
@@ -503,7 +542,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_store(const te_depthwise_co
     s1 = _mm_min_epi16(_mm_max_epi16(s1, lo), hi);
     _mm_storeu_si128((__m128i *)(void *)out, _mm_packs_epi16(s0, s1));
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_row */
 /* One output row of the block.  rows[ky]: the input row of tap row ky at
  * pixel 0, channel c0 of the block (NULL: padding), pixels xs bytes
  * apart; columns [lo_x, hi_x) may be read (outside [0, in_w) they hold the
@@ -547,7 +588,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_row(const te_depthwise_conv
         te_depthwise_conv2d_sse_store(p, b, acc, out);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_span */
 /* Channels [c, c + n) of an output row: a block of 16 or 8 (blk, set up
  * for them) and the channels past it through the plain code.  rows[ky] at
  * channel c (see te_depthwise_conv2d_sse_row); out_row: pixel 0, channel 0. */
@@ -571,7 +614,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_span(const te_depthwise_con
         rest[ky] = rows[ky] ? rows[ky] + done : NULL;
     te_depthwise_conv2d_fast_row(p, rest, xs, c + done, n - done, filter, bias, rq, out_row);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_begin */
 /* The block for channels [c, c + n): 16 of them, else 8, else none. */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_begin(const te_depthwise_conv2d_params *p,
                                                            const int8_t *filter,
@@ -582,7 +627,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_begin(const te_depthwise_co
     if (n >= 8)
         te_depthwise_conv2d_sse_setup(p, filter, bias, rq, c, n >= 16 ? 16 : 8, blk);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_fast */
 static inline TE_UNUSED int te_depthwise_conv2d_sse_fast(const te_depthwise_conv2d_params *p,
                                                          const int8_t *input,
                                                          const int8_t *filter,
@@ -615,7 +662,9 @@ static inline TE_UNUSED int te_depthwise_conv2d_sse_fast(const te_depthwise_conv
     }
     return 1;
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_save16 */
 /* Input row iy, channels [c0, c0 + n), into its ring row (16 bytes a
  * pixel, pad_left zero-point pixels before). */
 static inline TE_UNUSED void te_depthwise_conv2d_sse_save16(const te_depthwise_conv2d_params *p,
@@ -635,7 +684,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_sse_save16(const te_depthwise_c
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_sse_ring */
 /* As te_depthwise_conv2d_s8_ring, its scratch used as rows of cols pixels
  * of 16 channels (int8, the padding columns the input zero point). */
 static inline TE_UNUSED int te_depthwise_conv2d_sse_ring(const te_depthwise_conv2d_params *p,
@@ -681,9 +732,11 @@ static inline TE_UNUSED int te_depthwise_conv2d_sse_ring(const te_depthwise_conv
     }
     return 1;
 }
+/* te:end */
 
 #endif /* TE_DEPTHWISE_CONV2D_SSE2 */
 
+/* te:section te_depthwise_conv2d_s8_fast */
 TE_KERNEL void te_depthwise_conv2d_s8_fast(const te_depthwise_conv2d_params *p,
                                            const int8_t *input, const int8_t *filter,
                                            const int32_t *bias, const int32_t *rq,
@@ -711,7 +764,9 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast(const te_depthwise_conv2d_params *p,
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_fast_inplace */
 /* Block by block of channels: the input rows of the block are saved in the
  * ring (span rows of in_w * nb bytes) when first needed, then the block's
  * outputs overwrite them in the tensor (on x86, rows by the SSE2 path). */
@@ -761,7 +816,9 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
         }
     }
 }
+/* te:end */
 
+/* te:section TE_DEPTHWISE_CONV2D_G */
 /* ---- plane kernel: channel planes of int16 rows, 8 output pixels at a time
  * (stride_w 1 or 2, k_w <= 16).  Per group of 8 channels, the input rows
  * the current output row reads are kept per channel as int16 x - zero_point
@@ -772,12 +829,15 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
  * its whole row. */
 
 #define TE_DEPTHWISE_CONV2D_G 8 /* channels a group, pixels a block */
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_span */
 /* Plane row geometry (see te_depthwise_conv2d_ring_bytes). */
 static inline TE_UNUSED int te_depthwise_conv2d_ring_span(const te_depthwise_conv2d_params *p)
 {
     return (p->k_h - 1) * p->dil_h + 1;
 }
+/* te:end */
 
 /* What the pixel loops read, copied out of the params (stores through the
  * int8 output could alias them) and precomputed once. */
@@ -787,6 +847,7 @@ typedef struct {
     int tap[16];  /* plane row index of tap kx of pixel 0 */
 } te_depthwise_conv2d_ring_geo;
 
+/* te:section te_depthwise_conv2d_ring_geometry */
 static inline TE_UNUSED void te_depthwise_conv2d_ring_geometry(
     const te_depthwise_conv2d_params *p, te_depthwise_conv2d_ring_geo *g)
 {
@@ -804,7 +865,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_ring_geometry(
         g->tap[kx] = p->stride_w == 2 ? (t & 1) * half + t / 2 : t;
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_block */
 /* Output pixels [ox, ox + 8) of one channel: acc[] from the plane rows
  * (rows[ky] or NULL: padding), weights w[ky * k_w + kx], bias b; kw is
  * k_w, a constant (3, 5, 7: unrolled) after inlining, or not. */
@@ -831,7 +894,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_ring_block(const te_depthwise_c
     for (j = 0; j < TE_DEPTHWISE_CONV2D_G; j++)
         out_acc[j] = (int32_t)acc[j];
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_row */
 /* One channel's output row: blocks of 8 pixels (the last one partly past
  * the row, reading zero padding), requantized with the channel's entry. */
 static inline TE_UNUSED void te_depthwise_conv2d_ring_row(const te_depthwise_conv2d_ring_geo *g,
@@ -868,7 +933,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_ring_row(const te_depthwise_con
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_save */
 /* Input row iy, channels [c0, c0 + n), as int16 x - zp into their plane
  * rows (stride 2: even columns, then odd ones). */
 static inline TE_UNUSED void te_depthwise_conv2d_ring_save(const te_depthwise_conv2d_params *p,
@@ -888,7 +955,9 @@ static inline TE_UNUSED void te_depthwise_conv2d_ring_save(const te_depthwise_co
             dst[ch * plane + at] = (int16_t)(src[ch] + off);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_ring */
 TE_KERNEL void te_depthwise_conv2d_s8_ring(const te_depthwise_conv2d_params *p,
                                            const int8_t *input, const int8_t *filter,
                                            const int32_t *bias, const int32_t *rq,
@@ -938,3 +1007,4 @@ TE_KERNEL void te_depthwise_conv2d_s8_ring(const te_depthwise_conv2d_params *p,
         }
     }
 }
+/* te:end */

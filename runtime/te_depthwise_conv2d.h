@@ -23,11 +23,14 @@ typedef struct {
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
 } te_depthwise_conv2d_params;
 
+/* te:section te_depthwise_conv2d_s8 */
 /* mult/shift/bias: one entry per output channel; bias may be NULL. */
 TE_KERNEL void te_depthwise_conv2d_s8(const te_depthwise_conv2d_params *p, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias,
                                       const int32_t *mult, const int32_t *shift, int8_t *output);
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_inplace */
 /* The same result written over the input (depth_mult must be 1 and
  * out_h * out_w <= in_h * in_w): `data` holds the input on entry and the
  * output on return.  plane: scratch of in_h * in_w bytes. */
@@ -35,6 +38,7 @@ TE_KERNEL void te_depthwise_conv2d_s8_inplace(const te_depthwise_conv2d_params *
                                               const int8_t *filter, const int32_t *bias,
                                               const int32_t *mult, const int32_t *shift,
                                               int8_t *plane);
+/* te:end */
 
 /* Fast kernels, k_h <= TE_DEPTHWISE_CONV2D_MAX_KH; te_depthwise_conv2d_s8_fast
  * takes any depth multiplier, the others 1.  bias: one entry per output
@@ -42,11 +46,14 @@ TE_KERNEL void te_depthwise_conv2d_s8_inplace(const te_depthwise_conv2d_params *
  * channel from te_convfam_fast_requant, {mult, H, e} (e >= 1) or {mult,
  * shift, 0}. */
 #define TE_DEPTHWISE_CONV2D_MAX_KH 16
+/* te:section te_depthwise_conv2d_s8_fast */
 TE_KERNEL void te_depthwise_conv2d_s8_fast(const te_depthwise_conv2d_params *p,
                                            const int8_t *input, const int8_t *filter,
                                            const int32_t *bias, const int32_t *rq,
                                            int8_t *output);
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_fast_inplace */
 /* The same written over the input, by blocks of up to 16 channels: each
  * input row of a block is copied into `rows` (scratch of ((k_h - 1) *
  * dil_h + 1) * in_w * min(in_c, 16) bytes) when first needed.  Valid when
@@ -57,7 +64,9 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
                                                    int8_t *data, const int8_t *filter,
                                                    const int32_t *bias, const int32_t *rq,
                                                    int8_t *rows);
+/* te:end */
 
+/* te:section te_depthwise_conv2d_s8_ring */
 /* The same (stride_w 1 or 2, k_w <= 16) from rows saved in scratch, by
  * groups of 8 channels: each input
  * row of a group is saved per channel, as int16 x - zero_point with zero
@@ -70,7 +79,9 @@ TE_KERNEL void te_depthwise_conv2d_s8_ring(const te_depthwise_conv2d_params *p,
                                            const int8_t *input, const int8_t *filter,
                                            const int32_t *bias, const int32_t *rq,
                                            int8_t *output, int16_t *scratch);
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_cols */
 /* Columns of a saved row (even count): the input, the padding the kernel
  * reads, and the pixels of the last block of 8 past the row end. */
 static inline TE_UNUSED int te_depthwise_conv2d_ring_cols(const te_depthwise_conv2d_params *p)
@@ -80,11 +91,14 @@ static inline TE_UNUSED int te_depthwise_conv2d_ring_cols(const te_depthwise_con
     int cols = p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
     return cols + (cols & 1);
 }
+/* te:end */
 
+/* te:section te_depthwise_conv2d_ring_bytes */
 static inline TE_UNUSED long te_depthwise_conv2d_ring_bytes(const te_depthwise_conv2d_params *p)
 {
     long rows = (long)(p->k_h - 1) * p->dil_h + 1;
     return 2L * 8 * (rows * te_depthwise_conv2d_ring_cols(p) + (long)p->k_h * p->k_w);
 }
+/* te:end */
 
 #endif

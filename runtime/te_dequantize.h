@@ -7,11 +7,15 @@
 
 #include <stdint.h>
 
+/* te:section te_dequantize_s8_f32 */
 /* out[i] = lut[in[i] + 128]. */
 TE_KERNEL void te_dequantize_s8_f32(const int8_t *in, float *out, int32_t n, const float *lut);
+/* te:end */
 
+/* te:section te_dequantize_s16_f32 */
 /* out[i] = scale * (float)(in[i] - zero_point). */
 TE_KERNEL void te_dequantize_s16_f32(const int16_t *in, float *out, int32_t n, float scale,
                                      int32_t zero_point);
+/* te:end */
 
 #endif

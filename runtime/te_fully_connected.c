@@ -13,6 +13,7 @@
 #include "te_common.h"
 #include "te_fully_connected.h"
 
+/* te:section te_fully_connected_requant */
 /* TFLite MultiplyByQuantizedMultiplier (shift = left - right, one of them
  * 0) for mult in [0, 2^31), what QuantizeMultiplier gives, in fewer steps:
  *  - the doubling high multiply cannot saturate, and its (ab + nudge) / 2^31
@@ -29,6 +30,7 @@ static inline TE_UNUSED int32_t te_fully_connected_requant(int32_t acc, int32_t 
         return v;
     return (((v + (v >> 31)) >> (right - 1)) + 1) >> 1;
 }
+/* te:end */
 
 #if defined(__GNUC__)
 #define TE_FULLY_CONNECTED_NOINLINE __attribute__((noinline))
@@ -36,6 +38,7 @@ static inline TE_UNUSED int32_t te_fully_connected_requant(int32_t acc, int32_t 
 #define TE_FULLY_CONNECTED_NOINLINE
 #endif
 
+/* te:section te_fully_connected_sat8 */
 /* v clamped to int8 (one SSAT where the core has it). */
 static inline TE_UNUSED int32_t te_fully_connected_sat8(int32_t v)
 {
@@ -45,6 +48,7 @@ static inline TE_UNUSED int32_t te_fully_connected_sat8(int32_t v)
     return v > 127 ? 127 : (v < -128 ? -128 : v);
 #endif
 }
+/* te:end */
 
 /* How sums become outputs, decided once per kernel call. */
 typedef struct {
@@ -57,6 +61,7 @@ typedef struct {
     int64_t k;
 } te_fully_connected_outq;
 
+/* te:section te_fully_connected_outq_init */
 /* With one multiplier m and a right shift (shift = -right, right >= 1),
  * te_fully_connected_requant's two roundings fold into one 64-bit sum:
  * floor((x*m + 2^30 + 2^(30+right) - [v < 0] * 2^31) / 2^(31+right))
@@ -78,7 +83,9 @@ static inline TE_UNUSED void te_fully_connected_outq_init(te_fully_connected_out
     if (!p->per_channel && shift[0] < 0 && shift[0] >= -31)
         q->mode = p->act_min == -128 && p->act_max == 127 ? 1 : 2;
 }
+/* te:end */
 
+/* te:section te_fully_connected_store_tensor */
 static inline TE_UNUSED void te_fully_connected_store_tensor(const te_fully_connected_outq *q,
                                                              const uint32_t *acc, int8_t *out,
                                                              int n, int full_range)
@@ -93,7 +100,9 @@ static inline TE_UNUSED void te_fully_connected_store_tensor(const te_fully_conn
         out[i] = (int8_t)(full_range ? te_fully_connected_sat8(v) : te_clamp_i32(v, lo, hi));
     }
 }
+/* te:end */
 
+/* te:section te_fully_connected_store */
 /* out[0..n) from acc[0..n), the int32 sums (bias included) of units u,
  * u+1, ...  Out of line: the callers' loops keep their registers. */
 static TE_FULLY_CONNECTED_NOINLINE TE_UNUSED void te_fully_connected_store(
@@ -115,7 +124,9 @@ static TE_FULLY_CONNECTED_NOINLINE TE_UNUSED void te_fully_connected_store(
         }
     }
 }
+/* te:end */
 
+/* te:section te_fully_connected_dot */
 static inline TE_UNUSED uint32_t te_fully_connected_dot(const int8_t *x, const int8_t *w, int n,
                                                         int32_t off)
 {
@@ -125,7 +136,9 @@ static inline TE_UNUSED uint32_t te_fully_connected_dot(const int8_t *x, const i
         acc += (uint32_t)((x[i] + off) * w[i]);
     return acc;
 }
+/* te:end */
 
+/* te:section te_fully_connected_s8 */
 TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const int8_t *input,
                                      const int8_t *weights, const int32_t *bias,
                                      const int32_t *mult, const int32_t *shift, int8_t *output)
@@ -145,9 +158,11 @@ TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const i
         }
     }
 }
+/* te:end */
 
 /* ---- portable fast kernels (offset folded into the bias) ---- */
 
+/* te:section te_fully_connected_dot1 */
 /* One row, plainly (the last rows of the 4-row kernel). */
 static inline TE_UNUSED uint32_t te_fully_connected_dot1(const int8_t *x, const int8_t *w, int n)
 {
@@ -157,7 +172,9 @@ static inline TE_UNUSED uint32_t te_fully_connected_dot1(const int8_t *x, const 
         acc += (uint32_t)(x[i] * w[i]);
     return acc;
 }
+/* te:end */
 
+/* te:section te_fully_connected_dot16 */
 /* One row in 16 lanes: the shape compilers vectorise (the lanes start
  * with the first 16 products, so no zeroing loop becomes a memset call). */
 static inline TE_UNUSED uint32_t te_fully_connected_dot16(const int8_t *x, const int8_t *w, int n)
@@ -175,7 +192,9 @@ static inline TE_UNUSED uint32_t te_fully_connected_dot16(const int8_t *x, const
     }
     return acc + te_fully_connected_dot1(x + i, w + i, n - i);
 }
+/* te:end */
 
+/* te:section te_fully_connected_dot4 */
 /* Four consecutive rows, each input byte loaded once. */
 static inline TE_UNUSED void te_fully_connected_dot4(const int8_t *x, const int8_t *w, int n,
                                                      uint32_t *dot)
@@ -195,7 +214,9 @@ static inline TE_UNUSED void te_fully_connected_dot4(const int8_t *x, const int8
     dot[2] = a2;
     dot[3] = a3;
 }
+/* te:end */
 
+/* te:section te_fully_connected_s8_rows4 */
 TE_KERNEL void te_fully_connected_s8_rows4(const te_fully_connected_params *p,
                                            const int8_t *input, const int8_t *weights,
                                            const int32_t *bias, const int32_t *mult,
@@ -223,7 +244,9 @@ TE_KERNEL void te_fully_connected_s8_rows4(const te_fully_connected_params *p,
         }
     }
 }
+/* te:end */
 
+/* te:section te_fully_connected_s8_lanes */
 TE_KERNEL void te_fully_connected_s8_lanes(const te_fully_connected_params *p,
                                            const int8_t *input, const int8_t *weights,
                                            const int32_t *bias, const int32_t *mult,
@@ -246,7 +269,9 @@ TE_KERNEL void te_fully_connected_s8_lanes(const te_fully_connected_params *p,
         }
     }
 }
+/* te:end */
 
+/* te:section te_fully_connected_s8_fast */
 TE_KERNEL void te_fully_connected_s8_fast(const te_fully_connected_params *p,
                                           const int8_t *input, const int8_t *weights,
                                           const int32_t *bias, const int32_t *mult,
@@ -259,9 +284,10 @@ TE_KERNEL void te_fully_connected_s8_fast(const te_fully_connected_params *p,
     te_fully_connected_s8_rows4(p, input, weights, bias, mult, shift, output);
 #endif
 }
+/* te:end */
 
-/* ---- DSP kernel (Armv7E-M SMLAD; exact emulation elsewhere) ---- */
 #if defined(TE_TARGET_DSP)
+/* ---- DSP kernel (Armv7E-M SMLAD; exact emulation elsewhere) ---- */
 
 #define TE_FULLY_CONNECTED_CHUNK 127 /* groups of 4 inputs per exact chunk */
 
@@ -270,6 +296,7 @@ typedef struct {
     int32_t lo0, lo1, lo2, lo3, raw0, raw1, raw2, raw3;
 } te_fully_connected_acc8;
 
+/* te:section te_fully_connected_fence */
 /* Keeps GCC's first scheduling pass from hoisting the next weight loads
  * above this step: with 8 accumulators live it would run out of registers
  * and spill inside the loop. */
@@ -279,14 +306,18 @@ static inline TE_UNUSED void te_fully_connected_fence(void)
     __asm__ __volatile__("" ::: "memory");
 #endif
 }
+/* te:end */
 
+/* te:section te_fully_connected_mac */
 static inline TE_UNUSED void te_fully_connected_mac(int32_t w, uint32_t x, int32_t *lo,
                                                     int32_t *raw)
 {
     *raw = te_smlad((uint32_t)w, x, *raw);
     *lo = te_smlad(te_sxtb16((uint32_t)w), x, *lo);
 }
+/* te:end */
 
+/* te:section te_fully_connected_half */
 /* One half of a group (input lanes xv) for 4 row pairs (4 weight words). */
 static inline TE_UNUSED void te_fully_connected_half(te_fully_connected_acc8 *a, uint32_t xv,
                                                      const int32_t *w)
@@ -298,7 +329,9 @@ static inline TE_UNUSED void te_fully_connected_half(te_fully_connected_acc8 *a,
     te_fully_connected_mac(w[3], xv, &a->lo3, &a->raw3);
     te_fully_connected_fence();
 }
+/* te:end */
 
+/* te:section te_fully_connected_group */
 /* One group of 4 input bytes: x[0], x[2] then x[1], x[3]. */
 static inline TE_UNUSED void te_fully_connected_group(te_fully_connected_acc8 *a,
                                                       const int8_t *x, const int32_t *w)
@@ -307,13 +340,17 @@ static inline TE_UNUSED void te_fully_connected_group(te_fully_connected_acc8 *a
     te_fully_connected_half(a, te_sxtb16(xw), w);
     te_fully_connected_half(a, te_sxtb16_ror8(xw), w + 4);
 }
+/* te:end */
 
+/* te:section te_fully_connected_odd */
 /* Row 2p+1 of a pair: (raw - lo) / 256, exact while |sum| < 2^23. */
 static inline TE_UNUSED uint32_t te_fully_connected_odd(int32_t raw, int32_t lo)
 {
     return (uint32_t)((int32_t)((uint32_t)raw - (uint32_t)lo) >> 8);
 }
+/* te:end */
 
+/* te:section te_fully_connected_run */
 /* acc[0..8) = init[0..8) + n whole groups of x (n <= the chunk), two
  * groups per iteration; init may be acc.  Out of line, so that the loop has
  * the registers to itself (with the fences: no spills but the loop end). */
@@ -340,7 +377,9 @@ static TE_FULLY_CONNECTED_NOINLINE TE_UNUSED void te_fully_connected_run(
     acc[6] = (uint32_t)t.lo3;
     acc[7] = init[7] + te_fully_connected_odd(t.raw3, t.lo3);
 }
+/* te:end */
 
+/* te:section te_fully_connected_rows */
 /* Every block of 8 rows for one input vector x: bias, whole groups chunk
  * by chunk, the last depth % 4 bytes as one zero-padded group, outputs. */
 static TE_UNUSED void te_fully_connected_rows(
@@ -373,7 +412,9 @@ static TE_UNUSED void te_fully_connected_rows(
                                  TE_MIN(TE_FULLY_CONNECTED_DSP_ROWS, p->units - u));
     }
 }
+/* te:end */
 
+/* te:section te_fully_connected_s8_dsp */
 TE_KERNEL void te_fully_connected_s8_dsp(const te_fully_connected_params *p,
                                          const int8_t *input, const int32_t *packed,
                                          const int32_t *bias, const int32_t *mult,
@@ -386,5 +427,6 @@ TE_KERNEL void te_fully_connected_s8_dsp(const te_fully_connected_params *p,
         te_fully_connected_rows(&q, input + (long)b * p->depth, packed, bias,
                                 output + (long)b * p->units);
 }
+/* te:end */
 
 #endif

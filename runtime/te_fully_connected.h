@@ -25,11 +25,14 @@ typedef struct {
     int per_channel;           /* fast kernels: 0 = mult[0], shift[0] for every unit */
 } te_fully_connected_params;
 
+/* te:section te_fully_connected_s8 */
 /* mult/shift/bias: one entry per unit; bias may be NULL. */
 TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const int8_t *input,
                                      const int8_t *weights, const int32_t *bias,
                                      const int32_t *mult, const int32_t *shift, int8_t *output);
+/* te:end */
 
+/* te:section te_fully_connected_s8_fast */
 /* Fast kernels: p->input_offset is ignored (it is in `bias`, never NULL);
  * with p->per_channel == 0 every unit has mult[0] and shift[0]; mult is
  * QuantizeMultiplier's ([2^30, 2^31) or 0). */
@@ -37,16 +40,21 @@ TE_KERNEL void te_fully_connected_s8_fast(const te_fully_connected_params *p,
                                           const int8_t *input, const int8_t *weights,
                                           const int32_t *bias, const int32_t *mult,
                                           const int32_t *shift, int8_t *output);
+/* te:end */
+/* te:section te_fully_connected_s8_rows4 */
 /* The two loop shapes _fast chooses between: 4 rows sharing each input
  * byte (scalar cores) or one row in blocks of 16 bytes (vector units). */
 TE_KERNEL void te_fully_connected_s8_rows4(const te_fully_connected_params *p,
                                            const int8_t *input, const int8_t *weights,
                                            const int32_t *bias, const int32_t *mult,
                                            const int32_t *shift, int8_t *output);
+/* te:end */
+/* te:section te_fully_connected_s8_lanes */
 TE_KERNEL void te_fully_connected_s8_lanes(const te_fully_connected_params *p,
                                            const int8_t *input, const int8_t *weights,
                                            const int32_t *bias, const int32_t *mult,
                                            const int32_t *shift, int8_t *output);
+/* te:end */
 
 #if defined(TE_TARGET_DSP)
 /* Rows in blocks of 8 (units padded with zero rows), input in groups of 4
@@ -56,10 +64,12 @@ TE_KERNEL void te_fully_connected_s8_lanes(const te_fully_connected_params *p,
  * for k = 4g+h (low lane) and 4g+h+2 (high lane), each lane in int16
  * range.  bias has an entry for every row of every block (0 past units). */
 #define TE_FULLY_CONNECTED_DSP_ROWS 8
+/* te:section te_fully_connected_s8_dsp */
 TE_KERNEL void te_fully_connected_s8_dsp(const te_fully_connected_params *p,
                                          const int8_t *input, const int32_t *packed,
                                          const int32_t *bias, const int32_t *mult,
                                          const int32_t *shift, int8_t *output);
+/* te:end */
 #endif
 
 #endif

@@ -7,8 +7,10 @@
 
 #include "te_common.h"
 
+/* te:section te_lut_s8 */
 /* out[i] = table[(uint8_t)in[i]] for i < n; table holds f(v) at index
  * (uint8_t)v.  in and out may be the same buffer. */
 TE_KERNEL void te_lut_s8(const int8_t *in, int8_t *out, int n, const int8_t *table);
+/* te:end */
 
 #endif

@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_mean.h"
 
+/* te:section te_mean_next */
 /* Advances a row-major multi-index over `size`; returns 0 after the last. */
 static inline TE_UNUSED int te_mean_next(int *idx, const int *size, int n)
 {
@@ -13,7 +14,9 @@ static inline TE_UNUSED int te_mean_next(int *idx, const int *size, int n)
     }
     return 0;
 }
+/* te:end */
 
+/* te:section te_mean_offset */
 static inline TE_UNUSED long te_mean_offset(const int *idx, const int *stride, int n)
 {
     long off = 0;
@@ -22,14 +25,18 @@ static inline TE_UNUSED long te_mean_offset(const int *idx, const int *stride, i
         off += (long)idx[i] * stride[i];
     return off;
 }
+/* te:end */
 
+/* te:section te_mean_wrap32 */
 /* Two's-complement wrap of v to 32 bits, as TFLite's int32 accumulator. */
 static inline TE_UNUSED int32_t te_mean_wrap32(int64_t v)
 {
     uint32_t u = (uint32_t)(uint64_t)v;
     return u > (uint32_t)INT32_MAX ? (int32_t)((int64_t)u - 4294967296LL) : (int32_t)u;
 }
+/* te:end */
 
+/* te:section te_mean_sum */
 static inline TE_UNUSED int64_t te_mean_sum(const te_mean_params *p, const int8_t *in)
 {
     int idx[TE_MEAN_MAX_DIMS] = {0};
@@ -39,7 +46,9 @@ static inline TE_UNUSED int64_t te_mean_sum(const te_mean_params *p, const int8_
     while (te_mean_next(idx, p->red_size, p->n_red));
     return sum;
 }
+/* te:end */
 
+/* te:section te_mean_s8 */
 TE_KERNEL void te_mean_s8(const te_mean_params *p, const int8_t *input, int8_t *output)
 {
     int idx[TE_MEAN_MAX_DIMS] = {0};
@@ -58,3 +67,4 @@ TE_KERNEL void te_mean_s8(const te_mean_params *p, const int8_t *input, int8_t *
         *output++ = (int8_t)v;
     } while (te_mean_next(idx, p->keep_size, p->n_keep));
 }
+/* te:end */

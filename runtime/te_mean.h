@@ -28,6 +28,8 @@ typedef struct {
     int32_t out_zp;
 } te_mean_params;
 
+/* te:section te_mean_s8 */
 TE_KERNEL void te_mean_s8(const te_mean_params *p, const int8_t *input, int8_t *output);
+/* te:end */
 
 #endif

@@ -22,7 +22,9 @@ typedef struct {
     int32_t act_min, act_max;
 } te_mul_params;
 
+/* te:section te_mul_s8 */
 TE_KERNEL void te_mul_s8(const te_mul_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out);
+/* te:end */
 
 #endif

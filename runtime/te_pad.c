@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_pad.h"
 
+/* te:section te_pad_fill */
 static inline TE_UNUSED int8_t *te_pad_fill(int8_t *out, int32_t n, int8_t value)
 {
     int32_t i;
@@ -9,7 +10,9 @@ static inline TE_UNUSED int8_t *te_pad_fill(int8_t *out, int32_t n, int8_t value
         out[i] = value;
     return out + n;
 }
+/* te:end */
 
+/* te:section te_pad_axis */
 /* Writes the output block of axis d (and everything below it); blk[d] is
  * the number of output elements per index of axis d. */
 static inline TE_UNUSED void te_pad_axis(const int8_t **in, int8_t **out, int d,
@@ -29,7 +32,9 @@ static inline TE_UNUSED void te_pad_axis(const int8_t **in, int8_t **out, int d,
     }
     *out = te_pad_fill(*out, after[d] * blk[d], value);
 }
+/* te:end */
 
+/* te:section te_pad_s8 */
 TE_KERNEL void te_pad_s8(const int8_t *in, int8_t *out, const int32_t *in_dims,
                          const int32_t *before, const int32_t *after, int8_t value)
 {
@@ -40,3 +45,4 @@ TE_KERNEL void te_pad_s8(const int8_t *in, int8_t *out, const int32_t *in_dims,
         blk[d] = blk[d + 1] * (before[d + 1] + in_dims[d + 1] + after[d + 1]);
     te_pad_axis(&in, &out, 0, in_dims, before, after, blk, value);
 }
+/* te:end */

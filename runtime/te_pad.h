@@ -6,10 +6,12 @@
 
 #include <stdint.h>
 
+/* te:section te_pad_s8 */
 /* Shapes are given as 5 dimensions (leading 1s for lower ranks):
  * in_dims, before[d] and after[d] elements of padding on each side, so the
  * output has before[d] + in_dims[d] + after[d] along d.  All values >= 0. */
 TE_KERNEL void te_pad_s8(const int8_t *in, int8_t *out, const int32_t *in_dims,
                          const int32_t *before, const int32_t *after, int8_t value);
+/* te:end */
 
 #endif

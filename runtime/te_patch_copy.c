@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_patch_copy.h"
 
+/* te:section te_patch_copy_s8 */
 TE_KERNEL void te_patch_copy_s8(const int8_t *src, int8_t *dst, const int32_t *counts,
                                 const int32_t *ss, const int32_t *ds)
 {
@@ -15,3 +16,4 @@ TE_KERNEL void te_patch_copy_s8(const int8_t *src, int8_t *dst, const int32_t *c
                     d[l * ds[3]] = s[l * ss[3]];
             }
 }
+/* te:end */

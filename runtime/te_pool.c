@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_pool.h"
 
+/* te:section te_pool_clip */
 /* The part [*lo, *hi) of a window of `size` taps starting at `origin` that
  * lies inside [0, extent). */
 static inline TE_UNUSED void te_pool_clip(int origin, int size, int extent, int *lo, int *hi)
@@ -9,13 +10,17 @@ static inline TE_UNUSED void te_pool_clip(int origin, int size, int extent, int 
     *lo = TE_MAX(0, -origin);
     *hi = TE_MIN(size, extent - origin);
 }
+/* te:end */
 
+/* te:section te_pool_round_div */
 /* Integer division of a sum by a positive count, rounding half away from zero. */
 static inline TE_UNUSED int32_t te_pool_round_div(int32_t sum, int32_t count)
 {
     return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
+/* te:end */
 
+/* te:section te_pool_window */
 static inline TE_UNUSED int32_t te_pool_window(const te_pool_params *p, const int8_t *in,
                                                int oy, int ox, int c, int is_max)
 {
@@ -37,7 +42,9 @@ static inline TE_UNUSED int32_t te_pool_window(const te_pool_params *p, const in
         acc = te_pool_round_div(acc, count);
     return te_clamp_i32(acc, p->act_min, p->act_max);
 }
+/* te:end */
 
+/* te:section te_pool_run */
 static inline TE_UNUSED void te_pool_run(const te_pool_params *p, const int8_t *input,
                                          int8_t *output, int is_max)
 {
@@ -50,13 +57,18 @@ static inline TE_UNUSED void te_pool_run(const te_pool_params *p, const int8_t *
                     *output++ = (int8_t)te_pool_window(p, in, oy, ox, c, is_max);
     }
 }
+/* te:end */
 
+/* te:section te_pool_avg_s8 */
 TE_KERNEL void te_pool_avg_s8(const te_pool_params *p, const int8_t *input, int8_t *output)
 {
     te_pool_run(p, input, output, 0);
 }
+/* te:end */
 
+/* te:section te_pool_max_s8 */
 TE_KERNEL void te_pool_max_s8(const te_pool_params *p, const int8_t *input, int8_t *output)
 {
     te_pool_run(p, input, output, 1);
 }
+/* te:end */

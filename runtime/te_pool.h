@@ -19,7 +19,11 @@ typedef struct {
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
 } te_pool_params;
 
+/* te:section te_pool_avg_s8 */
 TE_KERNEL void te_pool_avg_s8(const te_pool_params *p, const int8_t *input, int8_t *output);
+/* te:end */
+/* te:section te_pool_max_s8 */
 TE_KERNEL void te_pool_max_s8(const te_pool_params *p, const int8_t *input, int8_t *output);
+/* te:end */
 
 #endif

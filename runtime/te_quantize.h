@@ -9,23 +9,47 @@
 
 #include <stdint.h>
 
+/* te:section te_quantize_f32_s8 */
 /* `scale` is the output scale as a float (TFLite divides by it in float). */
 TE_KERNEL void te_quantize_f32_s8(const float *in, int8_t *out, int32_t n, float scale,
                                   int32_t zero_point);
+/* te:end */
+/* te:section te_quantize_f32_s16 */
 TE_KERNEL void te_quantize_f32_s16(const float *in, int16_t *out, int32_t n, float scale,
                                    int32_t zero_point);
+/* te:end */
 
 /* Requantization between integer types: te_quantize_<in>_<out>. */
 #define TE_QUANTIZE_REQUANT_ARGS int32_t n, int32_t in_zp, int32_t mult, int shift, int32_t out_zp
+/* te:section te_quantize_s8_s8 */
 TE_KERNEL void te_quantize_s8_s8(const int8_t *in, int8_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s8_u8 */
 TE_KERNEL void te_quantize_s8_u8(const int8_t *in, uint8_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s8_s16 */
 TE_KERNEL void te_quantize_s8_s16(const int8_t *in, int16_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s8_s32 */
 TE_KERNEL void te_quantize_s8_s32(const int8_t *in, int32_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_u8_s8 */
 TE_KERNEL void te_quantize_u8_s8(const uint8_t *in, int8_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s16_s8 */
 TE_KERNEL void te_quantize_s16_s8(const int16_t *in, int8_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s16_s16 */
 TE_KERNEL void te_quantize_s16_s16(const int16_t *in, int16_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s16_s32 */
 TE_KERNEL void te_quantize_s16_s32(const int16_t *in, int32_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s32_s8 */
 TE_KERNEL void te_quantize_s32_s8(const int32_t *in, int8_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
+/* te:section te_quantize_s32_s16 */
 TE_KERNEL void te_quantize_s32_s16(const int32_t *in, int16_t *out, TE_QUANTIZE_REQUANT_ARGS);
+/* te:end */
 
 #endif

@@ -2,6 +2,7 @@
 #include "te_common.h"
 #include "te_resize_nearest.h"
 
+/* te:section te_resize_nearest_s8 */
 TE_KERNEL void te_resize_nearest_s8(const int8_t *in, int8_t *out, int32_t batches, int32_t in_h,
                                     int32_t in_w, int32_t depth, int32_t out_h, int32_t out_w,
                                     const int32_t *y_map, const int32_t *x_map,
@@ -24,3 +25,4 @@ TE_KERNEL void te_resize_nearest_s8(const int8_t *in, int8_t *out, int32_t batch
         }
     }
 }
+/* te:end */

@@ -4,16 +4,21 @@
 #include "te_common.h"
 #include "te_softmax.h"
 
+/* te:section te_softmax_add */
 /* Wrapping int32 add / subtract (TFLite's fixed-point + and -). */
 static inline TE_UNUSED int32_t te_softmax_add(int32_t a, int32_t b)
 {
     return (int32_t)((uint32_t)a + (uint32_t)b);
 }
+/* te:end */
+/* te:section te_softmax_sub */
 static inline TE_UNUSED int32_t te_softmax_sub(int32_t a, int32_t b)
 {
     return (int32_t)((uint32_t)a - (uint32_t)b);
 }
+/* te:end */
 
+/* te:section te_softmax_clz */
 static inline TE_UNUSED int te_softmax_clz(uint32_t x)
 {
     int n = 0;
@@ -25,7 +30,9 @@ static inline TE_UNUSED int te_softmax_clz(uint32_t x)
     }
     return n;
 }
+/* te:end */
 
+/* te:section te_softmax_sat_shl */
 /* x * 2^e for 0 <= e <= 31, saturating (SaturatingRoundingMultiplyByPOT);
  * e <= 0 (never reached for positive sums) leaves x unchanged. */
 static inline TE_UNUSED int32_t te_softmax_sat_shl(int32_t x, int e)
@@ -40,19 +47,25 @@ static inline TE_UNUSED int32_t te_softmax_sat_shl(int32_t x, int e)
         return INT32_MIN;
     return te_shl_i32(x, e);
 }
+/* te:end */
 
+/* te:section te_softmax_sat_add */
 static inline TE_UNUSED int32_t te_softmax_sat_add(int32_t a, int32_t b, int negate_b)
 {
     int64_t s = negate_b ? (int64_t)a - b : (int64_t)a + b;
     return (int32_t)(s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : s));
 }
+/* te:end */
 
+/* te:section te_softmax_half_sum */
 static inline TE_UNUSED int32_t te_softmax_half_sum(int32_t a, int32_t b)
 {
     int64_t s = (int64_t)a + b;
     return (int32_t)((s + (s >= 0 ? 1 : -1)) / 2);
 }
+/* te:end */
 
+/* te:section te_softmax_one_over_one_plus_x */
 /* 1 / (1 + a) for a in [0, 1), Q0.31: Newton-Raphson on d = (1 + a) / 2. */
 static inline TE_UNUSED int32_t te_softmax_one_over_one_plus_x(int32_t a)
 {
@@ -66,7 +79,9 @@ static inline TE_UNUSED int32_t te_softmax_one_over_one_plus_x(int32_t a)
     }
     return te_softmax_sat_shl(x, 1);
 }
+/* te:end */
 
+/* te:section te_softmax_reciprocal */
 /* TFLite GetReciprocal of a positive Q12.19 sum: 1/sum as a Q0.31 scale and
  * the number of bits the sum has above 1.0. */
 static inline TE_UNUSED int32_t te_softmax_reciprocal(int32_t sum, int *bits_over_unit)
@@ -76,7 +91,9 @@ static inline TE_UNUSED int32_t te_softmax_reciprocal(int32_t sum, int *bits_ove
     *bits_over_unit = 12 - headroom;
     return te_softmax_one_over_one_plus_x((int32_t)(shifted - 0x80000000u));
 }
+/* te:end */
 
+/* te:section te_softmax_log */
 /* log(x) for a Q12.19 x >= 1, result in Q5.26 (TFLite's
  * log_x_for_x_greater_than_or_equal_to_1<5> on a 12-integer-bit input):
  * x = 2^k * r with r near 1, log r from a rational approximation. */
@@ -109,7 +126,9 @@ static inline TE_UNUSED int32_t te_softmax_log(int32_t x)
                                                         te_softmax_one_over_one_plus_x(den)));
     return te_softmax_sat_shl(acc, 1);
 }
+/* te:end */
 
+/* te:section te_softmax_row_max */
 static inline TE_UNUSED int te_softmax_row_max(const int8_t *row, int depth)
 {
     int c, m = -128;
@@ -117,7 +136,9 @@ static inline TE_UNUSED int te_softmax_row_max(const int8_t *row, int depth)
         m = row[c] > m ? row[c] : m;
     return m;
 }
+/* te:end */
 
+/* te:section te_softmax_row_sum */
 /* Sum over the row of exp(x - max) in Q12.19, skipping ignored entries. */
 static inline TE_UNUSED int32_t te_softmax_row_sum(const int8_t *row, int depth, int max,
                                                    const int32_t *exp_table)
@@ -131,7 +152,9 @@ static inline TE_UNUSED int32_t te_softmax_row_sum(const int8_t *row, int depth,
     }
     return sum;
 }
+/* te:end */
 
+/* te:section te_softmax_row_scale */
 /* The row's max, 1/sum(exp) as a Q0.31 scale, and the rounding shift that
  * brings scale * exp (Q0.31) to out_bits output bits. */
 static inline TE_UNUSED int32_t te_softmax_row_scale(const int8_t *row, int depth,
@@ -146,7 +169,9 @@ static inline TE_UNUSED int32_t te_softmax_row_scale(const int8_t *row, int dept
     *exponent = *exponent < 0 ? 0 : (*exponent > 31 ? 31 : *exponent);
     return scale;
 }
+/* te:end */
 
+/* te:section te_softmax_s8 */
 TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                              const int32_t *exp_table)
 {
@@ -166,7 +191,9 @@ TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
         }
     }
 }
+/* te:end */
 
+/* te:section te_softmax_s8_s16 */
 TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int depth,
                                  const int32_t *exp_table)
 {
@@ -186,7 +213,9 @@ TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int d
         }
     }
 }
+/* te:end */
 
+/* te:section te_log_softmax_s8 */
 TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                                  const int32_t *exp_table, const int32_t *q5_table,
                                  int32_t diff_min, int32_t reverse_divisor,
@@ -212,7 +241,9 @@ TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int de
         }
     }
 }
+/* te:end */
 
+/* te:section te_softmax_f32bits te_softmax_f64bits */
 /* ---- float32 LOG_SOFTMAX ------------------------------------------------- */
 
 typedef union {
@@ -224,7 +255,9 @@ typedef union {
     double d;
     uint64_t u;
 } te_softmax_f64bits;
+/* te:end */
 
+/* te:section te_softmax_exp2_tab */
 /* 2^(i/32) with i << 47 subtracted from the bits (glibc's exp2f table). */
 static const uint64_t te_softmax_exp2_tab[32] = {
     0x3ff0000000000000u, 0x3fefd9b0d3158574u, 0x3fefb5586cf9890fu, 0x3fef9301d0125b51u,
@@ -235,7 +268,9 @@ static const uint64_t te_softmax_exp2_tab[32] = {
     0x3feeace5422aa0dbu, 0x3feeb737b0cdc5e5u, 0x3feec49182a3f090u, 0x3feed503b23e255du,
     0x3feee89f995ad3adu, 0x3feeff76f2fb5e47u, 0x3fef199bdd85529cu, 0x3fef3720dcef9069u,
     0x3fef5818dcfba487u, 0x3fef7c97337b9b5fu, 0x3fefa4afa2a490dau, 0x3fefd0765b6e4540u};
+/* te:end */
 
+/* te:section te_softmax_expf */
 /* expf as glibc 2.28+ computes it: x = (k + r) ln2 / 32, 2^(k/32) from the
  * table, a cubic for 2^(r/32), all in double, one final rounding.  The two
  * float inputs where glibc's FMA build rounds differently are special-cased. */
@@ -277,7 +312,9 @@ static inline TE_UNUSED float te_softmax_expf(float x)
     y = y + q;
     return (float)(y * s.d);
 }
+/* te:end */
 
+/* te:section te_softmax_log_tab */
 /* 1/c and log(c) for the 16 subintervals of [0x3f330000, 2 * 0x3f330000]. */
 static const double te_softmax_log_tab[16][2] = {
     {0x1.661ec79f8f3bep+0, -0x1.57bf7808caadep-2}, {0x1.571ed4aaf883dp+0, -0x1.2bef0a7c06ddbp-2},
@@ -288,7 +325,9 @@ static const double te_softmax_log_tab[16][2] = {
     {0x1.e608cfd9a47acp-1, 0x1.aa5aa5df25984p-5},  {0x1.ca4b31f026aap-1, 0x1.c5e53aa362eb4p-4},
     {0x1.b2036576afce6p-1, 0x1.526e57720db08p-3},  {0x1.9c2d163a1aa2dp-1, 0x1.bc2860d22477p-3},
     {0x1.886e6037841edp-1, 0x1.1058bc8a07ee1p-2},  {0x1.767dcf5534862p-1, 0x1.4043057b6ee09p-2}};
+/* te:end */
 
+/* te:section te_softmax_logf */
 /* logf as glibc 2.28+ computes it, for normal positive x (the sum of exps
  * is >= 1): x = 2^k z, log z = log c + log1p(z/c - 1) with a cubic. */
 static inline TE_UNUSED float te_softmax_logf(float x)
@@ -321,7 +360,9 @@ static inline TE_UNUSED float te_softmax_logf(float x)
     y = y * r2;
     return (float)(y + (y0 + r));
 }
+/* te:end */
 
+/* te:section te_log_softmax_f32 */
 TE_KERNEL void te_log_softmax_f32(const float *in, float *out, int rows, int depth)
 {
     int i, c;
@@ -338,3 +379,4 @@ TE_KERNEL void te_log_softmax_f32(const float *in, float *out, int rows, int dep
             dst[c] = row[c] - max - log_sum;
     }
 }
+/* te:end */

@@ -17,22 +17,30 @@
 
 #include "te_common.h"
 
+/* te:section te_softmax_s8 */
 /* rows x depth input, output scale 1/256, zero point -128. */
 TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                              const int32_t *exp_table);
+/* te:end */
 
+/* te:section te_softmax_s8_s16 */
 /* Same with int16 output: scale 1/65536, zero point -32768. */
 TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int depth,
                                  const int32_t *exp_table);
+/* te:end */
 
+/* te:section te_log_softmax_s8 */
 /* rows x depth input, output scale 16/256, zero point 127.  diff_min and
  * the reverse scaling (divisor, right shift) are TFLite's Prepare values. */
 TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                                  const int32_t *exp_table, const int32_t *q5_table,
                                  int32_t diff_min, int32_t reverse_divisor,
                                  int reverse_right_shift);
+/* te:end */
 
+/* te:section te_log_softmax_f32 */
 /* float32 rows x depth: out = x - max - log(sum(exp(x - max))), in float. */
 TE_KERNEL void te_log_softmax_f32(const float *in, float *out, int rows, int depth);
+/* te:end */
 
 #endif

@@ -8,6 +8,7 @@
 #include "te_common.h"
 #include "te_transpose_conv.h"
 
+/* te:section te_transpose_conv_dot */
 static inline TE_UNUSED uint32_t te_transpose_conv_dot(const int8_t *x, const int8_t *w, int n,
                                                        int32_t off)
 {
@@ -17,7 +18,9 @@ static inline TE_UNUSED uint32_t te_transpose_conv_dot(const int8_t *x, const in
         acc += (uint32_t)((x[i] + off) * w[i]);
     return acc;
 }
+/* te:end */
 
+/* te:section te_transpose_conv_pixel */
 /* Sum for output channel oc at output pixel (ty = oy + pad_top, tx = ox + pad_left). */
 static inline TE_UNUSED uint32_t te_transpose_conv_pixel(const te_transpose_conv_params *p,
                                                          const int8_t *in_b, const int8_t *w_oc,
@@ -40,7 +43,9 @@ static inline TE_UNUSED uint32_t te_transpose_conv_pixel(const te_transpose_conv
     }
     return acc;
 }
+/* te:end */
 
+/* te:section te_transpose_conv_s8 */
 TE_KERNEL void te_transpose_conv_s8(const te_transpose_conv_params *p, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias,
                                     const int32_t *mult, const int32_t *shift, int8_t *output)
@@ -65,3 +70,4 @@ TE_KERNEL void te_transpose_conv_s8(const te_transpose_conv_params *p, const int
         }
     }
 }
+/* te:end */

@@ -17,11 +17,13 @@ typedef struct {
     int32_t act_min, act_max;  /* clamp bounds */
 } te_transpose_conv_params;
 
+/* te:section te_transpose_conv_s8 */
 /* mult/shift/bias: one entry per output channel; bias may be NULL.  Needs
  * no scratch: each output element gathers the input pixels that TFLite
  * scatters onto it (integer sums, so the order does not matter). */
 TE_KERNEL void te_transpose_conv_s8(const te_transpose_conv_params *p, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias,
                                     const int32_t *mult, const int32_t *shift, int8_t *output);
+/* te:end */
 
 #endif

@@ -1,4 +1,6 @@
-/* compiler.c - the pipeline: frontend -> passes -> planner -> codegen. */
+/* compiler.c - the pipeline: frontend -> passes -> lowering and planning
+ * of the candidate storage decisions (the smallest arena wins) ->
+ * codegen. */
 #include "compiler.h"
 
 #include <stdio.h>
@@ -21,28 +23,64 @@ static void undo_inplace(te_graph *g)
         }
 }
 
+/* One plan candidate: the graph's storage decisions as they stand, lowered
+ * once (options o) and planned. */
+typedef struct {
+    te_lowered *low;
+    te_plan *plan;
+} candidate;
+
+static void candidate_free(candidate *c)
+{
+    te_plan_free(c->plan);
+    te_lowered_free(c->low);
+    c->plan = NULL;
+    c->low = NULL;
+}
+
+/* 0, or -1 with d set (c left empty). prev: an earlier candidate of this
+ * graph whose graph-only decisions may be reused (or NULL). */
+static int plan_candidate(te_graph *g, const te_lower_opts *o, const te_lowered *prev,
+                          candidate *c, te_diag *d)
+{
+    c->low = te_lower_graph(g, o, prev, d);
+    c->plan = c->low ? te_plan_build(g, c->low, d) : NULL;
+    if (!c->plan) {
+        candidate_free(c);
+        return -1;
+    }
+    return 0;
+}
+
 /* Plans with in-place execution; if the placement then comes out larger
  * than planning without it (merged buffers can fragment the arena), keeps
  * the plan without. */
-static te_plan *plan_best(te_graph *g, te_diag *d)
+static int plan_best(te_graph *g, const te_lower_opts *o, const te_lowered *prev,
+                     candidate *best, te_diag *d)
 {
-    te_plan *with = te_plan_build(g, d), *without;
+    candidate with, without;
     int t, any = 0;
+    if (plan_candidate(g, o, prev, &with, d) < 0)
+        return -1;
     for (t = 0; t < g->n_tensors; t++)
         any |= g->tensors[t].inplace;
-    if (!with || !any || with->arena_bytes <= with->bound_no_inplace)
-        return with;
-    undo_inplace(g);
-    without = te_plan_build(g, d);
-    if (without && without->arena_bytes < with->arena_bytes) {
-        without->bound_no_inplace = with->bound_no_inplace;
-        te_plan_free(with);
-        return without;
+    if (!any || with.plan->arena_bytes <= with.plan->bound_no_inplace) {
+        *best = with;
+        return 0;
     }
-    te_plan_free(without);
-    te_plan_free(with);
+    undo_inplace(g);
+    if (plan_candidate(g, o, with.low, &without, d) == 0 &&
+        without.plan->arena_bytes < with.plan->arena_bytes) {
+        without.plan->bound_no_inplace = with.plan->bound_no_inplace;
+        candidate_free(&with);
+        *best = without;
+        return 0;
+    }
     te_pass_inplace(g);
-    return te_plan_build(g, d);
+    t = plan_candidate(g, o, with.low, best, d);
+    candidate_free(&without);
+    candidate_free(&with);
+    return t;
 }
 
 /* Any concatenation input written in place (pass_concat.c)? */
@@ -57,44 +95,65 @@ static int any_slice(const te_graph *g)
 
 /* Sets up concatenation slices (choice 0: with work areas for the
  * kernels writing them, 1: without, 2: no slices) and plans. */
-static te_plan *plan_slices(te_graph *g, int choice, te_diag *d)
+static int plan_slices(te_graph *g, int choice, const te_lowered *prev, candidate *c,
+                       te_diag *d)
 {
+    te_lower_opts o = {0};
     undo_inplace(g);
     te_pass_undo_concat_slices(g);
     if (choice < 2)
         te_pass_concat_slices(g);
-    g->slice_no_work = choice == 1;
+    o.slice_no_work = choice == 1;
     te_pass_inplace(g);
-    return plan_best(g, d);
+    return plan_best(g, &o, prev, c, d);
 }
 
 /* plan_best() with the concatenation slices the graph has, without work
  * areas for them, and without them: a slice makes the concatenation's
  * output live from its first producer on, which can raise the peak in
  * between.  Keeps the smallest arena, the earlier choice on a tie (the
- * slices save the copies, the work areas time). */
-static te_plan *plan_graph(te_graph *g, te_diag *d)
+ * slices save the copies, the work areas time).  o: the lowering options
+ * of the graph's current slices. */
+static int plan_graph(te_graph *g, const te_lower_opts *o, candidate *c, te_diag *d)
 {
-    te_plan *p = plan_best(g, d);
+    candidate next;
     size_t best_bytes;
     int choice, best = 0;
-    if (!p || !any_slice(g))
-        return p;
-    best_bytes = p->arena_bytes;
+    if (plan_best(g, o, NULL, c, d) < 0)
+        return -1;
+    if (!any_slice(g))
+        return 0;
+    best_bytes = c->plan->arena_bytes;
     for (choice = 1; choice <= 2; choice++) {
-        te_plan_free(p);
-        p = plan_slices(g, choice, d);
-        if (!p)
-            return NULL;
-        if (p->arena_bytes < best_bytes) {
-            best_bytes = p->arena_bytes;
+        if (plan_slices(g, choice, c->low, &next, d) < 0) {
+            candidate_free(c);
+            return -1;
+        }
+        candidate_free(c);
+        *c = next;
+        if (c->plan->arena_bytes < best_bytes) {
+            best_bytes = c->plan->arena_bytes;
             best = choice;
         }
     }
     if (best == 2)
-        return p;
-    te_plan_free(p);
-    return plan_slices(g, best, d);
+        return 0;
+    if (plan_slices(g, best, c->low, &next, d) < 0) {
+        candidate_free(c);
+        return -1;
+    }
+    candidate_free(c);
+    *c = next;
+    return 0;
+}
+
+/* The model's plan becomes c's. */
+static void set_plan(te_model *m, candidate *c)
+{
+    te_plan_free(m->plan);
+    te_lowered_free(m->low);
+    m->plan = c->plan;
+    m->low = c->low;
 }
 
 /* --sram-limit: one line naming the size reached and the layer setting it;
@@ -119,8 +178,8 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
     if (!m->g->patch) {
         size_t with_patches = 0;
-        te_patch_plan *pp = te_patch_search(m->g, o->patch.max_recompute, te_model_macs(m),
-                                            p->arena_bytes, &with_patches);
+        te_patch_plan *pp = te_patch_search(m->g, m->low, o->patch.max_recompute,
+                                            te_model_macs(m), p->arena_bytes, &with_patches);
         if (pp)
             snprintf(hint, sizeof hint, "; --patch auto would need about %zu", with_patches);
         te_patch_plan_free(pp);
@@ -139,13 +198,16 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
 {
     te_graph *g = m->g;
     te_patch_plan *p = NULL;
+    te_lower_opts lo = m->low->opts;
+    candidate c;
     size_t bound = m->plan->bound_no_inplace;
     if (po->mode == TE_PATCH_EXPLICIT) {
         p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
         if (!p)
             return -1;
     } else if (po->mode == TE_PATCH_AUTO) {
-        p = te_patch_search(g, po->max_recompute, te_model_macs(m), m->plan->arena_bytes, NULL);
+        p = te_patch_search(g, m->low, po->max_recompute, te_model_macs(m), m->plan->arena_bytes,
+                            NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */
     } else {
@@ -155,20 +217,21 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
         te_patch_plan_free(p);
         return -1;
     }
-    te_plan_free(m->plan);
-    m->plan = plan_graph(g, d);
-    if (!m->plan)
+    if (plan_graph(g, &lo, &c, d) < 0)
         return -1;
+    set_plan(m, &c);
     m->plan->bound_no_inplace = bound;
     return 0;
 }
 
 static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
+    static const te_lower_opts plain;
     te_model *m;
+    candidate c;
     if (!g)
         return NULL;
-    if (te_pass_validate(g, d) < 0) {
+    if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0) {
         te_graph_free(g);
         return NULL;
     }
@@ -188,9 +251,12 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     m->g = g;
-    m->plan = plan_graph(g, d);
-    if (!m->plan || (o && apply_patches(m, &o->patch, d) < 0) ||
-        check_sram_limit(m, o, d) < 0) {
+    if (plan_graph(g, &plain, &c, d) < 0) {
+        te_model_free(m);
+        return NULL;
+    }
+    set_plan(m, &c);
+    if ((o && apply_patches(m, &o->patch, d) < 0) || check_sram_limit(m, o, d) < 0) {
         te_model_free(m);
         return NULL;
     }
@@ -212,6 +278,7 @@ void te_model_free(te_model *m)
     if (!m)
         return;
     te_plan_free(m->plan);
+    te_lowered_free(m->low);
     te_graph_free(m->g);
     free(m);
 }

@@ -15,6 +15,7 @@
 typedef struct {
     te_graph *g;
     te_plan *plan;
+    te_lowered *low; /* the operators' lowering records the plan was made with */
 } te_model;
 
 /* What a user can ask of a compilation (all zero = the defaults). */

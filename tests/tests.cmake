@@ -6,10 +6,10 @@
 #            to TFLite Micro's (fail, not skip, when CI=true and it is missing).
 
 # Runtime kernels as a host library with external linkage, for unit tests.
-file(GLOB TE_RUNTIME_C CONFIGURE_DEPENDS runtime/*.c)
+file(GLOB TE_RUNTIME_C CONFIGURE_DEPENDS runtime/*.c runtime/*/*.c)
 # The AVX2 kernels (target x86-64-v3) build on x86-64 only, with the macro
 # the generated code defines for them; their tests run where the CPU has AVX2.
-file(GLOB TE_RUNTIME_AVX2_C CONFIGURE_DEPENDS runtime/*_avx2.c)
+file(GLOB TE_RUNTIME_AVX2_C CONFIGURE_DEPENDS runtime/x86/*.c)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   set_source_files_properties(${TE_RUNTIME_AVX2_C} PROPERTIES COMPILE_DEFINITIONS TE_TARGET_AVX2=1)
 elseif(TE_RUNTIME_AVX2_C)
@@ -18,7 +18,7 @@ endif()
 if(TE_RUNTIME_C)
   add_library(te_runtime_host STATIC ${TE_RUNTIME_C})
   target_compile_definitions(te_runtime_host PUBLIC TE_KERNEL=)
-  target_include_directories(te_runtime_host PUBLIC runtime)
+  target_include_directories(te_runtime_host PUBLIC ${TE_RUNTIME_DIRS})
 endif()
 
 file(GLOB TE_UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
@@ -48,7 +48,7 @@ foreach(script ${TE_CLI_TESTS})
   string(REGEX REPLACE "^test_" "" short ${name})
   add_test(NAME cli.${short} COMMAND sh ${script} $<TARGET_FILE:tinyengine> ${CMAKE_SOURCE_DIR}
                                          $<TARGET_FILE:te_mkmodel>)
-  # exit 77: a tool or the shared models the test needs are missing
+  # exit 77: something the test needs is absent (shared models, a cross compiler)
   set_tests_properties(cli.${short} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 

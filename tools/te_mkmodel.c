@@ -448,12 +448,12 @@ static int build_tiny_cnn(tflb_model *m, sample *s)
     quantize_bias(w.bf, NCLS, aq.s3, lf.w_scale, 0, lf.b, lf.b_scale);
 
     tflb_set_description(m, "tiny_cnn: int8 16x16x3 -> 4 classes (te_mkmodel)");
-    c_conv = tflb_add_opcode(m, TFLB_OP_CONV_2D, 3);
-    c_dw = tflb_add_opcode(m, TFLB_OP_DEPTHWISE_CONV_2D, 3);
-    c_pool = tflb_add_opcode(m, TFLB_OP_AVERAGE_POOL_2D, 2);
-    c_resh = tflb_add_opcode(m, TFLB_OP_RESHAPE, 1);
-    c_fc = tflb_add_opcode(m, TFLB_OP_FULLY_CONNECTED, 4);
-    c_sm = tflb_add_opcode(m, TFLB_OP_SOFTMAX, 2);
+    c_conv = tflb_add_opcode(m, TE_OP_CONV_2D, 3);
+    c_dw = tflb_add_opcode(m, TE_OP_DEPTHWISE_CONV_2D, 3);
+    c_pool = tflb_add_opcode(m, TE_OP_AVERAGE_POOL_2D, 2);
+    c_resh = tflb_add_opcode(m, TE_OP_RESHAPE, 1);
+    c_fc = tflb_add_opcode(m, TE_OP_FULLY_CONNECTED, 4);
+    c_sm = tflb_add_opcode(m, TE_OP_SOFTMAX, 2);
 
     {
         float sc = IN_SCALE;
@@ -523,7 +523,7 @@ static int build_tiny_cnn(tflb_model *m, sample *s)
 
 enum {
     FLAW_NONE,
-    FLAW_UNSUPPORTED_OP,   /* a SUB after the conv */
+    FLAW_UNSUPPORTED_OP,   /* an LSH_PROJECTION after the conv */
     FLAW_CUSTOM_OP,        /* a CUSTOM "MyOp" after the conv */
     FLAW_FLOAT_CONV,       /* float32 input/weights/bias/output */
     FLAW_TENSOR_INDEX,     /* conv input 0 = number of tensors */
@@ -535,7 +535,8 @@ enum {
 #define SC_C 4
 #define SC_N (SC_HW * SC_HW * SC_C)
 
-/* Appends the flaw's extra operator (SUB or CUSTOM "MyOp") reading x;
+/* Appends the flaw's extra operator (LSH_PROJECTION, which TFLite Micro
+ * has no kernel for, or CUSTOM "MyOp") reading x;
  * returns its output tensor. */
 static int32_t add_extra_op(tflb_model *m, int flaw, int32_t x, const int32_t *shape,
                             float scale, int64_t zp)
@@ -545,13 +546,13 @@ static int32_t add_extra_op(tflb_model *m, int flaw, int32_t x, const int32_t *s
     if (flaw == FLAW_UNSUPPORTED_OP) {
         int8_t k[SC_N];
         tflb_quant q = tflb_quant1(&scale, &zp);
-        int i, code = tflb_add_opcode(m, TFLB_OP_SUB, 2);
+        int i, code = tflb_add_opcode(m, TE_OP_LSH_PROJECTION, 1);
         int32_t in[2];
         for (i = 0; i < SC_N; i++)
             k[i] = (int8_t)(i % 7 - 3);
-        in[0] = x;
-        in[1] = tflb_add_const(m, "sub_const", TFLB_INT8, shape, 4, k, SC_N, &q);
-        add_op(m, code, in, 2, out, tflb_opt_sub(TFLB_ACT_NONE));
+        in[0] = tflb_add_const(m, "hash_const", TFLB_INT8, shape, 4, k, SC_N, &q);
+        in[1] = x;
+        tflb_add_op(m, code, in, 2, &out, 1, NULL);
     } else {
         int code = tflb_add_custom_opcode(m, "MyOp", 1);
         tflb_add_op(m, code, &x, 1, &out, 1, NULL);
@@ -642,7 +643,7 @@ static int build_small(tflb_model *m, sample *s, int flaw)
 
     small_params_make(&p, in_scale);
     tflb_set_description(m, "small_conv (te_mkmodel)");
-    code = tflb_add_opcode(m, TFLB_OP_CONV_2D, is_float ? 1 : 3);
+    code = tflb_add_opcode(m, TE_OP_CONV_2D, is_float ? 1 : 3);
     if (is_float) {
         t_in = tflb_add_tensor(m, "input", TFLB_FLOAT32, shape, 4, 0, NULL);
         t_out = tflb_add_tensor(m, "conv/relu", TFLB_FLOAT32, shape, 4, 0, NULL);
@@ -667,6 +668,94 @@ static int build_small(tflb_model *m, sample *s, int flaw)
 }
 
 /* ---------------------------------------------------------------------
+ * unsupported_ops: small_conv, then LSH_PROJECTION, TILE and LSH_PROJECTION
+ * again (well-formed, three operators we do not compile, two of one kind;
+ * TILE of an activation is not folded):
+ *   op 0 CONV_2D -> c;  op 1 LSH_PROJECTION(c);  op 2 TILE(c, [1,1,1,1]) -> t;
+ *   op 3 LSH_PROJECTION(t).  Outputs: t and the second projection. */
+
+static int build_unsupported_ops(tflb_model *m, sample *s)
+{
+    const int32_t shape[4] = {1, SC_HW, SC_HW, SC_C}, four[1] = {4};
+    const int32_t ones[4] = {1, 1, 1, 1};
+    int32_t c, sh1, t, sh2, mult, outs[2], in[2];
+    int c_shape, c_tile;
+
+    if (build_small(m, s, FLAW_NONE))
+        return -1;
+    tflb_set_description(m, "small_conv + LSH_PROJECTION, TILE, LSH_PROJECTION (te_mkmodel)");
+    c = m->outputs[0];
+    c_shape = tflb_add_opcode(m, TE_OP_LSH_PROJECTION, 1);
+    c_tile = tflb_add_opcode(m, TE_OP_TILE, 1);
+    sh1 = tflb_add_tensor(m, "shape1", TFLB_INT32, four, 1, 0, NULL);
+    add_op(m, c_shape, &c, 1, sh1, tflb_opt_none());
+    t = add_act(m, "tile", shape, 4, m->tensors[c].scale[0], m->tensors[c].zp[0]);
+    mult = tflb_add_const(m, "tile/multiples", TFLB_INT32, four, 1, ones, sizeof ones, NULL);
+    in[0] = c;
+    in[1] = mult;
+    add_op(m, c_tile, in, 2, t, tflb_opt_empty(TE_OPT_TILE));
+    sh2 = tflb_add_tensor(m, "shape2", TFLB_INT32, four, 1, 0, NULL);
+    add_op(m, c_shape, &t, 1, sh2, tflb_opt_none());
+    outs[0] = t;
+    outs[1] = sh2;
+    tflb_set_outputs(m, outs, 2);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * ethos_u, edgetpu: what a model compiled for an accelerator looks like
+ * (Vela for Arm Ethos-U, edgetpu_compiler for the Edge TPU): int8 input and
+ * output around one CUSTOM operator whose inputs are its command stream
+ * and weights (large constant uint8 buffers) and two scratch areas that no
+ * operator writes, configured by opaque custom_options bytes. */
+
+#define ACC_IN (SC_HW * SC_HW * SC_C)
+#define ACC_FLASH 65536
+#define ACC_CMD 512
+
+static int build_accelerated(tflb_model *m, sample *s, const char *custom_code)
+{
+    static uint8_t flash[ACC_FLASH], cmd[ACC_CMD];
+    static const uint8_t options[] = {'C', 'O', 'P', '1', 1, 0, 16, 0, 0, 0, 0, 0, 6, 36, 1};
+    const int32_t in_shape[4] = {1, SC_HW, SC_HW, SC_C}, out_shape[2] = {1, 10};
+    const int32_t cmd_shape[1] = {ACC_CMD}, flash_shape[1] = {ACC_FLASH};
+    const int32_t scratch_shape[1] = {4096}, fast_shape[1] = {1024};
+    int32_t in[5], out;
+    int i, code, op;
+
+    for (i = 0; i < ACC_FLASH; i++)
+        flash[i] = (uint8_t)((i * 131u + 7u) >> 3);
+    for (i = 0; i < ACC_CMD; i++)
+        cmd[i] = (uint8_t)(i * 29u + 1u);
+    tflb_set_description(m, custom_code);
+    code = tflb_add_custom_opcode(m, custom_code, 1);
+    in[4] = add_act(m, "input", in_shape, 4, 0.02f, -128);
+    out = add_act(m, "output", out_shape, 2, 0.05f, -128);
+    in[0] = tflb_add_const(m, "_split_1_command_stream", TFLB_UINT8, cmd_shape, 1, cmd,
+                           sizeof cmd, NULL);
+    in[1] = tflb_add_const(m, "_split_1_flash", TFLB_UINT8, flash_shape, 1, flash,
+                           sizeof flash, NULL);
+    /* scratch areas: an empty buffer each, written by no operator */
+    in[2] = tflb_add_tensor(m, "_split_1_scratch", TFLB_UINT8, scratch_shape, 1,
+                            (uint32_t)tflb_add_buffer(m, NULL, 0), NULL);
+    in[3] = tflb_add_tensor(m, "_split_1_scratch_fast", TFLB_UINT8, fast_shape, 1,
+                            (uint32_t)tflb_add_buffer(m, NULL, 0), NULL);
+    op = tflb_add_op(m, code, in, 5, &out, 1, NULL);
+    tflb_set_custom_options(m, op, options, sizeof options);
+    tflb_set_inputs(m, &in[4], 1);
+    tflb_set_outputs(m, &out, 1);
+    s->bytes = ACC_IN;
+    s->data = calloc(1, ACC_IN);
+    return s->data ? 0 : -1;
+}
+
+static int k_ethos_u(tflb_model *m, sample *s) { return build_accelerated(m, s, "ethos-u"); }
+static int k_edgetpu(tflb_model *m, sample *s)
+{
+    return build_accelerated(m, s, "edgetpu-custom-op");
+}
+
+/* ---------------------------------------------------------------------
  * Command line */
 
 static int k_small(tflb_model *m, sample *s) { return build_small(m, s, FLAW_NONE); }
@@ -685,12 +774,17 @@ static const struct {
     {"tiny_cnn", build_tiny_cnn, "int8 16x16x3 classifier: CONV_2D, DEPTHWISE_CONV_2D, "
                                  "CONV_2D 1x1, AVERAGE_POOL_2D, RESHAPE, FULLY_CONNECTED, SOFTMAX"},
     {"small_conv", k_small, "valid: int8 1x8x8x4 -> CONV_2D 3x3 4->4 RELU (the bad_* base)"},
-    {"bad_unsupported_op", k_unsup, "small_conv followed by a SUB (unsupported builtin 41)"},
+    {"bad_unsupported_op", k_unsup, "small_conv followed by an LSH_PROJECTION (unsupported builtin 15)"},
     {"bad_custom_op", k_custom, "small_conv followed by a CUSTOM op \"MyOp\""},
     {"bad_float_conv", k_float, "small_conv in float32 (input, weights, bias, output)"},
     {"bad_tensor_index", k_tidx, "conv input 0 = number of tensors"},
     {"bad_buffer_index", k_bidx, "conv weights tensor's buffer = number of buffers"},
     {"bad_perchannel_count", k_pcc, "conv weights: 4 scales but 3 zero points"},
+    {"unsupported_ops", build_unsupported_ops, "small_conv followed by LSH_PROJECTION, TILE, "
+                                                "LSH_PROJECTION (ops 1, 2, 3: not compiled)"},
+    {"ethos_u", k_ethos_u, "Vela-compiled look: int8 I/O around one CUSTOM 'ethos-u' op "
+                           "(command stream, 64 KiB weights, scratch inputs)"},
+    {"edgetpu", k_edgetpu, "the same around a CUSTOM 'edgetpu-custom-op' (Edge TPU compiler)"},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

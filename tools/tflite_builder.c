@@ -310,7 +310,7 @@ tflb_options tflb_opt_none(void)
     tflb_options o;
 
     memset(&o, 0, sizeof(o));
-    o.type = TFLB_OPT_NONE;
+    o.type = TE_OPT_NONE;
     o.dilation_w = o.dilation_h = 1;
     o.n_dims = -1;
     return o;
@@ -326,7 +326,7 @@ tflb_options tflb_opt_empty(int type)
 
 tflb_options tflb_opt_conv2d(int padding, int stride_w, int stride_h, int act)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_CONV2D);
+    tflb_options o = tflb_opt_empty(TE_OPT_CONV2D);
 
     o.padding = padding;
     o.stride_w = stride_w;
@@ -340,7 +340,7 @@ tflb_options tflb_opt_dwconv2d(int padding, int stride_w, int stride_h,
 {
     tflb_options o = tflb_opt_conv2d(padding, stride_w, stride_h, act);
 
-    o.type = TFLB_OPT_DEPTHWISE_CONV2D;
+    o.type = TE_OPT_DEPTHWISE_CONV2D;
     o.depth_multiplier = depth_multiplier;
     return o;
 }
@@ -350,7 +350,7 @@ tflb_options tflb_opt_pool2d(int padding, int stride_w, int stride_h,
 {
     tflb_options o = tflb_opt_conv2d(padding, stride_w, stride_h, act);
 
-    o.type = TFLB_OPT_POOL2D;
+    o.type = TE_OPT_POOL2D;
     o.filter_w = filter_w;
     o.filter_h = filter_h;
     return o;
@@ -358,7 +358,7 @@ tflb_options tflb_opt_pool2d(int padding, int stride_w, int stride_h,
 
 tflb_options tflb_opt_fc(int act, int keep_num_dims)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_FULLY_CONNECTED);
+    tflb_options o = tflb_opt_empty(TE_OPT_FULLY_CONNECTED);
 
     o.activation = act;
     o.keep_dims = keep_num_dims;
@@ -367,7 +367,7 @@ tflb_options tflb_opt_fc(int act, int keep_num_dims)
 
 tflb_options tflb_opt_softmax(float beta)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_SOFTMAX);
+    tflb_options o = tflb_opt_empty(TE_OPT_SOFTMAX);
 
     o.beta = beta;
     return o;
@@ -375,7 +375,7 @@ tflb_options tflb_opt_softmax(float beta)
 
 tflb_options tflb_opt_concat(int axis, int act)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_CONCATENATION);
+    tflb_options o = tflb_opt_empty(TE_OPT_CONCATENATION);
 
     o.axis = axis;
     o.activation = act;
@@ -390,9 +390,9 @@ static tflb_options tflb_opt_act(int type, int act)
     return o;
 }
 
-tflb_options tflb_opt_add(int act) { return tflb_opt_act(TFLB_OPT_ADD, act); }
-tflb_options tflb_opt_mul(int act) { return tflb_opt_act(TFLB_OPT_MUL, act); }
-tflb_options tflb_opt_sub(int act) { return tflb_opt_act(TFLB_OPT_SUB, act); }
+tflb_options tflb_opt_add(int act) { return tflb_opt_act(TE_OPT_ADD, act); }
+tflb_options tflb_opt_mul(int act) { return tflb_opt_act(TE_OPT_MUL, act); }
+tflb_options tflb_opt_sub(int act) { return tflb_opt_act(TE_OPT_SUB, act); }
 
 static tflb_options tflb_opt_dims(int type, const int32_t *dims, int n)
 {
@@ -409,17 +409,17 @@ static tflb_options tflb_opt_dims(int type, const int32_t *dims, int n)
 
 tflb_options tflb_opt_reshape(const int32_t *new_shape, int n)
 {
-    return tflb_opt_dims(TFLB_OPT_RESHAPE, new_shape, n);
+    return tflb_opt_dims(TE_OPT_RESHAPE, new_shape, n);
 }
 
 tflb_options tflb_opt_squeeze(const int32_t *dims, int n)
 {
-    return tflb_opt_dims(TFLB_OPT_SQUEEZE, dims, n);
+    return tflb_opt_dims(TE_OPT_SQUEEZE, dims, n);
 }
 
 tflb_options tflb_opt_reducer(int keep_dims)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_REDUCER);
+    tflb_options o = tflb_opt_empty(TE_OPT_REDUCER);
 
     o.keep_dims = keep_dims;
     return o;
@@ -429,13 +429,13 @@ tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, in
 {
     tflb_options o = tflb_opt_conv2d(padding, stride_w, stride_h, act);
 
-    o.type = TFLB_OPT_TRANSPOSE_CONV;
+    o.type = TE_OPT_TRANSPOSE_CONV;
     return o;
 }
 
 tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_STRIDED_SLICE);
+    tflb_options o = tflb_opt_empty(TE_OPT_STRIDED_SLICE);
 
     o.masks[0] = begin_mask;
     o.masks[1] = end_mask;
@@ -445,7 +445,7 @@ tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axi
 
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers)
 {
-    tflb_options o = tflb_opt_empty(TFLB_OPT_RESIZE_NEAREST_NEIGHBOR);
+    tflb_options o = tflb_opt_empty(TE_OPT_RESIZE_NEAREST_NEIGHBOR);
 
     o.align_corners = align_corners;
     o.half_pixel_centers = half_pixel_centers;
@@ -531,6 +531,7 @@ void tflb_free(tflb_model *m)
     for (i = 0; i < m->n_ops; i++) {
         free(m->ops[i].in);
         free(m->ops[i].out);
+        free(m->ops[i].custom_options);
     }
     free(m->buffers);
     free(m->tensors);
@@ -622,7 +623,7 @@ int tflb_add_opcode(tflb_model *m, int builtin, int version)
 
 int tflb_add_custom_opcode(tflb_model *m, const char *custom_code, int version)
 {
-    int i = tflb_add_opcode(m, TFLB_OP_CUSTOM, version);
+    int i = tflb_add_opcode(m, TE_OP_CUSTOM, version);
 
     if (i >= 0)
         m->opcodes[i].custom_code = tflb_strdup(m, custom_code);
@@ -656,7 +657,27 @@ int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
     o->in = tflb_dup_ids(m, in, o->n_in);
     o->out = tflb_dup_ids(m, out, o->n_out);
     o->opt = opt ? *opt : tflb_opt_none();
+    o->custom_options = NULL;
+    o->custom_options_bytes = 0;
     return m->n_ops++;
+}
+
+void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes)
+{
+    tflb_op *o;
+
+    if (op_index < 0 || op_index >= m->n_ops) {
+        m->err = 1;
+        return;
+    }
+    o = &m->ops[op_index];
+    free(o->custom_options);
+    o->custom_options = malloc(bytes ? bytes : 1);
+    o->custom_options_bytes = o->custom_options ? bytes : 0;
+    if (!o->custom_options)
+        m->err = 1;
+    else if (bytes)
+        memcpy(o->custom_options, data, bytes);
 }
 
 static void tflb_set_ids(tflb_model *m, int32_t **dst, int *n_dst, const int32_t *t, int n)
@@ -684,12 +705,10 @@ void tflb_set_outputs(tflb_model *m, const int32_t *t, int n)
  *   OperatorCode: deprecated_builtin_code 0 (i8), custom_code 1, version 2,
  *                 builtin_code 3 (i32)
  *   Operator: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3,
- *             builtin_options 4
+ *             builtin_options 4, custom_options 5
  *   Tensor: shape 0, type 1, buffer 2, name 3, quantization 4
  *   QuantizationParameters: min 0, max 1, scale 2, zero_point 3,
  *             details_type 4, details 5, quantized_dimension 6 */
-
-#define TFLB_PLACEHOLDER_FOR_GREATER_OP_CODES 127
 
 static fbb_ref tflb_write_buffer(fbb *b, const tflb_buffer *buf)
 {
@@ -706,8 +725,8 @@ static fbb_ref tflb_write_buffer(fbb *b, const tflb_buffer *buf)
 static fbb_ref tflb_write_opcode(fbb *b, const tflb_opcode *c)
 {
     fbb_ref custom = c->custom_code ? fbb_string(b, c->custom_code) : 0;
-    int dep = c->builtin < TFLB_PLACEHOLDER_FOR_GREATER_OP_CODES
-                  ? c->builtin : TFLB_PLACEHOLDER_FOR_GREATER_OP_CODES;
+    int dep = c->builtin < TE_OP_PLACEHOLDER_FOR_GREATER_OP_CODES
+                  ? c->builtin : TE_OP_PLACEHOLDER_FOR_GREATER_OP_CODES;
 
     fbb_start(b);
     fbb_add_i32(b, 3, c->builtin);
@@ -750,9 +769,9 @@ static fbb_ref tflb_write_tensor(fbb *b, const tflb_tensor *t)
 static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims)
 {
     switch (o->type) {
-    case TFLB_OPT_CONV2D:
-    case TFLB_OPT_DEPTHWISE_CONV2D: {
-        int dw = o->type == TFLB_OPT_DEPTHWISE_CONV2D;  /* ids shift by one */
+    case TE_OPT_CONV2D:
+    case TE_OPT_DEPTHWISE_CONV2D: {
+        int dw = o->type == TE_OPT_DEPTHWISE_CONV2D;  /* ids shift by one */
         fbb_add_i32(b, 1, o->stride_w);
         fbb_add_i32(b, 2, o->stride_h);
         if (dw)
@@ -765,7 +784,7 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         fbb_add_u8(b, 3 + dw, (uint8_t)o->activation);
         break;
     }
-    case TFLB_OPT_POOL2D:
+    case TE_OPT_POOL2D:
         fbb_add_i32(b, 1, o->stride_w);
         fbb_add_i32(b, 2, o->stride_h);
         fbb_add_i32(b, 3, o->filter_w);
@@ -773,44 +792,44 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         fbb_add_u8(b, 0, (uint8_t)o->padding);
         fbb_add_u8(b, 5, (uint8_t)o->activation);
         break;
-    case TFLB_OPT_FULLY_CONNECTED:
+    case TE_OPT_FULLY_CONNECTED:
         fbb_add_u8(b, 0, (uint8_t)o->activation);
         if (o->keep_dims)
             fbb_add_u8(b, 2, 1);
         break;
-    case TFLB_OPT_SOFTMAX:
+    case TE_OPT_SOFTMAX:
         fbb_add_f32(b, 0, o->beta);
         break;
-    case TFLB_OPT_CONCATENATION:
+    case TE_OPT_CONCATENATION:
         fbb_add_i32(b, 0, o->axis);
         fbb_add_u8(b, 1, (uint8_t)o->activation);
         break;
-    case TFLB_OPT_ADD:
-    case TFLB_OPT_MUL:
-    case TFLB_OPT_SUB:
+    case TE_OPT_ADD:
+    case TE_OPT_MUL:
+    case TE_OPT_SUB:
         fbb_add_u8(b, 0, (uint8_t)o->activation);
         break;
-    case TFLB_OPT_RESHAPE:
-    case TFLB_OPT_SQUEEZE:
+    case TE_OPT_RESHAPE:
+    case TE_OPT_SQUEEZE:
         if (dims)
             fbb_add_ref(b, 0, dims);
         break;
-    case TFLB_OPT_REDUCER:
+    case TE_OPT_REDUCER:
         fbb_add_u8(b, 0, (uint8_t)(o->keep_dims != 0));
         break;
-    case TFLB_OPT_TRANSPOSE_CONV:
+    case TE_OPT_TRANSPOSE_CONV:
         fbb_add_i32(b, 1, o->stride_w);
         fbb_add_i32(b, 2, o->stride_h);
         fbb_add_u8(b, 0, (uint8_t)o->padding);
         fbb_add_u8(b, 3, (uint8_t)o->activation);
         break;
-    case TFLB_OPT_STRIDED_SLICE: {
+    case TE_OPT_STRIDED_SLICE: {
         int i;
         for (i = 0; i < 5; i++)
             fbb_add_i32(b, i, o->masks[i]);
         break;
     }
-    case TFLB_OPT_RESIZE_NEAREST_NEIGHBOR:
+    case TE_OPT_RESIZE_NEAREST_NEIGHBOR:
         fbb_add_u8(b, 0, (uint8_t)(o->align_corners != 0));
         fbb_add_u8(b, 1, (uint8_t)(o->half_pixel_centers != 0));
         break;
@@ -823,9 +842,9 @@ static fbb_ref tflb_write_options(fbb *b, const tflb_options *o)
 {
     fbb_ref dims = 0;
 
-    if (o->type == TFLB_OPT_NONE)
+    if (o->type == TE_OPT_NONE)
         return 0;
-    if ((o->type == TFLB_OPT_RESHAPE || o->type == TFLB_OPT_SQUEEZE) && o->n_dims >= 0)
+    if ((o->type == TE_OPT_RESHAPE || o->type == TE_OPT_SQUEEZE) && o->n_dims >= 0)
         dims = fbb_vec_i32(b, o->dims, (uint32_t)o->n_dims);
     fbb_start(b);
     tflb_write_option_fields(b, o, dims);
@@ -834,11 +853,16 @@ static fbb_ref tflb_write_options(fbb *b, const tflb_options *o)
 
 static fbb_ref tflb_write_op(fbb *b, const tflb_op *o)
 {
+    fbb_ref custom = o->custom_options
+                         ? fbb_vec_u8(b, o->custom_options, (uint32_t)o->custom_options_bytes, 1)
+                         : 0;
     fbb_ref opts = tflb_write_options(b, &o->opt);
     fbb_ref out = fbb_vec_i32(b, o->out, (uint32_t)o->n_out);
     fbb_ref in = fbb_vec_i32(b, o->in, (uint32_t)o->n_in);
 
     fbb_start(b);
+    if (custom)
+        fbb_add_ref(b, 5, custom);
     if (opts)
         fbb_add_ref(b, 4, opts);
     fbb_add_ref(b, 2, out);

@@ -9,13 +9,16 @@
  *
  * The TFLite layer stores every index exactly as given and checks none of
  * them, so tests can write models with one deliberate flaw (a tensor index
- * out of range, a buffer index past the buffers vector, ...).  Field ids and
- * union numbers follow tensorflow/lite/schema/schema.fbs. */
+ * out of range, a buffer index past the buffers vector, ...).  Field ids
+ * follow tensorflow/lite/schema/schema.fbs; operator codes and union ids
+ * come from src/ir/tflite_schema.def. */
 #ifndef TFLITE_BUILDER_H
 #define TFLITE_BUILDER_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../src/ir/tflite_schema.h"
 
 /* ---------------------------------------------------------------------
  * FlatBuffer builder.  Objects are written from the end of the buffer
@@ -84,45 +87,8 @@ enum {
     TFLB_INT8 = 9
 };
 
-/* BuiltinOperator values used by the tools and tests. */
-enum {
-    TFLB_OP_ADD = 0,
-    TFLB_OP_AVERAGE_POOL_2D = 1,
-    TFLB_OP_CONCATENATION = 2,
-    TFLB_OP_CONV_2D = 3,
-    TFLB_OP_DEPTHWISE_CONV_2D = 4,
-    TFLB_OP_FULLY_CONNECTED = 9,
-    TFLB_OP_MAX_POOL_2D = 17,
-    TFLB_OP_MUL = 18,
-    TFLB_OP_RESHAPE = 22,
-    TFLB_OP_SOFTMAX = 25,
-    TFLB_OP_CUSTOM = 32,
-    TFLB_OP_PAD = 34,
-    TFLB_OP_MEAN = 40,
-    TFLB_OP_SUB = 41,
-    TFLB_OP_SQUEEZE = 43
-};
-
-/* BuiltinOptions union type numbers. */
-enum {
-    TFLB_OPT_NONE = 0,
-    TFLB_OPT_CONV2D = 1,
-    TFLB_OPT_DEPTHWISE_CONV2D = 2,
-    TFLB_OPT_POOL2D = 5,
-    TFLB_OPT_FULLY_CONNECTED = 8,
-    TFLB_OPT_SOFTMAX = 9,
-    TFLB_OPT_CONCATENATION = 10,
-    TFLB_OPT_ADD = 11,
-    TFLB_OPT_RESHAPE = 17,
-    TFLB_OPT_MUL = 21,
-    TFLB_OPT_PAD = 22,
-    TFLB_OPT_REDUCER = 27,
-    TFLB_OPT_SUB = 28,
-    TFLB_OPT_SQUEEZE = 30,
-    TFLB_OPT_STRIDED_SLICE = 32,
-    TFLB_OPT_TRANSPOSE_CONV = 49,
-    TFLB_OPT_RESIZE_NEAREST_NEIGHBOR = 74
-};
+/* Operator codes and option union ids: TE_OP_<NAME> (BuiltinOperator) and
+ * TE_OPT_<TAG> (BuiltinOptions), from the compiler's schema table. */
 
 /* Padding and ActivationFunctionType values. */
 enum { TFLB_PAD_SAME = 0, TFLB_PAD_VALID = 1 };
@@ -133,7 +99,7 @@ enum { TFLB_ACT_NONE = 0, TFLB_ACT_RELU = 1, TFLB_ACT_RELU_N1_TO_1 = 2, TFLB_ACT
  * adjust fields (e.g. dilation) afterwards if needed.  A type without
  * fields listed here is written as an empty table. */
 typedef struct {
-    int type;                  /* TFLB_OPT_* (BuiltinOptions union type) */
+    int type;                  /* TE_OPT_* (BuiltinOptions union type) */
     int padding;               /* CONV2D, DEPTHWISE_CONV2D, POOL2D, TRANSPOSE_CONV */
     int stride_w, stride_h;    /* CONV2D, DEPTHWISE_CONV2D, POOL2D, TRANSPOSE_CONV */
     int dilation_w, dilation_h;/* CONV2D, DEPTHWISE_CONV2D (written when != 1) */
@@ -211,6 +177,8 @@ typedef struct {
     int32_t *in, *out;
     int n_in, n_out;
     tflb_options opt;
+    uint8_t *custom_options;   /* Operator.custom_options bytes, or NULL */
+    size_t custom_options_bytes;
 } tflb_op;
 
 /* The model being built.  Fields may be read (and, in tests, altered
@@ -257,6 +225,10 @@ int tflb_add_custom_opcode(tflb_model *m, const char *custom_code, int version);
 /* Adds an operator (opt may be NULL: no options); returns its index. */
 int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
                 const int32_t *out, int n_out, const tflb_options *opt);
+
+/* Gives operator op_index a copy of custom_options bytes (the opaque
+ * configuration of a CUSTOM operator). */
+void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes);
 
 void tflb_set_inputs(tflb_model *m, const int32_t *t, int n);
 void tflb_set_outputs(tflb_model *m, const int32_t *t, int n);

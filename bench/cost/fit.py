@@ -174,7 +174,8 @@ def load_cost_model(work, cm):
 
 def families(runtime):
     """Kernel families: the runtime files te_<family>.c."""
-    return sorted(os.path.basename(f)[3:-2] for f in glob.glob(os.path.join(runtime, "te_*.c")))
+    files = glob.glob(os.path.join(runtime, "te_*.c")) + glob.glob(os.path.join(runtime, "*", "te_*.c"))
+    return sorted(os.path.basename(f)[3:-2] for f in files)
 
 
 def family_of(kernel, fams):

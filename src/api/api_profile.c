@@ -58,12 +58,21 @@ static size_t const_input_bytes(const te_graph *g, const te_op *op)
     return sum;
 }
 
-static double estimate_op(const char *model, const te_graph *g, const te_op *op,
+/* The cost of an operator as lowered (l: its record). */
+static double estimate_op(const char *model, const te_op *op, const te_lowering *l,
                           te_cost_features *f)
 {
-    const char *name = te_opcode_name(op->opcode), *variant = te_cost_variant(g, op);
-    te_cost_features_of(g, op, f);
-    return te_cost_estimate(te_cost_row(model, name, variant, f), variant, f);
+    const char *name = te_opcode_name(op->opcode);
+    *f = l->cost;
+    return te_cost_estimate(te_cost_row(model, name, l->kernel, f), l->kernel, f);
+}
+
+/* The record of op; a neutral one if there is none (never for a planned op). */
+static const te_lowering *lowering_of(const te_model *m, const te_op *op)
+{
+    static const te_lowering none = {.kernel = "unknown", .inplace_input = -1};
+    const te_lowering *l = te_lowered_find(m->low, m->g, op);
+    return l ? l : &none;
 }
 
 /* A crop copy of the patch stage: an h x w box of every channel. */
@@ -90,9 +99,10 @@ static void add_features(double *sum, const te_cost_features *f)
 }
 
 /* Patch stage operator: the sum over its clones and the copies feeding it. */
-static double estimate_patched(const char *model, const te_graph *g, const te_op *op,
+static double estimate_patched(const char *model, const te_model *m, const te_op *op,
                                te_layer_report *l)
 {
+    const te_graph *g = m->g;
     const te_patch_plan *pp = g->patch;
     double sum = 0;
     int k;
@@ -102,8 +112,9 @@ static double estimate_patched(const char *model, const te_graph *g, const te_op
         if (st->op != op->index)
             continue;
         if (st->kind == TE_PSTEP_OP) {
-            sum += estimate_op(model, g, &pp->clones[st->clone], &f);
-            l->kernel = te_cost_variant(g, &pp->clones[st->clone]);
+            const te_lowering *cl = lowering_of(m, &pp->clones[st->clone]);
+            sum += estimate_op(model, &pp->clones[st->clone], cl, &f);
+            l->kernel = cl->kernel;
         } else {
             sum += estimate_copy(model, g, st, &f);
         }
@@ -126,14 +137,15 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     int oi = p->schedule[step], j;
     const te_op *op = &g->ops[oi];
     te_layer_report *l = &b->layers[step];
+    const te_lowering *low = lowering_of(m, op);
     te_cost_features f;
     l->index = op->index;
     l->step = step;
     l->op = te_opcode_name(op->opcode);
-    l->kernel = te_cost_variant(g, op);
+    l->kernel = low->kernel;
     l->inputs = add_infos(b, g, op->in, op->n_in, &l->n_inputs);
     l->outputs = add_infos(b, g, op->out, op->n_out, &l->n_outputs);
-    l->macs = (long long)te_op_macs(g, op);
+    l->macs = (long long)low->macs;
     l->weights_bytes = const_input_bytes(g, op);
     l->scratch_bytes = p->op_scratch[oi] >= 0 ? p->buffers[p->op_scratch[oi]].bytes : 0;
     l->live_bytes = te_plan_live_bytes(p, step);
@@ -141,10 +153,10 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
         l->in_place |= op->out[j] >= 0 && g->tensors[op->out[j]].inplace;
     l->patched = g->patch && step < g->patch->n_ops;
     if (l->patched) {
-        l->instructions = estimate_patched(model, g, op, l); /* l->kernel: the clones' */
-        te_cost_features_of(g, op, &f);
+        l->instructions = estimate_patched(model, m, op, l); /* l->kernel: the clones' */
+        f = low->cost;
     } else {
-        l->instructions = estimate_op(model, g, op, &f);
+        l->instructions = estimate_op(model, op, low, &f);
         memcpy(l->features, f.f, sizeof f.f);
     }
     l->const_bytes = te_cost_const_bytes(te_cost_row(model, l->op, l->kernel, &f), l->kernel,

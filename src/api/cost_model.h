@@ -9,26 +9,7 @@
 #include <stddef.h>
 
 #include "../ir/ir.h"
-
-/* The features an estimate is linear in. */
-enum {
-    TE_CF_MACS,   /* multiply-accumulates */
-    TE_CF_WINDOW, /* elements gathered: conv patch (im2col) elements per output
-                   * pixel, pool window elements per output, summed */
-    TE_CF_TAPS,   /* CONV_2D: (output, filter tap) pairs = MACs / input channels:
-                   * the inner loop entries of a direct convolution */
-    TE_CF_OUT,    /* output elements */
-    TE_CF_IN,     /* activation input elements */
-    TE_CF_ROWS,   /* output pixels (N*H*W) for images, rows (all but the last
-                   * dimension) otherwise: the kernels' outer loop count */
-    TE_CF_CALL,   /* 1: the call and its set-up */
-    TE_COST_NF
-};
-
-typedef struct {
-    double f[TE_COST_NF];
-    int columns;          /* a DSP depthwise kernel in column mode: its own row */
-} te_cost_features;
+#include "../ops/op_cost.h"
 
 /* One row of the coefficient table. */
 typedef struct {
@@ -68,14 +49,13 @@ const te_cost_code *te_cost_code_row(const char *model, const char *name);
  * (generic C, measured on the build machine) or "cortex-m0plus". */
 const char *te_cost_model_name(int target);
 
-/* The runtime function op's code will call on g->target, or "view" for an
- * operator that needs no code (zero-copy RESHAPE/SQUEEZE).  Mirrors the
- * choices of the op's emit(); bench/calibrate_cost.sh and tests/unit/test_api.c
- * check it against generated code. */
-const char *te_cost_variant(const te_graph *g, const te_op *op);
-void te_cost_features_of(const te_graph *g, const te_op *op, te_cost_features *f);
+/* The kernel variant and the features of an operator are in its lowering
+ * record (src/ops/lowering.h: te_lowering.kernel, .cost), which its op
+ * file fills; bench/calibrate_cost.sh and tests/unit/test_api.c check the
+ * kernel against generated code. */
 
-/* The table row for an operator: (op, kernel/1x1) for a 1x1 CONV_2D, then
+/* The table row for an operator: (op, kernel/<f->row>) for the op's own
+ * case of its kernel (a 1x1 CONV_2D, a DSP depthwise in column mode), then
  * (op, kernel), (*, kernel); for cortex-m4/m7 then the same rows of
  * armv7m-portable (portable kernels they seldom call); then (op, *), (*, *);
  * NULL when the cost model has none. */

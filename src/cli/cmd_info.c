@@ -1,8 +1,12 @@
 /* cmd_info.c - `tinyengine info MODEL [--json]`: the operators in execution
- * order with shapes, types, quantization and MACs, and the model totals. */
+ * order with shapes, types, quantization and MACs, and the model totals.
+ * A model with operators we do not compile still gets its operator list,
+ * those marked "(unsupported)", before the error line (exit status 1). */
 #include <stdio.h>
 #include <string.h>
 
+#include "../frontend/tflite_reader.h"
+#include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "../report/json_text.h"
 #include "cli.h"
@@ -127,10 +131,87 @@ static void print_text(FILE *f, const char *path, const te_model *m)
                     (double)(te_model_macs(m) ? te_model_macs(m) : 1));
 }
 
+/* ------------------------------------------- models we cannot compile */
+
+static int unsupported(const te_op *op) { return te_op_find(op->opcode) == NULL; }
+
+static void op_label(char *buf, size_t n, const te_op *op)
+{
+    if (op->custom_name)
+        snprintf(buf, n, "%s '%s'", te_opcode_name(op->opcode), op->custom_name);
+    else
+        snprintf(buf, n, "%s", te_opcode_name(op->opcode));
+}
+
+/* The operators of a model that failed validation because of unsupported
+ * ones, as the reader gave them (no MACs: nothing was checked). */
+static void print_text_unsupported(FILE *f, const char *path, const te_graph *g)
+{
+    char label[96];
+    int i;
+    fprintf(f, "model: %s\n", path);
+    fprintf(f, "%4s  %-24s %12s  %s\n", "#", "operator", "MACs", "inputs -> outputs");
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        op_label(label, sizeof label, op);
+        fprintf(f, "%4d  %-24s %12s  ", op->index, label, "-");
+        text_tensors(f, g, op->in, op->n_in);
+        fputs(" -> ", f);
+        text_tensors(f, g, op->out, op->n_out);
+        fputs(unsupported(op) ? "  (unsupported)\n" : "\n", f);
+    }
+}
+
+static void print_json_unsupported(FILE *f, const char *path, const te_graph *g,
+                                   const char *error)
+{
+    int i;
+    fputs("{\n  \"model\": ", f);
+    te_json_fputs(f, path);
+    fputs(",\n  \"error\": ", f);
+    te_json_fputs(f, error);
+    fputs(",\n  \"operators\": [", f);
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        fprintf(f, "%s\n    {\"index\": %d, \"op\": \"%s\", ", i ? "," : "", op->index,
+                te_opcode_name(op->opcode));
+        if (op->custom_name) {
+            fputs("\"custom\": ", f);
+            te_json_fputs(f, op->custom_name);
+            fputs(", ", f);
+        }
+        fprintf(f, "\"supported\": %s, \"inputs\": ", unsupported(op) ? "false" : "true");
+        json_tensor_list(f, g, op->in, op->n_in);
+        fputs(", \"outputs\": ", f);
+        json_tensor_list(f, g, op->out, op->n_out);
+        fputc('}', f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+/* When the model reads but does not compile: lists its operators with the
+ * unsupported ones marked if it has any, then reports the error; exit 1. */
+static int info_failed(const char *path, int json, const te_diag *d)
+{
+    te_diag rd = {{0}, 0};
+    te_graph *g = te_load_tflite_file(path, &rd);
+    int i, any = 0;
+    for (i = 0; g && i < g->n_ops; i++)
+        any |= unsupported(&g->ops[i]);
+    if (any && json)
+        print_json_unsupported(stdout, path, g, d->msg);
+    else if (any)
+        print_text_unsupported(stdout, path, g);
+    fflush(stdout);
+    te_graph_free(g);
+    return cli_error("%s: %s", path, d->failed ? d->msg : "cannot load model");
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *model = NULL;
     te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
+    te_diag d = {{0}, 0};
     int json = 0, i, opt;
     te_model *m;
     for (i = 1; i < argc; i++) {
@@ -153,9 +234,9 @@ int cmd_info(int argc, char **argv)
     }
     if (!model)
         return cli_error("info: need a model (usage: tinyengine info MODEL.tflite [--json])");
-    m = cli_load_opts(model, &opts);
+    m = te_model_load_file(model, &opts, &d);
     if (!m)
-        return 1;
+        return info_failed(model, json, &d);
     if (json)
         print_json(stdout, model, m);
     else

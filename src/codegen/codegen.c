@@ -13,7 +13,7 @@
 #include "../ir/target.h"
 #include "../plan/patch.h"
 #include "emit.h"
-#include "runtime_files.h"
+#include "runtime_select.h"
 
 void te_c_identifier(const char *in, char *out, size_t out_size)
 {
@@ -45,33 +45,6 @@ static void upper(const char *in, char *out, size_t n)
     for (i = 0; in[i] && i + 1 < n; i++)
         out[i] = (char)toupper((unsigned char)in[i]);
     out[i] = '\0';
-}
-
-static const te_runtime_file *runtime_file(const char *name)
-{
-    const te_runtime_file *f;
-    for (f = te_runtime_files; f->name; f++)
-        if (strcmp(f->name, name) == 0)
-            return f;
-    return NULL;
-}
-
-/* Pastes a runtime file without its `#include "..."` lines. */
-static int paste_runtime(te_buf *c, const char *fname, te_diag *d)
-{
-    const te_runtime_file *f = runtime_file(fname);
-    const char *s, *end;
-    if (!f)
-        return te_fail(d, "internal: runtime file %s is not embedded", fname);
-    te_buf_printf(c, "\n/* ---- runtime/%s ---- */\n", fname);
-    for (s = f->text, end = f->text + f->len; s < end;) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        size_t len = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
-        if (strncmp(s, "#include \"", 10) != 0)
-            te_buf_append(c, s, len);
-        s += len;
-    }
-    return 0;
 }
 
 int te_emit_patch_stage(te_emit *e, te_diag *d); /* emit_patch.c */
@@ -151,6 +124,7 @@ static int emit_ops(te_emit *e, te_diag *d)
                            op->index);
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
+        e->low = te_lowered_find(p->low, e->g, op);
         if (def->emit(e, op) < 0) {
             if (!d->failed)
                 te_op_fail(d, op, "code generation failed");
@@ -159,6 +133,7 @@ static int emit_ops(te_emit *e, te_diag *d)
         emit_layer_done(e, op);
     }
     e->cur_op = NULL;
+    e->low = NULL;
     return 0;
 }
 
@@ -186,6 +161,12 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                   comment_safe(o->model_desc, safe, sizeof safe));
     te_buf_printf(h, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n", up, up);
     te_buf_printf(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    te_buf_printf(h, "/* Placement: define %s_ARENA_ATTR (applied to the arena) and %s_WEIGHTS_ATTR\n"
+                     " * (applied to every constant array) before this header, or with -D, e.g.\n"
+                     " * -D%s_ARENA_ATTR='__attribute__((section(\".dtcm\")))'.  Empty by default. */\n"
+                     "#ifndef %s_ARENA_ATTR\n#define %s_ARENA_ATTR\n#endif\n"
+                     "#ifndef %s_WEIGHTS_ATTR\n#define %s_WEIGHTS_ATTR\n#endif\n\n",
+                  up, up, up, up, up, up, up);
     te_buf_printf(h, "/* All static RAM the model uses for activations and scratch. */\n");
     te_buf_printf(h, "#define %s_ARENA_BYTES %zu\n", up, p->arena_bytes);
     te_buf_printf(h, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n\n", up, g->n_inputs, up,
@@ -232,18 +213,17 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
     te_buf_printf(c, " * Target: %s. */\n", te_target_name(g->target));
     te_buf_printf(c, "#include \"%s.h\"\n\n#include <stddef.h>\n#include <stdint.h>\n", o->name);
     if (te_target_has_dsp(g->target))
-        te_buf_printf(c, "\n/* DSP SIMD kernels where the compiler targets them */\n"
-                         "#define TE_TARGET_DSP 1\n");
+        te_buf_printf(c, "\n/* Armv7E-M DSP SIMD kernels (exact C emulation where the compiler lacks\n"
+                         " * __ARM_FEATURE_DSP) */\n");
     if (te_target_has_avx2(g->target))
-        te_buf_printf(c, "\n/* AVX2 kernels: the code needs an x86-64 CPU with AVX2 */\n"
-                         "#define TE_TARGET_AVX2 1\n");
+        te_buf_printf(c, "\n/* AVX2 kernels: the code needs an x86-64 CPU with AVX2 */\n");
     te_buf_printf(c, "\n#ifdef %s_LAYER_HOOK\nvoid %s_LAYER_HOOK(int op, int output, const void *data, size_t bytes);\n"
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
     te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
-                     "    uint8_t bytes[%zu];\n} %s_arena;\n",
-                  p->arena_bytes ? p->arena_bytes : 16, o->name);
+                     "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
+                  p->arena_bytes ? p->arena_bytes : 16, o->name, up);
     emit_slice_hook(c, g, o->name, up);
 }
 
@@ -256,12 +236,31 @@ static int mentions_arena(const te_buf *b, const char *name)
     return b->s && strstr(b->s, needle) != NULL;
 }
 
+/* The runtime the invoke function calls, for the target's ISA. */
+static int paste_kernels(const te_emit *e, te_buf *c, te_diag *d)
+{
+    const char *families[TE_K_COUNT];
+    te_runtime_isa isa;
+    int i;
+    if (e->body.oom)
+        return te_fail(d, "out of memory in code generation");
+    for (i = 0; i < e->n_kernels; i++)
+        families[i] = te_kernel_get(e->kernels[i])->family;
+    isa.dsp = te_target_has_dsp(e->g->target);
+    isa.avx2 = te_target_has_avx2(e->g->target);
+    return te_runtime_paste(c, e->body.s ? e->body.s : "", e->body.len, families, e->n_kernels, isa,
+                            d);
+}
+
 int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
                te_diag *d)
 {
     te_emit e;
     te_buf io = {0};
-    int i, rc = -1;
+    int rc = -1;
+    if (strlen(o->name) > TE_NAME_MAX)
+        return te_fail(d, "name '%.*s...' has %zu characters: at most %d allowed", 16, o->name,
+                       strlen(o->name), TE_NAME_MAX);
     memset(&e, 0, sizeof e);
     e.g = g;
     e.plan = p;
@@ -281,15 +280,8 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
 
     emit_header(h, g, p, o);
     emit_prologue(c, g, p, o);
-    if (paste_runtime(c, "te_common.h", d) < 0)
+    if (paste_kernels(&e, c, d) < 0)
         goto out;
-    for (i = 0; i < e.n_kernels; i++) {
-        char hname[48], cname[48];
-        snprintf(hname, sizeof hname, "te_%s.h", e.kernels[i]);
-        snprintf(cname, sizeof cname, "te_%s.c", e.kernels[i]);
-        if (paste_runtime(c, hname, d) < 0 || paste_runtime(c, cname, d) < 0)
-            goto out;
-    }
     te_buf_printf(c, "\n/* ---- constants (flash) ---- */\n");
     if (e.consts.len)
         te_buf_append(c, e.consts.s, e.consts.len);

@@ -7,8 +7,13 @@
 #include "../plan/plan.h"
 #include "cbuf.h"
 
+/* Longest model name (C prefix) te_codegen accepts: every generated
+ * identifier and pointer expression built from it then fits the emitter's
+ * fixed name buffers (te_name, 128 bytes).  Longer names fail with one line. */
+#define TE_NAME_MAX 63
+
 typedef struct {
-    const char *name;       /* C prefix (a valid identifier) */
+    const char *name;       /* C prefix (a valid identifier, at most TE_NAME_MAX chars) */
     const char *model_desc; /* shown in the file comments, e.g. the model path */
 } te_codegen_opts;
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../plan/plan.h"
@@ -25,52 +26,76 @@ const char *te_ctype(te_dtype t)
     }
 }
 
-void te_emit_kernel(te_emit *e, const char *kernel)
+void te_emit_kernel(te_emit *e, te_kernel_id id)
 {
     int i;
     for (i = 0; i < e->n_kernels; i++)
-        if (strcmp(e->kernels[i], kernel) == 0)
+        if (e->kernels[i] == id)
             return;
-    if (e->n_kernels < TE_EMIT_MAX_KERNELS) {
-        snprintf(e->kernels[e->n_kernels], sizeof e->kernels[0], "%s", kernel);
-        e->n_kernels++;
-    }
+    if (te_kernel_get(id) && e->n_kernels < TE_K_COUNT)
+        e->kernels[e->n_kernels++] = id;
 }
 
 void te_emit_stmt(te_emit *e, const char *fmt, ...)
 {
-    char line[2048];
     va_list ap;
+    int n;
+    char *line;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    te_buf_printf(&e->body, "    %s\n", line);
+    if (n < 0 || !(line = malloc((size_t)n + 1))) {
+        e->body.oom = 1; /* codegen reports it */
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    te_buf_append(&e->body, "    ", 4);
+    te_buf_append(&e->body, line, (size_t)n);
+    te_buf_append(&e->body, "\n", 1);
+    free(line);
 }
 
-/* Writes "static const T name[n] = {...};" (or finds its twin), elements
- * 16 to a line at most and lines under the limit. */
+/* Constant arrays fill their lines up to this many columns. */
+#define TE_CONST_COLUMNS 150
+
+/* Writes "static const T name[n] NAME_WEIGHTS_ATTR = {...};" (or finds its
+ * twin), `elem` writing each element, as many a line as fit in
+ * TE_CONST_COLUMNS. */
 static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *base,
                           void (*elem)(te_buf *, const void *, size_t), const void *v)
 {
-    te_buf body = {0};
+    te_buf body = {0}, one = {0};
     te_name name;
-    char dim[32];
-    size_t i, line_start = 0;
+    char dim[sizeof name.s + 48];
+    const char *c;
+    size_t i, k, col = TE_CONST_COLUMNS;
     te_buf_append(&body, "{", 1);
     if (n == 0)
         te_buf_append(&body, "0", 1);
     for (i = 0; i < n; i++) {
-        size_t before = body.len;
-        if (i % 16 == 0 || before - line_start > TE_EMIT_LINE_MAX - 28) {
-            line_start = body.len + 1;
-            te_buf_append(&body, "\n    ", 5);
-        }
-        elem(&body, v, i);
+        one.len = 0;
+        elem(&one, v, i);
         if (i + 1 < n)
-            te_buf_append(&body, ",", 1);
+            te_buf_append(&one, ",", 1);
+        if (col + one.len > TE_CONST_COLUMNS) {
+            te_buf_append(&body, "\n    ", 5);
+            col = 4;
+        }
+        if (one.s)
+            te_buf_append(&body, one.s, one.len);
+        col += one.len;
     }
+    if (one.oom)
+        body.oom = 1;
+    te_buf_free(&one);
     te_buf_append(&body, "\n}", 2);
-    snprintf(dim, sizeof dim, "[%zu]", n ? n : 1);
+    /* "[n] NAME_WEIGHTS_ATTR": the header lets the user place the weights */
+    k = (size_t)snprintf(dim, sizeof dim, "[%zu] ", n ? n : 1);
+    for (c = e->name; *c && k + 14 < sizeof dim; c++)
+        dim[k++] = (char)toupper((unsigned char)*c);
+    snprintf(dim + k, sizeof dim - k, "_WEIGHTS_ATTR");
     name = te_emit_object(e, ctype, dim, body.s ? body.s : "{0}", base);
     if (body.oom)
         e->consts.oom = 1;

@@ -15,8 +15,7 @@
 #include "../ir/diag.h"
 #include "../ir/ir.h"
 #include "cbuf.h"
-
-#define TE_EMIT_MAX_KERNELS 64
+#include "kernels.h"
 
 /* A C identifier or expression produced by the emitter. */
 typedef struct {
@@ -25,6 +24,7 @@ typedef struct {
 
 struct te_plan;
 struct te_emit_syms; /* emit_params.c: identifiers, shared objects, params being built */
+struct te_lowering;
 
 typedef struct {
     te_graph *g;
@@ -32,19 +32,24 @@ typedef struct {
     const char *name;              /* model prefix for every symbol */
     te_buf consts;                 /* file-scope const arrays (flash) */
     te_buf body;                   /* statements inside NAME_invoke() */
-    char kernels[TE_EMIT_MAX_KERNELS][32];
+    te_kernel_id kernels[TE_K_COUNT]; /* declared by te_emit_kernel, in order */
     int n_kernels;
     int n_consts;
     int *tensor_const;             /* tensor id -> const array number + 1, or 0 */
     const te_op *cur_op;           /* operator being lowered */
+    const struct te_lowering *low; /* its lowering record (src/ops/lowering.h):
+                                    * the decisions emit() carries out */
     te_diag *diag;
     struct te_emit_syms *syms;     /* made on first use; te_emit_release() frees it */
 } te_emit;
 
-/* Marks runtime/te_<kernel>.h and runtime/te_<kernel>.c as needed. */
-void te_emit_kernel(te_emit *e, const char *kernel);
+/* Declares that the operator calls runtime kernel `id` (runtime/te_kernels.def):
+ * its family's files are pasted (only the parts the code calls, see
+ * runtime_select.h).  The name in the call must be te_kernel_name(id). */
+void te_emit_kernel(te_emit *e, te_kernel_id id);
 
-/* Appends one statement line (indented, newline added) to NAME_invoke. */
+/* Appends one statement line (indented, newline added) to NAME_invoke; any
+ * length. */
 void te_emit_stmt(te_emit *e, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -7,6 +7,7 @@
 
 #include "../ops/ops.h"
 #include "../plan/patch.h"
+#include "../plan/plan.h"
 #include "emit.h"
 
 /* Row-major strides of a 4-D tensor, in elements. */
@@ -48,7 +49,7 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
     arr[0] = te_emit_const_i32(e, v[0], 4, "copy_counts");
     arr[1] = te_emit_const_i32(e, v[1], 4, "copy_src_strides");
     arr[2] = te_emit_const_i32(e, v[2], 4, "copy_dst_strides");
-    te_emit_kernel(e, "patch_copy");
+    te_emit_kernel(e, TE_K_PATCH_COPY_S8);
     te_emit_call(e, "te_patch_copy_s8",
                  te_expr("(const int8_t *)%s + %ld", te_emit_tensor(e, s->src).s, so).s,
                  te_expr("(int8_t *)%s + %ld", te_emit_tensor(e, s->dst).s, dofs).s, arr[0].s,
@@ -70,6 +71,7 @@ int te_emit_patch_stage(te_emit *e, te_diag *d)
             if (n != patch)
                 te_buf_printf(&e->body, "    /* patch %d */\n", patch = n);
             e->cur_op = c;
+            e->low = te_lowered_find(e->plan->low, e->g, c);
             if (!def || def->emit(e, c) < 0) {
                 if (!d->failed)
                     te_op_fail(d, c, "code generation for a patch failed");
@@ -80,5 +82,6 @@ int te_emit_patch_stage(te_emit *e, te_diag *d)
         }
     }
     e->cur_op = NULL;
+    e->low = NULL;
     return 0;
 }

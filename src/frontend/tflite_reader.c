@@ -1,10 +1,10 @@
 /* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0).
  *
  * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
- * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, the
- * BuiltinOptions union numbers of the options we decode, and the
- * semantic checks on indices, shapes and quantization.  All byte-level
- * access goes through flatbuf.h. */
+ * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, which
+ * BuiltinOptions member each operator we decode takes (the numbers come
+ * from src/ir/tflite_schema.def), and the semantic checks on indices,
+ * shapes and quantization.  All byte-level access goes through flatbuf.h. */
 #include "tflite_reader.h"
 
 #include <errno.h>
@@ -26,7 +26,6 @@ enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPT_TYPE = 3, OP_OPT = 4
 enum { BUF_DATA = 0, BUF_OFFSET = 1, BUF_SIZE = 2 };
 
 #define TFLITE_SCHEMA_VERSION 3
-#define TFLITE_CUSTOM 32
 #define TE_MAX_TENSOR_BYTES 2147483647 /* 2^31 - 1 */
 /* Operator versions: like TFLite Micro (whose op resolver ignores them) any
  * version is accepted, because a version only summarises tensor types and
@@ -129,7 +128,7 @@ static int read_opcode(reader *r, const fb_vec *v, int i)
                        "1..%d", i, te_opcode_name(code), (int)version, TE_MAX_OP_VERSION);
     r->codes[i] = code;
     r->versions[i] = version;
-    if (code != TFLITE_CUSTOM)
+    if (code != TE_OP_CUSTOM)
         return 0;
     if (charged_str(r, &t, OPC_CUSTOM, "OperatorCode.custom_code", &custom))
         return -1;
@@ -265,23 +264,26 @@ static int zero_point_range(te_dtype type, int64_t *lo, int64_t *hi)
     }
 }
 
-/* Every scale finite, > 0 and within [2^-60, 2^60] (real models stay
- * within about 2^-45 .. 2^10; the bound keeps every ratio of two scales,
- * which the compiler computes in float as TFLite does, finite); every zero
- * point representable in the type. */
+/* Per-tensor scales finite, > 0 and within [2^-60, 2^60] (real models
+ * stay within about 2^-45 .. 2^10; the bound keeps every ratio of two
+ * scales, which the compiler computes in float as TFLite does, finite).
+ * Per-channel scales (weights, biases) are taken as TFLite takes them:
+ * any finite value; a channel whose rescale factor underflows gets a zero
+ * multiplier and a negative scale a negative one, as TFLite's
+ * QuantizeMultiplier computes.  Every zero point representable in the type. */
 static int check_quant_values(reader *r, te_tensor *t)
 {
     char msg[160];
     int64_t lo = 0, hi = 0;
     int i, ranged = zero_point_range(t->type, &lo, &hi);
     for (i = 0; i < t->q.count; i++) {
-        float s = t->q.scale[i];
-        if (!(s > 0.0f) || !isfinite(s)) {
-            snprintf(msg, sizeof msg, "quantization scale %d is %g, must be finite and > 0", i,
-                     (double)s);
+        float s = t->q.scale[i], a = fabsf(s);
+        if (!isfinite(s) || (t->q.count == 1 && !(s > 0.0f))) {
+            snprintf(msg, sizeof msg, "quantization scale %d is %g, must be finite%s", i,
+                     (double)s, t->q.count == 1 ? " and > 0" : "");
             return tensor_fail(r, t, msg);
         }
-        if (s < ldexpf(1.0f, -60) || s > ldexpf(1.0f, 60)) {
+        if (a > ldexpf(1.0f, 60) || (t->q.count == 1 && a < ldexpf(1.0f, -60))) {
             snprintf(msg, sizeof msg, "quantization scale %d is %g, outside [2^-60, 2^60]", i,
                      (double)s);
             return tensor_fail(r, t, msg);
@@ -420,11 +422,11 @@ static int read_tensors(reader *r, const fb_table *sg)
 
 /* ---------------------------------------------------------------- options */
 
-/* BuiltinOptions union numbers (schema_generated.h). */
-enum {
-    UO_CONV2D = 1, UO_DEPTHWISE = 2, UO_POOL2D = 5, UO_FULLY_CONNECTED = 8, UO_SOFTMAX = 9,
-    UO_CONCATENATION = 10, UO_ADD = 11, UO_RESHAPE = 17, UO_MUL = 21, UO_REDUCER = 27,
-    UO_SQUEEZE = 30, UO_STRIDED_SLICE = 32, UO_TRANSPOSE_CONV = 49, UO_RESIZE_NEAREST = 74
+/* Names of the BuiltinOptions union members, by type id (for messages). */
+static const char *const option_type_names[] = {
+#define TE_BUILTIN_OPTIONS(tag, type, id) [id] = #type,
+#include "../ir/tflite_schema.def"
+#undef TE_BUILTIN_OPTIONS
 };
 
 typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
@@ -625,33 +627,144 @@ static int dec_resize_nearest(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
+ * half_pixel_centers. */
+static int dec_gather(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t axis, batch_dims;
+    (void)r;
+    if (fb_i32(t, 0, 0, &axis) || fb_i32(t, 1, 0, &batch_dims))
+        return -1;
+    op->opt.axis = axis;
+    op->opt.batch_dims = batch_dims;
+    return 0;
+}
+
+/* PackOptions (values_count, axis) and UnpackOptions (num, axis). */
+static int dec_count_axis(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t count, axis;
+    (void)r;
+    if (fb_i32(t, 0, 0, &count) || fb_i32(t, 1, 0, &axis))
+        return -1;
+    op->opt.count = count;
+    op->opt.axis = axis;
+    return 0;
+}
+
+/* SplitOptions / SplitVOptions: num_splits. */
+static int dec_num_splits(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t n;
+    (void)r;
+    if (fb_i32(t, 0, 0, &n))
+        return -1;
+    op->opt.count = n;
+    return 0;
+}
+
+/* SpaceToDepthOptions / DepthToSpaceOptions: block_size. */
+static int dec_block_size(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t b;
+    (void)r;
+    if (fb_i32(t, 0, 0, &b))
+        return -1;
+    op->opt.block_size = b;
+    return 0;
+}
+
+/* MirrorPadOptions: mode (REFLECT = 0, SYMMETRIC = 1). */
+static int dec_mirror_pad(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t mode;
+    (void)r;
+    if (fb_i8(t, 0, 0, &mode))
+        return -1;
+    op->opt.mirror_mode = mode;
+    return 0;
+}
+
+static int dec_leaky_relu(reader *r, const fb_table *t, te_op *op)
+{
+    (void)r;
+    return fb_f32(t, 0, 0.0f, &op->opt.alpha);
+}
+
+static int dec_resize_bilinear(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ac, hp;
+    (void)r;
+    if (fb_u8(t, 2, 0, &ac) || fb_u8(t, 3, 0, &hp))
+        return -1;
+    op->opt.align_corners = ac != 0;
+    op->opt.half_pixel_centers = hp != 0;
+    return 0;
+}
+
+/* ArgMaxOptions / ArgMinOptions: output_type. */
+static int dec_arg_min_max(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t type;
+    (void)r;
+    if (fb_i8(t, 0, 0, &type))
+        return -1;
+    op->opt.output_type = (te_dtype)type;
+    return 0;
+}
+
+/* BatchMatMulOptions: adj_x, adj_y (asymmetric_quantize_inputs is hybrid
+ * only). */
+static int dec_batch_matmul(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ax, ay;
+    (void)r;
+    if (fb_u8(t, 0, 0, &ax) || fb_u8(t, 1, 0, &ay))
+        return -1;
+    op->opt.adj_x = ax != 0;
+    op->opt.adj_y = ay != 0;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
-    const char *name;
     opt_decoder decode;
 } option_kinds[] = {
-    {TE_OP_CONV_2D, UO_CONV2D, "Conv2DOptions", dec_conv},
-    {TE_OP_DEPTHWISE_CONV_2D, UO_DEPTHWISE, "DepthwiseConv2DOptions", dec_depthwise},
-    {TE_OP_AVERAGE_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {TE_OP_MAX_POOL_2D, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {12 /* L2_POOL_2D */, UO_POOL2D, "Pool2DOptions", dec_pool},
-    {TE_OP_FULLY_CONNECTED, UO_FULLY_CONNECTED, "FullyConnectedOptions", dec_fully_connected},
-    {TE_OP_SOFTMAX, UO_SOFTMAX, "SoftmaxOptions", dec_softmax},
-    {TE_OP_CONCATENATION, UO_CONCATENATION, "ConcatenationOptions", dec_concatenation},
-    {TE_OP_ADD, UO_ADD, "AddOptions", dec_activation0},
-    {TE_OP_MUL, UO_MUL, "MulOptions", dec_activation0},
-    {TE_OP_RESHAPE, UO_RESHAPE, "ReshapeOptions", dec_reshape},
-    {TE_OP_MEAN, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {74 /* SUM */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {81 /* REDUCE_PROD */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {82 /* REDUCE_MAX */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {89 /* REDUCE_MIN */, UO_REDUCER, "ReducerOptions", dec_reducer},
-    {TE_OP_SQUEEZE, UO_SQUEEZE, "SqueezeOptions", dec_squeeze},
-    {TE_OP_STRIDED_SLICE, UO_STRIDED_SLICE, "StridedSliceOptions", dec_strided_slice},
-    {TE_OP_TRANSPOSE_CONV, UO_TRANSPOSE_CONV, "TransposeConvOptions", dec_transpose_conv},
-    {TE_OP_RESIZE_NEAREST_NEIGHBOR, UO_RESIZE_NEAREST, "ResizeNearestNeighborOptions",
-     dec_resize_nearest},
+    {TE_OP_CONV_2D, TE_OPT_CONV2D, dec_conv},
+    {TE_OP_DEPTHWISE_CONV_2D, TE_OPT_DEPTHWISE_CONV2D, dec_depthwise},
+    {TE_OP_AVERAGE_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_MAX_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_L2_POOL_2D, TE_OPT_POOL2D, dec_pool},
+    {TE_OP_FULLY_CONNECTED, TE_OPT_FULLY_CONNECTED, dec_fully_connected},
+    {TE_OP_SOFTMAX, TE_OPT_SOFTMAX, dec_softmax},
+    {TE_OP_CONCATENATION, TE_OPT_CONCATENATION, dec_concatenation},
+    {TE_OP_ADD, TE_OPT_ADD, dec_activation0},
+    {TE_OP_PACK, TE_OPT_PACK, dec_count_axis},
+    {TE_OP_MUL, TE_OPT_MUL, dec_activation0},
+    {TE_OP_RESHAPE, TE_OPT_RESHAPE, dec_reshape},
+    {TE_OP_MEAN, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_SUM, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_PROD, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_MAX, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_REDUCE_MIN, TE_OPT_REDUCER, dec_reducer},
+    {TE_OP_SQUEEZE, TE_OPT_SQUEEZE, dec_squeeze},
+    {TE_OP_STRIDED_SLICE, TE_OPT_STRIDED_SLICE, dec_strided_slice},
+    {TE_OP_TRANSPOSE_CONV, TE_OPT_TRANSPOSE_CONV, dec_transpose_conv},
+    {TE_OP_RESIZE_NEAREST_NEIGHBOR, TE_OPT_RESIZE_NEAREST_NEIGHBOR, dec_resize_nearest},
+    {TE_OP_RESIZE_BILINEAR, TE_OPT_RESIZE_BILINEAR, dec_resize_bilinear},
+    {TE_OP_ARG_MAX, TE_OPT_ARG_MAX, dec_arg_min_max},
+    {TE_OP_ARG_MIN, TE_OPT_ARG_MIN, dec_arg_min_max},
+    {TE_OP_BATCH_MATMUL, TE_OPT_BATCH_MAT_MUL, dec_batch_matmul},
+    {TE_OP_SUB, TE_OPT_SUB, dec_activation0},
+    {TE_OP_LEAKY_RELU, TE_OPT_LEAKY_RELU, dec_leaky_relu},
+    {TE_OP_GATHER, TE_OPT_GATHER, dec_gather},
+    {TE_OP_UNPACK, TE_OPT_UNPACK, dec_count_axis},
+    {TE_OP_SPLIT, TE_OPT_SPLIT, dec_num_splits},
+    {TE_OP_SPLIT_V, TE_OPT_SPLIT_V, dec_num_splits},
+    {TE_OP_SPACE_TO_DEPTH, TE_OPT_SPACE_TO_DEPTH, dec_block_size},
+    {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
+    {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
 };
 
 /* Fields that are not zero when the options table is absent. */
@@ -686,8 +799,8 @@ static int read_options(reader *r, const fb_table *ot, te_op *op)
         return te_fail(r->d,
                        "invalid model: %s (op %d): builtin_options has union type %d, expected "
                        "%d (%s)", te_opcode_name(op->opcode), op->index, type,
-                       option_kinds[k].union_type, option_kinds[k].name);
-    if (fb_table_field(ot, OP_OPT, option_kinds[k].name, &t, &present))
+                       option_kinds[k].union_type, option_type_names[option_kinds[k].union_type]);
+    if (fb_table_field(ot, OP_OPT, option_type_names[option_kinds[k].union_type], &t, &present))
         return -1;
     return present ? option_kinds[k].decode(r, &t, op) : 0;
 }
@@ -772,6 +885,9 @@ static int read_operators(reader *r, const fb_table *sg)
 /* Where an operator input comes from must exist when the operator runs:
  * TFLite executes operators in the order they are stored, so that order
  * must be a topological order (no cycles, nothing read before written).
+ * A CUSTOM operator may read a tensor nobody writes: accelerator ops (Vela's
+ * ethos-u) take their scratch areas that way, and the runtime just gives
+ * such a tensor arena space; validation then reports the operator itself.
  * is_input[t] = 1 for graph inputs. */
 static int check_input_source(reader *r, const te_op *op, int i, const char *is_input)
 {
@@ -785,7 +901,7 @@ static int check_input_source(reader *r, const te_op *op, int i, const char *is_
                        "op %d, which runs later (operators must be stored in execution order: "
                        "the graph has a cycle or is out of order)", name, op->index, i, t->id,
                        t->name, t->producer);
-    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id])
+    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id] && !op->custom_name)
         return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is never "
                        "written: not a graph input, a constant, a variable or an output of an "
                        "earlier operator", name, op->index, i, t->id, t->name);

@@ -28,8 +28,26 @@ void te_graph_free(te_graph *g)
     free(g->inputs);
     free(g->outputs);
     free(g->description);
+    for (i = 0; i < g->n_owned; i++)
+        free(g->owned[i]);
+    free(g->owned);
     free(g->model_data);
     free(g);
+}
+
+void *te_graph_adopt(te_graph *g, void *p)
+{
+    void **grown;
+    if (!p)
+        return NULL;
+    grown = realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown);
+    if (!grown) {
+        free(p);
+        return NULL;
+    }
+    g->owned = grown;
+    g->owned[g->n_owned++] = p;
+    return p;
 }
 
 const char *te_dtype_name(te_dtype t)
@@ -61,7 +79,15 @@ size_t te_dtype_size(te_dtype t)
     }
 }
 
-/* "BUILTIN_0" ... "BUILTIN_259": the names of codes the table below lacks. */
+/* Every BuiltinOperator's name, indexed by its code. */
+static const char *const builtin_names[] = {
+#define TE_BUILTIN(name, code) [code] = #name,
+#include "tflite_schema.def"
+#undef TE_BUILTIN
+};
+
+/* "BUILTIN_<n>" for codes past the table, up to BUILTIN_259 (constant
+ * strings: no static buffer, callable from any thread). */
 #define TE_STR_(x) #x
 #define TE_BUILTIN_(n) "BUILTIN_" TE_STR_(n)
 #define TE_BUILTIN10_(p)                                                                        \
@@ -69,42 +95,20 @@ size_t te_dtype_size(te_dtype t)
         TE_BUILTIN_(p##4), TE_BUILTIN_(p##5), TE_BUILTIN_(p##6), TE_BUILTIN_(p##7),              \
         TE_BUILTIN_(p##8), TE_BUILTIN_(p##9)
 static const char *const builtin_numbers[] = {
-    TE_BUILTIN10_(),   TE_BUILTIN10_(1),  TE_BUILTIN10_(2),  TE_BUILTIN10_(3),  TE_BUILTIN10_(4),
-    TE_BUILTIN10_(5),  TE_BUILTIN10_(6),  TE_BUILTIN10_(7),  TE_BUILTIN10_(8),  TE_BUILTIN10_(9),
-    TE_BUILTIN10_(10), TE_BUILTIN10_(11), TE_BUILTIN10_(12), TE_BUILTIN10_(13), TE_BUILTIN10_(14),
-    TE_BUILTIN10_(15), TE_BUILTIN10_(16), TE_BUILTIN10_(17), TE_BUILTIN10_(18), TE_BUILTIN10_(19),
-    TE_BUILTIN10_(20), TE_BUILTIN10_(21), TE_BUILTIN10_(22), TE_BUILTIN10_(23), TE_BUILTIN10_(24),
+    TE_BUILTIN10_(21), TE_BUILTIN10_(22), TE_BUILTIN10_(23), TE_BUILTIN10_(24),
     TE_BUILTIN10_(25)};
+#define TE_NUMBERS_FROM 210
+/* the numbered names start right after the table: move TE_NUMBERS_FROM (and
+ * drop the lines above it) when the table grows */
+typedef char te_numbers_follow_the_table_[TE_BUILTIN_COUNT == TE_NUMBERS_FROM ? 1 : -1];
 
 const char *te_opcode_name(int opcode)
 {
-    static const struct { int code; const char *name; } names[] = {
-        {0, "ADD"}, {1, "AVERAGE_POOL_2D"}, {2, "CONCATENATION"}, {3, "CONV_2D"},
-        {4, "DEPTHWISE_CONV_2D"}, {5, "DEPTH_TO_SPACE"}, {6, "DEQUANTIZE"},
-        {7, "EMBEDDING_LOOKUP"}, {8, "FLOOR"}, {9, "FULLY_CONNECTED"},
-        {10, "HASHTABLE_LOOKUP"}, {11, "L2_NORMALIZATION"}, {12, "L2_POOL_2D"},
-        {13, "LOCAL_RESPONSE_NORMALIZATION"}, {14, "LOGISTIC"}, {15, "LSH_PROJECTION"},
-        {16, "LSTM"}, {17, "MAX_POOL_2D"}, {18, "MUL"}, {19, "RELU"},
-        {20, "RELU_N1_TO_1"}, {21, "RELU6"}, {22, "RESHAPE"}, {23, "RESIZE_BILINEAR"},
-        {24, "RNN"}, {25, "SOFTMAX"}, {26, "SPACE_TO_DEPTH"}, {27, "SVDF"},
-        {28, "TANH"}, {32, "CUSTOM"}, {34, "PAD"}, {36, "GATHER"},
-        {37, "BATCH_TO_SPACE_ND"}, {38, "SPACE_TO_BATCH_ND"}, {39, "TRANSPOSE"},
-        {40, "MEAN"}, {41, "SUB"}, {42, "DIV"}, {43, "SQUEEZE"},
-        {44, "UNIDIRECTIONAL_SEQUENCE_LSTM"}, {45, "STRIDED_SLICE"}, {47, "EXP"},
-        {49, "SPLIT"}, {50, "LOG_SOFTMAX"}, {53, "CAST"}, {54, "PRELU"},
-        {55, "MAXIMUM"}, {56, "ARG_MAX"}, {57, "MINIMUM"}, {60, "PADV2"},
-        {65, "SLICE"}, {67, "TRANSPOSE_CONV"}, {70, "EXPAND_DIMS"}, {74, "SUM"},
-        {82, "REDUCE_MAX"}, {83, "PACK"}, {88, "UNPACK"},
-        {97, "RESIZE_NEAREST_NEIGHBOR"}, {98, "LEAKY_RELU"}, {102, "SPLIT_V"},
-        {114, "QUANTIZE"}, {117, "HARD_SWISH"},
-    };
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].code == opcode)
-            return names[i].name;
-    /* constant strings (no static buffer: callable from any thread) */
-    if (opcode >= 0 && opcode < (int)(sizeof builtin_numbers / sizeof builtin_numbers[0]))
-        return builtin_numbers[opcode];
+    if (opcode >= 0 && opcode < TE_BUILTIN_COUNT)
+        return builtin_names[opcode];
+    if (opcode >= TE_NUMBERS_FROM &&
+        opcode - TE_NUMBERS_FROM < (int)(sizeof builtin_numbers / sizeof builtin_numbers[0]))
+        return builtin_numbers[opcode - TE_NUMBERS_FROM];
     return "BUILTIN_UNKNOWN";
 }
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tflite_schema.h"
+
 #define TE_MAX_RANK 6
 
 typedef enum {
@@ -29,38 +31,8 @@ typedef enum {
     TE_DT_FLOAT64 = 10
 } te_dtype;
 
-/* Builtin operator codes: values equal TFLite's BuiltinOperator enum, so the
- * frontend stores them unchanged.  Only the ones we name are listed; any
- * other code is kept as its number and reported as unsupported. */
-typedef enum {
-    TE_OP_ADD = 0,
-    TE_OP_AVERAGE_POOL_2D = 1,
-    TE_OP_CONCATENATION = 2,
-    TE_OP_CONV_2D = 3,
-    TE_OP_DEPTHWISE_CONV_2D = 4,
-    TE_OP_DEQUANTIZE = 6,
-    TE_OP_FULLY_CONNECTED = 9,
-    TE_OP_LOGISTIC = 14,
-    TE_OP_MAX_POOL_2D = 17,
-    TE_OP_MUL = 18,
-    TE_OP_RELU = 19,
-    TE_OP_RELU6 = 21,
-    TE_OP_RESHAPE = 22,
-    TE_OP_SOFTMAX = 25,
-    TE_OP_SVDF = 27,
-    TE_OP_TANH = 28,
-    TE_OP_PAD = 34,
-    TE_OP_TRANSPOSE = 39,
-    TE_OP_MEAN = 40,
-    TE_OP_SQUEEZE = 43,
-    TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
-    TE_OP_STRIDED_SLICE = 45,
-    TE_OP_LOG_SOFTMAX = 50,
-    TE_OP_TRANSPOSE_CONV = 67,
-    TE_OP_RESIZE_NEAREST_NEIGHBOR = 97,
-    TE_OP_QUANTIZE = 114,
-    TE_OP_HARD_SWISH = 117
-} te_opcode;
+/* te_opcode (TE_OP_<NAME> = TFLite's BuiltinOperator code, every one of them)
+ * and te_options_type come from the schema table. */
 
 /* Fused activation, values equal TFLite's ActivationFunctionType. */
 typedef enum {
@@ -124,11 +96,18 @@ typedef struct {
     int depth_multiplier;          /* DEPTHWISE_CONV_2D */
     int filter_w, filter_h;        /* pools */
     te_activation activation;      /* fused activation of any op that has one */
-    int axis;                      /* CONCATENATION */
+    int axis;                      /* CONCATENATION, GATHER, PACK, UNPACK */
+    int batch_dims;                /* GATHER */
+    int count;                     /* PACK values_count, UNPACK num, SPLIT(_V) num_splits */
+    int block_size;                /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+    int mirror_mode;               /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
-    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR */
+    float alpha;                   /* LEAKY_RELU */
+    int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
+    te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
+    int adj_x, adj_y;              /* BATCH_MATMUL */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */
     int new_shape[TE_MAX_RANK];
@@ -150,9 +129,6 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
-    int memo;              /* the op file's memo of a lowering decision that is
-                            * costly to repeat and depends only on the op's own
-                            * tensors (op_add.c: 1 tables, 2 none); 0 unknown */
 } te_op;
 
 typedef struct {
@@ -170,13 +146,17 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
-    int slice_no_work;     /* 1: kernels writing strided concatenation slices
-                            * get no work area (smaller arena, slower; the
-                            * planner's choice, compiler.c) */
+    void **owned;          /* buffers the graph frees: constant data computed
+                            * at compile time (pass_fold_const.c) */
+    int n_owned;
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */
 void te_graph_free(te_graph *g);
+
+/* Hands the heap buffer p to the graph, which frees it with itself;
+ * returns p, or NULL (and frees p) when out of memory. */
+void *te_graph_adopt(te_graph *g, void *p);
 
 /* Helpers used everywhere. */
 const char *te_dtype_name(te_dtype t);

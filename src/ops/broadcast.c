@@ -116,12 +116,20 @@ void te_bcast_param_layout(te_emit *e, int broadcast, int size, const int *dims,
     te_params_ints(e, "stride2", stride2, 6);
 }
 
+void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type)
+{
+    int broadcast, size, d[6], s1[6], s2[6];
+    te_bcast_fill(te_in(e->g, op, 0), te_in(e->g, op, 1), &broadcast, &size, d, s1, s2);
+    te_params_begin(e, type);
+    te_bcast_param_layout(e, broadcast, size, d, s1, s2);
+}
+
 int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params)
 {
     const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
     te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
             po = te_emit_tensor(e, o->id);
-    te_emit_kernel(e, kernel);
+    te_emit_kernel(e, te_kernel_of_family(kernel));
     te_emit_call(e, te_expr("te_%s_s8", kernel).s, params, pa.s, pb.s, po.s);
     return 0;
 }

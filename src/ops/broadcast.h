@@ -23,7 +23,10 @@ void te_bcast_fill(const te_tensor *a, const te_tensor *b, int *broadcast, int *
 void te_bcast_param_layout(te_emit *e, int broadcast, int size, const int *dims,
                            const int *stride1, const int *stride2);
 
-/* Requests kernel `kernel` and writes te_<kernel>_s8(params, input 0,
+/* te_params_begin(type) and the layout of op's inputs 0 and 1. */
+void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type);
+
+/* Requests kernel family `kernel` and writes te_<kernel>_s8(params, input 0,
  * input 1, output 0); params is te_params_end()'s "&name". */
 int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params);
 

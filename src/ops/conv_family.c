@@ -26,7 +26,7 @@ static int check_scales(te_diag *d, const te_op *op, const te_tensor *w)
 {
     int i;
     for (i = 0; i < w->q.count; i++) {
-        if (!isfinite(w->q.scale[i]) || w->q.scale[i] < 0.0f)
+        if (!isfinite(w->q.scale[i])) /* negative: a negative multiplier, as in TFLite */
             return te_op_fail(d, op, "weights (tensor %d '%s') have invalid scale %g at %d",
                               w->id, w->name, (double)w->q.scale[i], i);
         if (w->q.zero_point[i] != 0)

@@ -81,11 +81,5 @@ void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, cons
  * then uses te_mul_by_quant_mult and adds zp itself). */
 int te_convfam_fast_requant(int32_t mult, int shift, int32_t zp, int64_t acc_bound,
                             int32_t entry[3]);
-/* DEPTHWISE_CONV_2D: the name of the kernel function op's code will call
- * ("te_depthwise_dsp_s8_k3s1", "te_depthwise_conv2d_s8_fast_inplace", ...),
- * for the graph's target and in-place decision (op_depthwise_conv2d.c). */
-const char *te_convfam_dw_variant(const te_graph *g, const te_op *op);
-/* 1 when that kernel is a DSP one run in column mode (.cols = 1). */
-int te_convfam_dw_columns(const te_graph *g, const te_op *op);
 
 #endif

@@ -87,7 +87,7 @@ int te_move_emit_copy(te_emit *e, const te_op *op)
     dst = te_emit_tensor(e, out->id);
     if (strcmp(src.s, dst.s) == 0)
         return 0;
-    te_emit_kernel(e, "copy");
+    te_emit_kernel(e, TE_K_COPY_BYTES);
     te_emit_call(e, "te_copy_bytes", dst.s, src.s, te_expr("%zu", te_tensor_bytes(in)).s);
     return 0;
 }
@@ -108,15 +108,12 @@ static void gather_push(int32_t *c, int32_t *s, int *n, int64_t count, int64_t s
     (*n)++;
 }
 
-/* Output 0 = gather from input 0 starting at element `base`: counts/steps
- * per axis in elements (rank <= TE_MAX_RANK). */
-int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
-                        const int64_t *counts, const int64_t *steps)
+/* dst = gather from src (element size esz) starting at element `base`. */
+static int emit_gather_named(te_emit *e, te_name src, te_name dst, int64_t esz, int64_t base,
+                             int rank, const int64_t *counts, const int64_t *steps)
 {
-    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
-    int64_t esz = (int64_t)te_dtype_size(in->type);
     int32_t c[GATHER_MAX_RANK], s[GATHER_MAX_RANK], both[2 * GATHER_MAX_RANK];
-    te_name src, dst, arr;
+    te_name arr;
     int k, n = 0;
     for (k = 0; k < rank; k++)
         if (counts[k] == 0)
@@ -129,10 +126,8 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
         s[0] = 1;
         n = 1;
     }
-    src = te_emit_tensor(e, in->id);
-    dst = te_emit_tensor(e, out->id);
     if (n == 1 && s[0] == 1) {
-        te_emit_kernel(e, "copy");
+        te_emit_kernel(e, TE_K_COPY_BYTES);
         te_emit_call(e, "te_copy_bytes", dst.s,
                      te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
                      te_expr("%d", (int)c[0]).s);
@@ -143,10 +138,87 @@ int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
         both[n + k] = s[k];
     }
     arr = te_emit_const_i32(e, both, (size_t)(2 * n), "gather");
-    te_emit_kernel(e, "copy");
+    te_emit_kernel(e, TE_K_COPY_GATHER_S8);
     te_emit_call(e, "te_copy_gather_s8",
                  te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
                  te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", n).s, arr.s,
                  te_expr("%s + %d", arr.s, n).s);
     return 0;
+}
+
+/* The same gather done now, on constant data (constant folding). */
+void te_move_gather_now(const uint8_t *in, uint8_t *out, size_t esz, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps)
+{
+    int64_t idx[TE_MAX_RANK] = {0}, total = 1, i;
+    int k;
+    for (k = 0; k < rank; k++)
+        total *= counts[k];
+    for (i = 0; i < total; i++) {
+        int64_t src = base;
+        for (k = 0; k < rank; k++)
+            src += idx[k] * steps[k];
+        memcpy(out + (size_t)i * esz, in + (size_t)src * esz, esz);
+        for (k = rank - 1; k >= 0; k--) { /* odometer, last axis fastest */
+            if (++idx[k] < counts[k])
+                break;
+            idx[k] = 0;
+        }
+    }
+}
+
+int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out)
+{
+    const te_tensor *in = te_in(g, op, 0);
+    if (!in->data)
+        return 0;
+    memcpy(out[0], in->data, te_tensor_bytes(te_out(g, op, 0)));
+    return 1;
+}
+
+const char *te_move_copy_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!in || !out || out->alias_of == in->id || te_tensor_bytes(in) == 0)
+        return "view";
+    if (in->in_arena && out->in_arena && in->arena_offset == out->arena_offset &&
+        !in->patch_role && !out->patch_role)
+        return "view";
+    return "te_copy_bytes";
+}
+
+/* Output 0 = gather from input 0 starting at element `base`: counts/steps
+ * per axis in elements (rank <= TE_MAX_RANK). */
+int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps)
+{
+    return te_move_emit_gather_io(e, op, 0, 0, base, rank, counts, steps);
+}
+
+/* Output `out_i` = gather from input `in_i` (same element type). */
+int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int64_t base,
+                           int rank, const int64_t *counts, const int64_t *steps)
+{
+    const te_tensor *in = te_in(e->g, op, in_i), *out = te_out(e->g, op, out_i);
+    int64_t esz = (int64_t)te_dtype_size(in->type);
+    te_name src, dst;
+    int k;
+    for (k = 0; k < rank; k++)
+        if (counts[k] == 0)
+            return 0;
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    return emit_gather_named(e, src, dst, esz, base, rank, counts, steps);
+}
+
+/* 1 when output `out_i` is a zero-copy view of input `in_i` (pass_alias). */
+int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
+{
+    const te_tensor *in, *out;
+    if (in_i >= op->n_in || out_i >= op->n_out || op->in[in_i] < 0 || op->out[out_i] < 0)
+        return 0;
+    in = &g->tensors[op->in[in_i]];
+    out = &g->tensors[op->out[out_i]];
+    return out->alias_of == in->id && !out->inplace && !out->slice;
 }

@@ -28,6 +28,10 @@ int te_move_check_same_type(te_diag *d, const te_op *op, const te_tensor *in,
 int te_move_check_same_elems(te_diag *d, const te_op *op, const te_tensor *in,
                              const te_tensor *out);
 
+/* te_op_def.variant of RESHAPE / SQUEEZE: "view" when output 0 shares
+ * input 0's bytes (nothing to run), else "te_copy_bytes". */
+const char *te_move_copy_variant(const te_graph *g, const te_op *op);
+
 /* Byte copy of input 0 into output 0 unless they share storage. */
 int te_move_emit_copy(te_emit *e, const te_op *op);
 
@@ -35,6 +39,22 @@ int te_move_emit_copy(te_emit *e, const te_op *op);
  * per axis in elements (rank <= TE_MAX_RANK).  Drops size-1 axes, merges
  * axes that stay contiguous and turns multi-byte elements into a byte axis. */
 int te_move_emit_gather(te_emit *e, const te_op *op, int64_t base, int rank,
+                        const int64_t *counts, const int64_t *steps);
+/* The same from input `in_i` into output `out_i` (SPLIT, UNPACK, GATHER...). */
+int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int64_t base,
+                           int rank, const int64_t *counts, const int64_t *steps);
+
+/* 1 when output `out_i` is a zero-copy view of input `in_i` (set up by
+ * pass_alias from te_op_def.view_input): emit() then writes nothing. */
+int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i);
+
+/* fold() of the ops whose output is input 0's bytes unchanged (RESHAPE,
+ * SQUEEZE): a copy when input 0 is a constant. */
+int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out);
+
+/* The gather above done at compile time on constant bytes (element size
+ * esz): for constant folding. */
+void te_move_gather_now(const uint8_t *in, uint8_t *out, size_t esz, int64_t base, int rank,
                         const int64_t *counts, const int64_t *steps);
 
 #endif

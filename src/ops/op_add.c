@@ -21,6 +21,10 @@
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
 int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2);
+int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
+                           int32_t *u2);
+int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
+                    const int32_t *u2);
 
 /* Fills the kernel parameters exactly as TFLite Micro's CalculateOpDataAdd
  * (int8: left shift 20, multipliers below one) and the broadcast layout. */
@@ -58,8 +62,9 @@ void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *
 
 /* g(x, y) for x, y = -128..127, row-major by x + 128; d: the start of
  * the search, the tables of the real-valued rescaling (d[0..255]: u1,
- * d[256..511]: -u2), which are feasible or nearly so. */
-static void lut_targets(const te_add_params *p, int shift, int8_t *g, int64_t *d)
+ * d[256..511]: -u2), which are feasible or nearly so.  subtract: SUB's
+ * g (the rescaled input 2 enters negated; everything else as ADD). */
+static void lut_targets(const te_add_params *p, int subtract, int shift, int8_t *g, int64_t *d)
 {
     int32_t t1[256], t2[256];
     const double out_real = ldexp((double)p->out_mult, p->out_shift - 31) * ldexp(1.0, shift);
@@ -69,6 +74,8 @@ static void lut_targets(const te_add_params *p, int shift, int8_t *g, int64_t *d
             te_shl_i32(p->in1_offset + i - 128, p->left_shift), p->in1_mult, p->in1_shift);
         t2[i] = te_mul_by_quant_mult_smaller_than_one(
             te_shl_i32(p->in2_offset + i - 128, p->left_shift), p->in2_mult, p->in2_shift);
+        if (subtract) /* |t2| < 2^28: no overflow */
+            t2[i] = -t2[i];
     }
     for (i = 0; i < 256; i++) {
         d[i] = (int64_t)floor((double)t1[i] * out_real + ldexp((double)p->out_offset + 0.5, shift));
@@ -157,12 +164,20 @@ static int lut_verify(const int8_t *g, int32_t lo, int32_t hi, int shift, const 
  * the kernel) for the rescaling p: 1 and u1, u2 filled, or 0 if none. */
 int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2)
 {
+    return te_add_make_lut_signed(p, 0, shift, u1, u2);
+}
+
+/* The same for ADD (subtract 0) or SUB (subtract 1: input 2 subtracted,
+ * p holding SUB's multipliers in ADD's fields). */
+int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
+                           int32_t *u2)
+{
     int8_t *g = malloc(LUT_PAIRS);
     int64_t d[512];
     int ok;
     if (!g)
         return 0;
-    lut_targets(p, shift, g, d);
+    lut_targets(p, subtract, shift, g, d);
     ok = lut_solve(g, p->act_min, p->act_max, shift, d, u1, u2) &&
          lut_verify(g, p->act_min, p->act_max, shift, u1, u2);
     if (!ok) { /* the plain shortest paths from 0 (slower; finds a few more) */
@@ -212,9 +227,10 @@ static int add_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* te_add_s8_lut(&params, in1, in2, out), params with the two tables. */
-static int add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
-                        const int32_t *u2)
+/* te_add_s8_lut(&params, in1, in2, out), params with the two tables (SUB's
+ * table form too). */
+int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
+                    const int32_t *u2)
 {
     const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
     te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
@@ -222,7 +238,7 @@ static int add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, con
     te_name n1 = te_emit_const_i32(e, u1, 256, "add_u1"), n2 = te_emit_const_i32(e, u2, 256,
                                                                                  "add_u2");
     te_name prm;
-    te_emit_kernel(e, "add");
+    te_emit_kernel(e, TE_K_ADD_S8_LUT);
     te_params_begin(e, "te_add_lut_params");
     te_bcast_param_layout(e, p->broadcast, p->size, p->dims, p->stride1, p->stride2);
     te_params_expr(e, "u1", n1.s);
@@ -234,13 +250,20 @@ static int add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, con
     return 0;
 }
 
+/* Kernels, as lowering records them (te_lowering.variant). */
+enum { ADD_PLAIN, ADD_LUT };
+
 static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
-    te_name params;
-    if (add_plan(e->g, op, &p, u1, u2))
-        return add_emit_lut(e, op, &p, u1, u2);
+    if (e->low->variant == ADD_LUT) {
+        if (!add_plan(e->g, op, &p, u1, u2)) /* the tables lowering found */
+            return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
+        return te_add_emit_lut(e, op, &p, u1, u2);
+    }
+    te_add_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
+                       te_out(e->g, op, 0), &p);
     te_params_begin(e, "te_add_params");
     te_bcast_param_layout(e, p.broadcast, p.size, p.dims, p.stride1, p.stride2);
     te_params_int(e, "in1_offset", p.in1_offset);
@@ -255,17 +278,18 @@ static int add_emit(te_emit *e, const te_op *op)
     te_params_int(e, "out_offset", p.out_offset);
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
-    params = te_params_end(e);
-    return te_bcast_emit(e, op, "add", params.s);
+    return te_bcast_emit(e, op, "add", te_params_end(e).s);
 }
 
-static const char *add_variant(const te_graph *g, const te_op *op)
+/* te_add_s8_lut when its tables exist: the search costs milliseconds, so
+ * it runs once per op (lower_once: it depends on the quantization alone). */
+static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
-    if (!op->memo) /* the table search costs milliseconds: once per op */
-        ((te_op *)op)->memo = add_plan(g, op, &p, u1, u2) ? 1 : 2;
-    return op->memo == 1 ? "te_add_s8_lut" : "te_add_s8";
+    (void)o;
+    l->variant = add_plan(g, op, &p, u1, u2) ? ADD_LUT : ADD_PLAIN;
+    l->kernel = l->variant == ADD_LUT ? "te_add_s8_lut" : "te_add_s8";
 }
 
 const te_op_def te_op_add = {
@@ -273,5 +297,7 @@ const te_op_def te_op_add = {
     .check = add_check,
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,
-    .variant = add_variant,
+    .lower = add_lower,
+    .lower_once = 1,
+    .patch_kind = te_patch_pointwise,
 };

@@ -12,4 +12,6 @@ const te_op_def te_op_average_pool2d = {
     .opcode = TE_OP_AVERAGE_POOL_2D,
     .check = te_pool_check,
     .emit = avg_emit,
+    .kernel = "te_pool_avg_s8",
+    .cost_features = te_pool_cost_features,
 };

@@ -91,13 +91,13 @@ static int concat_emit(te_emit *e, const te_op *op)
     int64_t outer = 1, inner = (int64_t)te_dtype_size(out->type), offset = 0;
     int i, k, axis = op->opt.axis < 0 ? op->opt.axis + out->rank : op->opt.axis;
     te_name dst = te_emit_tensor(e, out->id);
-    if (te_tensor_elems(out) == 0 || !strcmp(concat_variant(e->g, op), "view"))
+    if (te_tensor_elems(out) == 0 || !strcmp(e->low->kernel, "view"))
         return 0;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];
     for (k = axis + 1; k < out->rank; k++)
         inner *= out->shape[k];
-    te_emit_kernel(e, "concat");
+    te_emit_kernel(e, TE_K_CONCAT_S8);
     for (i = 0; i < op->n_in; i++) {
         const te_tensor *in = te_in(e->g, op, i);
         int64_t row = in->shape[axis] * inner;
@@ -116,9 +116,25 @@ static int concat_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* Cost features: inputs written in place (slices) cost nothing. */
+static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    double copied = 0;
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 &&
+            !(g->tensors[op->in[i]].slice && g->tensors[op->in[i]].alias_of == op->out[0]))
+            copied += (double)te_tensor_elems(&g->tensors[op->in[i]]);
+    if (f->f[TE_CF_OUT] > 0)
+        f->f[TE_CF_ROWS] *= copied / f->f[TE_CF_OUT];
+    f->f[TE_CF_OUT] = copied;
+}
+
 const te_op_def te_op_concatenation = {
     .opcode = TE_OP_CONCATENATION,
     .check = concat_check,
     .emit = concat_emit,
     .variant = concat_variant,
+    .cost_features = cost_features,
+    .concatenates = 1,
 };

@@ -167,20 +167,26 @@ static int gemm_chosen(const te_graph *g, int wid)
     return extra + mine <= gemm_budget(g);
 }
 
-/* 1 when te_conv2d_gemm_s8 runs this op (filling *s). */
-static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
+/* The GEMM kernels' layout of this op. */
+static void gemm_geometry(const te_graph *g, const te_op *op, gemm_shape *s)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const te_tensor *out = &g->tensors[op->out[0]];
-    /* the flash budget is a microcontroller's: x86-64-v3 hosts have memory */
-    if (gemm_extra(g, op) < 0 ||
-        (!te_target_has_avx2(g->target) && !gemm_chosen(g, op->in[1])))
-        return 0;
     s->k = w->shape[1] * w->shape[2] * w->shape[3];
     s->dsp = te_target_has_dsp(g->target);
     s->k_pad = te_convfam_gemm_k_pad(s->k, s->dsp);
     s->pad_top = (int)te_convfam_conv_pad(&op->opt, 0, in->shape[1], w->shape[1], out->shape[1]);
     s->pad_left = (int)te_convfam_conv_pad(&op->opt, 1, in->shape[2], w->shape[2], out->shape[2]);
+}
+
+/* 1 when te_conv2d_gemm_s8 runs this op (filling *s). */
+static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    /* the flash budget is a microcontroller's: x86-64-v3 hosts have memory */
+    if (gemm_extra(g, op) < 0 ||
+        (!te_target_has_avx2(g->target) && !gemm_chosen(g, op->in[1])))
+        return 0;
+    gemm_geometry(g, op, s);
     return 1;
 }
 
@@ -271,16 +277,6 @@ out:
     return rc;
 }
 
-/* A strided output cannot hold patches in its unwritten part: the GEMM
- * kernel gets a work area of its own. */
-static size_t scratch_bytes(const te_graph *g, const te_op *op)
-{
-    gemm_shape s;
-    if (!strided(&g->tensors[op->out[0]]) || g->slice_no_work || !use_gemm(g, op, &s) ||
-        use_avx2(g, op, &s))
-        return 0;
-    return (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (runtime/te_conv2d_gemm.h) */
-}
 
 /* The geometry fields te_conv2d_gemm_params and te_conv2d_avx2_params share. */
 static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s)
@@ -326,9 +322,9 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     }
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
-    if (scratch_bytes(g, op) > 0)
+    if (e->low->work_area)
         work = te_emit_scratch(e, "int8_t");
-    te_emit_kernel(e, "conv2d_gemm");
+    te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
     te_params_begin(e, "te_conv2d_gemm_params");
     params_gemm_geometry(e, op, s);
     te_params_int(e, "pointwise", pw);
@@ -355,7 +351,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         return -1;
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "conv2d_avx2");
+    te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
     te_params_begin(e, "te_conv2d_avx2_params");
     params_gemm_geometry(e, op, s);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
@@ -383,7 +379,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "conv2d");
+    te_emit_kernel(e, TE_K_CONV2D_S8);
     te_params_begin(e, "te_conv2d_params");
     te_params_int(e, "batches", in->shape[0]);
     te_params_int(e, "in_h", in->shape[1]);
@@ -411,31 +407,64 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     return 0;
 }
 
+/* The kernels, as lowering records them (te_lowering.variant). */
+enum { CONV_REF, CONV_GEMM, CONV_AVX2 };
+
+/* The kernel, and a work area for the GEMM kernel when it writes a strided
+ * output (which cannot hold patches in its unwritten part) unless the plan
+ * says no (o->slice_no_work). */
+static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
+{
+    static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
+                                        "te_conv2d_avx2_s8"};
+    gemm_shape s;
+    l->variant = use_avx2(g, op, &s) ? CONV_AVX2 : use_gemm(g, op, &s) ? CONV_GEMM : CONV_REF;
+    l->kernel = names[l->variant];
+    if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
+        l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
+        l->work_area = 1;
+    }
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     int32_t lo, hi;
     gemm_shape s;
     if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
         return -1;
-    if (use_avx2(e->g, op, &s))
+    if (e->low->variant == CONV_REF)
+        return emit_ref(e, op, lo, hi);
+    gemm_geometry(e->g, op, &s);
+    if (e->low->variant == CONV_AVX2)
         return emit_avx2(e, op, &s, lo, hi);
-    return use_gemm(e->g, op, &s) ? emit_gemm(e, op, &s, lo, hi) : emit_ref(e, op, lo, hi);
+    return emit_gemm(e, op, &s, lo, hi);
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+/* Cost features: the im2col patch elements gathered (window), the
+ * (output, filter tap) pairs of a direct convolution (taps), and the 1x1
+ * case's own cost-table row. */
+static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
 {
-    gemm_shape s;
-    if (use_avx2(g, op, &s))
-        return "te_conv2d_avx2_s8";
-    return use_gemm(g, op, &s) ? "te_conv2d_gemm_s8" : "te_conv2d_s8";
+    const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (!w || w->rank != 4)
+        return;
+    f->f[TE_CF_WINDOW] = (double)te_cost_rows_of(out) * w->shape[1] * w->shape[2] * w->shape[3];
+    if (w->shape[3] > 0)
+        f->f[TE_CF_TAPS] = f->f[TE_CF_MACS] / w->shape[3];
+    if (f->f[TE_CF_TAPS] == f->f[TE_CF_OUT]) /* 1x1: no patch gathering */
+        f->row = "1x1";
 }
 
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
     .macs = macs,
-    .scratch_bytes = scratch_bytes,
     .emit = emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
-    .variant = variant,
+    .lower = lower,
+    .cost_features = cost_features,
+    .patch_kind = te_patch_window,
+    .absorbs_padding = 1,
+    .rescale = {2, 0, 1},
 };

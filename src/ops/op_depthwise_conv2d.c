@@ -1,8 +1,9 @@
 /* op_depthwise_conv2d.c - DEPTHWISE_CONV_2D lowering (int8 activations,
  * int8 weights [1, kh, kw, in_c * multiplier] quantized per tensor or per
  * output channel, optional int32 bias, SAME/VALID plus explicit padding
- * folded in from a PAD).  The kernel is chosen at compile time (choose())
- * from the shape, the target and the planner's in-place decision; every
+ * folded in from a PAD).  The kernel is chosen at compile time (choose(),
+ * once per plan candidate: lower()) from the shape, the target and the
+ * planner's in-place decision; emit() follows that record; every
  * one gives TFLite Micro's bytes, in place or not:
  *  - DSP targets (constant weights, accumulators below 2^29, no dilation):
  *    te_depthwise_dsp_s8_k<K>s<S> (multiplier 1, 3x3/5x5/7x7, stride 1 or
@@ -91,13 +92,6 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2];
 }
 
-/* The planner's decision: output 0 overwrites input 0. */
-static int runs_inplace(const te_graph *g, const te_op *op)
-{
-    const te_tensor *out = &g->tensors[op->out[0]];
-    return out->inplace && out->alias_of == op->in[0];
-}
-
 /* With depth multiplier 1 output channel c reads only input channel c, so
  * the in-place kernels save the input rows (or one channel plane) they
  * still need in scratch before overwriting them. */
@@ -138,7 +132,9 @@ typedef struct {
     size_t scratch;  /* bytes */
 } dw_plan;
 
-static void geometry(const te_graph *g, const te_op *op, dw_plan *p)
+/* The shapes; inplace: the planner's decision that output 0 overwrites
+ * input 0 (te_lowering.inplace_input). */
+static void geometry(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
 {
     const te_options *o = &op->opt;
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
@@ -159,7 +155,7 @@ static void geometry(const te_graph *g, const te_op *op, dw_plan *p)
     p->d_w = o->dilation_w;
     p->pad_top = (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]);
     p->pad_left = (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]);
-    p->inplace = runs_inplace(g, op);
+    p->inplace = inplace;
 }
 
 /* Largest |x - zero_point| of an int8 input. */
@@ -368,10 +364,10 @@ static int avx2_conv_eligible(const te_graph *g, const te_op *op, const dw_plan 
            (!b || b->data) && p->k_h * p->k_w <= 2048;
 }
 
-static void choose(const te_graph *g, const te_op *op, dw_plan *p)
+static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
 {
     int span;
-    geometry(g, op, p);
+    geometry(g, op, inplace, p);
     span = (p->k_h - 1) * p->d_h + 1;
     if (avx2_conv_eligible(g, op, p)) {
         p->kind = DW_AVX2_CONV;
@@ -420,14 +416,7 @@ static void choose(const te_graph *g, const te_op *op, dw_plan *p)
     }
 }
 
-static size_t scratch_bytes(const te_graph *g, const te_op *op)
-{
-    dw_plan p;
-    choose(g, op, &p);
-    return p.scratch;
-}
-
-const char *te_convfam_dw_variant(const te_graph *g, const te_op *op)
+static const char *kind_name(const dw_plan *p)
 {
     static const char *const names[] = {
         "te_depthwise_conv2d_s8", "te_depthwise_conv2d_s8_inplace", "te_depthwise_conv2d_s8_fast",
@@ -436,24 +425,39 @@ const char *te_convfam_dw_variant(const te_graph *g, const te_op *op)
         {"te_depthwise_dsp_s8_k3s1", "te_depthwise_dsp_s8_k3s2"},
         {"te_depthwise_dsp_s8_k5s1", "te_depthwise_dsp_s8_k5s2"},
         {"te_depthwise_dsp_s8_k7s1", "te_depthwise_dsp_s8_k7s2"}};
-    dw_plan p;
-    choose(g, op, &p);
-    if (p.kind == DW_DSP)
-        return dsp[(p.k_h - 3) / 2][p.s_h - 1];
-    if (p.kind == DW_DSP_NHWC)
+    if (p->kind == DW_DSP)
+        return dsp[(p->k_h - 3) / 2][p->s_h - 1];
+    if (p->kind == DW_DSP_NHWC)
         return "te_depthwise_dsp_nhwc_s8";
-    if (p.kind == DW_AVX2)
+    if (p->kind == DW_AVX2)
         return "te_depthwise_avx2_s8";
-    if (p.kind == DW_AVX2_CONV)
+    if (p->kind == DW_AVX2_CONV)
         return "te_conv2d_avx2_s8";
-    return names[p.kind];
+    return names[p->kind];
 }
 
-int te_convfam_dw_columns(const te_graph *g, const te_op *op)
+/* The kernel (variant: its dw_kind), its scratch, and the DSP column mode
+ * (its own cost-model row), chosen once for the plan's in-place decision. */
+static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     dw_plan p;
-    choose(g, op, &p);
-    return p.kind == DW_DSP && p.cols;
+    (void)o;
+    choose(g, op, l->inplace_input == 0, &p);
+    l->variant = (int)p.kind;
+    l->kernel = kind_name(&p);
+    l->scratch_bytes = p.scratch;
+    if (op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols)
+        l->cost.row = "cols";
+}
+
+/* The plan lowering chose (the kernel's layout follows from the shapes). */
+static void recorded_plan(const te_graph *g, const te_op *op, const te_lowering *l, dw_plan *p)
+{
+    geometry(g, op, l->inplace_input == 0, p);
+    p->kind = (dw_kind)l->variant;
+    if (p->kind == DW_DSP)
+        dsp_ring(p);
+    p->scratch = l->scratch_bytes;
 }
 
 /* ---- emission ------------------------------------------------------------ */
@@ -545,7 +549,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     ring = te_emit_scratch(e, "uint32_t");
-    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_kernel(e, (te_kernel_id)(TE_K_DEPTHWISE_DSP_S8_K3S1 + (p->k_h - 3) + (p->s_h - 1)));
     te_params_begin(e, "te_depthwise_dsp_params");
     te_params_int(e, "batches", p->batches);
     te_params_int(e, "in_h", p->in_h);
@@ -583,7 +587,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     sc = te_emit_scratch(e, "uint32_t");
-    te_emit_kernel(e, "depthwise_dsp");
+    te_emit_kernel(e, TE_K_DEPTHWISE_DSP_NHWC_S8);
     te_params_begin(e, "te_depthwise_dsp_nhwc_params");
     te_params_int(e, "batches", p->batches);
     te_params_int(e, "in_h", p->in_h);
@@ -690,7 +694,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
         return -1;
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, kernel);
+    te_emit_kernel(e, conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8);
     te_params_begin(e, te_expr("te_%s_params", kernel).s);
     te_params_int(e, "batches", p->batches);
     te_params_int(e, "in_h", p->in_h);
@@ -760,7 +764,7 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
         return -1;
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "depthwise_conv2d");
+    te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
         te_emit_call(e, "te_depthwise_conv2d_s8_fast", params, x.s, wt.s, b.s, rq.s, y.s);
     else if (p->kind == DW_FAST_INPLACE)
@@ -785,7 +789,7 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "depthwise_conv2d");
+    te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
         te_emit_call(e, "te_depthwise_conv2d_s8_inplace", params, y.s, wt.s, b.s, mult.s, shift.s,
                      te_emit_scratch(e, "int8_t").s);
@@ -801,7 +805,7 @@ static int emit(te_emit *e, const te_op *op)
     dw_plan p;
     int32_t lo, hi;
     char params[512];
-    choose(g, op, &p);
+    recorded_plan(g, op, e->low, &p);
     if (p.inplace && (w->shape[3] != in->shape[3] || te_tensor_bytes(out) > te_tensor_bytes(in)))
         return te_op_fail(e->diag, op, "cannot run in place (internal error)");
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi))
@@ -822,8 +826,10 @@ const te_op_def te_op_depthwise_conv2d = {
     .opcode = TE_OP_DEPTHWISE_CONV_2D,
     .check = check,
     .macs = macs,
-    .scratch_bytes = scratch_bytes,
     .emit = emit,
     .inplace_input = inplace_input,
-    .variant = te_convfam_dw_variant,
+    .lower = lower,
+    .patch_kind = te_patch_window,
+    .absorbs_padding = 1,
+    .rescale = {2, 0, 1},
 };

@@ -38,7 +38,7 @@ static int dequantize_emit(te_emit *e, const te_op *op)
         return 0;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "dequantize");
+    te_emit_kernel(e, in->type == TE_DT_INT8 ? TE_K_DEQUANTIZE_S8_F32 : TE_K_DEQUANTIZE_S16_F32);
     if (in->type == TE_DT_INT8) {
         float lut[256];
         te_name name;
@@ -56,8 +56,17 @@ static int dequantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* The kernel emit() calls: the input type picks it. */
+static const char *dequantize_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_INT16 ? "te_dequantize_s16_f32" : "te_dequantize_s8_f32";
+}
+
 const te_op_def te_op_dequantize = {
     .opcode = TE_OP_DEQUANTIZE,
     .check = dequantize_check,
     .emit = dequantize_emit,
+    .variant = dequantize_variant,
+    .io_dequantize = 1,
 };

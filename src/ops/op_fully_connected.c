@@ -91,7 +91,7 @@ static void emit_call(te_emit *e, const te_op *op, const char *kernel, const cha
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
     int units = te_in(g, op, 1)->shape[0], depth = te_in(g, op, 1)->shape[1];
     te_name x = te_emit_tensor(e, in->id), y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "fully_connected");
+    te_emit_kernel(e, te_kernel_by_name(kernel));
     te_params_begin(e, "te_fully_connected_params");
     te_params_int(e, "batches", te_tensor_elems(out) / units);
     te_params_int(e, "depth", depth);
@@ -133,7 +133,7 @@ static const char *variant(const te_graph *g, const te_op *op)
 }
 
 /* Constant weights: input offset folded into the bias at compile time,
- * the DSP kernel's packed weights when variant() says so. */
+ * the DSP kernel's packed weights when lowering chose it (variant()). */
 static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_name *shift,
                      int32_t lo, int32_t hi)
 {
@@ -149,7 +149,7 @@ static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_
     for (u = 0; u < units && b; u++)
         bias[u] = read_i32(b->data + 4 * (size_t)u);
     te_fc_fold_bias(wd, units, depth, bias, -in->q.zero_point[0], bias);
-    if (!strcmp(variant(g, op), "te_fully_connected_s8_dsp")) {
+    if (!strcmp(e->low->kernel, "te_fully_connected_s8_dsp")) {
         size_t n = te_fc_dsp_words(units, depth);
         packed = malloc(sizeof(int32_t) * n);
         if (!packed) {
@@ -185,7 +185,7 @@ static int emit(te_emit *e, const te_op *op)
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;
-    if (strcmp(variant(g, op), "te_fully_connected_s8") != 0)
+    if (strcmp(e->low->kernel, "te_fully_connected_s8") != 0)
         return emit_fast(e, op, &mult, &shift, lo, hi);
     wt = te_emit_tensor(e, w->id);
     bn = te_emit_tensor(e, b ? b->id : -1);
@@ -199,4 +199,5 @@ const te_op_def te_op_fully_connected = {
     .macs = macs,
     .emit = emit,
     .variant = variant,
+    .rescale = {2, 0, 1},
 };

@@ -59,7 +59,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 static void emit_f32(te_emit *e, const te_op *op, int rows, int depth)
 {
     te_name x = te_emit_tensor(e, op->in[0]), y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, TE_K_LOG_SOFTMAX_F32);
     te_emit_call(e, "te_log_softmax_f32", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s);
 }
 
@@ -82,7 +82,7 @@ static int emit(te_emit *e, const te_op *op)
     tq = te_emit_const_i32(e, q5_table, 256, "logsm_q5");
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, TE_K_LOG_SOFTMAX_S8);
     te_emit_call(e, "te_log_softmax_s8", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s,
                  te.s, tq.s, te_expr("%ld", (long)p.diff_min).s,
                  te_expr("%ld", (long)p.reverse_scaling_divisor).s,
@@ -90,8 +90,16 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* The kernel emit() calls: the input type picks it. */
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_FLOAT32 ? "te_log_softmax_f32" : "te_log_softmax_s8";
+}
+
 const te_op_def te_op_log_softmax = {
     .opcode = TE_OP_LOG_SOFTMAX,
     .check = check,
     .emit = emit,
+    .variant = variant,
 };

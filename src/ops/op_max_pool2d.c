@@ -12,4 +12,6 @@ const te_op_def te_op_max_pool2d = {
     .opcode = TE_OP_MAX_POOL_2D,
     .check = te_pool_check,
     .emit = max_emit,
+    .kernel = "te_pool_max_s8",
+    .cost_features = te_pool_cost_features,
 };

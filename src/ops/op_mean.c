@@ -158,7 +158,7 @@ static int mean_emit(te_emit *e, const te_op *op)
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_mean_params p;
     te_mean_make_params(in, axis, out, &p);
-    te_emit_kernel(e, "mean");
+    te_emit_kernel(e, TE_K_MEAN_S8);
     te_params_begin(e, "te_mean_params");
     te_params_int(e, "n_keep", p.n_keep);
     te_params_ints(e, "keep_size", p.keep_size, 6);
@@ -179,4 +179,6 @@ const te_op_def te_op_mean = {
     .opcode = TE_OP_MEAN,
     .check = mean_check,
     .emit = mean_emit,
+    .kernel = "te_mean_s8",
+    .rescale = {1, 0, 1},
 };

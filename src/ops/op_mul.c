@@ -69,4 +69,7 @@ const te_op_def te_op_mul = {
     .check = mul_check,
     .emit = mul_emit,
     .inplace_input = te_inplace_same_shape_input,
+    .kernel = "te_mul_s8",
+    .patch_kind = te_patch_pointwise,
+    .rescale = {2, 0, 1},
 };

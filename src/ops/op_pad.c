@@ -1,7 +1,8 @@
 /* op_pad.c - PAD (int8, rank <= 5, constant int32/int64 paddings of shape
  * [rank, 2], optional scalar constant_values input).  As in TFLite Micro
  * the pad value is constant_values when given, else the output zero point;
- * the data is copied unchanged (no requantization). */
+ * the data is copied unchanged (no requantization).  PADV2 is the same
+ * operator (te_op_padv2 below). */
 #include <stdio.h>
 
 #include "movement.h"
@@ -99,9 +100,55 @@ static int pad_emit(te_emit *e, const te_op *op)
     arr = te_emit_const_i32(e, p, 3 * PAD_MAX_RANK, "pad");
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "pad");
+    te_emit_kernel(e, TE_K_PAD_S8);
     te_emit_call(e, "te_pad_s8", src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
                  te_expr("%s + %d", arr.s, 2 * PAD_MAX_RANK).s, value);
+    return 0;
+}
+
+/* Same per-tensor scale and zero point: the PAD copies bytes unchanged. */
+static int same_quant(const te_tensor *a, const te_tensor *b)
+{
+    return a->q.count == 1 && b->q.count == 1 && a->q.scale[0] == b->q.scale[0] &&
+           a->q.zero_point[0] == b->q.zero_point[0];
+}
+
+/* The value PAD writes (constant_values, else the output zero point) is
+ * the output zero point. */
+static int pads_with_zero_point(const te_graph *g, const te_op *pad)
+{
+    const te_tensor *out = &g->tensors[pad->out[0]];
+    const te_tensor *v = pad->n_in > 2 && pad->in[2] >= 0 ? &g->tensors[pad->in[2]] : NULL;
+    if (!v)
+        return 1;
+    return v->type == TE_DT_INT8 && v->data && v->data_bytes >= 1 &&
+           (int8_t)v->data[0] == out->q.zero_point[0];
+}
+
+/* te_op_def.hw_padding: {top, bottom, left, right} of a 4-D PAD of
+ * height and width only, with the zero point, quantization unchanged. */
+static int pad_hw_padding(const te_graph *g, const te_op *pad, int p[4])
+{
+    const te_tensor *in, *amounts;
+    int k;
+    if (pad->n_in < 2 || pad->n_out != 1 || pad->in[0] < 0 || pad->out[0] < 0 ||
+        g->tensors[pad->in[0]].data ||
+        !same_quant(&g->tensors[pad->in[0]], &g->tensors[pad->out[0]]) ||
+        !pads_with_zero_point(g, pad))
+        return -1;
+    in = &g->tensors[pad->in[0]];
+    amounts = pad->in[1] >= 0 ? &g->tensors[pad->in[1]] : NULL;
+    if (in->rank != 4 || !amounts || !amounts->data || te_tensor_elems(amounts) != 8)
+        return -1;
+    if (te_move_const_int(amounts, 0) || te_move_const_int(amounts, 1) ||
+        te_move_const_int(amounts, 6) || te_move_const_int(amounts, 7))
+        return -1;
+    for (k = 0; k < 4; k++) {
+        int64_t v = te_move_const_int(amounts, 2 + k);
+        if (v < 0 || v > 0xffff)
+            return -1;
+        p[k] = (int)v;
+    }
     return 0;
 }
 
@@ -109,4 +156,22 @@ const te_op_def te_op_pad = {
     .opcode = TE_OP_PAD,
     .check = pad_check,
     .emit = pad_emit,
+    .kernel = "te_pad_s8",
+    .hw_padding = pad_hw_padding,
+};
+
+/* PADV2: the same operator with its constant_values input always given
+ * (TFLite Micro runs both through one kernel). */
+static const char *padv2_variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_pad_s8";
+}
+
+const te_op_def te_op_padv2 = {
+    .opcode = TE_OP_PADV2,
+    .check = pad_check,
+    .emit = pad_emit,
+    .variant = padv2_variant,
 };

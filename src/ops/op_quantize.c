@@ -77,7 +77,7 @@ static int quantize_emit(te_emit *e, const te_op *op)
     te_name src = te_emit_tensor(e, in->id), dst = te_emit_tensor(e, out->id);
     if (n == 0)
         return 0;
-    te_emit_kernel(e, "quantize");
+    te_emit_kernel(e, in->type == TE_DT_FLOAT32 ? TE_K_QUANTIZE_F32_S8 : TE_K_QUANTIZE_S8_S8);
     if (in->type == TE_DT_FLOAT32) {
         te_emit_call(e, te_expr("te_quantize_f32_%s", type_tag(out->type)).s, src.s, dst.s,
                      te_expr("%lld", n).s, te_expr("%af", (double)out->q.scale[0]).s,
@@ -101,9 +101,47 @@ static int quantize_inplace(const te_graph *g, const te_op *op)
     return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
 }
 
+/* The kernel emit() calls: te_quantize_<in>_<out>. */
+static const char *quantize_variant(const te_graph *g, const te_op *op)
+{
+    static const struct { te_dtype in, out; const char *fn; } pairs[] = {
+        {TE_DT_FLOAT32, TE_DT_INT8, "te_quantize_f32_s8"},
+        {TE_DT_FLOAT32, TE_DT_INT16, "te_quantize_f32_s16"},
+        {TE_DT_INT8, TE_DT_INT8, "te_quantize_s8_s8"},
+        {TE_DT_INT8, TE_DT_INT16, "te_quantize_s8_s16"},
+        {TE_DT_INT8, TE_DT_INT32, "te_quantize_s8_s32"},
+        {TE_DT_INT16, TE_DT_INT8, "te_quantize_s16_s8"},
+        {TE_DT_INT16, TE_DT_INT16, "te_quantize_s16_s16"},
+        {TE_DT_INT16, TE_DT_INT32, "te_quantize_s16_s32"},
+        {TE_DT_UINT8, TE_DT_INT8, "te_quantize_u8_s8"},
+        {TE_DT_INT8, TE_DT_UINT8, "te_quantize_s8_u8"},
+        {TE_DT_INT32, TE_DT_INT8, "te_quantize_s32_s8"},
+        {TE_DT_INT32, TE_DT_INT16, "te_quantize_s32_s16"},
+    };
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL, *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    size_t i;
+    for (i = 0; in && out && i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].in == in->type && pairs[i].out == out->type)
+            return pairs[i].fn;
+    return "te_quantize";
+}
+
+/* On a patch: int8 requantization, or float32 -> int8 at a model's input. */
+static te_patch_kind quantize_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0), *out = te_out((te_graph *)g, op, 0);
+    return (in->type == TE_DT_INT8 || in->type == TE_DT_FLOAT32) && out->type == TE_DT_INT8
+               ? TE_PATCH_POINTWISE
+               : TE_PATCH_NONE;
+}
+
 const te_op_def te_op_quantize = {
     .opcode = TE_OP_QUANTIZE,
     .check = quantize_check,
     .emit = quantize_emit,
     .inplace_input = quantize_inplace,
+    .variant = quantize_variant,
+    .patch_kind = quantize_patch_kind,
+    .io_quantize = 1,
+    .rescale = {1, 0, 1},
 };

@@ -93,4 +93,6 @@ const te_op_def te_op_reshape = {
     .check = reshape_check,
     .emit = te_move_emit_copy,
     .alias_output = 1,
+    .variant = te_move_copy_variant,
+    .fold = te_move_fold_copy,
 };

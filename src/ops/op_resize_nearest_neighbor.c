@@ -93,7 +93,7 @@ static int resize_emit(te_emit *e, const te_op *op)
         return te_op_fail(e->diag, op, "out of memory");
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "resize_nearest");
+    te_emit_kernel(e, TE_K_RESIZE_NEAREST_S8);
     te_emit_call(e, "te_resize_nearest_s8", te_expr("(const int8_t *)%s", src.s).s,
                  te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", in->shape[0]).s,
                  te_expr("%d", in->shape[1]).s, te_expr("%d", in->shape[2]).s,
@@ -108,4 +108,5 @@ const te_op_def te_op_resize_nearest_neighbor = {
     .check = resize_check,
     .emit = resize_emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
+    .kernel = "te_resize_nearest_s8",
 };

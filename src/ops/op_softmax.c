@@ -70,14 +70,22 @@ static int emit(te_emit *e, const te_op *op)
     t = te_emit_const_i32(e, exp_table, 256, "softmax_exp");
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, "softmax");
+    te_emit_kernel(e, out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8);
     te_emit_call(e, out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8", x.s, y.s,
                  te_expr("%d", rows).s, te_expr("%d", depth).s, t.s);
     return 0;
+}
+
+/* The kernel emit() calls: the output type picks it. */
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    return out && out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8";
 }
 
 const te_op_def te_op_softmax = {
     .opcode = TE_OP_SOFTMAX,
     .check = check,
     .emit = emit,
+    .variant = variant,
 };

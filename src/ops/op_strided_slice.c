@@ -156,26 +156,54 @@ static int slice_check(te_graph *g, const te_op *op, te_diag *d)
     return check_axes(op, d, in, ax, out);
 }
 
-static int slice_emit(te_emit *e, const te_op *op)
+/* The gather the slice is: counts and steps per axis, the first element;
+ * 0 when the output is empty. */
+static int slice_gather(te_graph *g, const te_op *op, int64_t *counts, int64_t *steps,
+                        int64_t *base)
 {
-    const te_tensor *in = te_in(e->g, op, 0);
+    const te_tensor *in = te_in(g, op, 0);
     slice_axis ax[SLICE_MAX_RANK];
-    int64_t counts[SLICE_MAX_RANK], steps[SLICE_MAX_RANK], stride = 1, base = 0;
+    int64_t stride = 1;
     int k;
-    compute_axes(e->g, op, in, ax);
+    compute_axes(g, op, in, ax);
+    *base = 0;
     for (k = in->rank - 1; k >= 0; k--) {
         if (ax[k].count == 0)
-            return 0; /* empty output */
+            return 0;
         counts[k] = ax[k].count;
         steps[k] = ax[k].stride * stride;
-        base += ax[k].start * stride;
+        *base += ax[k].start * stride;
         stride *= in->shape[k];
     }
-    return te_move_emit_gather(e, op, base, in->rank, counts, steps);
+    return 1;
+}
+
+static int slice_emit(te_emit *e, const te_op *op)
+{
+    int64_t counts[SLICE_MAX_RANK], steps[SLICE_MAX_RANK], base;
+    if (!slice_gather(e->g, op, counts, steps, &base))
+        return 0; /* empty output */
+    return te_move_emit_gather(e, op, base, te_in(e->g, op, 0)->rank, counts, steps);
+}
+
+/* Shape arithmetic (Keras' dynamic batch: SHAPE -> STRIDED_SLICE) is done
+ * at compile time when the input is a constant. */
+static int slice_fold(te_graph *g, const te_op *op, uint8_t *const *out)
+{
+    const te_tensor *in = te_in(g, op, 0);
+    int64_t counts[SLICE_MAX_RANK], steps[SLICE_MAX_RANK], base;
+    if (!te_op_inputs_const(g, op))
+        return 0;
+    if (slice_gather(g, op, counts, steps, &base))
+        te_move_gather_now(in->data, out[0], te_dtype_size(in->type), base, in->rank, counts,
+                           steps);
+    return 1;
 }
 
 const te_op_def te_op_strided_slice = {
     .opcode = TE_OP_STRIDED_SLICE,
     .check = slice_check,
     .emit = slice_emit,
+    .kernel = "te_copy_gather_s8",
+    .fold = slice_fold,
 };

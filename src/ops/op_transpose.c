@@ -74,8 +74,27 @@ static int transpose_emit(te_emit *e, const te_op *op)
     return te_move_emit_gather(e, op, 0, in->rank, counts, steps);
 }
 
+/* On a patch: the output's (oy, ox) axes come from input axes perm[oy],
+ * perm[ox]. */
+static void transpose_patch_axes(const te_graph *g, const te_op *op, int oy, int ox, int *iy,
+                                 int *ix)
+{
+    *iy = oy;
+    *ix = ox;
+    if (op->n_in > 1 && op->in[1] >= 0) {
+        const te_tensor *perm = &g->tensors[op->in[1]];
+        if (perm->data && perm->type == TE_DT_INT32 && perm->data_bytes >= 16) {
+            *iy = (int)te_move_const_int(perm, oy);
+            *ix = (int)te_move_const_int(perm, ox);
+        }
+    }
+}
+
 const te_op_def te_op_transpose = {
     .opcode = TE_OP_TRANSPOSE,
     .check = transpose_check,
     .emit = transpose_emit,
+    .kernel = "te_copy_gather_s8",
+    .patch_kind = te_patch_pointwise,
+    .patch_axes = transpose_patch_axes,
 };

@@ -100,7 +100,7 @@ static int emit(te_emit *e, const te_op *op)
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, "transpose_conv");
+    te_emit_kernel(e, TE_K_TRANSPOSE_CONV_S8);
     te_params_begin(e, "te_transpose_conv_params");
     te_params_int(e, "batches", in->shape[0]);
     te_params_int(e, "in_h", in->shape[1]);
@@ -129,4 +129,6 @@ const te_op_def te_op_transpose_conv = {
     .check = check,
     .macs = macs,
     .emit = emit,
+    .kernel = "te_transpose_conv_s8",
+    .rescale = {2, 2, 1},
 };

@@ -22,6 +22,13 @@ extern const te_op_def te_op_transpose;
 extern const te_op_def te_op_concatenation;
 extern const te_op_def te_op_strided_slice;
 extern const te_op_def te_op_resize_nearest_neighbor;
+extern const te_op_def te_op_resize_bilinear;
+extern const te_op_def te_op_sum;
+extern const te_op_def te_op_reduce_max;
+extern const te_op_def te_op_reduce_min;
+extern const te_op_def te_op_arg_max;
+extern const te_op_def te_op_arg_min;
+extern const te_op_def te_op_batch_matmul;
 extern const te_op_def te_op_quantize;
 extern const te_op_def te_op_dequantize;
 extern const te_op_def te_op_softmax;
@@ -31,6 +38,31 @@ extern const te_op_def te_op_tanh;
 extern const te_op_def te_op_hard_swish;
 extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
+extern const te_op_def te_op_shape;
+extern const te_op_def te_op_tile;
+extern const te_op_def te_op_pack;
+extern const te_op_def te_op_leaky_relu;
+extern const te_op_def te_op_minimum;
+extern const te_op_def te_op_maximum;
+extern const te_op_def te_op_sub;
+extern const te_op_def te_op_squared_difference;
+extern const te_op_def te_op_prelu;
+extern const te_op_def te_op_elu;
+extern const te_op_def te_op_abs;
+extern const te_op_def te_op_neg;
+extern const te_op_def te_op_expand_dims;
+extern const te_op_def te_op_slice;
+extern const te_op_def te_op_split;
+extern const te_op_def te_op_split_v;
+extern const te_op_def te_op_unpack;
+extern const te_op_def te_op_gather;
+extern const te_op_def te_op_depth_to_space;
+extern const te_op_def te_op_space_to_depth;
+extern const te_op_def te_op_mirror_pad;
+extern const te_op_def te_op_padv2;
+extern const te_op_def te_op_cast;
+extern const te_op_def te_op_space_to_batch_nd;
+extern const te_op_def te_op_batch_to_space_nd;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -49,6 +81,13 @@ static const te_op_def *const op_table[] = {
     &te_op_concatenation,
     &te_op_strided_slice,
     &te_op_resize_nearest_neighbor,
+    &te_op_resize_bilinear,
+    &te_op_sum,
+    &te_op_reduce_max,
+    &te_op_reduce_min,
+    &te_op_arg_max,
+    &te_op_arg_min,
+    &te_op_batch_matmul,
     &te_op_quantize,
     &te_op_dequantize,
     &te_op_softmax,
@@ -58,15 +97,55 @@ static const te_op_def *const op_table[] = {
     &te_op_hard_swish,
     &te_op_relu,
     &te_op_relu6,
+    &te_op_shape,
+    &te_op_tile,
+    &te_op_pack,
+    &te_op_leaky_relu,
+    &te_op_minimum,
+    &te_op_maximum,
+    &te_op_sub,
+    &te_op_squared_difference,
+    &te_op_prelu,
+    &te_op_elu,
+    &te_op_abs,
+    &te_op_neg,
+    &te_op_expand_dims,
+    &te_op_slice,
+    &te_op_split,
+    &te_op_split_v,
+    &te_op_unpack,
+    &te_op_gather,
+    &te_op_depth_to_space,
+    &te_op_space_to_depth,
+    &te_op_mirror_pad,
+    &te_op_padv2,
+    &te_op_cast,
+    &te_op_space_to_batch_nd,
+    &te_op_batch_to_space_nd,
 };
 
-const te_op_def *te_op_find(int opcode)
+const te_op_def *te_op_lookup(int opcode)
 {
     size_t i;
     for (i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
-        if (op_table[i]->opcode == opcode && op_table[i]->emit)
+        if (op_table[i]->opcode == opcode)
             return op_table[i];
     return NULL;
+}
+
+const te_op_def *te_op_find(int opcode)
+{
+    const te_op_def *def = te_op_lookup(opcode);
+    return def && def->emit ? def : NULL;
+}
+
+int te_op_inputs_const(const te_graph *g, const te_op *op)
+{
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && !g->tensors[op->in[i]].data)
+            return 0;
+    return 1;
 }
 
 int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)
@@ -158,4 +237,27 @@ int te_slice_output_always(const te_graph *g, const te_op *op)
     (void)g;
     (void)op;
     return 1;
+}
+
+te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return TE_PATCH_POINTWISE;
+}
+
+te_patch_kind te_patch_window(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return TE_PATCH_WINDOW;
+}
+
+int64_t te_cost_rows_of(const te_tensor *t)
+{
+    int64_t last;
+    if (!t || t->rank == 0)
+        return 1;
+    last = t->shape[t->rank - 1];
+    return last > 0 ? te_tensor_elems(t) / last : 0;
 }

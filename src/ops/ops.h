@@ -1,7 +1,8 @@
 /* ops.h - everything the compiler knows about one operator kind lives in
  * one file src/ops/op_<name>.c, behind this table entry: validation of its
- * tensors and options, its MAC count, the scratch memory its kernel needs,
- * and its lowering to a runtime kernel call. */
+ * tensors and options, its MAC count, its lowering decisions (kernel
+ * variant, scratch memory: lowering.h), what the passes, the patch planner
+ * and the cost model need to know about it, and its kernel call. */
 #ifndef TE_OPS_H
 #define TE_OPS_H
 
@@ -11,6 +12,28 @@
 #include "../codegen/emit.h"
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "lowering.h"
+#include "op_cost.h"
+
+/* How an operator can run on a spatial region (patch) of its tensors, in a
+ * patch-based first stage (src/plan/patch_*.c). */
+typedef enum {
+    TE_PATCH_NONE = 0,    /* only on whole tensors */
+    TE_PATCH_POINTWISE,   /* each output pixel from the same input pixel (of
+                           * the axes patch_axes names); 1x1 operands whole */
+    TE_PATCH_WINDOW       /* input 0 through a filter window: stride,
+                           * dilation and padding in op->opt, the filter size
+                           * in input 1's shape[1..2]; its clone on a patch
+                           * gets explicit padding */
+} te_patch_kind;
+
+/* How an op rescales to its output, for the common quantization-scale
+ * check (pass_validate.c): kind 2 = input `act` scale x input `weight`
+ * scale / output scale, 1 = input `act` scale / output scale, 0 = none
+ * (copies, lookup tables, ops with checks of their own). */
+typedef struct {
+    int kind, act, weight;
+} te_rescale;
 
 typedef struct {
     int opcode;
@@ -19,8 +42,6 @@ typedef struct {
     int (*check)(te_graph *g, const te_op *op, te_diag *d);
     /* Multiply-accumulates (0 for ops that move data). May be NULL. */
     int64_t (*macs)(const te_graph *g, const te_op *op);
-    /* Bytes of arena scratch the kernel needs during this op. May be NULL. */
-    size_t (*scratch_bytes)(const te_graph *g, const te_op *op);
     /* Writes constants and the kernel call. Return 0, or -1 with e->diag set. */
     int (*emit)(te_emit *e, const te_op *op);
     /* 1: output 0 may share input 0's storage unchanged (RESHAPE, SQUEEZE):
@@ -37,12 +58,71 @@ typedef struct {
     int (*slice_output)(const te_graph *g, const te_op *op);
     /* The runtime kernel emit() calls for this op as planned (for reports
      * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
-     * op with one kernel (te_cost_variant() names it). */
+     * op with one kernel (then `kernel` names it). */
     const char *(*variant)(const te_graph *g, const te_op *op);
+    /* The op's own lowering decisions for one plan candidate (kernel
+     * variant, scratch bytes, work area, cost features such as the
+     * depthwise column mode), into l, which holds the common ones already:
+     * storage decisions, MACs, cost features, kernel / variant().  o: the
+     * plan's options.  Computed once per candidate (te_lower_graph);
+     * emit() then reads e->low.  May be NULL. */
+    void (*lower)(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l);
+    /* 1: the lowering depends on the graph after the passes alone (not on
+     * storage decisions or plan options): later candidates reuse it. */
+    int lower_once;
+    /* The one runtime kernel of an op without variant(), for reports and
+     * the cost model.  NULL: "unknown". */
+    const char *kernel;
+    /* Adds the op's own cost features (window, taps, row, ...) to the
+     * common ones f already holds (te_cost_features_of).  May be NULL. */
+    void (*cost_features)(const te_graph *g, const te_op *op, te_cost_features *f);
+
+    /* Patch-based inference: how the op runs on a region (te_patch_kind),
+     * given its tensors are 4-D.  May be NULL: TE_PATCH_NONE. */
+    te_patch_kind (*patch_kind)(const te_graph *g, const te_op *op);
+    /* Input k's (height, width) axes for the output's (oy, ox), e.g. a
+     * TRANSPOSE's permutation.  May be NULL: the same axes. */
+    void (*patch_axes)(const te_graph *g, const te_op *op, int oy, int ox, int *iy, int *ix);
+
+    /* 1: the op takes extra explicit height/width padding in
+     * op->opt.pad_top/bottom/left/right, padding with its input zero
+     * point (a PAD before it may fold into it). */
+    int absorbs_padding;
+    /* The height/width padding {top, bottom, left, right} this op adds,
+     * when all it does is pad height and width of a 4-D tensor with the
+     * output zero point and the same quantization: 0, else -1 (PAD folding,
+     * pass_fold_pad.c).  May be NULL: never. */
+    int (*hw_padding)(const te_graph *g, const te_op *op, int p[4]);
+    /* 1: output 0 is inputs 0..n-1 laid out along op->opt.axis, so each
+     * input may be written straight into its part (pass_concat.c). */
+    int concatenates;
+    /* --int8-io: 1 on the float -> int op that may be dropped at a model
+     * input (io_quantize), the int -> float op at an output (io_dequantize). */
+    int io_quantize, io_dequantize;
+    /* Quantization-scale check of the common validation. */
+    te_rescale rescale;
+    /* Constant folding (pass_fold_const.c): computes the op's outputs at
+     * compile time, with its kernel's arithmetic, into out[j] (zeroed,
+     * te_tensor_bytes of output j each) and returns 1; returns 0 when an
+     * input is not known at compile time.  check() has passed.  May be
+     * NULL.  An op with fold but no emit (SHAPE, TILE) runs only folded. */
+    int (*fold)(te_graph *g, const te_op *op, uint8_t *const *out);
+    /* Output k is an unchanged contiguous piece of one input (SPLIT on the
+     * outermost axis, UNPACK, SLICE ...): returns that input's index and
+     * its byte offset in *offset, else -1.  pass_alias then makes output k
+     * a view (alias_of, alias_offset), and emit() writes nothing for it
+     * (te_move_is_view).  May be NULL. */
+    int (*view_input)(const te_graph *g, const te_op *op, int k, size_t *offset);
 } te_op_def;
 
-/* The definition for an opcode, or NULL if unsupported. */
+/* The definition for an opcode the generated code can run (one with an
+ * emit()), or NULL if unsupported. */
 const te_op_def *te_op_find(int opcode);
+/* The definition for an opcode, emit() or not (folding), or NULL. */
+const te_op_def *te_op_lookup(int opcode);
+
+/* 1 when every input of op that is present is a constant. */
+int te_op_inputs_const(const te_graph *g, const te_op *op);
 
 /* Reports "OPNAME (op N): <message>" and returns -1. */
 int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)
@@ -57,6 +137,11 @@ int te_inplace_same_size_input0(const te_graph *g, const te_op *op);
 /* Same for two-input element-wise ops (ADD, MUL): the first input whose
  * shape equals the output's (the other may be broadcast). */
 int te_inplace_same_shape_input(const te_graph *g, const te_op *op);
+
+/* patch_kind for element-wise ops that run on any region. */
+te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op);
+/* patch_kind for ops with a filter window over input 0. */
+te_patch_kind te_patch_window(const te_graph *g, const te_op *op);
 
 /* slice_output for ops whose kernel writes any output pixel stride. */
 int te_slice_output_always(const te_graph *g, const te_op *op);

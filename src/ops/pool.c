@@ -114,7 +114,7 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_pool_params p;
     te_pool_make_params(&op->opt, in, out, &p);
-    te_emit_kernel(e, "pool");
+    te_emit_kernel(e, te_kernel_by_name(kernel_fn));
     te_params_begin(e, "te_pool_params");
     te_params_int(e, "batches", p.batches);
     te_params_int(e, "in_h", p.in_h);
@@ -132,4 +132,11 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_params_int(e, "act_max", p.act_max);
     te_emit_call(e, kernel_fn, te_params_end(e).s, pi.s, po.s);
     return 0;
+}
+
+void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    f->f[TE_CF_WINDOW] = out ? (double)te_tensor_elems(out) * op->opt.filter_h * op->opt.filter_w
+                             : 0;
 }

@@ -16,6 +16,9 @@
 /* te_op_def.check of both pooling ops. */
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d);
 
+/* te_op_def.cost_features of both: the window elements of every output. */
+void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f);
+
 /* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
  * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
 void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,

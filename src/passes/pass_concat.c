@@ -17,6 +17,13 @@
 #include "../plan/patch.h"
 #include "passes.h"
 
+/* The op lays its inputs out along an axis (te_op_def.concatenates). */
+static int concatenates(const te_op *op)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    return def && def->concatenates;
+}
+
 static int in_list(const int *list, int n, int t)
 {
     int i;
@@ -114,7 +121,7 @@ void te_pass_concat_slices(te_graph *g)
 {
     int i;
     for (i = 0; i < g->n_ops; i++)
-        if (!g->ops[i].dead && g->ops[i].opcode == TE_OP_CONCATENATION && g->ops[i].n_out == 1 &&
+        if (!g->ops[i].dead && concatenates(&g->ops[i]) && g->ops[i].n_out == 1 &&
             g->ops[i].out[0] >= 0)
             slice_inputs(g, &g->ops[i]);
 }

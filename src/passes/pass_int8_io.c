@@ -2,7 +2,15 @@
  * model wrapped in float32 QUANTIZE (first) / DEQUANTIZE (last) ops loses
  * those ops and exposes the int8 tensors, whose scale and zero point the
  * generated header then states. */
+#include "../ops/ops.h"
 #include "passes.h"
+
+/* The op is one --int8-io may drop (te_op_def.io_quantize / io_dequantize). */
+static int io_role(const te_op *op, int dequantize)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    return def && (dequantize ? def->io_dequantize : def->io_quantize);
+}
 
 static int consumers(const te_graph *g, int t, int *only)
 {
@@ -37,7 +45,7 @@ static void strip_inputs(te_graph *g)
         if (g->tensors[t].type != TE_DT_FLOAT32 || consumers(g, t, &q) != 1 || is_output(g, t))
             continue;
         op = &g->ops[q];
-        if (op->opcode != TE_OP_QUANTIZE || op->n_out != 1 ||
+        if (!io_role(op, 0) || op->n_out != 1 ||
             g->tensors[op->out[0]].type != TE_DT_INT8)
             continue;
         op->dead = 1;
@@ -55,7 +63,7 @@ static void strip_outputs(te_graph *g)
         if (p < 0 || g->tensors[t].type != TE_DT_FLOAT32)
             continue;
         op = &g->ops[p];
-        if (op->dead || op->opcode != TE_OP_DEQUANTIZE || op->n_in != 1 || op->in[0] < 0)
+        if (op->dead || !io_role(op, 1) || op->n_in != 1 || op->in[0] < 0)
             continue;
         src = op->in[0];
         if (g->tensors[src].type != TE_DT_INT8 || consumers(g, t, &other) != 0)

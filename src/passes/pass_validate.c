@@ -4,6 +4,11 @@
  * factors no integer kernel can apply, and models whose multiply-accumulate
  * count is beyond any microcontroller (which also keeps every later MAC
  * sum, e.g. the patch search's, far from overflow). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "../ops/ops.h"
 #include "passes.h"
 
@@ -56,27 +61,18 @@ static int check_outputs_not_const(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* How an op rescales to its output: 2 = input x weight scale / output
- * scale (inputs *act and *other), 1 = input 0 scale / output scale,
- * 0 = not at all (copies, lookup tables, ops with checks of their own). */
+/* How an op rescales to its output (te_op_def.rescale): 2 = input *act x
+ * input *other scale / output scale, 1 = input *act scale / output scale,
+ * 0 = not at all. */
 static int rescale_kind(const te_op *op, int *act, int *other)
 {
+    const te_op_def *def = te_op_find(op->opcode);
     *act = 0, *other = 1;
-    switch (op->opcode) {
-    case TE_OP_CONV_2D:
-    case TE_OP_DEPTHWISE_CONV_2D:
-    case TE_OP_FULLY_CONNECTED:
-    case TE_OP_MUL:
-        return 2;
-    case TE_OP_TRANSPOSE_CONV:
-        *act = 2;
-        return 2;
-    case TE_OP_MEAN:
-    case TE_OP_QUANTIZE:
-        return 1;
-    default:
+    if (!def || !def->rescale.kind)
         return 0;
-    }
+    *act = def->rescale.act;
+    *other = def->rescale.weight;
+    return def->rescale.kind;
 }
 
 static int quantized_int(const te_tensor *t)
@@ -120,7 +116,7 @@ static int check_macs(te_graph *g, te_diag *d)
     int i;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        const te_op_def *def = te_op_find(op->opcode);
+        const te_op_def *def = op->dead ? NULL : te_op_find(op->opcode);
         int64_t macs = def && def->macs ? def->macs(g, op) : 0;
         if (macs < 0 || macs > TE_MAX_MODEL_MACS - total)
             return te_op_fail(d, op, "the model needs more than 2^40 multiply-accumulates (this "
@@ -130,19 +126,151 @@ static int check_macs(te_graph *g, te_diag *d)
     return 0;
 }
 
+/* ------------------------------------------------ unsupported operators */
+
+/* A bounded text buffer: appends until full, then drops the rest. */
+typedef struct {
+    char s[400];
+    size_t n;
+    int full;
+} line_buf;
+
+static void put(line_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void put(line_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (b->full)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    if (k < 0 || (size_t)k >= sizeof b->s - b->n - 8) { /* room left for ", ..." */
+        b->s[b->n] = '\0';
+        b->full = 1;
+        return;
+    }
+    b->n += (size_t)k;
+}
+
+/* Same operator kind: the builtin code and, for CUSTOM, the custom name. */
+static int same_kind(const te_op *a, const te_op *b)
+{
+    if (a->opcode != b->opcode)
+        return 0;
+    if (!a->custom_name || !b->custom_name)
+        return a->custom_name == b->custom_name;
+    return strcmp(a->custom_name, b->custom_name) == 0;
+}
+
+/* "SHAPE", "CUSTOM 'ethos-u'", or "BUILTIN_<n>" for a code past the schema
+ * table. */
+static void put_kind(line_buf *b, const te_op *op)
+{
+    if (op->custom_name)
+        put(b, "%s '%s'", te_opcode_name(op->opcode), op->custom_name);
+    else if (op->opcode >= 0 && op->opcode < TE_BUILTIN_COUNT)
+        put(b, "%s", te_opcode_name(op->opcode));
+    else
+        put(b, "BUILTIN_%d", op->opcode);
+}
+
+/* Custom operators that only an accelerator runs: the model given is the
+ * accelerator compiler's output, not something a CPU can execute. */
+static const struct {
+    const char *custom_name;
+    const char *hint;
+} accelerator_ops[] = {
+    {"ethos-u", "the model was compiled by Vela for an Arm Ethos-U NPU: compile the original "
+                ".tflite (the one given to Vela) instead"},
+    {"edgetpu-custom-op", "the model was compiled by edgetpu_compiler for a Coral Edge TPU: "
+                          "compile the original .tflite (the one given to the Edge TPU "
+                          "compiler) instead"},
+};
+
+static const char *accelerator_hint(const te_op *op)
+{
+    size_t k;
+    for (k = 0; op->custom_name && k < sizeof accelerator_ops / sizeof accelerator_ops[0]; k++)
+        if (strcmp(op->custom_name, accelerator_ops[k].custom_name) == 0)
+            return accelerator_ops[k].hint;
+    return NULL;
+}
+
+/* An operator left to run (not folded away) that no op file compiles. */
+static int unsupported(const te_op *op)
+{
+    return !op->dead && !te_op_find(op->opcode);
+}
+
+/* Lists the operators in group order after `first` (an unsupported op not
+ * listed yet): " (op 3)" or " (ops 3, 7, 9)"; marks them listed. */
+static void put_group(line_buf *b, const te_graph *g, int first, char *listed)
+{
+    int j, n = 0;
+    for (j = first; j < g->n_ops; j++)
+        n += !listed[j] && unsupported(&g->ops[j]) && same_kind(&g->ops[first], &g->ops[j]);
+    put(b, n == 1 ? " (op" : " (ops");
+    for (j = first; j < g->n_ops; j++) {
+        if (listed[j] || !unsupported(&g->ops[j]) || !same_kind(&g->ops[first], &g->ops[j]))
+            continue;
+        listed[j] = 1;
+        put(b, "%s %d", j == first ? "" : ",", j);
+    }
+    put(b, ")");
+}
+
+/* Every operator no op file compiles, in one line, grouped by kind in order
+ * of first appearance:
+ *   unsupported operator SHAPE (op 33)
+ *   unsupported operators: SHAPE (ops 33, 40), TILE (op 51)
+ * with a hint when one is an accelerator's custom operator. */
+static int check_supported(const te_graph *g, te_diag *d)
+{
+    line_buf b;
+    char *listed;
+    const char *hint = NULL;
+    int i, n = 0, kinds = 0;
+    for (i = 0; i < g->n_ops; i++)
+        n += unsupported(&g->ops[i]);
+    if (n == 0)
+        return 0;
+    listed = calloc((size_t)g->n_ops, 1);
+    if (!listed)
+        return te_fail(d, "out of memory listing %d unsupported operators", n);
+    b.n = 0;
+    b.full = 0;
+    b.s[0] = '\0';
+    for (i = 0; i < g->n_ops && !b.full; i++) {
+        const te_op *op = &g->ops[i];
+        if (listed[i] || !unsupported(op))
+            continue;
+        put(&b, kinds++ ? ", " : "");
+        put_kind(&b, op);
+        put_group(&b, g, i, listed);
+        if (!hint)
+            hint = accelerator_hint(op);
+    }
+    free(listed);
+    return te_fail(d, "unsupported operator%s%s%s%s%s", n > 1 ? "s: " : " ", b.s,
+                   b.full ? ", ..." : "", hint ? "; " : "", hint ? hint : "");
+}
+
 int te_pass_validate(te_graph *g, te_diag *d)
 {
     int i;
-    if (check_graph_io(g, d) < 0)
+    if (check_supported(g, d) < 0 || check_graph_io(g, d) < 0)
         return -1;
     for (i = 0; i < g->n_ops; i++) {
         te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);
-        if (!def) {
-            if (op->custom_name)
-                return te_fail(d, "unsupported operator CUSTOM '%s' (op %d)", op->custom_name, i);
-            return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode), i);
-        }
+        if (op->dead) /* folded to constants (pass_fold_const.c) */
+            continue;
         if (check_outputs_not_const(g, op, d) < 0)
             return -1;
         if ((def->check && def->check(g, op, d) < 0) || check_rescale(g, op, d) < 0)

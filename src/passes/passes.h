@@ -1,11 +1,15 @@
 /* passes.h - graph passes run between the frontend and the planner, in
- * this order: validate, (int8 I/O), dead-code elimination, PAD folding,
+ * this order: constant folding, validate, (int8 I/O), dead-code elimination, PAD folding,
  * aliasing, concatenation slices, in-place. */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+
+/* Evaluates at compile time every operator whose outputs can be computed
+ * there (te_op_def.fold): its outputs become constants, the op dies. */
+int te_pass_fold_const(te_graph *g, te_diag *d);
 
 /* Every operator supported and accepted by its check(); graph inputs and
  * outputs are non-constant tensors of a type we can pass through the API. */

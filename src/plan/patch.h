@@ -84,12 +84,15 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
  * stage's internal tensors as not stored.  Sets g->patch. */
 int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
 
+struct te_lowered;
+
 /* --patch auto: the stage and grid with the smallest arena (below
  * `baseline`, the arena without patches) whose extra MACs are at most
  * max_recompute x model_macs; NULL when no patch plan beats the baseline.
- * *arena (if not NULL) gets the estimated arena of the plan returned. */
-te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_macs,
-                               size_t baseline, size_t *arena);
+ * *arena (if not NULL) gets the estimated arena of the plan returned.
+ * low: g's current lowering (the scratch of the operators after a stage). */
+te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double max_recompute,
+                               int64_t model_macs, size_t baseline, size_t *arena);
 
 void te_patch_plan_free(te_patch_plan *p);
 

@@ -144,15 +144,20 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     if (b->slot_tensor[o] < 0)
         return te_fail(d, "out of memory building patches");
     c->out[0] = b->slot_tensor[o];
-    if (op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D) {
+    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW) { /* explicit padding on the region */
         c->opt.padding = TE_PAD_VALID;
         c->opt.pad_top = need0.pad[0];
         c->opt.pad_bottom = need0.pad[1];
         c->opt.pad_left = need0.pad[2];
         c->opt.pad_right = need0.pad[3];
     }
-    if (def && def->scratch_bytes && def->scratch_bytes(g, c) > 0)
-        return te_op_fail(d, op, "needs scratch memory, which patches do not provide yet");
+    if (def) {
+        static const te_lower_opts plain;
+        te_lowering low;
+        te_lower_op(g, c, &plain, &low);
+        if (low.scratch_bytes > 0)
+            return te_op_fail(d, op, "needs scratch memory, which patches do not provide yet");
+    }
     if (def && def->check && def->check(g, c, d) < 0)
         return -1;
     new_step(b, TE_PSTEP_OP, op->index)->clone = b->p->n_clones - 1;

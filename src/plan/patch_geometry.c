@@ -2,7 +2,7 @@
  * operator needs to produce a region of its output, and the explicit
  * padding its clone then uses (padding only where the region touches the
  * real border of the tensor).  Also says which operators can run on a
- * region at all. */
+ * region at all (te_op_def.patch_kind, patch_axes). */
 #include "patch_internal.h"
 
 #include "../ops/conv_family.h"
@@ -18,46 +18,23 @@ int te_patch_op_supported(const te_graph *g, const te_op *op)
         if (t && !t->data && t->rank != 4)
             return 0;
     }
-    switch (op->opcode) {
-    case TE_OP_CONV_2D:
-    case TE_OP_DEPTHWISE_CONV_2D:
-    case TE_OP_ADD:
-    case TE_OP_MUL:
-    case TE_OP_LOGISTIC:
-    case TE_OP_TANH:
-    case TE_OP_HARD_SWISH:
-    case TE_OP_RELU:
-    case TE_OP_RELU6:
-    case TE_OP_TRANSPOSE:
-        return 1;
-    case TE_OP_QUANTIZE: /* int8 requantize, or the float32 -> int8 at a model's input */
-        return (te_in((te_graph *)g, op, 0)->type == TE_DT_INT8 ||
-                te_in((te_graph *)g, op, 0)->type == TE_DT_FLOAT32) &&
-               out->type == TE_DT_INT8;
-    default:
-        return 0;
-    }
+    return te_patch_kind_of(g, op) != TE_PATCH_NONE;
+}
+
+te_patch_kind te_patch_kind_of(const te_graph *g, const te_op *op)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    return def && def->patch_kind ? def->patch_kind(g, op) : TE_PATCH_NONE;
 }
 
 /* Spatial axes (height, width) of an input, given the output's. */
 static void input_axes(const te_graph *g, const te_op *op, int oy, int ox, int *iy, int *ix)
 {
+    const te_op_def *def = te_op_find(op->opcode);
     *iy = oy;
     *ix = ox;
-    if (op->opcode == TE_OP_TRANSPOSE && op->n_in > 1 && op->in[1] >= 0) {
-        const te_tensor *perm = &g->tensors[op->in[1]];
-        if (perm->data && perm->type == TE_DT_INT32 && perm->data_bytes >= 16) {
-            *iy = te_patch_read_i32(perm->data, oy);
-            *ix = te_patch_read_i32(perm->data, ox);
-        }
-    }
-}
-
-int32_t te_patch_read_i32(const uint8_t *p, int i)
-{
-    const uint8_t *q = p + 4 * i;
-    return (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
-                     (uint32_t)q[3] << 24);
+    if (def && def->patch_axes)
+        def->patch_axes(g, op, oy, ox, iy, ix);
 }
 
 /* One axis of a window op: output rows [o0, o1) need input rows [i0, i1);
@@ -94,7 +71,7 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
     need->ax = ix;
     need->whole = 0;
     need->pad[0] = need->pad[1] = need->pad[2] = need->pad[3] = 0;
-    if ((op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D) && k == 0) {
+    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW && k == 0) {
         const te_tensor *w = &g->tensors[op->in[1]];
         if (window_axis(op, 0, in->shape[1], w->shape[1], out->shape[1], r.y0, r.y1, &need->r.y0,
                         &need->r.y1, &need->pad[0], &need->pad[1]) < 0 ||

@@ -3,6 +3,7 @@
 #ifndef TE_PATCH_INTERNAL_H
 #define TE_PATCH_INTERNAL_H
 
+#include "../ops/ops.h"
 #include "patch.h"
 
 /* An input region an operator needs, in that input's own coordinates. */
@@ -21,7 +22,8 @@ int te_patch_op_supported(const te_graph *g, const te_op *op);
 int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r, int oy, int ox,
                           te_patch_need *need);
 
-int32_t te_patch_read_i32(const uint8_t *p, int i);
+/* How the op runs on a region (te_op_def.patch_kind), TE_PATCH_NONE if not. */
+te_patch_kind te_patch_kind_of(const te_graph *g, const te_op *op);
 
 static inline int te_region_empty(te_region r) { return r.y1 <= r.y0 || r.x1 <= r.x0; }
 static inline int te_region_eq(te_region a, te_region b)

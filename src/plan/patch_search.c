@@ -14,7 +14,7 @@
 
 /* Arena of the whole model if p's stage ran patch by patch.  The graph is
  * left exactly as it was (planning writes offsets into the tensors). */
-static size_t estimate_arena(te_graph *g, te_patch_plan *p)
+static size_t estimate_arena(te_graph *g, const te_lowered *low, te_patch_plan *p)
 {
     te_tensor *save = malloc(sizeof *save * ((size_t)g->n_tensors + 1));
     te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
@@ -30,7 +30,7 @@ static size_t estimate_arena(te_graph *g, te_patch_plan *p)
             o->patch_role = o->id == w->s ? 0 : 1;
         }
         g->patch = p;
-        plan = te_plan_build_quick(g, &d);
+        plan = te_plan_build_quick(g, low, &d);
         if (plan)
             arena = plan->arena_bytes;
         te_plan_free(plan);
@@ -42,8 +42,8 @@ static size_t estimate_arena(te_graph *g, te_patch_plan *p)
     return arena;
 }
 
-te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_macs,
-                               size_t baseline, size_t *arena_out)
+te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
+                               int64_t model_macs, size_t baseline, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
@@ -58,7 +58,7 @@ te_patch_plan *te_patch_search(te_graph *g, double max_recompute, int64_t model_
             if (!p)
                 continue;
             extra = p->patched_macs - p->stage_macs;
-            arena = extra <= (int64_t)(max_recompute * (double)model_macs) ? estimate_arena(g, p)
+            arena = extra <= (int64_t)(max_recompute * (double)model_macs) ? estimate_arena(g, low, p)
                                                                           : (size_t)-1;
             if (arena < best_arena ||
                 (best && arena == best_arena &&

@@ -13,6 +13,7 @@
 
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "../ops/lowering.h"
 
 #define TE_ARENA_ALIGN 16
 
@@ -38,15 +39,18 @@ struct te_plan {
     size_t bound_no_inplace; /* the same if no operator ran in place: the
                               * lifetime lower bound of plain layer-by-layer
                               * execution (zero-copy reshapes still shared) */
+    const te_lowered *low; /* the operators' lowering it was planned with
+                            * (scratch bytes; not owned) */
 };
 typedef struct te_plan te_plan;
 
-/* Builds the schedule, the lifetimes and the placement.  Tensor fields
- * in_arena / arena_offset are filled in (aliases get root offset +
- * alias_offset).  Returns NULL with d set on failure. */
-te_plan *te_plan_build(te_graph *g, te_diag *d);
+/* Builds the schedule, the lifetimes and the placement of g as lowered by
+ * low (te_lower_graph on g's current storage decisions; it must outlive
+ * the plan; NULL: no operator needs scratch).  Tensor fields in_arena / arena_offset are filled in (aliases
+ * get root offset + alias_offset).  Returns NULL with d set on failure. */
+te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
-te_plan *te_plan_build_quick(te_graph *g, te_diag *d);
+te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets

@@ -94,7 +94,7 @@ static void compute_lifetimes(te_plan *p, te_graph *g)
         touch(p, g, g->outputs[i], p->n_steps > 0 ? p->n_steps - 1 : 0);
 }
 
-static void add_scratch_buffers(te_plan *p, te_graph *g)
+static void add_scratch_buffers(te_plan *p, te_graph *g, const te_lowered *low)
 {
     int s, stage_last = stage_last_step(g);
     p->patch_scratch = -1;
@@ -102,8 +102,8 @@ static void add_scratch_buffers(te_plan *p, te_graph *g)
         p->patch_scratch = add_buffer(p, g->patch->scratch_bytes, 0, stage_last, -1, -1);
     for (s = stage_last + 1; s < p->n_steps; s++) {
         int oi = p->schedule[s];
-        const te_op_def *def = te_op_find(g->ops[oi].opcode);
-        size_t bytes = def && def->scratch_bytes ? def->scratch_bytes(g, &g->ops[oi]) : 0;
+        const te_lowering *l = te_lowered_find(low, g, &g->ops[oi]);
+        size_t bytes = l ? l->scratch_bytes : 0;
         p->op_scratch[oi] = bytes ? add_buffer(p, bytes, s, s, -1, oi) : -1;
     }
 }
@@ -207,7 +207,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     return peak;
 }
 
-static te_plan *build(te_graph *g, int quick, te_diag *d)
+static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
     int i;
@@ -232,7 +232,8 @@ static te_plan *build(te_graph *g, int quick, te_diag *d)
     p->quick = quick;
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
-    add_scratch_buffers(p, g);
+    p->low = low;
+    add_scratch_buffers(p, g, low);
     drop_unused(p);
     te_plan_place(p);
     p->bound_no_inplace = bound_without_inplace(p, g);
@@ -240,8 +241,15 @@ static te_plan *build(te_graph *g, int quick, te_diag *d)
     return p;
 }
 
-te_plan *te_plan_build(te_graph *g, te_diag *d) { return build(g, 0, d); }
-te_plan *te_plan_build_quick(te_graph *g, te_diag *d) { return build(g, 1, d); }
+te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d)
+{
+    return build(g, low, 0, d);
+}
+
+te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d)
+{
+    return build(g, low, 1, d);
+}
 
 void te_plan_free(te_plan *p)
 {

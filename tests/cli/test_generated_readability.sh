@@ -52,10 +52,10 @@ for target in generic cortex-m4 x86-64-v3; do
   # tensors by their model names, used in the calls; constants by operator
   ok grep -q '^#define NET_T_conv1_relu6 ((int8_t \*)(net_arena.bytes + [0-9]*)) /\* conv1/relu6 \*/$' "$c"
   ok sh -c "sed -n '/^int net_invoke/,/^}/p' '$c' | grep -q 'NET_T_input'"
-  ok grep -Eq '^static const int(8|16|32)_t net_op[0-9]+_weights(_packed)?\[[0-9]+\] = \{$' "$c"
+  ok grep -Eq '^static const int(8|16|32)_t net_op[0-9]+_weights(_packed)?\[[0-9]+\] NET_WEIGHTS_ATTR = \{$' "$c"
   if [ "$target" = generic ]; then
-    ok grep -q '^static const int8_t net_op5_weights\[64\] = {$' "$c"
-    ok grep -q '^static const int32_t net_op5_bias\[4\] = {$' "$c"
+    ok grep -q '^static const int8_t net_op5_weights\[64\] NET_WEIGHTS_ATTR = {$' "$c"
+    ok grep -q '^static const int32_t net_op5_bias\[4\] NET_WEIGHTS_ATTR = {$' "$c"
   fi
   ok sh -c "! sed -n '/^int net_invoke/,/^}/p' '$c' | grep -q 'net_arena.bytes + [0-9]*)), '"
 done

@@ -19,13 +19,6 @@
 #define OM_UNUSED
 #endif
 
-/* BuiltinOperator codes the builder does not name. */
-enum {
-    OM_DEQUANTIZE = 6, OM_LOGISTIC = 14, OM_RELU = 19, OM_RELU6 = 21, OM_TANH = 28,
-    OM_TRANSPOSE = 39, OM_STRIDED_SLICE = 45, OM_LOG_SOFTMAX = 50, OM_TRANSPOSE_CONV = 67,
-    OM_RESIZE_NEAREST = 97, OM_QUANTIZE = 114, OM_HARD_SWISH = 117
-};
-
 /* ------------------------------------------------------------- tensors */
 
 /* An int8 activation tensor, per-tensor quantized. */
@@ -126,7 +119,7 @@ static int om_conv2d(tflb_model *m)
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, -3);
     in[1] = om_weights(m, "w", ws, 4, 0);
     in[2] = om_bias(m, "b", 3, 0.05f);
-    om_op(m, TFLB_OP_CONV_2D, in, 3, om_act(m, "y", os, 4, 0.08f, -10), &o);
+    om_op(m, TE_OP_CONV_2D, in, 3, om_act(m, "y", os, 4, 0.08f, -10), &o);
     om_io(m, in[0], 3);
     return 0;
 }
@@ -139,7 +132,7 @@ static int om_dwconv(tflb_model *m)
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, 5);
     in[1] = om_weights(m, "w", ws, 4, 3);
     in[2] = om_bias(m, "b", 4, 0.05f);
-    om_op(m, TFLB_OP_DEPTHWISE_CONV_2D, in, 3, om_act(m, "y", os, 4, 0.03f, -128), &o);
+    om_op(m, TE_OP_DEPTHWISE_CONV_2D, in, 3, om_act(m, "y", os, 4, 0.03f, -128), &o);
     om_io(m, in[0], 3);
     return 0;
 }
@@ -152,7 +145,7 @@ static int om_fc(tflb_model *m)
     in[0] = om_act(m, "x", xs, 2, 0.1f, 0);
     in[1] = om_weights(m, "w", ws, 2, 0);
     in[2] = om_bias(m, "b", 5, 0.1f);
-    om_op(m, TFLB_OP_FULLY_CONNECTED, in, 3, om_act(m, "y", os, 2, 0.2f, 3), &o);
+    om_op(m, TE_OP_FULLY_CONNECTED, in, 3, om_act(m, "y", os, 2, 0.2f, 3), &o);
     om_io(m, in[0], 3);
     return 0;
 }
@@ -166,7 +159,7 @@ static int om_transpose_conv(tflb_model *m)
     in[1] = om_weights(m, "w", ws, 4, 0);
     in[2] = om_act(m, "x", xs, 4, 0.05f, 1);
     in[3] = om_bias(m, "b", 3, 0.05f);
-    om_op(m, OM_TRANSPOSE_CONV, in, 4, om_act(m, "y", oshape, 4, 0.1f, 0), &o);
+    om_op(m, TE_OP_TRANSPOSE_CONV, in, 4, om_act(m, "y", oshape, 4, 0.1f, 0), &o);
     om_io(m, in[2], 4);
     return 0;
 }
@@ -187,14 +180,14 @@ static int om_binary(tflb_model *m, int builtin, const tflb_options *o, const in
 static int om_add(tflb_model *m)
 {
     tflb_options o = tflb_opt_add(TFLB_ACT_RELU);
-    return om_binary(m, TFLB_OP_ADD, &o, om_nhwc);
+    return om_binary(m, TE_OP_ADD, &o, om_nhwc);
 }
 
 static int om_mul(tflb_model *m)
 {
     static const int32_t bs[4] = {1, 1, 1, 4};
     tflb_options o = tflb_opt_mul(TFLB_ACT_NONE);
-    return om_binary(m, TFLB_OP_MUL, &o, bs);
+    return om_binary(m, TE_OP_MUL, &o, bs);
 }
 
 /* One input, one output, same shape; the output quantization is given. */
@@ -211,33 +204,33 @@ static int om_unary(tflb_model *m, int builtin, const tflb_options *o, float osc
 static int om_softmax(tflb_model *m)
 {
     tflb_options o = tflb_opt_softmax(1.0f);
-    return om_unary(m, TFLB_OP_SOFTMAX, &o, 1.0f / 256, -128);
+    return om_unary(m, TE_OP_SOFTMAX, &o, 1.0f / 256, -128);
 }
-static int om_log_softmax(tflb_model *m) { return om_unary(m, OM_LOG_SOFTMAX, NULL, 16.0f / 256, 127); }
-static int om_logistic(tflb_model *m) { return om_unary(m, OM_LOGISTIC, NULL, 1.0f / 256, -128); }
-static int om_tanh(tflb_model *m) { return om_unary(m, OM_TANH, NULL, 1.0f / 128, 0); }
-static int om_hard_swish(tflb_model *m) { return om_unary(m, OM_HARD_SWISH, NULL, 0.04f, -20); }
-static int om_relu(tflb_model *m) { return om_unary(m, OM_RELU, NULL, 0.03f, -128); }
-static int om_relu6(tflb_model *m) { return om_unary(m, OM_RELU6, NULL, 0.06f, 4); }
+static int om_log_softmax(tflb_model *m) { return om_unary(m, TE_OP_LOG_SOFTMAX, NULL, 16.0f / 256, 127); }
+static int om_logistic(tflb_model *m) { return om_unary(m, TE_OP_LOGISTIC, NULL, 1.0f / 256, -128); }
+static int om_tanh(tflb_model *m) { return om_unary(m, TE_OP_TANH, NULL, 1.0f / 128, 0); }
+static int om_hard_swish(tflb_model *m) { return om_unary(m, TE_OP_HARD_SWISH, NULL, 0.04f, -20); }
+static int om_relu(tflb_model *m) { return om_unary(m, TE_OP_RELU, NULL, 0.03f, -128); }
+static int om_relu6(tflb_model *m) { return om_unary(m, TE_OP_RELU6, NULL, 0.06f, 4); }
 
 static int om_quantize(tflb_model *m)
 {
     static const int32_t s[2] = {1, 16};
     int x = om_float(m, "x", s, 2);
     int32_t in = x;
-    om_op(m, OM_QUANTIZE, &in, 1, om_act(m, "y", s, 2, 0.02f, -1), NULL);
+    om_op(m, TE_OP_QUANTIZE, &in, 1, om_act(m, "y", s, 2, 0.02f, -1), NULL);
     om_io(m, x, 1);
     return 0;
 }
 
-static int om_requantize(tflb_model *m) { return om_unary(m, OM_QUANTIZE, NULL, 0.09f, 11); }
+static int om_requantize(tflb_model *m) { return om_unary(m, TE_OP_QUANTIZE, NULL, 0.09f, 11); }
 
 static int om_dequantize(tflb_model *m)
 {
     static const int32_t s[2] = {1, 16};
     int x = om_act(m, "x", s, 2, 0.02f, -1);
     int32_t in = x;
-    om_op(m, OM_DEQUANTIZE, &in, 1, om_float(m, "y", s, 2), NULL);
+    om_op(m, TE_OP_DEQUANTIZE, &in, 1, om_float(m, "y", s, 2), NULL);
     om_io(m, x, 1);
     return 0;
 }
@@ -254,8 +247,8 @@ static int om_pool(tflb_model *m, int builtin)
     om_io(m, x, 1);
     return 0;
 }
-static int om_avg_pool(tflb_model *m) { return om_pool(m, TFLB_OP_AVERAGE_POOL_2D); }
-static int om_max_pool(tflb_model *m) { return om_pool(m, TFLB_OP_MAX_POOL_2D); }
+static int om_avg_pool(tflb_model *m) { return om_pool(m, TE_OP_AVERAGE_POOL_2D); }
+static int om_max_pool(tflb_model *m) { return om_pool(m, TE_OP_MAX_POOL_2D); }
 
 static int om_mean(tflb_model *m)
 {
@@ -264,7 +257,7 @@ static int om_mean(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, 3);
     in[1] = om_ints(m, "axes", axes, 2);
-    om_op(m, TFLB_OP_MEAN, in, 2, om_act(m, "y", os, 4, 0.04f, -2), &o);
+    om_op(m, TE_OP_MEAN, in, 2, om_act(m, "y", os, 4, 0.04f, -2), &o);
     om_io(m, in[0], 2);
     return 0;
 }
@@ -278,7 +271,7 @@ static int om_pad(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, -5);
     in[1] = tflb_add_const(m, "paddings", TFLB_INT32, ps, 2, pads, sizeof pads, NULL);
-    om_op(m, TFLB_OP_PAD, in, 2, om_act(m, "y", os, 4, 0.05f, -5), NULL);
+    om_op(m, TE_OP_PAD, in, 2, om_act(m, "y", os, 4, 0.05f, -5), NULL);
     om_io(m, in[0], 2);
     return 0;
 }
@@ -290,7 +283,7 @@ static int om_reshape(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, 0);
     in[1] = om_ints(m, "shape", ns, 2);
-    om_op(m, TFLB_OP_RESHAPE, in, 2, om_act(m, "y", ns, 2, 0.05f, 0), &o);
+    om_op(m, TE_OP_RESHAPE, in, 2, om_act(m, "y", ns, 2, 0.05f, 0), &o);
     om_io(m, in[0], 2);
     return 0;
 }
@@ -301,7 +294,7 @@ static int om_squeeze(tflb_model *m)
     tflb_options o = tflb_opt_squeeze(dims, 2);
     int x = om_act(m, "x", xs, 4, 0.05f, 0);
     int32_t in = x;
-    om_op(m, TFLB_OP_SQUEEZE, &in, 1, om_act(m, "y", os, 2, 0.05f, 0), &o);
+    om_op(m, TE_OP_SQUEEZE, &in, 1, om_act(m, "y", os, 2, 0.05f, 0), &o);
     om_io(m, x, 1);
     return 0;
 }
@@ -312,7 +305,7 @@ static int om_transpose(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "x", xs, 4, 0.05f, 0);
     in[1] = om_ints(m, "perm", perm, 4);
-    om_op(m, OM_TRANSPOSE, in, 2, om_act(m, "y", os, 4, 0.05f, 0), NULL);
+    om_op(m, TE_OP_TRANSPOSE, in, 2, om_act(m, "y", os, 4, 0.05f, 0), NULL);
     om_io(m, in[0], 2);
     return 0;
 }
@@ -324,7 +317,7 @@ static int om_concat(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "a", om_nhwc, 4, 0.05f, 0);
     in[1] = om_act(m, "b", bs, 4, 0.05f, 0);
-    om_op(m, TFLB_OP_CONCATENATION, in, 2, om_act(m, "y", os, 4, 0.05f, 0), &o);
+    om_op(m, TE_OP_CONCATENATION, in, 2, om_act(m, "y", os, 4, 0.05f, 0), &o);
     tflb_set_inputs(m, in, 2);
     tflb_set_outputs(m, (int32_t[]){2}, 1);
     return 0;
@@ -340,7 +333,7 @@ static int om_strided_slice(tflb_model *m)
     in[1] = om_ints(m, "begin", b, 4);
     in[2] = om_ints(m, "end", e, 4);
     in[3] = om_ints(m, "strides", s, 4);
-    om_op(m, OM_STRIDED_SLICE, in, 4, om_act(m, "y", os, 4, 0.05f, 0), &o);
+    om_op(m, TE_OP_STRIDED_SLICE, in, 4, om_act(m, "y", os, 4, 0.05f, 0), &o);
     om_io(m, in[0], 4);
     return 0;
 }
@@ -352,7 +345,7 @@ static int om_resize(tflb_model *m)
     int32_t in[2];
     in[0] = om_act(m, "x", om_nhwc, 4, 0.05f, 0);
     in[1] = om_ints(m, "size", size, 2);
-    om_op(m, OM_RESIZE_NEAREST, in, 2, om_act(m, "y", os, 4, 0.05f, 0), &o);
+    om_op(m, TE_OP_RESIZE_NEAREST_NEIGHBOR, in, 2, om_act(m, "y", os, 4, 0.05f, 0), &o);
     om_io(m, in[0], 2);
     return 0;
 }
@@ -379,23 +372,23 @@ static int om_network(tflb_model *m)
     int r = om_act(m, "r", fs, 2, 0.05f, -1), f = om_act(m, "f", os, 2, 0.1f, 0);
     int s = om_act(m, "s", os, 2, 1.0f / 256, -128), y = om_float(m, "scores", os, 2);
     in[0] = x;
-    om_op(m, OM_QUANTIZE, in, 1, q, NULL);
+    om_op(m, TE_OP_QUANTIZE, in, 1, q, NULL);
     in[0] = q, in[1] = om_weights(m, "cw", cw, 4, 0), in[2] = om_bias(m, "cb", 8, 0.02f);
-    om_op(m, TFLB_OP_CONV_2D, in, 3, c, &conv);
+    om_op(m, TE_OP_CONV_2D, in, 3, c, &conv);
     in[0] = c, in[1] = om_weights(m, "dw", dw, 4, 3), in[2] = om_bias(m, "db", 8, 0.03f);
-    om_op(m, TFLB_OP_DEPTHWISE_CONV_2D, in, 3, d, &dwo);
+    om_op(m, TE_OP_DEPTHWISE_CONV_2D, in, 3, d, &dwo);
     in[0] = c, in[1] = d;
-    om_op(m, TFLB_OP_ADD, in, 2, a, &add);
+    om_op(m, TE_OP_ADD, in, 2, a, &add);
     in[0] = a;
-    om_op(m, TFLB_OP_AVERAGE_POOL_2D, in, 1, p, &pool);
+    om_op(m, TE_OP_AVERAGE_POOL_2D, in, 1, p, &pool);
     in[0] = p;
-    om_op(m, TFLB_OP_RESHAPE, in, 1, r, &rs);
+    om_op(m, TE_OP_RESHAPE, in, 1, r, &rs);
     in[0] = r, in[1] = om_weights(m, "fw", fw, 2, 0), in[2] = om_bias(m, "fb", 4, 0.05f);
-    om_op(m, TFLB_OP_FULLY_CONNECTED, in, 3, f, &fc);
+    om_op(m, TE_OP_FULLY_CONNECTED, in, 3, f, &fc);
     in[0] = f;
-    om_op(m, TFLB_OP_SOFTMAX, in, 1, s, &sm);
+    om_op(m, TE_OP_SOFTMAX, in, 1, s, &sm);
     in[0] = s;
-    om_op(m, OM_DEQUANTIZE, in, 1, y, NULL);
+    om_op(m, TE_OP_DEQUANTIZE, in, 1, y, NULL);
     om_io(m, x, y);
     return 0;
 }
@@ -416,13 +409,13 @@ static int om_patchable(tflb_model *m)
     int b = om_act(m, "b", c2, 4, 0.03f, -128), c = om_act(m, "c", c3, 4, 0.05f, 3);
     int y = om_act(m, "y", ps, 4, 0.05f, 3);
     in[0] = x, in[1] = om_weights(m, "w1", w1, 4, 0), in[2] = om_bias(m, "b1", 16, 0.02f);
-    om_op(m, TFLB_OP_CONV_2D, in, 3, a, &conv1);
+    om_op(m, TE_OP_CONV_2D, in, 3, a, &conv1);
     in[0] = a, in[1] = om_weights(m, "w2", w2, 4, 3), in[2] = om_bias(m, "b2", 16, 0.03f);
-    om_op(m, TFLB_OP_DEPTHWISE_CONV_2D, in, 3, b, &dwo);
+    om_op(m, TE_OP_DEPTHWISE_CONV_2D, in, 3, b, &dwo);
     in[0] = b, in[1] = om_weights(m, "w3", w3, 4, 0), in[2] = om_bias(m, "b3", 8, 0.03f);
-    om_op(m, TFLB_OP_CONV_2D, in, 3, c, &conv3);
+    om_op(m, TE_OP_CONV_2D, in, 3, c, &conv3);
     in[0] = c;
-    om_op(m, TFLB_OP_AVERAGE_POOL_2D, in, 1, y, &pool);
+    om_op(m, TE_OP_AVERAGE_POOL_2D, in, 1, y, &pool);
     om_io(m, x, y);
     return 0;
 }

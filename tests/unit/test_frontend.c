@@ -378,11 +378,11 @@ static void build_basic(model_t *m)
     put_u8(conv_opt, 3, 3);      /* RELU6; dilations absent */
     put_f32(sm_opt, 0, 1.0f);
     m->op[0] = op(0, 3, op0_in, 1, op0_out);
-    put_u8(m->op[0], 3, 1);
+    put_u8(m->op[0], 3, TE_OPT_CONV2D);
     put_child(m->op[0], 4, conv_opt);
     m->op[1] = op(1, 2, op1_in, 1, op1_out);
     m->op[2] = op(2, 1, op2_in, 1, op2_out);
-    put_u8(m->op[2], 3, 9);
+    put_u8(m->op[2], 3, TE_OPT_SOFTMAX);
     put_child(m->op[2], 4, sm_opt);
     m->ops_vec = tables(3, m->op);
 
@@ -394,22 +394,22 @@ static void build_basic(model_t *m)
     put_child(m->subgraph, 4, str("main"));
 
     /* CONV_2D old style (deprecated code only, version 3), RESHAPE new
-     * style (builtin_code only), SOFTMAX both, GELU (150) with the 127
-     * placeholder, CUSTOM with a name. */
+     * style (builtin_code only), SOFTMAX both, GELU (a code past 127) with
+     * the placeholder, CUSTOM with a name. */
     m->opcode[0] = table();
-    put_u8(m->opcode[0], 0, 3);
+    put_u8(m->opcode[0], 0, TE_OP_CONV_2D);
     put_i32(m->opcode[0], 2, 3);
     m->opcode[1] = table();
-    put_i32(m->opcode[1], 3, 22);
+    put_i32(m->opcode[1], 3, TE_OP_RESHAPE);
     m->opcode[2] = table();
-    put_u8(m->opcode[2], 0, 25);
-    put_i32(m->opcode[2], 3, 25);
+    put_u8(m->opcode[2], 0, TE_OP_SOFTMAX);
+    put_i32(m->opcode[2], 3, TE_OP_SOFTMAX);
     put_i32(m->opcode[2], 2, 2);
     m->opcode[3] = table();
-    put_u8(m->opcode[3], 0, 127);
-    put_i32(m->opcode[3], 3, 150);
+    put_u8(m->opcode[3], 0, TE_OP_PLACEHOLDER_FOR_GREATER_OP_CODES);
+    put_i32(m->opcode[3], 3, TE_OP_GELU);
     m->opcode[4] = table();
-    put_i32(m->opcode[4], 3, 32);
+    put_i32(m->opcode[4], 3, TE_OP_CUSTOM);
     put_child(m->opcode[4], 1, str("MyCustomOp"));
     m->opcodes_vec = tables(5, m->opcode);
 
@@ -523,9 +523,33 @@ static void test_opcodes(void)
     CHECK(g != NULL);
     if (!g)
         return;
-    CHECK(g->ops[1].opcode == 150);
-    CHECK(g->ops[2].opcode == 32 && g->ops[2].custom_name &&
+    CHECK(g->ops[1].opcode == TE_OP_GELU);
+    CHECK(g->ops[2].opcode == TE_OP_CUSTOM && g->ops[2].custom_name &&
           strcmp(g->ops[2].custom_name, "MyCustomOp") == 0);
+    te_graph_free(g);
+}
+
+/* A tensor no operator writes: refused as the input of a builtin operator,
+ * accepted as the input of a CUSTOM one (Vela's ethos-u takes its scratch
+ * areas that way; validation then reports the CUSTOM operator). */
+static void test_unwritten_custom_input(void)
+{
+    model_t m;
+    te_diag d;
+    te_graph *g;
+    build_basic(&m);
+    put_i32(m.tensor[4], 2, 0); /* RESHAPE's shape input loses its data */
+    EXPECT_FAIL(serialize(m.model),
+                "RESHAPE (op 1): input 1 (tensor 4 'shape') is never written");
+    build_basic(&m);
+    put_i32(m.tensor[4], 2, 0);
+    put_i32(m.op[1], 0, 4); /* the same op as CUSTOM 'MyCustomOp' */
+    g = load(serialize(m.model), &d);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    CHECK(g->ops[1].opcode == TE_OP_CUSTOM && g->tensors[4].producer == -1 &&
+          g->tensors[4].data == NULL);
     te_graph_free(g);
 }
 
@@ -533,8 +557,16 @@ static void test_opcodes(void)
  * the reader beyond their range). */
 static void test_options(void)
 {
-    static const int codes[] = {3, 4, 1, 17, 9, 25, 2, 0, 18, 22, 40, 43, 45, 67, 97};
-    static const int unions[] = {1, 2, 5, 5, 8, 9, 10, 11, 21, 17, 27, 30, 32, 49, 74};
+    static const int codes[] = {
+        TE_OP_CONV_2D, TE_OP_DEPTHWISE_CONV_2D, TE_OP_AVERAGE_POOL_2D, TE_OP_MAX_POOL_2D,
+        TE_OP_FULLY_CONNECTED, TE_OP_SOFTMAX, TE_OP_CONCATENATION, TE_OP_ADD, TE_OP_MUL,
+        TE_OP_RESHAPE, TE_OP_MEAN, TE_OP_SQUEEZE, TE_OP_STRIDED_SLICE, TE_OP_TRANSPOSE_CONV,
+        TE_OP_RESIZE_NEAREST_NEIGHBOR};
+    static const int unions[] = {
+        TE_OPT_CONV2D, TE_OPT_DEPTHWISE_CONV2D, TE_OPT_POOL2D, TE_OPT_POOL2D,
+        TE_OPT_FULLY_CONNECTED, TE_OPT_SOFTMAX, TE_OPT_CONCATENATION, TE_OPT_ADD, TE_OPT_MUL,
+        TE_OPT_RESHAPE, TE_OPT_REDUCER, TE_OPT_SQUEEZE, TE_OPT_STRIDED_SLICE,
+        TE_OPT_TRANSPOSE_CONV, TE_OPT_RESIZE_NEAREST_NEIGHBOR};
     enum { N = sizeof codes / sizeof codes[0] };
     static const int32_t s1[] = {1}, in0[] = {0, -1}, graph_in[] = {0};
     static const int32_t new_shape[] = {1, 2, 3}, sq_dims[] = {1, 2};
@@ -550,7 +582,7 @@ static void test_options(void)
         opcs[i] = table();
         put_i32(opcs[i], 3, codes[i]);
         outs[i] = i + 1;
-        ops[i] = op(i, codes[i] == 9 ? 2 : 1, in0, 1, &outs[i]);
+        ops[i] = op(i, codes[i] == TE_OP_FULLY_CONNECTED ? 2 : 1, in0, 1, &outs[i]);
         o[i] = table();
         put_u8(ops[i], 3, unions[i]);
         put_child(ops[i], 4, o[i]);
@@ -649,13 +681,13 @@ static void test_option_edge_cases(void)
         te_graph_free(g);
     }
     build_basic(&m);
-    put_u8(m.op[0], 3, 5); /* Pool2DOptions on a CONV_2D */
+    put_u8(m.op[0], 3, TE_OPT_POOL2D); /* Pool2DOptions (5) on a CONV_2D */
     EXPECT_FAIL(serialize(m.model), "CONV_2D (op 0): builtin_options has union type 5");
 
     build_basic(&m);
     ro = table();
     put_child(ro, 0, vec_i32(7, seven));
-    put_u8(m.op[1], 3, 17);
+    put_u8(m.op[1], 3, TE_OPT_RESHAPE);
     put_child(m.op[1], 4, ro);
     EXPECT_FAIL(serialize(m.model), "RESHAPE (op 1): ReshapeOptions.new_shape has 7 entries");
 
@@ -1042,10 +1074,58 @@ static void test_file_loading(void)
     remove(path);
 }
 
+/* The schema table (src/ir/tflite_schema.def): every BuiltinOperator from 0
+ * to the last, consecutive, named by te_opcode_name() exactly as its
+ * TE_OP_ constant; spot checks against schema.fbs; the option union ids. */
+static void test_schema_table(void)
+{
+    static const struct { int value, code; const char *name; } ops[] = {
+#define TE_BUILTIN(name, code) {TE_OP_##name, code, #name},
+#include "ir/tflite_schema.def"
+#undef TE_BUILTIN
+    };
+    static const struct { int value, id; const char *type; } opts[] = {
+#define TE_BUILTIN_OPTIONS(tag, type, id) {TE_OPT_##tag, id, #type},
+#include "ir/tflite_schema.def"
+#undef TE_BUILTIN_OPTIONS
+    };
+    int n = (int)(sizeof ops / sizeof ops[0]), i, k;
+    CHECK(n == TE_BUILTIN_COUNT && n == 210);
+    for (i = 0; i < n; i++) {
+        CHECK(ops[i].code == i && ops[i].value == i);
+        CHECK(!strcmp(te_opcode_name(i), ops[i].name));
+        for (k = 0; k < i; k++)
+            CHECK(strcmp(ops[k].name, ops[i].name) != 0);
+    }
+    CHECK(TE_OP_ADD == 0 && TE_OP_CONV_2D == 3 && TE_OP_DEPTH_TO_SPACE == 5);
+    CHECK(TE_OP_CUSTOM == 32 && TE_OP_TILE == 69 && TE_OP_SQRT == 75 && TE_OP_SHAPE == 77);
+    CHECK(TE_OP_FLOOR_DIV == 90 && TE_OP_GATHER_ND == 107 && TE_OP_QUANTIZE == 114);
+    CHECK(TE_OP_HARD_SWISH == 117 && TE_OP_BATCH_MATMUL == 126);
+    CHECK(TE_OP_PLACEHOLDER_FOR_GREATER_OP_CODES == 127 && TE_OP_GELU == 150);
+    CHECK(TE_OP_STABLEHLO_LOGISTIC == 162 && TE_OP_DILATE == 203);
+    CHECK(TE_OP_STABLEHLO_CASE == 209);
+    CHECK(!strcmp(te_opcode_name(TE_OP_SHAPE), "SHAPE"));
+    CHECK(!strcmp(te_opcode_name(TE_OP_STABLEHLO_CASE), "STABLEHLO_CASE"));
+    CHECK(!strcmp(te_opcode_name(TE_BUILTIN_COUNT), "BUILTIN_210"));
+
+    CHECK(sizeof opts / sizeof opts[0] == 126);
+    for (i = 0; i < (int)(sizeof opts / sizeof opts[0]); i++)
+        CHECK(opts[i].id == i + 1 && opts[i].value == i + 1);
+    CHECK(TE_OPT_NONE == 0 && TE_OPT_CONV2D == 1 && TE_OPT_DEPTHWISE_CONV2D == 2);
+    CHECK(TE_OPT_POOL2D == 5 && TE_OPT_FULLY_CONNECTED == 8 && TE_OPT_SOFTMAX == 9);
+    CHECK(TE_OPT_CONCATENATION == 10 && TE_OPT_ADD == 11 && TE_OPT_RESHAPE == 17);
+    CHECK(TE_OPT_MUL == 21 && TE_OPT_REDUCER == 27 && TE_OPT_SQUEEZE == 30);
+    CHECK(TE_OPT_STRIDED_SLICE == 32 && TE_OPT_TRANSPOSE_CONV == 49);
+    CHECK(TE_OPT_RESIZE_NEAREST_NEIGHBOR == 74 && TE_OPT_RIGHT_SHIFT == 126);
+    CHECK(!strcmp(opts[TE_OPT_SHAPE - 1].type, "ShapeOptions"));
+}
+
 int main(void)
 {
+    test_schema_table();
     test_basic_decode();
     test_opcodes();
+    test_unwritten_custom_input();
     test_options();
     test_option_edge_cases();
     test_vtable_layouts();

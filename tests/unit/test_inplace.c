@@ -326,12 +326,12 @@ static uint8_t *build_pad_model(int v, size_t *size)
                             &qb);
     cout[0] = tflb_add_tensor(&m, "y", TFLB_INT8, s_y, 4, 0, &qo);
     pin[2] = tflb_add_const(&m, "value", TFLB_INT8, s_one, 1, &value, 1, &qi);
-    o = tflb_opt_empty(TFLB_OPT_PAD);
-    tflb_add_op(&m, tflb_add_opcode(&m, TFLB_OP_PAD, 2), pin,
+    o = tflb_opt_empty(TE_OPT_PAD);
+    tflb_add_op(&m, tflb_add_opcode(&m, TE_OP_PAD, 2), pin,
                 v == V_VALUE_OTHER || v == V_VALUE_ZP ? 3 : 2, pout, 1, &o);
     o = conv ? tflb_opt_conv2d(TFLB_PAD_SAME, 1, 1, TFLB_ACT_RELU)
              : tflb_opt_dwconv2d(TFLB_PAD_VALID, 1, 1, 1, TFLB_ACT_NONE);
-    tflb_add_op(&m, tflb_add_opcode(&m, conv ? TFLB_OP_CONV_2D : TFLB_OP_DEPTHWISE_CONV_2D, 3),
+    tflb_add_op(&m, tflb_add_opcode(&m, conv ? TE_OP_CONV_2D : TE_OP_DEPTHWISE_CONV_2D, 3),
                 cin, 3, cout, 1, &o);
     tflb_set_inputs(&m, pin, 1);
     outs[0] = cout[0];
@@ -403,7 +403,7 @@ static uint8_t *build_dw_chain(int mult, size_t *size)
     in1[1] = tflb_add_const(&m, "w1", TFLB_INT8, s_w1, 4, wdata, (size_t)36 * mult, &qw);
     in2[0] = t;
     in2[1] = tflb_add_const(&m, "w2", TFLB_INT8, s_w2, 4, wdata, (size_t)36 * mult, &qw);
-    code = tflb_add_opcode(&m, TFLB_OP_DEPTHWISE_CONV_2D, 3);
+    code = tflb_add_opcode(&m, TE_OP_DEPTHWISE_CONV_2D, 3);
     o = tflb_opt_dwconv2d(TFLB_PAD_SAME, 1, 1, mult, TFLB_ACT_RELU6);
     tflb_add_op(&m, code, in1, 2, &t, 1, &o);
     o = tflb_opt_dwconv2d(TFLB_PAD_SAME, 2, 2, 1, TFLB_ACT_NONE);
@@ -439,12 +439,14 @@ static void test_inplace_decision(void)
             const te_graph *g = m->g;
             const te_tensor *t = &g->tensors[g->ops[0].out[0]];
             const te_tensor *y = &g->tensors[g->ops[1].out[0]];
-            const te_op_def *def = te_op_find(TE_OP_DEPTHWISE_CONV_2D);
+            const te_lowering *l0 = te_lowered_find(m->low, g, &g->ops[0]);
+            const te_lowering *l1 = te_lowered_find(m->low, g, &g->ops[1]);
             /* multiplier 2 cannot run in place; the second op can either way */
             CHECK(t->inplace == (mult == 1));
             CHECK(y->inplace && y->alias_of == t->id);
-            CHECK(def->scratch_bytes(g, &g->ops[0]) == (mult == 1 ? 64u : 0u));
-            CHECK(def->scratch_bytes(g, &g->ops[1]) == 64u);
+            CHECK(l0 && l0->scratch_bytes == (mult == 1 ? 64u : 0u));
+            CHECK(l1 && l1->scratch_bytes == 64u);
+            CHECK(l1 && l1->inplace_input == 0);
             CHECK(te_model_generate(m, "dwc", "", &h, &c, &d) == 0);
             CHECK(c.s && strstr(c.s, "te_depthwise_conv2d_s8_inplace(") != NULL);
             /* m1: one 8x8x4 buffer plus one 8x8 plane; m2: x and t */
@@ -482,7 +484,7 @@ static uint8_t *build_concat_model(int image, int a_out, size_t *size)
     a = tflb_add_tensor(&m, "a", TFLB_INT8, image ? s_a : f_a, image ? 4 : 2, 0, &qo);
     b = tflb_add_tensor(&m, "b", TFLB_INT8, image ? s_b : f_b, image ? 4 : 2, 0, &qo);
     y = tflb_add_tensor(&m, "y", TFLB_INT8, image ? s_y : f_y, image ? 4 : 2, 0, &qo);
-    code = tflb_add_opcode(&m, image ? TFLB_OP_CONV_2D : TFLB_OP_FULLY_CONNECTED, 3);
+    code = tflb_add_opcode(&m, image ? TE_OP_CONV_2D : TE_OP_FULLY_CONNECTED, 3);
     o = image ? tflb_opt_conv2d(TFLB_PAD_SAME, 1, 1, TFLB_ACT_NONE)
               : tflb_opt_fc(TFLB_ACT_NONE, 0);
     in[0] = x;
@@ -495,7 +497,7 @@ static uint8_t *build_concat_model(int image, int a_out, size_t *size)
     in[0] = a;
     in[1] = b;
     o = tflb_opt_concat(image ? -1 : 1, TFLB_ACT_NONE);
-    tflb_add_op(&m, tflb_add_opcode(&m, TFLB_OP_CONCATENATION, 1), in, 2, &y, 1, &o);
+    tflb_add_op(&m, tflb_add_opcode(&m, TE_OP_CONCATENATION, 1), in, 2, &y, 1, &o);
     outs[0] = y;
     if (!image) {
         z = tflb_add_tensor(&m, "z", TFLB_INT8, f_z, 2, 0, &qo);
@@ -545,7 +547,7 @@ static void test_concat_slices(void)
             const te_tensor *y = &g->tensors[g->ops[2].out[0]];
             CHECK(a->slice == !cases[k].a_out);
             if (cases[k].a_out) { /* a slice of b alone does not pay for a work area */
-                CHECK(b->slice && g->slice_no_work);
+                CHECK(b->slice && m->low->opts.slice_no_work);
                 CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
                 te_model_free(m);
                 free(data);

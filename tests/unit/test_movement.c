@@ -310,6 +310,8 @@ static int run_op(const te_op_def *def, graph1 *m)
 {
     te_diag d;
     te_emit e;
+    te_lowering low;
+    static const te_lower_opts plain;
     int tc[MAXT] = {0}, rc = 0;
     const char *s;
     memset(&d, 0, sizeof d);
@@ -323,6 +325,8 @@ static int run_op(const te_op_def *def, graph1 *m)
     e.name = "m";
     e.tensor_const = tc;
     e.cur_op = &m->op;
+    te_lower_op(&m->g, &m->op, &plain, &low);
+    e.low = &low;
     e.diag = &d;
     if (def->emit(&e, &m->op) != 0) {
         snprintf(last_error, sizeof last_error, "emit: %s", d.msg);

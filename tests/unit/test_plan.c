@@ -90,7 +90,7 @@ static void test_random(void)
     for (trial = 0; trial < 300; trial++) {
         te_diag d = {{0}, 0};
         te_graph *g = random_graph(test_rand_range(1, 60), trial % 2);
-        te_plan *p = te_plan_build(g, &d);
+        te_plan *p = te_plan_build(g, NULL, &d);
         CHECK(p != NULL);
         if (p)
             check_plan(g, p);
@@ -111,7 +111,7 @@ static void test_chain_reaches_bound(void)
         g->ops[i].n_in = 1;
         g->ops[i].in[0] = i;
     }
-    p = te_plan_build(g, &d);
+    p = te_plan_build(g, NULL, &d);
     CHECK(p && p->arena_bytes == p->lower_bound);
     te_plan_free(p);
     te_graph_free(g);

@@ -41,6 +41,7 @@ typedef struct {
 #define TE_DEPTHWISE_DSP_SAT 1
 #define TE_DEPTHWISE_DSP_CLAMP 2
 
+/* te:section TE_DEPTHWISE_DSP_DECLARE */
 /* te_depthwise_dsp_s8_k<K>s<S>: filter K x K, stride S.  weights: the
  * model's [1, K, K, c]; bias: c values or NULL; rq: three int32 per channel
  * from te_convfam_fast_requant.  ring: scratch of 4 * ring_h * ring_w +
@@ -61,12 +62,25 @@ typedef struct {
     TE_KERNEL void name(const te_depthwise_dsp_params *p, const int8_t *input, int8_t *output,   \
                         const int8_t *weights, const int32_t *bias, const int32_t *rq,           \
                         uint32_t *ring)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k3s1_inl te_depthwise_dsp_s8_k3s1 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k3s1);
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k3s2_inl te_depthwise_dsp_s8_k3s2 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k3s2);
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k5s1_inl te_depthwise_dsp_s8_k5s1 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k5s1);
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k5s2_inl te_depthwise_dsp_s8_k5s2 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k5s2);
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k7s1_inl te_depthwise_dsp_s8_k7s1 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k7s1);
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k7s2_inl te_depthwise_dsp_s8_k7s2 */
 TE_DEPTHWISE_DSP_DECLARE(te_depthwise_dsp_s8_k7s2);
+/* te:end */
 
 /* The channels-last kernel: any filter up to 7 rows (any width and
  * stride, no dilation), any depth multiplier (output channel oc reads input
@@ -85,9 +99,11 @@ typedef struct {
     int32_t input_offset, output_offset, act_min, act_max;
 } te_depthwise_dsp_nhwc_params;
 
+/* te:section te_depthwise_dsp_nhwc_s8 */
 TE_KERNEL void te_depthwise_dsp_nhwc_s8(const te_depthwise_dsp_nhwc_params *p,
                                         const int8_t *input, int8_t *output,
                                         const int8_t *weights, const int32_t *bias,
                                         const int32_t *rq, uint32_t *scratch);
+/* te:end */
 
 #endif

@@ -10,6 +10,7 @@
 #error "te_depthwise_avx2.c is for target x86-64-v3 (TE_TARGET_AVX2)"
 #endif
 
+/* te:section te_depthwise_avx2_pair */
 /* One pair of taps of 16 channels: bytes at xa and xb interleaved and
  * widened, times the pair's weights w (16 channels x 2), into s0 (channels
  * 0..7) and s1 (8..15). */
@@ -25,7 +26,9 @@ TE_AVX2_FN void te_depthwise_avx2_pair(const int8_t *xa, const int8_t *xb, const
     *s1 = _mm256_add_epi32(
         *s1, _mm256_madd_epi16(hi, _mm256_loadu_si256((const __m256i *)(const void *)(w + 16))));
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_taps */
 /* Sums of one output pixel over a kh x kw filter, dilation 1 (kh, kw
  * constants once inlined: every tap at a fixed offset from its row):
  * rows[ky] + x is the pixel's tap (ky, 0). */
@@ -42,7 +45,9 @@ te_depthwise_avx2_taps(const int8_t *const *rows, long x, int kh, int kw, const 
         te_depthwise_avx2_pair(xa, xb, w, s0, s1);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_taps_any */
 /* The same for any filter and dilation: tap (ky, kx) at rows[ky] + x +
  * 16 * kx * dil_w. */
 TE_AVX2_FN void te_depthwise_avx2_taps_any(const te_depthwise_avx2_params *p,
@@ -59,7 +64,9 @@ TE_AVX2_FN void te_depthwise_avx2_taps_any(const te_depthwise_avx2_params *p,
         te_depthwise_avx2_pair(xa, xb, w, s0, s1);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_row */
 /* One output row of a 16-channel block: rows[ky] the ring row of tap row
  * ky (column 0); w, r the block's weights and two requantization blocks;
  * out the row's pixel 0 at the block's first channel; n channels stored. */
@@ -83,7 +90,9 @@ te_depthwise_avx2_row(const te_depthwise_avx2_params *p, const int8_t *const *ro
                         te_avx2_rq(p->fast_rq, p->output_offset, s1, r + 32), lo, hi, out, n);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_any_row */
 /* The row for the filter shapes with a specialised loop (3x3, 5x5, 7x7
  * without horizontal dilation), else the general one. */
 TE_AVX2_FN void te_depthwise_avx2_any_row(const te_depthwise_avx2_params *p,
@@ -100,7 +109,9 @@ TE_AVX2_FN void te_depthwise_avx2_any_row(const te_depthwise_avx2_params *p,
     else
         te_depthwise_avx2_row(p, rows, 0, 0, w, r, out, n);
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_save */
 /* Input row iy, channels [c0, c0 + n), into its ring row (16 bytes a
  * pixel, from column pad_left). */
 TE_AVX2_FN void te_depthwise_avx2_save(const te_depthwise_avx2_params *p, const int8_t *in_b,
@@ -119,7 +130,9 @@ TE_AVX2_FN void te_depthwise_avx2_save(const te_depthwise_avx2_params *p, const 
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_avx2_s8 */
 TE_KERNEL TE_AVX2_ENTRY void te_depthwise_avx2_s8(const te_depthwise_avx2_params *p,
                                                  const int8_t *input, const int16_t *w,
                                                  const int32_t *qr, int8_t *output)
@@ -156,3 +169,4 @@ TE_KERNEL TE_AVX2_ENTRY void te_depthwise_avx2_s8(const te_depthwise_avx2_params
         }
     }
 }
+/* te:end */

@@ -49,7 +49,9 @@ typedef struct {
 /* Ring rows (span) plus one row of zero points, 16 bytes a column. */
 #define TE_DEPTHWISE_AVX2_RING_BYTES(span, cols) (((span) + 1) * (cols) * 16)
 
+/* te:section te_depthwise_avx2_s8 */
 TE_KERNEL void te_depthwise_avx2_s8(const te_depthwise_avx2_params *p, const int8_t *input,
                                     const int16_t *w, const int32_t *qr, int8_t *output);
+/* te:end */
 
 #endif

@@ -11,6 +11,7 @@
 #error "te_conv2d_avx2.c is for target x86-64-v3 (TE_TARGET_AVX2)"
 #endif
 
+/* te:section te_conv2d_avx2_widen */
 /* n int8 at src as int16 at dst: 16, then 8 at a time, then one by one. */
 TE_AVX2_FN void te_conv2d_avx2_widen(int16_t *dst, const int8_t *src, int n)
 {
@@ -26,7 +27,9 @@ TE_AVX2_FN void te_conv2d_avx2_widen(int16_t *dst, const int8_t *src, int n)
     for (; i < n; i++)
         dst[i] = src[i];
 }
+/* te:end */
 
+/* te:section te_conv2d_avx2_fill */
 /* n int16 equal to v at dst. */
 TE_AVX2_FN void te_conv2d_avx2_fill(int16_t *dst, int16_t v, int n)
 {
@@ -34,7 +37,9 @@ TE_AVX2_FN void te_conv2d_avx2_fill(int16_t *dst, int16_t v, int n)
     for (i = 0; i < n; i++)
         dst[i] = v;
 }
+/* te:end */
 
+/* te:section te_conv2d_avx2_patch */
 /* The patch of output pixel (oy, ox) of batch input in_b into d. */
 TE_AVX2_FN void te_conv2d_avx2_patch(const te_conv2d_avx2_params *p, const int8_t *in_b, int oy,
                                      int ox, int16_t *d)
@@ -65,12 +70,14 @@ TE_AVX2_FN void te_conv2d_avx2_patch(const te_conv2d_avx2_params *p, const int8_
         }
     }
 }
+/* te:end */
 
 /* The madd-accumulate of pair x (broadcast) by weights w into acc. */
 #define TE_CONV2D_AVX2_MAC(ACC, X, W) ACC = _mm256_add_epi32(ACC, _mm256_madd_epi16(X, W))
 #define RQ(A, R) te_avx2_rq(p->fast_rq, p->output_offset, A, R)
 #define TE_CONV2D_AVX2_BCAST(P, J) _mm256_set1_epi32(te_conv2d_avx2_pair((P) + 2 * (J)))
 
+/* te:section te_conv2d_avx2_pair */
 /* Two int16 as one int32 (without breaking the aliasing rules). */
 TE_AVX2_FN int32_t te_conv2d_avx2_pair(const int16_t *x)
 {
@@ -78,7 +85,9 @@ TE_AVX2_FN int32_t te_conv2d_avx2_pair(const int16_t *x)
     __builtin_memcpy(&v, x, sizeof v);
     return v;
 }
+/* te:end */
 
+/* te:section te_conv2d_avx2_px4_c16 */
 /* 16 channels (blocks b and b + 1) of 4 pixels (patches x0..x3); stores
  * the first n pixels (outputs o, pixels os bytes apart), channels below
  * nc (from the block's first). */
@@ -119,7 +128,9 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c16(const te_conv2d_avx2_params *p, const int
     if (n > 3)
         te_avx2_store16(RQ(a30, r), RQ(a31, r + 32), lo, hi, o + 3 * os, nc);
 }
+/* te:end */
 
+/* te:section te_conv2d_avx2_px4_c8 */
 /* The same for the last block alone (8 channels, nc <= 8 of them). */
 TE_AVX2_FN void te_conv2d_avx2_px4_c8(const te_conv2d_avx2_params *p, const int16_t *const *x,
                                       const int16_t *w, const int32_t *r, int8_t *o, long os,
@@ -151,11 +162,13 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c8(const te_conv2d_avx2_params *p, const int1
     if (n > 3)
         te_avx2_store16(a3, a3, lo, hi, o + 3 * os, nc);
 }
+/* te:end */
 
 #undef RQ
 #undef TE_CONV2D_AVX2_MAC
 #undef TE_CONV2D_AVX2_BCAST
 
+/* te:section te_conv2d_avx2_pixels */
 /* Every channel of the n (1..4) output pixels whose patches are x. */
 TE_AVX2_FN void te_conv2d_avx2_pixels(const te_conv2d_avx2_params *p, const int16_t *const *x,
                                       const int16_t *w, const int32_t *qr, int8_t *o, long os,
@@ -171,7 +184,9 @@ TE_AVX2_FN void te_conv2d_avx2_pixels(const te_conv2d_avx2_params *p, const int1
         te_conv2d_avx2_px4_c8(p, x, w + b * wblock, qr + 32 * b, o + 8 * b, os, n,
                               p->out_c - 8 * b);
 }
+/* te:end */
 
+/* te:section te_conv2d_avx2_s8 */
 TE_KERNEL TE_AVX2_ENTRY void te_conv2d_avx2_s8(const te_conv2d_avx2_params *p, const int8_t *input,
                                             const int16_t *w, const int32_t *qr, int8_t *output)
 {
@@ -198,3 +213,4 @@ TE_KERNEL TE_AVX2_ENTRY void te_conv2d_avx2_s8(const te_conv2d_avx2_params *p, c
         }
     }
 }
+/* te:end */

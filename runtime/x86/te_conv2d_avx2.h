@@ -50,7 +50,9 @@ typedef struct {
                                 * tensor */
 } te_conv2d_avx2_params;
 
+/* te:section te_conv2d_avx2_s8 */
 TE_KERNEL void te_conv2d_avx2_s8(const te_conv2d_avx2_params *p, const int8_t *input,
                                  const int16_t *w, const int32_t *qr, int8_t *output);
+/* te:end */
 
 #endif

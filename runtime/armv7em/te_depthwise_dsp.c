@@ -29,6 +29,7 @@
 /* ---- private primitives (instructions on Cortex-M, exact C elsewhere) --- */
 
 #if defined(__ARM_FEATURE_DSP)
+/* te:section te_depthwise_dsp_sxtab16_ror8 */
 /* a + sxtb16(b ror 8): bytes 1 and 3 of b added to the halves of a */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_sxtab16_ror8(uint32_t a, uint32_t b)
 {
@@ -36,6 +37,8 @@ static inline TE_UNUSED uint32_t te_depthwise_dsp_sxtab16_ror8(uint32_t a, uint3
     __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_sat8 */
 /* v clamped to [-128, 127] */
 static inline TE_UNUSED int32_t te_depthwise_dsp_sat8(int32_t v)
 {
@@ -43,6 +46,8 @@ static inline TE_UNUSED int32_t te_depthwise_dsp_sat8(int32_t v)
     __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(v));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smmlar */
 /* acc + ((a * b + 2^31) >> 32) (SMMLAR) */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smmlar(int32_t a, int32_t b, int32_t acc)
 {
@@ -50,6 +55,8 @@ static inline TE_UNUSED int32_t te_depthwise_dsp_smmlar(int32_t a, int32_t b, in
     __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smlabb */
 /* acc + lo(a) * lo(b), acc + hi(a) * hi(b) (int16 halves) */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smlabb(uint32_t a, uint32_t b, int32_t acc)
 {
@@ -57,12 +64,16 @@ static inline TE_UNUSED int32_t te_depthwise_dsp_smlabb(uint32_t a, uint32_t b, 
     __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smlatt */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smlatt(uint32_t a, uint32_t b, int32_t acc)
 {
     int32_t r;
     __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_pack_lo */
 /* low half of a, low half of b as high half (PKHBT, LSL #16) */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_lo(uint32_t a, uint32_t b)
 {
@@ -70,6 +81,8 @@ static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_lo(uint32_t a, uint32_t b
     __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_pack_hi */
 /* high half of a as low half, high half of b (PKHTB, ASR #16) */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_hi(uint32_t a, uint32_t b)
 {
@@ -77,39 +90,55 @@ static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_hi(uint32_t a, uint32_t b
     __asm__("pkhtb %0, %2, %1, asr #16" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
+/* te:end */
 #else
+/* te:section te_depthwise_dsp_sxtab16_ror8 */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_sxtab16_ror8(uint32_t a, uint32_t b)
 {
     return te_sxtab16(a, b >> 8 | b << 24);
 }
+/* te:end */
+/* te:section te_depthwise_dsp_sat8 */
 static inline TE_UNUSED int32_t te_depthwise_dsp_sat8(int32_t v)
 {
     return v < -128 ? -128 : (v > 127 ? 127 : v);
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smmlar */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smmlar(int32_t a, int32_t b, int32_t acc)
 {
     return (int32_t)(((int64_t)a * b + (int64_t)acc * 4294967296 + 2147483648) >> 32);
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smlabb */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smlabb(uint32_t a, uint32_t b, int32_t acc)
 {
     int32_t p = (int32_t)(int16_t)(a & 0xffffu) * (int32_t)(int16_t)(b & 0xffffu);
     return (int32_t)((uint32_t)acc + (uint32_t)p);
 }
+/* te:end */
+/* te:section te_depthwise_dsp_smlatt */
 static inline TE_UNUSED int32_t te_depthwise_dsp_smlatt(uint32_t a, uint32_t b, int32_t acc)
 {
     int32_t p = (int32_t)(int16_t)(a >> 16) * (int32_t)(int16_t)(b >> 16);
     return (int32_t)((uint32_t)acc + (uint32_t)p);
 }
+/* te:end */
+/* te:section te_depthwise_dsp_pack_lo */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_lo(uint32_t a, uint32_t b)
 {
     return (a & 0xffffu) | b << 16;
 }
+/* te:end */
+/* te:section te_depthwise_dsp_pack_hi */
 static inline TE_UNUSED uint32_t te_depthwise_dsp_pack_hi(uint32_t a, uint32_t b)
 {
     return a >> 16 | (b & 0xffff0000u);
 }
+/* te:end */
 #endif
 
+/* te:section te_depthwise_dsp_opaque */
 /* Hides the value of p from the optimiser, so that loads through it stay
  * where they are written (hoisted loads would only be spilled). */
 TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
@@ -119,6 +148,7 @@ TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
 #endif
     return p;
 }
+/* te:end */
 
 /* ---- one channel's constants -------------------------------------------
  * An int32 block per channel of the group: the weight words, then fields
@@ -142,6 +172,36 @@ TE_DEPTHWISE_DSP_INLINE int32_t *te_depthwise_dsp_opaque(int32_t *p)
 #define TE_DEPTHWISE_DSP_TAILF 13 /* row length % 4: bit 1 a pair, bit 0 a single pixel */
 #define TE_DEPTHWISE_DSP_CS_WORDS(k) (TE_DEPTHWISE_DSP_FIELDS(k) + 15)
 
+/* Byte offsets the assembly below reads from a channel's block (cs): 3x3
+ * with literal offsets (fields at 4 * FIELDS(3) = 48), 5x5 and 7x7 with
+ * F = 4 * FIELDS(k) ("120", "224") plus literal field offsets.  The weight
+ * rows: 8 nw bytes a row at stride 1, 4 nw at stride 2, nw = (k + 1) / 2;
+ * the row pointer table: 4 k bytes a row. */
+#define TE_DEPTHWISE_DSP_AT(k, field) (4 * (TE_DEPTHWISE_DSP_FIELDS(k) + (field)))
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_B2) == 48, dsp_k3_b2);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_M) == 52, dsp_k3_m);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_M + 2) == 60, dsp_k3_e);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_C) == 64, dsp_k3_c);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_C3) == 68, dsp_k3_c3);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_END) == 72, dsp_k3_end);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_TAB) == 76, dsp_k3_tab);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_CHOFF) == 80, dsp_k3_choff);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_OUT) == 84, dsp_k3_out);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_ROWB) == 88, dsp_k3_rowb);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_QB) == 92, dsp_k3_qb);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_NR) == 96, dsp_k3_nr);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(3, TE_DEPTHWISE_DSP_TAILF) == 100, dsp_k3_tailf);
+TE_STATIC_ASSERT(TE_DEPTHWISE_DSP_AT(5, 0) == 120 && TE_DEPTHWISE_DSP_AT(7, 0) == 224, dsp_f);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_M == 4 && 4 * (TE_DEPTHWISE_DSP_M + 2) == 12, dsp_f_rq);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_C == 16 && 4 * TE_DEPTHWISE_DSP_END == 24, dsp_f_c_end);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_TAB == 28 && 4 * TE_DEPTHWISE_DSP_CHOFF == 32, dsp_f_tab);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_OUT == 36 && 4 * TE_DEPTHWISE_DSP_ROWB == 40, dsp_f_out);
+TE_STATIC_ASSERT(4 * TE_DEPTHWISE_DSP_QB == 44 && 4 * TE_DEPTHWISE_DSP_TAILF == 52, dsp_f_qb);
+TE_STATIC_ASSERT(8 * ((3 + 1) / 2) == 16 && 4 * ((3 + 1) / 2) == 8, dsp_k3_rows);
+TE_STATIC_ASSERT(8 * ((5 + 1) / 2) == 24 && 4 * ((5 + 1) / 2) == 12, dsp_k5_rows);
+TE_STATIC_ASSERT(8 * ((7 + 1) / 2) == 32 && 4 * ((7 + 1) / 2) == 16, dsp_k7_rows);
+TE_STATIC_ASSERT(4 * 5 == 20 && 4 * 7 == 28, dsp_tab_rows);
+
 /* ---- requantization ---------------------------------------------------- */
 
 /* One channel's requantization values, held in registers by the loops. */
@@ -149,6 +209,7 @@ typedef struct {
     int32_t m, h, e, zp, lo, hi;
 } te_depthwise_dsp_rqv;
 
+/* te:section te_depthwise_dsp_out */
 TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_out(int32_t a2, te_depthwise_dsp_rqv q, int mode)
 {
     int32_t v;
@@ -163,9 +224,11 @@ TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_out(int32_t a2, te_depthwise_dsp
         return (int8_t)te_depthwise_dsp_sat8(v);
     return (int8_t)te_clamp_i32(v, q.lo, q.hi);
 }
+/* te:end */
 
 /* ---- portable pixel loops ------------------------------------------------ */
 
+/* te:section te_depthwise_dsp_pixels */
 /* Doubled accumulators of np (1, 2 or 4) consecutive output pixels of one
  * channel: x[ky] = ring word of the first pixel's first column in filter
  * row ky, w = weight words. */
@@ -214,7 +277,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_pixels(const uint32_t *const *x, c
     a[2] = a2;
     a[3] = a3;
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_row */
 /* One output row of one channel: quads of pixels, then a pair and/or a
  * single pixel.  rows[ky]: the channel's ring row of filter row ky (word 0
  * = ring columns 0, 1); cs: the channel's constants; out: the channel's
@@ -252,6 +317,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
             x[ky] += s;
     }
 }
+/* te:end */
 
 /* ---- assembly pixel loops: 3x3, SAT mode, Cortex-M ----------------------
  * Registers: x0..x2 the filter rows' ring words (advancing), out, a0..a3
@@ -264,6 +330,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define TE_DEPTHWISE_DSP_ASM 1
 #define TE_DEPTHWISE_DSP_MAC(a, x, w, s) "smlad %[" a "], %[" x "], %[" w "], %[" s "]\n\t"
+/* te:section TE_DEPTHWISE_DSP_S1_QUAD */
 /* stride 1 quad, one filter row: words X0, X1 (x advances 2 words), X2;
  * weights E0, O0, E1, O1 at byte off */
 #define TE_DEPTHWISE_DSP_S1_QUAD(x, off, s0, s1, s2, s3)                                       \
@@ -275,6 +342,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     "ldr %[d0], [%[" x "]]\n\t"                                                               \
     TE_DEPTHWISE_DSP_MAC("a0", "d1", "e0", "a0") TE_DEPTHWISE_DSP_MAC("a1", "d1", "e1", "a1") \
     TE_DEPTHWISE_DSP_MAC("a2", "d0", "e0", "a2") TE_DEPTHWISE_DSP_MAC("a3", "d0", "e1", "a3")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S1_PAIR */
 /* stride 1 pair: X0, X1 (x advances 1 word) */
 #define TE_DEPTHWISE_DSP_S1_PAIR(x, off, s0, s1)                                               \
     "ldrd %[d0], %[d1], [%[" x "]], #4\n\t"                                                   \
@@ -282,6 +351,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", s1)     \
     "ldrd %[e0], %[e1], [%[cs], #" off "+8]\n\t"                                              \
     TE_DEPTHWISE_DSP_MAC("a0", "d1", "e0", "a0") TE_DEPTHWISE_DSP_MAC("a1", "d1", "e1", "a1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2_QUAD */
 /* stride 2 quad: X0..X4 (x advances 4 words); weights E0, E1 */
 #define TE_DEPTHWISE_DSP_S2_QUAD(x, off, s0, s1, s2, s3)                                       \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
@@ -293,6 +364,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     TE_DEPTHWISE_DSP_MAC("a2", "d1", "e1", "a2") TE_DEPTHWISE_DSP_MAC("a3", "d1", "e0", s3)   \
     "ldr %[d0], [%[" x "]]\n\t"                                                               \
     TE_DEPTHWISE_DSP_MAC("a3", "d0", "e1", "a3")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2_PAIR */
 /* stride 2 pair: X0, X1 (x advances 2 words), X2 */
 #define TE_DEPTHWISE_DSP_S2_PAIR(x, off, s0, s1)                                               \
     "ldrd %[d0], %[d1], [%[" x "]], #8\n\t"                                                   \
@@ -301,26 +374,36 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     TE_DEPTHWISE_DSP_MAC("a1", "d1", "e0", s1)                                                \
     "ldr %[d0], [%[" x "]]\n\t"                                                               \
     TE_DEPTHWISE_DSP_MAC("a1", "d0", "e1", "a1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S1_ONE */
 /* single pixel: X0, X1; weights E0, E1 (stride 1: E0, O0, E1) */
 #define TE_DEPTHWISE_DSP_S1_ONE(x, off, s0)                                                    \
     "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
     "ldr %[e0], [%[cs], #" off "]\n\t"                                                        \
     "ldr %[e1], [%[cs], #" off "+8]\n\t"                                                      \
     TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2_ONE */
 #define TE_DEPTHWISE_DSP_S2_ONE(x, off, s0)                                                    \
     "ldrd %[d0], %[d1], [%[" x "]]\n\t"                                                       \
     "ldrd %[e0], %[e1], [%[cs], #" off "]\n\t"                                                \
     TE_DEPTHWISE_DSP_MAC("a0", "d0", "e0", s0) TE_DEPTHWISE_DSP_MAC("a0", "d1", "e1", "a0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_RQ */
 /* accumulator a requantized (SAT): d0 = m, d1 = h, e0 = e; e1 scratch */
 #define TE_DEPTHWISE_DSP_RQ(a)                                                                 \
     "sub %[e1], %[d1], %[" a "], lsr #31\n\t"                                                 \
     "smmlar %[" a "], %[" a "], %[d0], %[e1]\n\t"                                             \
     "asr %[" a "], %[" a "], %[e0]\n\t"                                                       \
     "ssat %[" a "], #8, %[" a "]\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_RQ_LOAD */
 /* d0, d1, e0 = m, h, e */
 #define TE_DEPTHWISE_DSP_RQ_LOAD                                                               \
     "ldrd %[d0], %[d1], [%[cs], #52]\n\t"                                                     \
     "ldr %[e0], [%[cs], #60]\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_ROW_START */
 /* row loop head: x0..x2 = the row's ring rows (table + channel offset),
  * out = OUT, OUT += ROWB, END = out + QB; no quad: skip to 3 */
 #define TE_DEPTHWISE_DSP_ROW_START                                                             \
@@ -342,6 +425,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     "str %[e1], [%[cs], #72]\n\t"                                                             \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "beq 3f\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_QUAD_END */
 /* the quad's outputs at out + (0, 1, 2, 3) * C (e0 = C, e1 = 3 C), out
  * advances 4 C; back to 1 until END */
 #define TE_DEPTHWISE_DSP_QUAD_END                                                              \
@@ -357,6 +442,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     "ldr %[e1], [%[cs], #72]\n\t"                                                             \
     "cmp %[out], %[e1]\n\t"                                                                   \
     "bne 1b\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_TAIL */
 /* after the quads: a pair if TAILF bit 1, a single pixel if bit 0; then
  * the next row while NR counts down */
 #define TE_DEPTHWISE_DSP_TAIL(PAIR, ONE, o1, o2)                                               \
@@ -382,13 +469,17 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_row(const uint32_t *const *rows, i
     "subs %[e0], %[e0], #1\n\t"                                                               \
     "str %[e0], [%[cs], #96]\n\t"                                                             \
     "bne 2b\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_OPERANDS */
 #define TE_DEPTHWISE_DSP_OPERANDS                                                              \
     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [out] "=&r"(out), [a0] "=&r"(a0),         \
       [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [b] "=&r"(b), [d0] "=&r"(d0),             \
       [d1] "=&r"(d1), [e0] "=&r"(e0), [e1] "=&r"(e1)                                           \
     : [cs] "r"(cs)                                                                             \
     : "cc", "memory"
+/* te:end */
 
+/* te:section te_depthwise_dsp_rows_k3 */
 /* NR (>= 1) output rows of one channel, 3x3 filter, SAT mode, from the
  * row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAILF). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
@@ -420,16 +511,20 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
                                                "8", "16")
                          TE_DEPTHWISE_DSP_OPERANDS);
 }
+/* te:end */
 
 /* ---- assembly pixel loops: 5x5 and 7x7, SAT mode, Cortex-M --------------
  * The k filter rows' ring rows come from the row table (tab: this output
  * row's k pointers of channel 0) plus qo (channel offset + position in the
  * row, advancing).  Registers: xr a ring row, a0..a3 accumulators, p0, p1
  * data words, e0, e1 weights; cs the constants block (fields at byte F). */
+/* te:section TE_DEPTHWISE_DSP_XR */
 #define TE_DEPTHWISE_DSP_XR(ky)                                                                \
     "ldr %[xr], [%[tab], #4*" ky "]\n\t"                                                      \
     "add %[xr], %[xr], %[qo]\n\t"
+/* te:end */
 #define TE_DEPTHWISE_DSP_SMLAD(a, x, w) "smlad %[" a "], %[" x "], %[" w "], %[" a "]\n\t"
+/* te:section TE_DEPTHWISE_DSP_S1Q */
 /* stride 1 quad, weight pair j (Ej, Oj at byte r + 8j) with data word j in
  * A, word j + 1 loaded into B */
 #define TE_DEPTHWISE_DSP_S1Q(r, j, A, B)                                                       \
@@ -437,14 +532,20 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "ldr %[" B "], [%[xr], #4+4*" j "]\n\t"                                                   \
     TE_DEPTHWISE_DSP_SMLAD("a0", A, "e0") TE_DEPTHWISE_DSP_SMLAD("a1", A, "e1")               \
     TE_DEPTHWISE_DSP_SMLAD("a2", B, "e0") TE_DEPTHWISE_DSP_SMLAD("a3", B, "e1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S1P */
 /* stride 1 pair / single pixel, weight pair j */
 #define TE_DEPTHWISE_DSP_S1P(r, j)                                                             \
     "ldrd %[e0], %[e1], [%[cs], #" r "+8*" j "]\n\t"                                          \
     "ldr %[p0], [%[xr], #4*" j "]\n\t"                                                        \
     TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0") TE_DEPTHWISE_DSP_SMLAD("a1", "p0", "e1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S1O */
 #define TE_DEPTHWISE_DSP_S1O(r, j)                                                             \
     "ldr %[e0], [%[cs], #" r "+8*" j "]\n\t"                                                  \
     "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2Q2 */
 /* stride 2 quad, weights j, j + 1 (byte r + 4j): pixel p reads word p + j */
 #define TE_DEPTHWISE_DSP_S2Q2(r, j)                                                            \
     "ldrd %[e0], %[e1], [%[cs], #" r "+4*" j "]\n\t"                                          \
@@ -456,6 +557,8 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "ldr %[p1], [%[xr], #12+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a2", "p1", "e1")            \
     TE_DEPTHWISE_DSP_SMLAD("a3", "p1", "e0")                                                   \
     "ldr %[p0], [%[xr], #16+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a3", "p0", "e1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2Q1 */
 /* stride 2 quad, last weight j alone */
 #define TE_DEPTHWISE_DSP_S2Q1(r, j)                                                            \
     "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
@@ -463,15 +566,21 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "ldr %[p1], [%[xr], #4+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a1", "p1", "e0")             \
     "ldr %[p0], [%[xr], #8+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a2", "p0", "e0")             \
     "ldr %[p1], [%[xr], #12+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a3", "p1", "e0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2P */
 /* stride 2 pair / single pixel, weight j */
 #define TE_DEPTHWISE_DSP_S2P(r, j)                                                             \
     "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
     "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")               \
     "ldr %[p1], [%[xr], #4+4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a1", "p1", "e0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_S2O */
 #define TE_DEPTHWISE_DSP_S2O(r, j)                                                             \
     "ldr %[e0], [%[cs], #" r "+4*" j "]\n\t"                                                  \
     "ldr %[p0], [%[xr], #4*" j "]\n\t" TE_DEPTHWISE_DSP_SMLAD("a0", "p0", "e0")
+/* te:end */
 
+/* te:section TE_DEPTHWISE_DSP_K5S1Q */
 /* one filter row ky of the 5x5 (nw = 3) and 7x7 (nw = 4) kernels; stride 1
  * rows hold 8 nw bytes of weights, stride 2 rows 4 nw */
 #define TE_DEPTHWISE_DSP_K5S1Q(ky) \
@@ -479,77 +588,105 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     TE_DEPTHWISE_DSP_S1Q("24*" ky, "0", "p0", "p1") \
     TE_DEPTHWISE_DSP_S1Q("24*" ky, "1", "p1", "p0") \
     TE_DEPTHWISE_DSP_S1Q("24*" ky, "2", "p0", "p1")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S1Q */
 #define TE_DEPTHWISE_DSP_K7S1Q(ky) \
     TE_DEPTHWISE_DSP_XR(ky) "ldr %[p0], [%[xr]]\n\t" \
     TE_DEPTHWISE_DSP_S1Q("32*" ky, "0", "p0", "p1") \
     TE_DEPTHWISE_DSP_S1Q("32*" ky, "1", "p1", "p0") \
     TE_DEPTHWISE_DSP_S1Q("32*" ky, "2", "p0", "p1") \
     TE_DEPTHWISE_DSP_S1Q("32*" ky, "3", "p1", "p0")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K5S1P */
 #define TE_DEPTHWISE_DSP_K5S1P(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S1P("24*" ky, "0") \
     TE_DEPTHWISE_DSP_S1P("24*" ky, "1") \
     TE_DEPTHWISE_DSP_S1P("24*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S1P */
 #define TE_DEPTHWISE_DSP_K7S1P(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S1P("32*" ky, "0") \
     TE_DEPTHWISE_DSP_S1P("32*" ky, "1") \
     TE_DEPTHWISE_DSP_S1P("32*" ky, "2") \
     TE_DEPTHWISE_DSP_S1P("32*" ky, "3")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K5S1O */
 #define TE_DEPTHWISE_DSP_K5S1O(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S1O("24*" ky, "0") \
     TE_DEPTHWISE_DSP_S1O("24*" ky, "1") \
     TE_DEPTHWISE_DSP_S1O("24*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S1O */
 #define TE_DEPTHWISE_DSP_K7S1O(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S1O("32*" ky, "0") \
     TE_DEPTHWISE_DSP_S1O("32*" ky, "1") \
     TE_DEPTHWISE_DSP_S1O("32*" ky, "2") \
     TE_DEPTHWISE_DSP_S1O("32*" ky, "3")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K5S2Q */
 #define TE_DEPTHWISE_DSP_K5S2Q(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2Q2("12*" ky, "0") \
     TE_DEPTHWISE_DSP_S2Q1("12*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S2Q */
 #define TE_DEPTHWISE_DSP_K7S2Q(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2Q2("16*" ky, "0") \
     TE_DEPTHWISE_DSP_S2Q2("16*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K5S2P */
 #define TE_DEPTHWISE_DSP_K5S2P(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2P("12*" ky, "0") \
     TE_DEPTHWISE_DSP_S2P("12*" ky, "1") \
     TE_DEPTHWISE_DSP_S2P("12*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S2P */
 #define TE_DEPTHWISE_DSP_K7S2P(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2P("16*" ky, "0") \
     TE_DEPTHWISE_DSP_S2P("16*" ky, "1") \
     TE_DEPTHWISE_DSP_S2P("16*" ky, "2") \
     TE_DEPTHWISE_DSP_S2P("16*" ky, "3")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K5S2O */
 #define TE_DEPTHWISE_DSP_K5S2O(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2O("12*" ky, "0") \
     TE_DEPTHWISE_DSP_S2O("12*" ky, "1") \
     TE_DEPTHWISE_DSP_S2O("12*" ky, "2")
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_K7S2O */
 #define TE_DEPTHWISE_DSP_K7S2O(ky) \
     TE_DEPTHWISE_DSP_XR(ky) \
     TE_DEPTHWISE_DSP_S2O("16*" ky, "0") \
     TE_DEPTHWISE_DSP_S2O("16*" ky, "1") \
     TE_DEPTHWISE_DSP_S2O("16*" ky, "2") \
     TE_DEPTHWISE_DSP_S2O("16*" ky, "3")
+/* te:end */
 #define TE_DEPTHWISE_DSP_ROWS5(M) M("0") M("1") M("2") M("3") M("4")
 #define TE_DEPTHWISE_DSP_ROWS7(M) M("0") M("1") M("2") M("3") M("4") M("5") M("6")
 
+/* te:section TE_DEPTHWISE_DSP_RQT */
 /* accumulator a requantized (SAT): p0 = m, p1 = h, xr = e; e1 scratch */
 #define TE_DEPTHWISE_DSP_RQT(a)                                                                \
     "sub %[e1], %[p1], %[" a "], lsr #31\n\t"                                                 \
     "smmlar %[" a "], %[" a "], %[p0], %[e1]\n\t"                                             \
     "asr %[" a "], %[" a "], %[xr]\n\t"                                                       \
     "ssat %[" a "], #8, %[" a "]\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_RQT_LOAD */
 /* p0, p1, xr = m, h, e; e0 = c */
 #define TE_DEPTHWISE_DSP_RQT_LOAD(F)                                                           \
     "ldrd %[p0], %[p1], [%[cs], #" F "+4]\n\t"                                                \
     "ldrd %[xr], %[e0], [%[cs], #" F "+12]\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_TABLE_ROWS */
 /* Rows loop of a table kernel (F: byte offset of the fields; QUAD, PAIR,
  * ONE: the filter rows' code; QS, PS: bytes qo advances by a quad, a pair;
  * K4: bytes of a row's table entries) */
@@ -607,13 +744,17 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_k3(int32_t *cs, int s)
     "subs %[e0], %[e0], #1\n\t"                                                               \
     "str %[e0], [%[cs], #" F "+48]\n\t"                                                       \
     "bne 2b\n\t"
+/* te:end */
+/* te:section TE_DEPTHWISE_DSP_TABLE_OPERANDS */
 #define TE_DEPTHWISE_DSP_TABLE_OPERANDS                                                        \
     : [tab] "=&r"(tab), [qo] "=&r"(qo), [out] "=&r"(out), [xr] "=&r"(xr), [a0] "=&r"(a0),       \
       [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "=&r"(p0), [p1] "=&r"(p1),           \
       [e0] "=&r"(e0), [e1] "=&r"(e1)                                                           \
     : [cs] "r"(cs)                                                                             \
     : "cc", "memory"
+/* te:end */
 
+/* te:section te_depthwise_dsp_rows_table */
 /* NR (>= 1) output rows of one channel, 5x5 or 7x7 filter, SAT mode, from
  * the row state in cs (TAB, CHOFF, OUT, ROWB, QB, TAIL). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_table(int32_t *cs, int k, int s)
@@ -651,11 +792,13 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_rows_table(int32_t *cs, int k, int
                                                      "16", "8", "28")
                              TE_DEPTHWISE_DSP_TABLE_OPERANDS);
 }
+/* te:end */
 
 #endif
 
 /* ---- weights ------------------------------------------------------------ */
 
+/* te:section te_depthwise_dsp_weights1 */
 /* Channel oc's weight words (see above) from the model's weights [k][k][c]
  * into wx; tr: of the transposed filter (column mode, tap (ky, kx) is the
  * model's (kx, ky)). */
@@ -678,7 +821,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights1(const int8_t *weights, in
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_weights4 */
 /* The same for the 4 channels g..g+3 at once (blocks cs_words apart): a
  * word of taps of 4 channels gives the doubled (ch0, ch2) and (ch1, ch3)
  * pairs, and PKHBT/PKHTB pair up the taps of one channel. */
@@ -712,6 +857,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_weights4(const int8_t *weights, in
         }
     }
 }
+/* te:end */
 
 /* ---- lines ------------------------------------------------------------- *
  * The ring kernels see the image as lines of pixels: its rows, or (column
@@ -725,6 +871,7 @@ typedef struct {
     long oline, opx;       /* output steps */
 } te_depthwise_dsp_geo;
 
+/* te:section te_depthwise_dsp_geometry */
 TE_DEPTHWISE_DSP_INLINE te_depthwise_dsp_geo te_depthwise_dsp_geometry(
     const te_depthwise_dsp_params *p)
 {
@@ -755,7 +902,9 @@ TE_DEPTHWISE_DSP_INLINE te_depthwise_dsp_geo te_depthwise_dsp_geometry(
     }
     return g;
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_fill */
 /* Writes one ring row per channel of the group (`plane` words apart, from
  * dst) from input line src (pixel 0, first channel of the group), n
  * channels: word i holds ring columns 2i, 2i + 1. */
@@ -818,7 +967,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_fill(const te_depthwise_dsp_params
             }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_table */
 /* Ring row pointers (channel 0) of the filter rows of output rows
  * [oy0, oy1): k per row. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_table(const te_depthwise_dsp_params *p,
@@ -830,9 +981,11 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_table(const te_depthwise_dsp_param
         for (ky = 0; ky < k; ky++)
             *tab++ = ring + ((oy * s + ky) % p->ring_h) * p->ring_w;
 }
+/* te:end */
 
 /* ---- driver ------------------------------------------------------------- */
 
+/* te:section te_depthwise_dsp_channel */
 /* Output lines [oy0, oy1) of channel ch of the group (ring rows from table
  * tab + ch * plane words). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_params *p,
@@ -876,7 +1029,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_channel(const te_depthwise_dsp_par
         te_depthwise_dsp_row(rows, gm->olen, (int)gm->opx, cs, q, out, k, s, mode);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_constants */
 /* The constants block of channel oc, or (n == 4, 3x3) those of the group's
  * 4 channels from oc on. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_params *p,
@@ -900,7 +1055,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_p
         f[TE_DEPTHWISE_DSP_C3] = 3 * f[TE_DEPTHWISE_DSP_C];
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_run */
 /* Whole kernel for a k x k filter with stride s.  Scratch: the ring (per
  * channel of the group ring_h rows of ring_w words: plane = ring_h *
  * ring_w), the table of band * k row pointers (room for 8-byte pointers),
@@ -967,6 +1124,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_run(const te_depthwise_dsp_params 
         }
     }
 }
+/* te:end */
 
 /* ---- channels-last kernel -------------------------------------------------
  * For every output pixel, 4 output channels at once over the taps inside
@@ -977,6 +1135,7 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_run(const te_depthwise_dsp_params 
  * output channels g..g+3, saved when first needed, so the output may
  * overwrite the input (multiplier 1, see the header). */
 
+/* te:section te_depthwise_dsp_nhwc_weights */
 /* The doubled weights of output channels g..g+n-1 (n <= 4), per tap two
  * words: 2 * (w_g, w_g+2) and 2 * (w_g+1, w_g+3), 0 for missing channels. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_weights(const te_depthwise_dsp_nhwc_params *p,
@@ -998,7 +1157,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_weights(const te_depthwise_ds
         wx[2 * t + 1] = te_depthwise_dsp_sxtab16_ror8(te_sxtb16_ror8(v), v);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_save */
 /* Input row iy for output channels g..g+n-1 into ring row iy % k_h. */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_save(const te_depthwise_dsp_nhwc_params *p,
                                                         const int8_t *in_b, int iy, int g, int n,
@@ -1023,7 +1184,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_save(const te_depthwise_dsp_n
         dst[1] = te_depthwise_dsp_sxtab16_ror8(off2, v);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_out */
 /* One requantized output with the rq entry of its channel. */
 TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_nhwc_out(const te_depthwise_dsp_nhwc_params *p,
                                                          int32_t a2, const int32_t *rq)
@@ -1041,7 +1204,9 @@ TE_DEPTHWISE_DSP_INLINE int8_t te_depthwise_dsp_nhwc_out(const te_depthwise_dsp_
         return te_depthwise_dsp_out(a2, q, TE_DEPTHWISE_DSP_CLAMP);
     return te_depthwise_dsp_out(a2, q, TE_DEPTHWISE_DSP_SLOW);
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_row */
 /* Output channels g..g+n-1 of one output row from the ring rows (rows[ky]
  * for ky in [ky0, ky1)). */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_row(const te_depthwise_dsp_nhwc_params *p,
@@ -1094,7 +1259,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_row(const te_depthwise_dsp_nh
             out[3] = te_depthwise_dsp_nhwc_out(p, a3, rq + 9);
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_run */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_run(const te_depthwise_dsp_nhwc_params *p,
                                                        const int8_t *input, int8_t *output,
                                                        const int8_t *weights,
@@ -1131,7 +1298,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_run(const te_depthwise_dsp_nh
         }
     }
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_s8_inl */
 TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_s8_inl(const te_depthwise_dsp_nhwc_params *p,
                                                           const int8_t *input, int8_t *output,
                                                           const int8_t *weights,
@@ -1140,7 +1309,9 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_nhwc_s8_inl(const te_depthwise_dsp
 {
     te_depthwise_dsp_nhwc_run(p, input, output, weights, bias, rq, scratch);
 }
+/* te:end */
 
+/* te:section te_depthwise_dsp_nhwc_s8 */
 TE_KERNEL void te_depthwise_dsp_nhwc_s8(const te_depthwise_dsp_nhwc_params *p,
                                         const int8_t *input, int8_t *output,
                                         const int8_t *weights, const int32_t *bias,
@@ -1148,7 +1319,9 @@ TE_KERNEL void te_depthwise_dsp_nhwc_s8(const te_depthwise_dsp_nhwc_params *p,
 {
     te_depthwise_dsp_nhwc_run(p, input, output, weights, bias, rq, scratch);
 }
+/* te:end */
 
+/* te:section TE_DEPTHWISE_DSP_DEFINE */
 /* The kernels: te_depthwise_dsp_s8_k<K>s<S>, and the same as an
  * always-inlined te_depthwise_dsp_s8_k<K>s<S>_inl, which the generated code
  * calls so that each layer's constants (channels, widths, ...) become
@@ -1164,11 +1337,24 @@ TE_KERNEL void te_depthwise_dsp_nhwc_s8(const te_depthwise_dsp_nhwc_params *p,
     {                                                                                          \
         name##_inl(p, input, output, weights, bias, rq, ring);                                 \
     }
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k3s1_inl te_depthwise_dsp_s8_k3s1 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k3s1, 3, 1)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k3s2_inl te_depthwise_dsp_s8_k3s2 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k3s2, 3, 2)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k5s1_inl te_depthwise_dsp_s8_k5s1 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k5s1, 5, 1)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k5s2_inl te_depthwise_dsp_s8_k5s2 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k5s2, 5, 2)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k7s1_inl te_depthwise_dsp_s8_k7s1 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k7s1, 7, 1)
+/* te:end */
+/* te:section te_depthwise_dsp_s8_k7s2_inl te_depthwise_dsp_s8_k7s2 */
 TE_DEPTHWISE_DSP_DEFINE(te_depthwise_dsp_s8_k7s2, 7, 2)
+/* te:end */
 
 #endif

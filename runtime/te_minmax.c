@@ -1,0 +1,33 @@
+/* te_minmax.c - MINIMUM / MAXIMUM int8 kernel (see te_minmax.h). */
+#include "te_common.h"
+#include "te_minmax.h"
+
+/* Innermost broadcast dimension: n outputs, inputs advancing by s1 / s2. */
+static inline TE_UNUSED void te_minmax_row(int is_max, const int8_t *a, int s1, const int8_t *b,
+                                           int s2, int8_t *out, int n)
+{
+    int i;
+    if (is_max) {
+        for (i = 0; i < n; i++) {
+            int8_t x = a[i * s1], y = b[i * s2];
+            out[i] = x > y ? x : y;
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            int8_t x = a[i * s1], y = b[i * s2];
+            out[i] = x < y ? x : y;
+        }
+    }
+}
+
+TE_KERNEL void te_minmax_s8(const te_minmax_params *p, const int8_t *in1, const int8_t *in2,
+                            int8_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    if (!p->broadcast) {
+        te_minmax_row(p->is_max, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
+                  te_minmax_row(p->is_max, te_a, s1[5], te_b, s2[5], out, d[5]));
+}

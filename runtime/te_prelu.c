@@ -1,0 +1,34 @@
+/* te_prelu.c - PRELU int8 kernel (see te_prelu.h). */
+#include "te_common.h"
+#include "te_prelu.h"
+
+static inline TE_UNUSED int8_t te_prelu_one(const te_prelu_params *p, int8_t x, int8_t a)
+{
+    int32_t v = p->input_offset + x, r;
+    if (v >= 0)
+        r = te_mul_by_quant_mult(v, p->mult_pos, p->shift_pos);
+    else
+        r = te_mul_by_quant_mult(v * (p->alpha_offset + a), p->mult_neg, p->shift_neg);
+    return (int8_t)te_clamp_i32(r + p->output_offset, -128, 127);
+}
+
+/* Innermost broadcast dimension: n outputs, inputs advancing by s1 / s2. */
+static inline TE_UNUSED void te_prelu_row(const te_prelu_params *p, const int8_t *x, int s1,
+                                          const int8_t *a, int s2, int8_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = te_prelu_one(p, x[i * s1], a[i * s2]);
+}
+
+TE_KERNEL void te_prelu_s8(const te_prelu_params *p, const int8_t *input, const int8_t *alpha,
+                           int8_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    if (!p->broadcast) {
+        te_prelu_row(p, input, 1, alpha, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_ROWS(d, s1, s2, input, alpha, out,
+                  te_prelu_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
+}

@@ -1,0 +1,35 @@
+/* te_sub.h - SUB int8 kernel with numpy-style broadcasting (up to 6D),
+ * bit-exact with TFLite Micro's reference integer Sub /
+ * BroadcastQuantSubSlow: ADD's arithmetic (inputs shifted left by
+ * left_shift, rescaled to a common scale) with input 2 subtracted, then
+ * rescaled to the output scale and clamped (fused activation). */
+#ifndef TE_SUB_H
+#define TE_SUB_H
+
+#include <stdint.h>
+
+#define TE_SUB_MAX_DIMS 6
+
+typedef struct {
+    int broadcast;                 /* 0: same shapes, one flat loop of `size` */
+    int size;                      /* output elements */
+    int dims[TE_SUB_MAX_DIMS];     /* output shape, extended to 6D */
+    int stride1[TE_SUB_MAX_DIMS];  /* element stride of input 1 per output dim (0: broadcast) */
+    int stride2[TE_SUB_MAX_DIMS];  /* same for input 2 */
+    int32_t in1_offset, in2_offset;  /* minus the input zero points */
+    int left_shift;                /* 20 for int8 */
+    int32_t in1_mult;
+    int in1_shift;                 /* <= 0 (QuantizeMultiplierSmallerThanOneExp) */
+    int32_t in2_mult;
+    int in2_shift;
+    int32_t out_mult;
+    int out_shift;                 /* <= 0 */
+    int32_t out_offset;            /* output zero point */
+    int32_t act_min, act_max;
+} te_sub_params;
+
+/* Output may be input 1 or input 2 (same shape): element i is read first. */
+TE_KERNEL void te_sub_s8(const te_sub_params *p, const int8_t *in1, const int8_t *in2,
+                         int8_t *out);
+
+#endif

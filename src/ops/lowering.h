@@ -1,0 +1,60 @@
+/* lowering.h - one lowering record per operator: what the op file decided
+ * for one plan candidate (the target, the graph after the passes and the
+ * candidate's storage decisions: in place, concatenation slices, work
+ * areas).  Computed once per operator per candidate by te_lower_graph; the
+ * planner reads its scratch bytes, emit() its kernel variant, the cost
+ * model and the reports its kernel name and cost features.  The records
+ * live beside the graph (te_lowered, owned by the compiler's model), never
+ * in te_op / te_graph. */
+#ifndef TE_LOWERING_H
+#define TE_LOWERING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ir/diag.h"
+#include "../ir/ir.h"
+#include "op_cost.h"
+
+/* Plan-level choices lowering depends on, beside the tensors' storage
+ * decisions (out->inplace, out->slice). */
+typedef struct {
+    int slice_no_work; /* 1: kernels writing strided concatenation slices get
+                        * no work area (they use their slower path) */
+} te_lower_opts;
+
+typedef struct te_lowering {
+    const char *kernel;   /* runtime kernel the generated code calls, "view"
+                           * when it calls none, "unknown" if not said */
+    int variant;          /* the op file's own variant id (its enum; 0 default) */
+    size_t scratch_bytes; /* arena scratch the kernel needs during the op */
+    int inplace_input;    /* input output 0 overwrites (the planner's
+                           * decision), or -1 */
+    int slice;            /* output 0 is a strided slice of a concatenation */
+    int work_area;        /* its scratch is a work area for that slice */
+    int64_t macs;         /* multiply-accumulates */
+    te_cost_features cost; /* the cost model's features */
+} te_lowering;
+
+/* The records of one plan candidate: g->ops[i] at i, then the patch
+ * stage's clones (g->patch->clones[c] at n_ops + c). */
+typedef struct te_lowered {
+    te_lower_opts opts;
+    int n_ops, n_clones;
+    te_lowering *ops;
+} te_lowered;
+
+/* Lowers one operator (of g->ops or a patch clone). */
+void te_lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l);
+
+/* Lowers every live operator and clone of g as it stands; NULL with d set
+ * when out of memory.  prev (may be NULL): an earlier candidate of the same
+ * graph, whose records of ops with te_op_def.lower_once are reused. */
+te_lowered *te_lower_graph(const te_graph *g, const te_lower_opts *o, const te_lowered *prev,
+                           te_diag *d);
+void te_lowered_free(te_lowered *l);
+
+/* The record of op (an op of g or one of its patch clones), or NULL. */
+const te_lowering *te_lowered_find(const te_lowered *l, const te_graph *g, const te_op *op);
+
+#endif

@@ -1,0 +1,50 @@
+/* op_abs.c - ABS (int8): |x - zp_in| plus the output zero point, rescaled
+ * by s_in / s_out when the scales differ (TFLM's AbsEvalQuantized),
+ * tabulated for all 256 inputs at compile time; the kernel is a table
+ * lookup. */
+#include "ops.h"
+
+#include "../quant/lut_emit.h"
+#include "../quant/lut_unary.h"
+
+static int table_for(te_graph *g, const te_op *op, int8_t table[256])
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    return te_lut_abs(in->q.scale[0], (int32_t)in->q.zero_point[0], out->q.scale[0],
+                      (int32_t)out->q.zero_point[0], table);
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    int8_t table[256];
+    if (te_lut_check_unary(g, op, d, 1) < 0)
+        return -1;
+    if (table_for(g, op, table) < 0)
+        return te_op_fail(d, op, "input scale / output scale = %g is too large",
+                          (double)te_in(g, op, 0)->q.scale[0] /
+                              (double)te_out(g, op, 0)->q.scale[0]);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    int8_t table[256];
+    table_for(e->g, op, table);
+    return te_lut_emit_table(e, op, table);
+}
+
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_lut_s8";
+}
+
+const te_op_def te_op_abs = {
+    .opcode = TE_OP_ABS,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_size_input0,
+    .patch_kind = te_patch_pointwise,
+    .variant = variant,
+};

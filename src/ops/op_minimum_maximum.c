@@ -1,0 +1,86 @@
+/* op_minimum_maximum.c - MINIMUM and MAXIMUM (int8, broadcasting up to 6D):
+ * TFLite Micro compares the raw int8 values (inputs and output share one
+ * scale by the converter's rule; nothing is rescaled).  Against a constant
+ * scalar (a clip) the op is a 256-entry table on the other input; otherwise
+ * the broadcasting kernel te_minmax_s8. */
+#include "broadcast.h"
+#include "ops.h"
+
+#include "../quant/lut_unary.h"
+
+/* Index of the input that is a one-element constant while the other
+ * input has the output's element count, or -1. */
+static int scalar_const_input(const te_graph *g, const te_op *op)
+{
+    const te_tensor *o = &g->tensors[op->out[0]];
+    int k;
+    for (k = 0; k < 2; k++) {
+        const te_tensor *c = &g->tensors[op->in[k]], *x = &g->tensors[op->in[1 - k]];
+        if (c->data && te_tensor_elems(c) == 1 && !x->data &&
+            te_tensor_elems(x) == te_tensor_elems(o))
+            return k;
+    }
+    return -1;
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    return te_bcast_check_inputs(g, op, d);
+}
+
+static int emit_table(te_emit *e, const te_op *op, int k)
+{
+    const te_tensor *c = &e->g->tensors[op->in[k]], *x = &e->g->tensors[op->in[1 - k]];
+    int8_t table[256];
+    te_name t, in, out;
+    te_lut_min_max_scalar(op->opcode == TE_OP_MAXIMUM, (int8_t)c->data[0], table);
+    t = te_emit_const_i8(e, table, 256, "lut");
+    in = te_emit_tensor(e, x->id);
+    out = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, TE_K_LUT_S8);
+    te_emit_stmt(e, "te_lut_s8(%s, %s, %lld, %s);", in.s, out.s, (long long)te_tensor_elems(x),
+                 t.s);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    int k = scalar_const_input(e->g, op);
+    if (k >= 0)
+        return emit_table(e, op, k);
+    te_bcast_params_begin(e, op, "te_minmax_params");
+    te_params_int(e, "is_max", op->opcode == TE_OP_MAXIMUM);
+    return te_bcast_emit(e, op, "minmax", te_params_end(e).s);
+}
+
+/* In place over the non-constant input of a table, else as ADD. */
+static int inplace_input(const te_graph *g, const te_op *op)
+{
+    int k = scalar_const_input(g, op);
+    if (k >= 0) {
+        const te_tensor *x = &g->tensors[op->in[1 - k]], *o = &g->tensors[op->out[0]];
+        return x->type == o->type ? 1 - k : -1;
+    }
+    return te_inplace_same_shape_input(g, op);
+}
+
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    return scalar_const_input(g, op) >= 0 ? "te_lut_s8" : "te_minmax_s8";
+}
+
+const te_op_def te_op_minimum = {
+    .opcode = TE_OP_MINIMUM,
+    .check = check,
+    .emit = emit,
+    .inplace_input = inplace_input,
+    .variant = variant,
+};
+
+const te_op_def te_op_maximum = {
+    .opcode = TE_OP_MAXIMUM,
+    .check = check,
+    .emit = emit,
+    .inplace_input = inplace_input,
+    .variant = variant,
+};

@@ -1,0 +1,131 @@
+/* op_mirror_pad.c - MIRROR_PAD (REFLECT and SYMMETRIC) with constant int32
+ * or int64 paddings of shape [rank, 2], any element type, rank 1 to 8.
+ * Output index i along an axis reads input index
+ *   i < left:              (left + o - 1) - min(i, left - 1)
+ *   i - left >= size:      (size - 1 - o) - min(i - left - size, size - 1 - o)
+ *   otherwise:             i - left
+ * with o = 1 for REFLECT and 0 for SYMMETRIC, TFLite Micro's
+ * GetInputDimension.  Paddings that would read outside the input (more
+ * than size - o per side) are rejected.  The maps become byte-offset tables
+ * for the table-driven gather te_copy_table_s8; an unpadded innermost axis
+ * is copied as whole runs. */
+#include <stdlib.h>
+
+#include "movement.h"
+
+#define MIRROR_MAX_RANK 8 /* TE_COPY_TABLE_MAX_RANK */
+
+/* The input index of output index i along an axis. */
+static int64_t mirror_index(int64_t i, int64_t left, int64_t size, int offset)
+{
+    if (i < left) {
+        int64_t orig = left + offset - 1;
+        return orig - (i < orig - offset ? i : orig - offset);
+    }
+    i -= left;
+    if (i >= size) {
+        int64_t orig = size - (1 + offset);
+        i -= size;
+        return orig - (i < orig ? i : orig);
+    }
+    return i;
+}
+
+static int check_paddings(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *pad,
+                          const te_tensor *out)
+{
+    int k, offset = op->opt.mirror_mode == 0 ? 1 : 0;
+    if (!pad || (pad->type != TE_DT_INT32 && pad->type != TE_DT_INT64))
+        return te_op_fail(d, op, "input 1 (paddings) must be int32 or int64");
+    if (te_check_const(d, op, pad, "input 1 (paddings)"))
+        return -1;
+    if (pad->rank != 2 || pad->shape[0] != in->rank || pad->shape[1] != 2)
+        return te_op_fail(d, op, "input 1 (paddings, tensor %d '%s') must have shape [%d, 2]",
+                          pad->id, pad->name, in->rank);
+    for (k = 0; k < in->rank; k++) {
+        int64_t lo = te_move_const_int(pad, 2 * k), hi = te_move_const_int(pad, 2 * k + 1);
+        if (lo < 0 || hi < 0 || lo > in->shape[k] - offset || hi > in->shape[k] - offset)
+            return te_op_fail(d, op, "paddings (%lld, %lld) of dimension %d (size %d) are out of "
+                              "range for %s", (long long)lo, (long long)hi, k, in->shape[k],
+                              offset ? "REFLECT" : "SYMMETRIC");
+        if (out->shape[k] != in->shape[k] + lo + hi)
+            return te_op_fail(d, op, "output 0 (tensor %d '%s') has size %d in dimension %d, "
+                              "expected %lld", out->id, out->name, out->shape[k], k,
+                              (long long)(in->shape[k] + lo + hi));
+    }
+    return 0;
+}
+
+static int mirror_pad_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    if (te_check_io_count(d, op, 2, 2, 1) || te_move_check_same_type(d, op, in, out))
+        return -1;
+    if (op->opt.mirror_mode != 0 && op->opt.mirror_mode != 1)
+        return te_op_fail(d, op, "mode %d is neither REFLECT nor SYMMETRIC", op->opt.mirror_mode);
+    if (in->rank < 1 || in->rank > MIRROR_MAX_RANK || out->rank != in->rank)
+        return te_op_fail(d, op, "input 0 has rank %d and output 0 rank %d, expected equal "
+                          "ranks 1 to %d", in->rank, out->rank, MIRROR_MAX_RANK);
+    if (te_tensor_bytes(out) > 0x7fffffff)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') is too large", out->id, out->name);
+    return check_paddings(d, op, in, te_in(g, op, 1), out);
+}
+
+static int mirror_pad_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    const te_tensor *pad = te_in(e->g, op, 1);
+    int64_t esz = (int64_t)te_dtype_size(in->type), stride = esz, total = 0, i, run = esz;
+    int32_t counts[MIRROR_MAX_RANK], *tables;
+    int k, rank = in->rank, offset = op->opt.mirror_mode == 0 ? 1 : 0;
+    te_name ct, tt, src, dst;
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    /* an unpadded innermost axis is one run of bytes */
+    if (rank > 1 && te_move_const_int(pad, 2 * (rank - 1)) == 0 &&
+        te_move_const_int(pad, 2 * (rank - 1) + 1) == 0) {
+        run = esz * in->shape[rank - 1];
+        rank--;
+    }
+    for (k = 0; k < rank; k++)
+        total += out->shape[k];
+    tables = malloc((size_t)total * sizeof *tables);
+    if (!tables)
+        return te_fail(e->diag, "out of memory");
+    stride = run;
+    for (k = rank - 1, total = 0; k >= 0; k--)
+        total += out->shape[k];
+    for (k = rank - 1; k >= 0; k--) {
+        int64_t left = te_move_const_int(pad, 2 * k);
+        total -= out->shape[k];
+        counts[k] = out->shape[k];
+        for (i = 0; i < out->shape[k]; i++)
+            tables[total + i] = (int32_t)(mirror_index(i, left, in->shape[k], offset) * stride);
+        stride *= in->shape[k];
+    }
+    ct = te_emit_const_i32(e, counts, (size_t)rank, "mpdims");
+    for (k = 0, total = 0; k < rank; k++)
+        total += out->shape[k];
+    tt = te_emit_const_i32(e, tables, (size_t)total, "mptab");
+    free(tables);
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, TE_K_COPY_TABLE_S8);
+    te_emit_stmt(e, "te_copy_table_s8((const int8_t *)%s, (int8_t *)%s, %d, %s, %s, %lld);", src.s,
+                 dst.s, rank, ct.s, tt.s, (long long)run);
+    return 0;
+}
+
+static const char *mirror_pad_variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_copy_table_s8";
+}
+
+const te_op_def te_op_mirror_pad = {
+    .opcode = TE_OP_MIRROR_PAD,
+    .check = mirror_pad_check,
+    .emit = mirror_pad_emit,
+    .variant = mirror_pad_variant,
+};

@@ -1,0 +1,192 @@
+/* op_reduce.c - the reductions besides MEAN, int8, over any constant int32
+ * axes (negative ones too), keep_dims or not: REDUCE_MAX and REDUCE_MIN
+ * (TFLite Micro's ReduceGeneric; input and output must share scale and zero
+ * point, as TFLite Micro requires) and SUM (TFLite Micro's
+ * QuantizedMeanOrSum with compute_sum: the sum minus count * input zero
+ * point requantized by input_scale / output_scale, which is te_mean_s8 with
+ * that multiplier).  The axis layout is MEAN's (te_mean_make_params). */
+/* Only the kernel parameter structs are used here: declare kernels extern. */
+#define TE_KERNEL extern
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ops.h"
+#include "quant/quant.h"
+#include "te_common.h"
+#include "te_mean.h"
+#include "te_reduce.h"
+
+void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                         te_mean_params *p);
+
+static int32_t reduce_axis_value(const te_tensor *axis, int64_t i)
+{
+    const uint8_t *p = axis->data + 4 * i;
+    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24);
+}
+
+/* Output elements of reducing `in` over `axis`, or -1 for an axis out of
+ * range (TFLite ignores the axes of a scalar). */
+static int64_t reduce_out_elems(const te_tensor *in, const te_tensor *axis)
+{
+    int reduced[TE_MAX_RANK] = {0}, k;
+    int64_t i, n = te_tensor_elems(axis), elems = 1;
+    for (i = 0; i < n && in->rank > 0; i++) {
+        int32_t a = reduce_axis_value(axis, i);
+        if (a < -in->rank || a >= in->rank)
+            return -1;
+        reduced[a < 0 ? a + in->rank : a] = 1;
+    }
+    for (k = 0; k < in->rank; k++)
+        if (!reduced[k])
+            elems *= in->shape[k];
+    return elems;
+}
+
+static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    te_tensor *in, *axis, *out;
+    int64_t elems;
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    axis = te_in(g, op, 1);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
+        te_check_type(d, op, axis, "input 1", TE_DT_INT32) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
+        te_check_const(d, op, axis, "input 1") < 0)
+        return -1;
+    if (in->data && te_check_const(d, op, in, "input 0") < 0)
+        return -1;
+    if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    elems = reduce_out_elems(in, axis);
+    if (elems < 0)
+        return te_op_fail(d, op, "input 1 (tensor %d '%s') has an axis outside [-%d, %d)",
+                          axis->id, axis->name, in->rank, in->rank);
+    if (te_tensor_elems(out) != elems)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, the reduction "
+                          "gives %lld", out->id, out->name, (long long)te_tensor_elems(out),
+                          (long long)elems);
+    if (op->opcode != TE_OP_SUM && ((double)in->q.scale[0] != (double)out->q.scale[0] ||
+                                    in->q.zero_point[0] != out->q.zero_point[0]))
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') must have the input's scale and zero "
+                          "point (TFLite Micro requires it)", out->id, out->name);
+    return 0;
+}
+
+static void fmt6(char *buf, size_t n, const int *v)
+{
+    snprintf(buf, n, "{%d, %d, %d, %d, %d, %d}", v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+
+/* SUM: MEAN's kernel parameters with the multiplier input_scale /
+ * output_scale alone (no 1 / count). */
+void te_sum_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                        te_mean_params *p);
+void te_sum_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                        te_mean_params *p)
+{
+    te_mean_make_params(in, axis, out, p);
+    te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &p->mult, &p->shift);
+}
+
+/* SUM: te_mean_s8 with te_sum_make_params. */
+static int sum_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
+                    *out = te_out(e->g, op, 0);
+    te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
+    te_mean_params p;
+    char ks[96], kst[96], rs[96], rst[96];
+    te_sum_make_params(in, axis, out, &p);
+    fmt6(ks, sizeof ks, p.keep_size);
+    fmt6(kst, sizeof kst, p.keep_stride);
+    fmt6(rs, sizeof rs, p.red_size);
+    fmt6(rst, sizeof rst, p.red_stride);
+    te_emit_kernel(e, TE_K_MEAN_S8);
+    te_emit_stmt(e, "{");
+    te_emit_stmt(e, "    static const te_mean_params p = {%d, %s, %s, %d, %s, %s,", p.n_keep, ks,
+                 kst, p.n_red, rs, rst);
+    te_emit_stmt(e, "        %d, %d, %d, %d, %d};", (int)p.count, (int)p.in_zp, (int)p.mult,
+                 p.shift, (int)p.out_zp);
+    te_emit_stmt(e, "    te_mean_s8(&p, %s, %s);", pi.s, po.s);
+    te_emit_stmt(e, "}");
+    return 0;
+}
+
+/* Fills the REDUCE_MAX / REDUCE_MIN kernel parameters. */
+void te_reduce_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                           te_reduce_params *r);
+void te_reduce_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
+                           te_reduce_params *r)
+{
+    te_mean_params p;
+    int i;
+    te_mean_make_params(in, axis, out, &p);
+    memset(r, 0, sizeof *r);
+    r->n_keep = p.n_keep;
+    r->n_red = p.n_red;
+    for (i = 0; i < TE_REDUCE_MAX_DIMS; i++) {
+        r->keep_size[i] = p.keep_size[i];
+        r->keep_stride[i] = p.keep_stride[i];
+        r->red_size[i] = p.red_size[i];
+        r->red_stride[i] = p.red_stride[i];
+    }
+    r->count = p.count;
+}
+
+static int extreme_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
+                    *out = te_out(e->g, op, 0);
+    te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
+    te_reduce_params p;
+    char ks[96], kst[96], rs[96], rst[96];
+    te_reduce_make_params(in, axis, out, &p);
+    fmt6(ks, sizeof ks, p.keep_size);
+    fmt6(kst, sizeof kst, p.keep_stride);
+    fmt6(rs, sizeof rs, p.red_size);
+    fmt6(rst, sizeof rst, p.red_stride);
+    te_emit_kernel(e, op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8);
+    te_emit_stmt(e, "{");
+    te_emit_stmt(e, "    static const te_reduce_params p = {%d, %s, %s, %d, %s, %s, %d};",
+                 p.n_keep, ks, kst, p.n_red, rs, rst, (int)p.count);
+    te_emit_stmt(e, "    te_reduce_%s_s8(&p, %s, %s);", op->opcode == TE_OP_REDUCE_MAX ? "max" : "min",
+                 pi.s, po.s);
+    te_emit_stmt(e, "}");
+    return 0;
+}
+
+static const char *reduce_variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    if (op->opcode == TE_OP_SUM)
+        return "te_mean_s8";
+    return op->opcode == TE_OP_REDUCE_MAX ? "te_reduce_max_s8" : "te_reduce_min_s8";
+}
+
+const te_op_def te_op_sum = {
+    .opcode = TE_OP_SUM,
+    .check = reduce_check,
+    .emit = sum_emit,
+    .variant = reduce_variant,
+};
+
+const te_op_def te_op_reduce_max = {
+    .opcode = TE_OP_REDUCE_MAX,
+    .check = reduce_check,
+    .emit = extreme_emit,
+    .variant = reduce_variant,
+};
+
+const te_op_def te_op_reduce_min = {
+    .opcode = TE_OP_REDUCE_MIN,
+    .check = reduce_check,
+    .emit = extreme_emit,
+    .variant = reduce_variant,
+};

@@ -1,0 +1,140 @@
+/* op_resize_bilinear.c - RESIZE_BILINEAR (4D NHWC int8; constant int32 size
+ * tensor; align_corners, half_pixel_centers, any up or down ratio).  The
+ * integer source positions of TFLite Micro's ResizeBilinearInteger (scale
+ * and positions with 10 fractional bits) are computed here, once per output
+ * row and column, and handed to te_resize_bilinear_s8 as tables.  Like
+ * TFLite Micro, the values are interpolated without requantization. */
+#include <stdlib.h>
+
+#include "movement.h"
+
+/* TFLite's scale_10: the input/output ratio in 1/1024 units, rounded. */
+static int64_t bilinear_scale_10(int64_t in_size, int64_t out_size, int align_corners)
+{
+    if (align_corners && out_size > 1)
+        return (1024 * (in_size - 1) + (out_size - 1) / 2) / (out_size - 1);
+    return (1024 * in_size + out_size / 2) / out_size;
+}
+
+int te_resize_bilinear_table(int32_t in_size, int32_t out_size, int align_corners,
+                             int half_pixel_centers, int32_t step, int32_t *tab);
+
+/* Fills tab[3 * v .. 3 * v + 2] for every output position v: the two
+ * source positions times `step` (elements between consecutive positions)
+ * and the fraction input_pos - 1024 * lower.  Returns -1 where TFLite's
+ * int32 arithmetic would overflow or read past the input. */
+int te_resize_bilinear_table(int32_t in_size, int32_t out_size, int align_corners,
+                             int half_pixel_centers, int32_t step, int32_t *tab)
+{
+    int64_t s = bilinear_scale_10(in_size, out_size, align_corners);
+    int32_t v;
+    if (1024 * (int64_t)in_size > INT32_MAX || s * (int64_t)out_size > INT32_MAX)
+        return -1;
+    for (v = 0; v < out_size; v++) {
+        /* C division truncates toward zero, as TFLite's int32 division */
+        int32_t pos = half_pixel_centers ? (int32_t)(v * s + s / 2 - 512) : (int32_t)(v * s);
+        int32_t lo = pos / 1024 > 0 ? pos / 1024 : 0;
+        int32_t hi = (pos + 1023) / 1024 < in_size - 1 ? (pos + 1023) / 1024 : in_size - 1;
+        if (lo > in_size - 1 || (int64_t)lo * step > INT32_MAX)
+            return -1;
+        tab[3 * v] = lo * step;
+        tab[3 * v + 1] = hi * step;
+        tab[3 * v + 2] = pos - 1024 * lo;
+    }
+    return 0;
+}
+
+static int bilinear_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *size = te_in(g, op, 1), *out = te_out(g, op, 0);
+    int32_t *tab;
+    int k, bad = 0;
+    if (te_check_io_count(d, op, 2, 2, 1))
+        return -1;
+    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT8))
+        return -1;
+    if (in->rank != 4 || out->rank != 4)
+        return te_op_fail(d, op, "input 0 and output 0 must have rank 4");
+    if (op->opt.align_corners && op->opt.half_pixel_centers)
+        return te_op_fail(d, op, "align_corners and half_pixel_centers are both set");
+    if (te_move_check_index_tensor(d, op, size, "input 1 (size)", 0))
+        return -1;
+    if (size->rank != 1 || te_tensor_elems(size) != 2)
+        return te_op_fail(d, op, "input 1 (size, tensor %d '%s') must have shape [2]", size->id,
+                          size->name);
+    if (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2])
+        return te_op_fail(d, op, "size [%lld,%lld] does not match the output's height and width "
+                          "%dx%d", (long long)te_move_const_int(size, 0),
+                          (long long)te_move_const_int(size, 1), out->shape[1], out->shape[2]);
+    if (in->shape[0] != out->shape[0] || in->shape[3] != out->shape[3])
+        return te_op_fail(d, op, "output 0 must have the input's batch and channel counts");
+    if (te_tensor_bytes(out) > 0x7fffffff || te_tensor_bytes(in) > 0x7fffffff)
+        return te_op_fail(d, op, "tensors are too large");
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    for (k = 1; k < 3; k++)
+        if (in->shape[k] <= 0)
+            return te_op_fail(d, op, "input 0 has an empty dimension %d", k);
+    tab = malloc(sizeof *tab * 3 * (size_t)(out->shape[1] > out->shape[2] ? out->shape[1]
+                                                                           : out->shape[2]));
+    if (!tab)
+        return te_op_fail(d, op, "out of memory");
+    for (k = 1; k < 3 && !bad; k++)
+        bad = te_resize_bilinear_table(in->shape[k], out->shape[k], op->opt.align_corners,
+                                       op->opt.half_pixel_centers, 1, tab) < 0;
+    free(tab);
+    if (bad)
+        return te_op_fail(d, op, "resizing %dx%d to %dx%d overflows TFLite's 10-bit fixed-point "
+                          "positions", in->shape[1], in->shape[2], out->shape[1], out->shape[2]);
+    return 0;
+}
+
+static te_name emit_table(te_emit *e, const te_op *op, int32_t in_size, int32_t out_size,
+                          int32_t step, const char *hint, int *ok)
+{
+    int32_t *tab = malloc(sizeof *tab * 3 * (size_t)out_size);
+    te_name name;
+    *ok = tab && te_resize_bilinear_table(in_size, out_size, op->opt.align_corners,
+                                          op->opt.half_pixel_centers, step, tab) == 0;
+    name = te_emit_const_i32(e, *ok ? tab : NULL, *ok ? 3 * (size_t)out_size : 0, hint);
+    free(tab);
+    return name;
+}
+
+static int bilinear_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    int32_t depth = in->shape[3];
+    int ok_y, ok_x;
+    te_name ytab, xtab, src, dst;
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    ytab = emit_table(e, op, in->shape[1], out->shape[1], in->shape[2] * depth, "ytab", &ok_y);
+    xtab = emit_table(e, op, in->shape[2], out->shape[2], depth, "xtab", &ok_x);
+    if (!ok_y || !ok_x)
+        return te_op_fail(e->diag, op, "out of memory");
+    src = te_emit_tensor(e, in->id);
+    dst = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, TE_K_RESIZE_BILINEAR_S8);
+    te_emit_stmt(e, "te_resize_bilinear_s8(%s, %s, %d, %d, %d, %d, %d, %s, %s, %d);", src.s,
+                 dst.s, in->shape[0], in->shape[1] * in->shape[2] * depth, depth, out->shape[1],
+                 out->shape[2], ytab.s, xtab.s,
+                 out->slice && out->slice_pitch ? (int)out->slice_pitch : depth);
+    return 0;
+}
+
+static const char *bilinear_variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_resize_bilinear_s8";
+}
+
+const te_op_def te_op_resize_bilinear = {
+    .opcode = TE_OP_RESIZE_BILINEAR,
+    .check = bilinear_check,
+    .emit = bilinear_emit,
+    .slice_output = te_slice_output_always, /* any output pixel stride */
+    .variant = bilinear_variant,
+};

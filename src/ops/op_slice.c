@@ -1,0 +1,127 @@
+/* op_slice.c - SLICE with constant begin and size tensors (int32 or int64,
+ * one entry per input dimension, size -1 meaning "to the end"), input rank
+ * 1 to 5 as in TFLite Micro, any element type.  A slice that is one
+ * contiguous block of the input (full inner dimensions, size 1 outside the
+ * first partial one) and at least half of it becomes a view of the input (a
+ * small view would keep the whole input alive); any other is one strided
+ * gather. */
+#include "movement.h"
+
+#define SLICE_MAX_RANK 5
+
+/* begin[k] and the resolved size[k] of every axis. */
+static void slice_axes(te_graph *g, const te_op *op, const te_tensor *in, int64_t *begin,
+                       int64_t *size)
+{
+    const te_tensor *b = te_in(g, op, 1), *s = te_in(g, op, 2);
+    int k;
+    for (k = 0; k < in->rank; k++) {
+        begin[k] = te_move_const_int(b, k);
+        size[k] = te_move_const_int(s, k);
+        if (size[k] == -1) /* to the end (begin is range-checked below) */
+            size[k] = begin[k] >= 0 && begin[k] <= in->shape[k] ? in->shape[k] - begin[k] : 0;
+    }
+}
+
+static int check_axes(te_graph *g, const te_op *op, te_diag *d, const te_tensor *in,
+                      const te_tensor *out)
+{
+    int64_t begin[SLICE_MAX_RANK], size[SLICE_MAX_RANK];
+    int k;
+    slice_axes(g, op, in, begin, size);
+    if (out->rank != in->rank)
+        return te_op_fail(d, op, "output 0 has rank %d, input 0 has rank %d", out->rank,
+                          in->rank);
+    for (k = 0; k < in->rank; k++) {
+        if (begin[k] < 0 || size[k] < 0 || begin[k] > in->shape[k] ||
+            size[k] > in->shape[k] - begin[k])
+            return te_op_fail(d, op, "axis %d: begin %lld and size %lld do not fit dimension "
+                              "%d", k, (long long)begin[k],
+                              (long long)te_move_const_int(te_in(g, op, 2), k), in->shape[k]);
+        if (out->shape[k] != size[k])
+            return te_op_fail(d, op, "output 0 (tensor %d '%s') has size %d in dimension %d, "
+                              "the slice gives %lld", out->id, out->name, out->shape[k], k,
+                              (long long)size[k]);
+    }
+    return 0;
+}
+
+static int slice_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    static const char *const which[2] = {"input 1 (begin)", "input 2 (size)"};
+    int i;
+    if (te_check_io_count(d, op, 3, 3, 1) || te_move_check_same_type(d, op, in, out))
+        return -1;
+    if (in->rank < 1 || in->rank > SLICE_MAX_RANK)
+        return te_op_fail(d, op, "input 0 has rank %d, expected 1 to %d", in->rank,
+                          SLICE_MAX_RANK);
+    if (te_tensor_bytes(in) > 0x7fffffff)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    for (i = 1; i <= 2; i++) {
+        const te_tensor *t = te_in(g, op, i);
+        if (te_move_check_index_tensor(d, op, t, which[i - 1], 1))
+            return -1;
+        if (te_tensor_elems(t) != in->rank)
+            return te_op_fail(d, op, "%s (tensor %d '%s') has %lld entries, input rank is %d",
+                              which[i - 1], t->id, t->name, (long long)te_tensor_elems(t),
+                              in->rank);
+    }
+    return check_axes(g, op, d, in, out);
+}
+
+/* Output 0 is one contiguous block of the input: after the first axis
+ * with size > 1 (scanning from the outside), every axis is whole. */
+static int slice_view(const te_graph *g, const te_op *op, int k, size_t *offset)
+{
+    te_graph *gg = (te_graph *)g;
+    const te_tensor *in = te_in(gg, op, 0);
+    int64_t begin[SLICE_MAX_RANK], size[SLICE_MAX_RANK], stride = 1, off = 0;
+    int j, partial = 0;
+    const te_tensor *out = te_out(gg, op, 0);
+    if (k != 0 || !in || !out || 2 * te_tensor_bytes(out) < te_tensor_bytes(in))
+        return -1;
+    slice_axes(gg, op, in, begin, size);
+    for (j = 0; j < in->rank; j++) {
+        if (partial && size[j] != in->shape[j])
+            return -1;
+        if (size[j] > 1)
+            partial = 1;
+    }
+    for (j = in->rank - 1; j >= 0; j--) {
+        off += begin[j] * stride;
+        stride *= in->shape[j];
+    }
+    *offset = (size_t)off * te_dtype_size(in->type);
+    return 0;
+}
+
+static int slice_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    int64_t begin[SLICE_MAX_RANK], size[SLICE_MAX_RANK], steps[SLICE_MAX_RANK];
+    int64_t stride = 1, base = 0;
+    int k;
+    if (te_move_is_view(e->g, op, 0, 0))
+        return 0;
+    slice_axes(e->g, op, in, begin, size);
+    for (k = in->rank - 1; k >= 0; k--) {
+        steps[k] = stride;
+        base += begin[k] * stride;
+        stride *= in->shape[k];
+    }
+    return te_move_emit_gather(e, op, base, in->rank, size, steps);
+}
+
+static const char *slice_variant(const te_graph *g, const te_op *op)
+{
+    return te_move_is_view(g, op, 0, 0) ? "view" : "te_copy_gather_s8";
+}
+
+const te_op_def te_op_slice = {
+    .opcode = TE_OP_SLICE,
+    .check = slice_check,
+    .emit = slice_emit,
+    .variant = slice_variant,
+    .view_input = slice_view,
+};

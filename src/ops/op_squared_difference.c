@@ -1,0 +1,82 @@
+/* op_squared_difference.c - SQUARED_DIFFERENCE (int8, broadcasting up to
+ * 6D): checks, TFLite Micro's Prepare-time rescaling (left shift 7, input
+ * ratios to twice the larger input scale, output ratio that squared over
+ * 2^14 times the output scale, all in double) and the call to
+ * te_squared_difference_s8 (broadcast layout and emission: broadcast.h). */
+/* Only the kernel parameter struct is used here: declare kernels extern. */
+#define TE_KERNEL extern
+
+#include <stdio.h>
+
+#include "broadcast.h"
+#include "ops.h"
+#include "quant/quant.h"
+#include "te_common.h"
+#include "te_squared_difference.h"
+
+void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
+                                       const te_tensor *o, te_squared_difference_params *p);
+
+void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
+                                       const te_tensor *o, te_squared_difference_params *p)
+{
+    float sa = a->q.scale[0], sb = b->q.scale[0];
+    double twice_max = 2.0 * (double)(sa > sb ? sa : sb);
+    double real_out = twice_max * twice_max / (double)((float)(1 << 14) * o->q.scale[0]);
+    te_bcast_fill(a, b, &p->broadcast, &p->size, p->dims, p->stride1, p->stride2);
+    p->in1_offset = (int32_t)-a->q.zero_point[0];
+    p->in2_offset = (int32_t)-b->q.zero_point[0];
+    p->left_shift = 7;
+    te_quantize_multiplier_smaller_than_one((double)sa / twice_max, &p->in1_mult, &p->in1_shift);
+    te_quantize_multiplier_smaller_than_one((double)sb / twice_max, &p->in2_mult, &p->in2_shift);
+    te_quantize_multiplier(real_out, &p->out_mult, &p->out_shift);
+    p->out_offset = (int32_t)o->q.zero_point[0];
+}
+
+static int check(te_graph *g, const te_op *op, te_diag *d)
+{
+    te_squared_difference_params p;
+    if (te_bcast_check_inputs(g, op, d) < 0)
+        return -1;
+    te_squared_difference_make_params(te_in(g, op, 0), te_in(g, op, 1), te_out(g, op, 0), &p);
+    if (p.out_shift > 31)
+        return te_op_fail(d, op, "output scale %g is too small for input scales %g and %g",
+                          (double)te_out(g, op, 0)->q.scale[0],
+                          (double)te_in(g, op, 0)->q.scale[0],
+                          (double)te_in(g, op, 1)->q.scale[0]);
+    return 0;
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    te_squared_difference_params p;
+    te_squared_difference_make_params(te_in(e->g, op, 0), te_in(e->g, op, 1),
+                                      te_out(e->g, op, 0), &p);
+    te_bcast_params_begin(e, op, "te_squared_difference_params");
+    te_params_int(e, "in1_offset", p.in1_offset);
+    te_params_int(e, "in2_offset", p.in2_offset);
+    te_params_int(e, "left_shift", p.left_shift);
+    te_params_int(e, "in1_mult", p.in1_mult);
+    te_params_int(e, "in1_shift", p.in1_shift);
+    te_params_int(e, "in2_mult", p.in2_mult);
+    te_params_int(e, "in2_shift", p.in2_shift);
+    te_params_int(e, "out_mult", p.out_mult);
+    te_params_int(e, "out_shift", p.out_shift);
+    te_params_int(e, "out_offset", p.out_offset);
+    return te_bcast_emit(e, op, "squared_difference", te_params_end(e).s);
+}
+
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    (void)g;
+    (void)op;
+    return "te_squared_difference_s8";
+}
+
+const te_op_def te_op_squared_difference = {
+    .opcode = TE_OP_SQUARED_DIFFERENCE,
+    .check = check,
+    .emit = emit,
+    .inplace_input = te_inplace_same_shape_input,
+    .variant = variant,
+};
