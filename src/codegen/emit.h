@@ -106,6 +106,12 @@ te_name te_params_end(te_emit *e);
 #define te_emit_call(e, fn, ...) te_emit_call_args(e, fn, __VA_ARGS__, (const char *)0)
 void te_emit_call_args(te_emit *e, const char *fn, ...);
 
+/* The same for a kernel that returns nonzero on bad input (an index out of
+ * range): `if (fn(arg, ...) != 0) return 1;` makes NAME_invoke fail. */
+#define te_emit_call_status(e, fn, ...) \
+    te_emit_call_status_args(e, fn, __VA_ARGS__, (const char *)0)
+void te_emit_call_status_args(te_emit *e, const char *fn, ...);
+
 /* Writes `text` before the constants once per generated file, however
  * often it is asked for under the same `key`. */
 void te_emit_once(te_emit *e, const char *key, const char *text);

@@ -314,21 +314,23 @@ void te_emit_once(te_emit *e, const char *key, const char *text)
 
 /* ---- calls ---- */
 
-void te_emit_call_args(te_emit *e, const char *fn, ...)
+/* "fn(a, b)" into body, one argument per line past the limit; `extra` is
+ * what the line holds besides the call ("    " and ");", or the if). */
+static void write_call(te_emit *e, size_t extra, const char *fn, va_list args)
 {
     va_list ap;
     const char *a;
-    size_t width = 4 + strlen(fn) + 3; /* "    fn(" and ");" */
+    size_t width = extra + strlen(fn) + 1;
     int n = 0;
-    va_start(ap, fn);
+    va_copy(ap, args);
     while ((a = va_arg(ap, const char *)) != NULL) {
         width += strlen(a) + (n ? 2 : 0);
         n++;
     }
     va_end(ap);
-    te_buf_printf(&e->body, "    %s(", fn);
+    te_buf_printf(&e->body, "%s(", fn);
     n = 0;
-    va_start(ap, fn);
+    va_copy(ap, args);
     while ((a = va_arg(ap, const char *)) != NULL) {
         if (width > TE_EMIT_LINE_MAX)
             te_buf_printf(&e->body, "%s\n        %s", n ? "," : "", a);
@@ -337,7 +339,27 @@ void te_emit_call_args(te_emit *e, const char *fn, ...)
         n++;
     }
     va_end(ap);
-    te_buf_append(&e->body, ");\n", 3);
+    te_buf_append(&e->body, ")", 1);
+}
+
+void te_emit_call_args(te_emit *e, const char *fn, ...)
+{
+    va_list ap;
+    te_buf_append(&e->body, "    ", 4);
+    va_start(ap, fn);
+    write_call(e, 4 + 2, fn, ap); /* "    " and ");" */
+    va_end(ap);
+    te_buf_append(&e->body, ";\n", 2);
+}
+
+void te_emit_call_status_args(te_emit *e, const char *fn, ...)
+{
+    va_list ap;
+    te_buf_append(&e->body, "    if (", 8);
+    va_start(ap, fn);
+    write_call(e, 8 + 7, fn, ap); /* "    if (", ")" and " != 0)" */
+    va_end(ap);
+    te_buf_append(&e->body, " != 0)\n        return 1;\n", 25);
 }
 
 te_name te_expr(const char *fmt, ...)

@@ -38,8 +38,7 @@ static int emit_table(te_emit *e, const te_op *op, int k)
     in = te_emit_tensor(e, x->id);
     out = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LUT_S8);
-    te_emit_stmt(e, "te_lut_s8(%s, %s, %lld, %s);", in.s, out.s, (long long)te_tensor_elems(x),
-                 t.s);
+    te_emit_call(e, "te_lut_s8", in.s, out.s, te_expr("%lld", (long long)te_tensor_elems(x)).s, t.s);
     return 0;
 }
 
