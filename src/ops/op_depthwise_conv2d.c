@@ -527,14 +527,15 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
 /* The DSP kernels' _inl forms specialise each call on its constants when
  * the compiler optimises (at -O2 their locals share the invoke's frame); at
  * -O0 nothing is specialised and every inlined copy would keep a frame of
- * its own, so the plain kernel is called instead. */
+ * its own, so the plain kernel is called instead.  Both names are written
+ * in the call: the runtime pasted is what the code names (runtime_select). */
 static te_name dsp_call(te_emit *e, const char *kernel)
 {
     te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
                  "/* depthwise DSP kernels: specialised at their call when optimising */\n"
-                 "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(kernel) kernel##_inl\n"
-                 "#else\n#define TE_DEPTHWISE_DSP_CALL(kernel) kernel\n#endif\n");
-    return te_expr("TE_DEPTHWISE_DSP_CALL(%s)", kernel);
+                 "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) inl\n"
+                 "#else\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) plain\n#endif\n");
+    return te_expr("TE_DEPTHWISE_DSP_CALL(%s_inl, %s)", kernel, kernel);
 }
 
 static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
