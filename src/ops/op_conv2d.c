@@ -300,6 +300,27 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
     te_params_int(e, "k_pad", s->k_pad);
 }
 
+/* At most this many CONV_2D in the model: each GEMM call is the kernel's
+ * _inl form, specialised on its params when the compiler optimises.  More,
+ * and the copies would cost more flash than the specialising saves. */
+#define GEMM_INLINE_MAX_CONVS 16
+
+/* "te_conv2d_gemm_s8", or the macro picking its _inl form when optimising
+ * (both names are written: runtime_select pastes what the code names). */
+static const char *gemm_call(te_emit *e)
+{
+    int i, convs = 0;
+    for (i = 0; i < e->g->n_ops; i++)
+        convs += e->g->ops[i].opcode == TE_OP_CONV_2D;
+    if (convs > GEMM_INLINE_MAX_CONVS)
+        return "te_conv2d_gemm_s8";
+    te_emit_once(e, "TE_CONV2D_GEMM_CALL",
+                 "/* conv2d GEMM kernel: specialised at its call when optimising */\n"
+                 "#if defined(__OPTIMIZE__)\n#define TE_CONV2D_GEMM_CALL(inl, plain) inl\n"
+                 "#else\n#define TE_CONV2D_GEMM_CALL(inl, plain) plain\n#endif\n");
+    return "TE_CONV2D_GEMM_CALL(te_conv2d_gemm_s8_inl, te_conv2d_gemm_s8)";
+}
+
 static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
@@ -337,7 +358,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     if (work.s[0])
         te_params_expr(e, "work", work.s);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_gemm_s8", prm.s, x.s, wt.s, qr.s, zp.s, y.s);
+    te_emit_call(e, gemm_call(e), prm.s, x.s, wt.s, qr.s, zp.s, y.s);
     return 0;
 }
 
