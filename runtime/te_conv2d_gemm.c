@@ -1425,10 +1425,13 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
 }
 /* te:end */
 
-/* te:section te_conv2d_gemm_s8 */
-TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *input,
-                                 const te_conv2d_gemm_w *w, const int32_t *qr,
-                                 const int8_t *zp_row, int8_t *output)
+/* te:section te_conv2d_gemm_s8_inl */
+/* te_conv2d_gemm_s8 inlined at its call, specialised on the call's params
+ * (the generated code uses it when optimising a model with few GEMM calls). */
+TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_s8_inl(const te_conv2d_gemm_params *p,
+                                                 const int8_t *input, const te_conv2d_gemm_w *w,
+                                                 const int32_t *qr, const int8_t *zp_row,
+                                                 int8_t *output)
 {
     const te_conv2d_gemm_wi *wi = (const te_conv2d_gemm_wi *)w; /* int32 read as uint32 */
     te_conv2d_gemm_sse sse;
@@ -1448,5 +1451,14 @@ TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *i
         te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 2);
     else
         te_conv2d_gemm_run(p, input, wi, qr, zp_row, output, &sse, 1);
+}
+/* te:end */
+
+/* te:section te_conv2d_gemm_s8 */
+TE_KERNEL void te_conv2d_gemm_s8(const te_conv2d_gemm_params *p, const int8_t *input,
+                                 const te_conv2d_gemm_w *w, const int32_t *qr,
+                                 const int8_t *zp_row, int8_t *output)
+{
+    te_conv2d_gemm_s8_inl(p, input, w, qr, zp_row, output);
 }
 /* te:end */

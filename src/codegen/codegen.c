@@ -286,7 +286,8 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     if (e.consts.len)
         te_buf_append(c, e.consts.s, e.consts.len);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
-    if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name))
+    if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
+        !mentions_arena(&e.consts, o->name))
         te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);
@@ -299,6 +300,7 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     }
     rc = 0;
 out:
+    te_emit_release(&e);
     te_buf_free(&e.consts);
     te_buf_free(&e.body);
     te_buf_free(&io);

@@ -57,51 +57,49 @@ void te_emit_stmt(te_emit *e, const char *fmt, ...)
     free(line);
 }
 
-static te_name const_name(te_emit *e, const char *hint)
-{
-    te_name n;
-    snprintf(n.s, sizeof n.s, "%s_c%d_%s", e->name, e->n_consts++, hint ? hint : "k");
-    return n;
-}
-
-/* Writes "static const T name[n] = {" ... "};" with `fmt_elem` per element. */
 /* Constant arrays fill their lines up to this many columns. */
 #define TE_CONST_COLUMNS 150
 
-/* Writes "static const T name[n] NAME_WEIGHTS_ATTR = {" ... "};" with `elem`
- * writing each element, as many a line as fit in TE_CONST_COLUMNS. */
-static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *hint,
+/* Writes "static const T name[n] NAME_WEIGHTS_ATTR = {...};" (or finds its
+ * twin), `elem` writing each element, as many a line as fit in
+ * TE_CONST_COLUMNS. */
+static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *base,
                           void (*elem)(te_buf *, const void *, size_t), const void *v)
 {
-    te_name name = const_name(e, hint);
-    te_buf one = {0};
-    size_t i, col = TE_CONST_COLUMNS;
+    te_buf body = {0}, one = {0};
+    te_name name;
+    char dim[sizeof name.s + 48];
     const char *c;
-    te_buf_printf(&e->consts, "static const %s %s[%zu] ", ctype, name.s, n ? n : 1);
-    for (c = e->name; *c; c++) {
-        char u = (char)toupper((unsigned char)*c);
-        te_buf_append(&e->consts, &u, 1);
-    }
-    te_buf_printf(&e->consts, "_WEIGHTS_ATTR = {");
+    size_t i, k, col = TE_CONST_COLUMNS;
+    te_buf_append(&body, "{", 1);
     if (n == 0)
-        te_buf_append(&e->consts, "0", 1);
+        te_buf_append(&body, "0", 1);
     for (i = 0; i < n; i++) {
         one.len = 0;
         elem(&one, v, i);
         if (i + 1 < n)
             te_buf_append(&one, ",", 1);
         if (col + one.len > TE_CONST_COLUMNS) {
-            te_buf_append(&e->consts, "\n    ", 5);
+            te_buf_append(&body, "\n    ", 5);
             col = 4;
         }
         if (one.s)
-            te_buf_append(&e->consts, one.s, one.len);
+            te_buf_append(&body, one.s, one.len);
         col += one.len;
     }
     if (one.oom)
-        e->consts.oom = 1;
+        body.oom = 1;
     te_buf_free(&one);
-    te_buf_append(&e->consts, "\n};\n", 4);
+    te_buf_append(&body, "\n}", 2);
+    /* "[n] NAME_WEIGHTS_ATTR": the header lets the user place the weights */
+    k = (size_t)snprintf(dim, sizeof dim, "[%zu] ", n ? n : 1);
+    for (c = e->name; *c && k + 14 < sizeof dim; c++)
+        dim[k++] = (char)toupper((unsigned char)*c);
+    snprintf(dim + k, sizeof dim - k, "_WEIGHTS_ATTR");
+    name = te_emit_object(e, ctype, dim, body.s ? body.s : "{0}", base);
+    if (body.oom)
+        e->consts.oom = 1;
+    te_buf_free(&body);
     return name;
 }
 
@@ -131,26 +129,28 @@ static void el_f32(te_buf *b, const void *v, size_t i)
         te_buf_printf(b, "%s3.402823466e+38f", f < 0 ? "-" : "");
 }
 
+#define OP_BASE(hint) te_emit_op_base(e, (hint) ? (hint) : "k").s
 te_name te_emit_const_i8(te_emit *e, const int8_t *v, size_t n, const char *hint)
 {
-    return emit_array(e, "int8_t", n, hint, el_i8, v);
+    return emit_array(e, "int8_t", n, OP_BASE(hint), el_i8, v);
 }
 te_name te_emit_const_u8(te_emit *e, const uint8_t *v, size_t n, const char *hint)
 {
-    return emit_array(e, "uint8_t", n, hint, el_u8, v);
+    return emit_array(e, "uint8_t", n, OP_BASE(hint), el_u8, v);
 }
 te_name te_emit_const_i16(te_emit *e, const int16_t *v, size_t n, const char *hint)
 {
-    return emit_array(e, "int16_t", n, hint, el_i16, v);
+    return emit_array(e, "int16_t", n, OP_BASE(hint), el_i16, v);
 }
 te_name te_emit_const_i32(te_emit *e, const int32_t *v, size_t n, const char *hint)
 {
-    return emit_array(e, "int32_t", n, hint, el_i32, v);
+    return emit_array(e, "int32_t", n, OP_BASE(hint), el_i32, v);
 }
 te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint)
 {
-    return emit_array(e, "float", n, hint, el_f32, v);
+    return emit_array(e, "float", n, OP_BASE(hint), el_f32, v);
 }
+#undef OP_BASE
 
 /* Little-endian model bytes -> host values, one element at a time. */
 static void el_raw(te_buf *b, const void *v, size_t i, size_t size, int is_signed)
@@ -179,41 +179,84 @@ static void el_raw_f32(te_buf *b, const void *v, size_t i)
     el_f32(b, &f, 0);
 }
 
+/* What a constant tensor is to the operator being lowered: "op3_weights",
+ * "op3_bias", else "op3_" and its model name. */
+static void const_tensor_base(const te_emit *e, const te_tensor *t, char *out, size_t n)
+{
+    const te_op *op = e->cur_op;
+    char base[48];
+    int j = -1, k;
+    for (k = 0; op && k < op->n_in; k++)
+        if (op->in[k] == t->id)
+            j = k;
+    if (j == 1 && t->rank >= 2 && t->type == TE_DT_INT8)
+        snprintf(base, sizeof base, "weights");
+    else if (j >= 2 && t->rank == 1 && t->type == TE_DT_INT32)
+        snprintf(base, sizeof base, "bias");
+    else
+        te_emit_tensor_base(e, t->id, base, sizeof base);
+    snprintf(out, n, "%s", te_emit_op_base(e, base).s);
+}
+
 static te_name emit_const_tensor(te_emit *e, const te_tensor *t)
 {
     size_t esz = te_dtype_size(t->type), n = esz ? t->data_bytes / esz : 0;
-    char hint[24];
-    snprintf(hint, sizeof hint, "t%d", t->id);
+    char base[sizeof(te_name)];
+    const_tensor_base(e, t, base, sizeof base);
     switch (t->type) {
-    case TE_DT_INT8: return emit_array(e, "int8_t", n, hint, el_i8, t->data);
-    case TE_DT_INT16: return emit_array(e, "int16_t", n, hint, el_raw_i16, t->data);
-    case TE_DT_INT32: return emit_array(e, "int32_t", n, hint, el_raw_i32, t->data);
-    case TE_DT_INT64: return emit_array(e, "int64_t", n, hint, el_raw_i64, t->data);
-    case TE_DT_FLOAT32: return emit_array(e, "float", n, hint, el_raw_f32, t->data);
-    default: return emit_array(e, "uint8_t", t->data_bytes, hint, el_u8, t->data);
+    case TE_DT_INT8: return emit_array(e, "int8_t", n, base, el_i8, t->data);
+    case TE_DT_INT16: return emit_array(e, "int16_t", n, base, el_raw_i16, t->data);
+    case TE_DT_INT32: return emit_array(e, "int32_t", n, base, el_raw_i32, t->data);
+    case TE_DT_INT64: return emit_array(e, "int64_t", n, base, el_raw_i64, t->data);
+    case TE_DT_FLOAT32: return emit_array(e, "float", n, base, el_raw_f32, t->data);
+    default: return emit_array(e, "uint8_t", t->data_bytes, base, el_u8, t->data);
     }
+}
+
+/* "#define NAME_T_<tensor> ((int8_t *)(NAME_arena.bytes + 8000)) / * its model name * /" */
+static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
+{
+    char base[64], macro[128];
+    const char *src = t->name ? t->name : "";
+    te_name n;
+    size_t i, len, room, before = e->consts.len;
+    te_emit_tensor_base(e, t->id, base, sizeof base);
+    snprintf(macro, sizeof macro, "T_%s", base);
+    n = te_emit_symbol(e, macro); /* NAME_T_<base>: the macro has NAME in capitals */
+    for (i = 0; i < strlen(e->name) && i < sizeof n.s; i++)
+        n.s[i] = (char)toupper((unsigned char)n.s[i]);
+    te_buf_printf(&e->consts, "#define %s ((%s *)(%s_arena.bytes + %zu))", n.s, te_ctype(t->type),
+                  e->name, t->arena_offset);
+    len = e->consts.len - before;
+    room = len + 7 < TE_EMIT_LINE_MAX ? TE_EMIT_LINE_MAX - len - 7 : 0; /* " / *  * /" */
+    if (room > 8 && src[0] && src[0] != ';') {
+        te_buf_append(&e->consts, " /* ", 4);
+        for (i = 0; src[i] && src[i] != ';' && i < room; i++) {
+            int ok = src[i] >= 0x20 && src[i] < 0x7f && !(src[i] == '*' && src[i + 1] == '/') &&
+                     !(src[i] == '/' && src[i + 1] == '*');
+            te_buf_append(&e->consts, ok ? &src[i] : "_", 1);
+        }
+        te_buf_append(&e->consts, " */", 3);
+    }
+    te_buf_append(&e->consts, "\n", 1);
+    return n;
 }
 
 te_name te_emit_tensor(te_emit *e, int tid)
 {
-    te_name n;
+    te_name n, *sym;
     const te_tensor *t;
     if (tid < 0 || tid >= e->g->n_tensors) {
         snprintf(n.s, sizeof n.s, "NULL");
         return n;
     }
     t = &e->g->tensors[tid];
-    if (t->data) {
-        if (!e->tensor_const[tid]) {
-            n = emit_const_tensor(e, t);
-            e->tensor_const[tid] = e->n_consts; /* number + 1 of the array just written */
-            return n;
-        }
-        snprintf(n.s, sizeof n.s, "%s_c%d_t%d", e->name, e->tensor_const[tid] - 1, tid);
-        return n;
-    }
-    snprintf(n.s, sizeof n.s, "((%s *)(%s_arena.bytes + %zu))", te_ctype(t->type), e->name,
-             t->arena_offset);
+    sym = te_emit_tensor_symbol(e, tid);
+    if (sym && sym->s[0])
+        return *sym;
+    n = t->data ? emit_const_tensor(e, t) : define_arena_tensor(e, t);
+    if (sym)
+        *sym = n;
     return n;
 }
 
@@ -225,6 +268,12 @@ te_name te_emit_scratch(te_emit *e, const char *ctype)
     size_t off = op && op >= e->g->ops && op < e->g->ops + e->g->n_ops
                      ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops))
                      : 0;
-    snprintf(n.s, sizeof n.s, "((%s *)(%s_arena.bytes + %zu))", ctype, e->name, off);
+    char *c;
+    /* #define NAME_OP3_SCRATCH ((int8_t *)(NAME_arena.bytes + 1024)) */
+    n = te_emit_symbol(e, te_emit_op_base(e, "scratch").s);
+    for (c = n.s; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    te_buf_printf(&e->consts, "#define %s ((%s *)(%s_arena.bytes + %zu))\n", n.s, ctype, e->name,
+                  off);
     return n;
 }

@@ -23,6 +23,7 @@ typedef struct {
 } te_name;
 
 struct te_plan;
+struct te_emit_syms; /* emit_params.c: identifiers, shared objects, params being built */
 struct te_lowering;
 
 typedef struct {
@@ -39,6 +40,7 @@ typedef struct {
     const struct te_lowering *low; /* its lowering record (src/ops/lowering.h):
                                     * the decisions emit() carries out */
     te_diag *diag;
+    struct te_emit_syms *syms;     /* made on first use; te_emit_release() frees it */
 } te_emit;
 
 /* Declares that the operator calls runtime kernel `id` (runtime/te_kernels.def):
@@ -54,24 +56,95 @@ void te_emit_stmt(te_emit *e, const char *fmt, ...)
 #endif
     ;
 
-/* Writes a `static const` array and returns its name.  `hint` becomes part of
- * the name ("w", "bias", "mult", ...). */
+/* Writes a `static const` array (or finds its twin) and returns its name,
+ * NAME_op<index>_<hint> ("w", "bias", "mult", ...). */
 te_name te_emit_const_i8(te_emit *e, const int8_t *v, size_t n, const char *hint);
 te_name te_emit_const_u8(te_emit *e, const uint8_t *v, size_t n, const char *hint);
 te_name te_emit_const_i16(te_emit *e, const int16_t *v, size_t n, const char *hint);
 te_name te_emit_const_i32(te_emit *e, const int32_t *v, size_t n, const char *hint);
 te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint);
 
-/* A pointer expression for tensor `tid` with its element type, e.g.
- * "((int8_t *)(m_arena + 1024))" for an arena tensor or the name of its
- * const array for a constant tensor (written on first use). */
+/* A pointer expression for tensor `tid` with its element type: for an arena
+ * tensor a macro named after the model's tensor, "NAME_T_conv2d_3_Relu",
+ * defined on first use as ((int8_t *)(NAME_arena.bytes + 1024)); for a
+ * constant tensor its array, NAME_op<index>_weights / _bias / _<tensor>. */
 te_name te_emit_tensor(te_emit *e, int tid);
 
 /* A pointer expression of C type `ctype *` to the current operator's
- * scratch buffer (as many bytes as its scratch_bytes() asked for). */
+ * scratch buffer (as many bytes as its scratch_bytes() asked for): a macro
+ * NAME_OP<index>_SCRATCH defined on first use. */
 te_name te_emit_scratch(te_emit *e, const char *ctype);
 
 /* Element C type of a dtype: "int8_t", "int32_t", "float", ... */
 const char *te_ctype(te_dtype t);
+
+/* ---- emit_params.c: named file-scope objects and readable calls ----
+ *
+ * Kernel parameters are `static const` objects at file scope (flash), one
+ * designated field per line, named after the operator:
+ *
+ *     te_params_begin(e, "te_pool_params");
+ *     te_params_int(e, "batches", 1);
+ *     ...
+ *     prm = te_params_end(e);            -> "&NAME_op9_pool_params"
+ *     te_emit_call(e, "te_pool_avg_s8", prm.s, x.s, y.s);
+ *
+ * Objects with the same type and contents are written once and shared. */
+void te_params_begin(te_emit *e, const char *type);
+void te_params_int(te_emit *e, const char *field, long long v);
+/* A field from a constant expression: a pointer (a const array's name, an
+ * arena address from te_emit_tensor() or te_emit_scratch()), a float, ... */
+void te_params_expr(te_emit *e, const char *field, const char *expr);
+/* An array field: {v[0], ..., v[n-1]}. */
+void te_params_ints(te_emit *e, const char *field, const int *v, int n);
+/* Writes the object (or finds its twin) and returns "&name". */
+te_name te_params_end(te_emit *e);
+
+/* Appends `fn(arg, ...);` to NAME_invoke, one argument per line when the
+ * call would not fit in TE_EMIT_LINE_MAX characters. */
+#define TE_EMIT_LINE_MAX 159
+#define te_emit_call(e, fn, ...) te_emit_call_args(e, fn, __VA_ARGS__, (const char *)0)
+void te_emit_call_args(te_emit *e, const char *fn, ...);
+
+/* The same for a kernel that returns nonzero on bad input (an index out of
+ * range): `if (fn(arg, ...) != 0) return 1;` makes NAME_invoke fail. */
+#define te_emit_call_status(e, fn, ...) \
+    te_emit_call_status_args(e, fn, __VA_ARGS__, (const char *)0)
+void te_emit_call_status_args(te_emit *e, const char *fn, ...);
+
+/* Writes `text` before the constants once per generated file, however
+ * often it is asked for under the same `key`. */
+void te_emit_once(te_emit *e, const char *key, const char *text);
+
+/* A C expression built with printf formatting (e.g. "(int8_t *)X + 16"). */
+te_name te_expr(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A fresh identifier "NAME_<base>" (base made a C identifier, suffixed
+ * _2, _3 ... when taken). */
+te_name te_emit_symbol(te_emit *e, const char *base);
+
+/* The base of names that belong to the operator being lowered: "op12_<what>",
+ * or `what` alone outside any operator. */
+te_name te_emit_op_base(const te_emit *e, const char *what);
+
+/* Writes `static const TYPE NAME[DIM] = BODY;` (DIM "" for a scalar or
+ * struct) under a fresh name from `base`, or returns the name of an object
+ * already written with the same type, dimension and body. */
+te_name te_emit_object(te_emit *e, const char *type, const char *dim, const char *body,
+                       const char *base);
+
+/* A short C identifier for tensor `tid` from its model name
+ * ("model/conv2d_3/Relu;..." -> "conv2d_3_Relu"), "t<id>" when it has none. */
+void te_emit_tensor_base(const te_emit *e, int tid, char *out, size_t n);
+
+/* Where te_emit_tensor() keeps tensor `tid`'s symbol (NULL without memory). */
+te_name *te_emit_tensor_symbol(te_emit *e, int tid);
+
+/* Frees what emit_params.c allocated. */
+void te_emit_release(te_emit *e);
 
 #endif

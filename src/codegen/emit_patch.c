@@ -2,6 +2,7 @@
  * copies and the operator clones in order (each lowered by its normal
  * emit() on region tensors), then the copy of the patch's result into the
  * stage output. */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../ops/ops.h"
@@ -24,6 +25,8 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
 {
     const te_tensor *src = &e->g->tensors[s->src], *dst = &e->g->tensors[s->dst];
     long ss[4], ds[4], counts[4], so, dofs, es = (long)te_dtype_size(src->type);
+    int32_t v[3][4];
+    te_name arr[3];
     int d;
     strides4(src, ss);
     strides4(dst, ds);
@@ -36,14 +39,21 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
         ds[d] *= es;
     }
     counts[3] *= es;
+    for (d = 0; d < 4; d++) {
+        v[0][d] = (int32_t)counts[d];
+        v[1][d] = (int32_t)ss[d];
+        v[2][d] = (int32_t)ds[d];
+    }
+    /* shared by every copy of the same box shape (see te_emit_object) */
+    e->cur_op = NULL;
+    arr[0] = te_emit_const_i32(e, v[0], 4, "copy_counts");
+    arr[1] = te_emit_const_i32(e, v[1], 4, "copy_src_strides");
+    arr[2] = te_emit_const_i32(e, v[2], 4, "copy_dst_strides");
     te_emit_kernel(e, TE_K_PATCH_COPY_S8);
-    te_emit_stmt(e,
-                 "te_patch_copy_s8((const int8_t *)%s + %ld, (int8_t *)%s + %ld, "
-                 "(const int32_t[]){%ld, %ld, %ld, %ld}, "
-                 "(const int32_t[]){%ld, %ld, %ld, %ld}, (const int32_t[]){%ld, %ld, %ld, %ld});",
-                 te_emit_tensor(e, s->src).s, so, te_emit_tensor(e, s->dst).s, dofs, counts[0],
-                 counts[1], counts[2], counts[3], ss[0], ss[1], ss[2], ss[3], ds[0], ds[1], ds[2],
-                 ds[3]);
+    te_emit_call(e, "te_patch_copy_s8",
+                 te_expr("(const int8_t *)%s + %ld", te_emit_tensor(e, s->src).s, so).s,
+                 te_expr("(int8_t *)%s + %ld", te_emit_tensor(e, s->dst).s, dofs).s, arr[0].s,
+                 arr[1].s, arr[2].s);
 }
 
 int te_emit_patch_stage(te_emit *e, te_diag *d)

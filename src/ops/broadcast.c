@@ -106,14 +106,22 @@ void te_bcast_fill(const te_tensor *a, const te_tensor *b, int *broadcast, int *
     }
 }
 
-/* Writes "broadcast, size, {dims}, {stride1}, {stride2}" (struct prefix). */
-static void format_layout(const te_tensor *a, const te_tensor *b, char *buf, size_t n)
+void te_bcast_param_layout(te_emit *e, int broadcast, int size, const int *dims,
+                           const int *stride1, const int *stride2)
+{
+    te_params_int(e, "broadcast", broadcast);
+    te_params_int(e, "size", size);
+    te_params_ints(e, "dims", dims, 6);
+    te_params_ints(e, "stride1", stride1, 6);
+    te_params_ints(e, "stride2", stride2, 6);
+}
+
+void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type)
 {
     int broadcast, size, d[6], s1[6], s2[6];
-    te_bcast_fill(a, b, &broadcast, &size, d, s1, s2);
-    snprintf(buf, n, "%d, %d, {%d, %d, %d, %d, %d, %d}, {%d, %d, %d, %d, %d, %d}, "
-             "{%d, %d, %d, %d, %d, %d}", broadcast, size, d[0], d[1], d[2], d[3], d[4], d[5],
-             s1[0], s1[1], s1[2], s1[3], s1[4], s1[5], s2[0], s2[1], s2[2], s2[3], s2[4], s2[5]);
+    te_bcast_fill(te_in(e->g, op, 0), te_in(e->g, op, 1), &broadcast, &size, d, s1, s2);
+    te_params_begin(e, type);
+    te_bcast_param_layout(e, broadcast, size, d, s1, s2);
 }
 
 int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params)
@@ -121,13 +129,7 @@ int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *p
     const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
     te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
             po = te_emit_tensor(e, o->id);
-    char lay[512];
-    format_layout(a, b, lay, sizeof lay);
     te_emit_kernel(e, te_kernel_of_family(kernel));
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_%s_params p = {%s,", kernel, lay);
-    te_emit_stmt(e, "        %s};", params);
-    te_emit_stmt(e, "    te_%s_s8(&p, %s, %s, %s);", kernel, pa.s, pb.s, po.s);
-    te_emit_stmt(e, "}");
+    te_emit_call(e, te_expr("te_%s_s8", kernel).s, params, pa.s, pb.s, po.s);
     return 0;
 }

@@ -18,10 +18,16 @@ int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d);
 void te_bcast_fill(const te_tensor *a, const te_tensor *b, int *broadcast, int *size, int *dims,
                    int *stride1, int *stride2);
 
-/* Requests kernel `kernel` and writes
- *   { static const te_<kernel>_params p = {<layout>, <params>};
- *     te_<kernel>_s8(&p, input 0, input 1, output 0); }
- * where params is the rest of the struct's initializer. */
+/* Adds the layout fields te_bcast_fill() computed to the params being
+ * built (te_params_begin). */
+void te_bcast_param_layout(te_emit *e, int broadcast, int size, const int *dims,
+                           const int *stride1, const int *stride2);
+
+/* te_params_begin(type) and the layout of op's inputs 0 and 1. */
+void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type);
+
+/* Requests kernel family `kernel` and writes te_<kernel>_s8(params, input 0,
+ * input 1, output 0); params is te_params_end()'s "&name". */
 int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params);
 
 #endif

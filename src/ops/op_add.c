@@ -227,8 +227,8 @@ static int add_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* { static const te_add_lut_params p = {<layout>, u1, u2, lo, hi};
- *   te_add_s8_lut(&p, in1, in2, out); }  (SUB's table form too) */
+/* te_add_s8_lut(&params, in1, in2, out), params with the two tables (SUB's
+ * table form too). */
 int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
                     const int32_t *u2)
 {
@@ -237,18 +237,16 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
             po = te_emit_tensor(e, o->id);
     te_name n1 = te_emit_const_i32(e, u1, 256, "add_u1"), n2 = te_emit_const_i32(e, u2, 256,
                                                                                  "add_u2");
+    te_name prm;
     te_emit_kernel(e, TE_K_ADD_S8_LUT);
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_add_lut_params p = {%d, %d, {%d, %d, %d, %d, %d, %d},",
-                 p->broadcast, p->size, p->dims[0], p->dims[1], p->dims[2], p->dims[3],
-                 p->dims[4], p->dims[5]);
-    te_emit_stmt(e, "        {%d, %d, %d, %d, %d, %d}, {%d, %d, %d, %d, %d, %d},", p->stride1[0],
-                 p->stride1[1], p->stride1[2], p->stride1[3], p->stride1[4], p->stride1[5],
-                 p->stride2[0], p->stride2[1], p->stride2[2], p->stride2[3], p->stride2[4],
-                 p->stride2[5]);
-    te_emit_stmt(e, "        %s, %s, %d, %d};", n1.s, n2.s, (int)p->act_min, (int)p->act_max);
-    te_emit_stmt(e, "    te_add_s8_lut(&p, %s, %s, %s);", pa.s, pb.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_add_lut_params");
+    te_bcast_param_layout(e, p->broadcast, p->size, p->dims, p->stride1, p->stride2);
+    te_params_expr(e, "u1", n1.s);
+    te_params_expr(e, "u2", n2.s);
+    te_params_int(e, "act_min", p->act_min);
+    te_params_int(e, "act_max", p->act_max);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_add_s8_lut", prm.s, pa.s, pb.s, po.s);
     return 0;
 }
 
@@ -259,7 +257,6 @@ static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
-    char params[256];
     if (e->low->variant == ADD_LUT) {
         if (!add_plan(e->g, op, &p, u1, u2)) /* the tables lowering found */
             return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
@@ -267,11 +264,21 @@ static int add_emit(te_emit *e, const te_op *op)
     }
     te_add_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
                        te_out(e->g, op, 0), &p);
-    snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d",
-             (int)p.in1_offset, (int)p.in2_offset, p.left_shift, (int)p.in1_mult, p.in1_shift,
-             (int)p.in2_mult, p.in2_shift, (int)p.out_mult, p.out_shift, (int)p.out_offset,
-             (int)p.act_min, (int)p.act_max);
-    return te_bcast_emit(e, op, "add", params);
+    te_params_begin(e, "te_add_params");
+    te_bcast_param_layout(e, p.broadcast, p.size, p.dims, p.stride1, p.stride2);
+    te_params_int(e, "in1_offset", p.in1_offset);
+    te_params_int(e, "in2_offset", p.in2_offset);
+    te_params_int(e, "left_shift", p.left_shift);
+    te_params_int(e, "in1_mult", p.in1_mult);
+    te_params_int(e, "in1_shift", p.in1_shift);
+    te_params_int(e, "in2_mult", p.in2_mult);
+    te_params_int(e, "in2_shift", p.in2_shift);
+    te_params_int(e, "out_mult", p.out_mult);
+    te_params_int(e, "out_shift", p.out_shift);
+    te_params_int(e, "out_offset", p.out_offset);
+    te_params_int(e, "act_min", p.act_min);
+    te_params_int(e, "act_max", p.act_max);
+    return te_bcast_emit(e, op, "add", te_params_end(e).s);
 }
 
 /* te_add_s8_lut when its tables exist: the search costs milliseconds, so

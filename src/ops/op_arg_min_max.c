@@ -81,9 +81,9 @@ static int arg_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, te_kernel_by_name(arg_variant(e->g, op)));
-    te_emit_stmt(e, "%s(%s, (void *)%s, %lld, %lld, %lld, %d);", arg_variant(e->g, op), src.s,
-                 dst.s, (long long)l.outer, (long long)l.axis_size, (long long)l.inner,
-                 out->type == TE_DT_INT64);
+    te_emit_call(e, arg_variant(e->g, op), src.s, te_expr("(void *)%s", dst.s).s,
+                 te_expr("%lld", (long long)l.outer).s, te_expr("%lld", (long long)l.axis_size).s,
+                 te_expr("%lld", (long long)l.inner).s, out->type == TE_DT_INT64 ? "1" : "0");
     return 0;
 }
 

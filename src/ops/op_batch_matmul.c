@@ -169,18 +169,31 @@ static int bmm_emit(te_emit *e, const te_op *op)
         return te_op_fail(e->diag, op, "out of memory");
     po = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_BATCH_MATMUL_S8);
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_batch_matmul_params p = {{%d, %d, %d}, {%d, %d, %d}, "
-                 "{%d, %d, %d},", (int)p.batch[0], (int)p.batch[1], (int)p.batch[2],
-                 (int)p.lhs_batch_stride[0], (int)p.lhs_batch_stride[1],
-                 (int)p.lhs_batch_stride[2], (int)p.rhs_batch_stride[0],
-                 (int)p.rhs_batch_stride[1], (int)p.rhs_batch_stride[2]);
-    te_emit_stmt(e, "        %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d};", (int)p.rows,
-                 (int)p.cols, (int)p.depth, (int)p.lhs_row_stride, (int)p.lhs_depth_stride,
-                 (int)p.rhs_col_stride, (int)p.rhs_depth_stride, (int)p.lhs_offset,
-                 (int)p.rhs_offset, (int)p.mult, p.shift, (int)p.out_zp);
-    te_emit_stmt(e, "    te_batch_matmul_s8(&p, %s, %s, %s);", pl.s, pr.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_batch_matmul_params");
+    {
+        int batch[3], lhs_bs[3], rhs_bs[3], k;
+        for (k = 0; k < 3; k++) {
+            batch[k] = (int)p.batch[k];
+            lhs_bs[k] = (int)p.lhs_batch_stride[k];
+            rhs_bs[k] = (int)p.rhs_batch_stride[k];
+        }
+        te_params_ints(e, "batch", batch, 3);
+        te_params_ints(e, "lhs_batch_stride", lhs_bs, 3);
+        te_params_ints(e, "rhs_batch_stride", rhs_bs, 3);
+    }
+    te_params_int(e, "rows", p.rows);
+    te_params_int(e, "cols", p.cols);
+    te_params_int(e, "depth", p.depth);
+    te_params_int(e, "lhs_row_stride", p.lhs_row_stride);
+    te_params_int(e, "lhs_depth_stride", p.lhs_depth_stride);
+    te_params_int(e, "rhs_col_stride", p.rhs_col_stride);
+    te_params_int(e, "rhs_depth_stride", p.rhs_depth_stride);
+    te_params_int(e, "lhs_offset", p.lhs_offset);
+    te_params_int(e, "rhs_offset", p.rhs_offset);
+    te_params_int(e, "mult", p.mult);
+    te_params_int(e, "shift", p.shift);
+    te_params_int(e, "out_zp", p.out_zp);
+    te_emit_call(e, "te_batch_matmul_s8", te_params_end(e).s, pl.s, pr.s, po.s);
     return 0;
 }
 

@@ -36,8 +36,8 @@ static int cast_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CAST);
-    te_emit_stmt(e, "te_cast(%s, %d, %s, %d, %lld);", src.s, (int)in->type, dst.s,
-                 (int)out->type, (long long)te_tensor_elems(out));
+    te_emit_call(e, "te_cast", src.s, te_expr("%d", (int)in->type).s, dst.s,
+                 te_expr("%d", (int)out->type).s, te_expr("%lld", (long long)te_tensor_elems(out)).s);
     return 0;
 }
 

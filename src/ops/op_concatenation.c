@@ -107,9 +107,10 @@ static int concat_emit(te_emit *e, const te_op *op)
             continue;
         }
         src = te_emit_tensor(e, in->id);
-        te_emit_stmt(e, "te_concat_s8((const int8_t *)%s, (int8_t *)%s + %lld, %lld, %lld, "
-                     "%lld);", src.s, dst.s, (long long)offset,
-                     (long long)outer, (long long)row, (long long)(out->shape[axis] * inner));
+        te_emit_call(e, "te_concat_s8", te_expr("(const int8_t *)%s", src.s).s,
+                     te_expr("(int8_t *)%s + %lld", dst.s, (long long)offset).s,
+                     te_expr("%lld", (long long)outer).s, te_expr("%lld", (long long)row).s,
+                     te_expr("%lld", (long long)(out->shape[axis] * inner)).s);
         offset += row;
     }
     return 0;

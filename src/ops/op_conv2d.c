@@ -83,15 +83,12 @@ static int64_t macs(const te_graph *g, const te_op *op)
 
 static int strided(const te_tensor *out) { return out->slice && out->slice_pitch; }
 
-/* ", .out_stride = N" when the output is a channel slice of a
- * concatenation's output (pass_concat.c), else nothing. */
-static te_name out_stride(const te_tensor *out)
+/* The out_stride field when the output is a channel slice of a
+ * concatenation's output (pass_concat.c); nothing else. */
+static void param_out_stride(te_emit *e, const te_tensor *out)
 {
-    te_name n;
-    n.s[0] = 0;
     if (strided(out))
-        snprintf(n.s, sizeof n.s, ", .out_stride = %zu", out->slice_pitch);
-    return n;
+        te_params_int(e, "out_stride", (long long)out->slice_pitch);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -252,8 +249,8 @@ static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, in
         int32_t *qa = malloc(sizeof(int32_t) * blocks * 32);
         if (wa && qa) {
             te_convfam_gemm_avx2_layout(oc, s->k_pad, w16, q, wa, qa);
-            *wt = te_emit_const_i16(e, wa, na, "w");
-            *qr = te_emit_const_i32(e, qa, blocks * 32, "qr");
+            *wt = te_emit_const_i16(e, wa, na, "weights_packed");
+            *qr = te_emit_const_i32(e, qa, blocks * 32, "requant");
             rc = 0;
         } else {
             te_fail(e->diag, "out of memory");
@@ -266,11 +263,11 @@ static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, in
         for (i = 0; i < nw / 2; i++)
             words[i] = (int32_t)((uint32_t)(uint16_t)w16[2 * i] |
                                  (uint32_t)(uint16_t)w16[2 * i + 1] << 16);
-        *wt = te_emit_const_i32(e, words, nw / 2, "w");
+        *wt = te_emit_const_i32(e, words, nw / 2, "weights_packed");
     } else {
-        *wt = te_emit_const_i16(e, w16, nw, "w");
+        *wt = te_emit_const_i16(e, w16, nw, "weights_packed");
     }
-    *qr = te_emit_const_i32(e, q, (size_t)n * 4, "qr");
+    *qr = te_emit_const_i32(e, q, (size_t)n * 4, "requant");
     rc = 0;
 out:
     free(w16);
@@ -281,12 +278,55 @@ out:
 }
 
 
+/* The geometry fields te_conv2d_gemm_params and te_conv2d_avx2_params share. */
+static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *w = te_in(e->g, op, 1), *out = te_out(e->g, op, 0);
+    te_params_int(e, "batches", in->shape[0]);
+    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_w", in->shape[2]);
+    te_params_int(e, "in_c", in->shape[3]);
+    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_w", out->shape[2]);
+    te_params_int(e, "out_c", out->shape[3]);
+    te_params_int(e, "k_h", w->shape[1]);
+    te_params_int(e, "k_w", w->shape[2]);
+    te_params_int(e, "stride_h", op->opt.stride_h);
+    te_params_int(e, "stride_w", op->opt.stride_w);
+    te_params_int(e, "dil_h", op->opt.dilation_h);
+    te_params_int(e, "dil_w", op->opt.dilation_w);
+    te_params_int(e, "pad_top", s->pad_top);
+    te_params_int(e, "pad_left", s->pad_left);
+    te_params_int(e, "k_pad", s->k_pad);
+}
+
+/* At most this many CONV_2D in the model: each GEMM call is the kernel's
+ * _inl form, specialised on its params when the compiler optimises.  More,
+ * and the copies would cost more flash than the specialising saves. */
+#define GEMM_INLINE_MAX_CONVS 16
+
+/* "te_conv2d_gemm_s8", or the macro picking its _inl form when optimising
+ * (both names are written: runtime_select pastes what the code names). */
+static const char *gemm_call(te_emit *e)
+{
+    int i, convs = 0;
+    for (i = 0; i < e->g->n_ops; i++)
+        convs += e->g->ops[i].opcode == TE_OP_CONV_2D;
+    if (convs > GEMM_INLINE_MAX_CONVS)
+        return "te_conv2d_gemm_s8";
+    te_emit_once(e, "TE_CONV2D_GEMM_CALL",
+                 "/* conv2d GEMM kernel: specialised at its call when optimising */\n"
+                 "#if defined(__OPTIMIZE__)\n#define TE_CONV2D_GEMM_CALL(inl, plain) inl\n"
+                 "#else\n#define TE_CONV2D_GEMM_CALL(inl, plain) plain\n#endif\n");
+    return "TE_CONV2D_GEMM_CALL(te_conv2d_gemm_s8_inl, te_conv2d_gemm_s8)";
+}
+
 static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, qr, x, y, zp, stride = out_stride(out), work = {{0}};
+    te_name wt, qr, x, y, zp, prm, work = {{0}};
     int fast, pw = pointwise(in, w, out, o, s);
     if (emit_gemm_consts(e, op, s, lo, hi, 0, &wt, &qr, &fast))
         return -1;
@@ -298,7 +338,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         if (!row)
             return te_fail(e->diag, "out of memory");
         memset(row, (int)in->q.zero_point[0], n);
-        zp = te_emit_const_i8(e, row, n, "zp");
+        zp = te_emit_const_i8(e, row, n, "pad_taps");
         free(row);
     }
     x = te_emit_tensor(e, in->id);
@@ -306,45 +346,43 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     if (e->low->work_area)
         work = te_emit_scratch(e, "int8_t");
     te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
-    te_emit_stmt(e,
-                 "te_conv2d_gemm_s8(&(const te_conv2d_gemm_params){.batches = %d, .in_h = %d, "
-                 ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
-                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .pointwise = %d, .input_zp = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d%s%s%s}, %s, %s, "
-                 "%s, %s, %s);",
-                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
-                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h, o->stride_w,
-                 o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
-                 pw, (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
-                 stride.s, work.s[0] ? ", .work = " : "", work.s, x.s, wt.s, qr.s, zp.s, y.s);
+    te_params_begin(e, "te_conv2d_gemm_params");
+    params_gemm_geometry(e, op, s);
+    te_params_int(e, "pointwise", pw);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+    if (work.s[0])
+        te_params_expr(e, "work", work.s);
+    prm = te_params_end(e);
+    te_emit_call(e, gemm_call(e), prm.s, x.s, wt.s, qr.s, zp.s, y.s);
     return 0;
 }
 
 static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
-    const te_options *o = &op->opt;
-    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, qr, x, y, stride = out_stride(out);
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    te_name wt, qr, x, y, prm;
     int fast;
     if (emit_gemm_consts(e, op, s, lo, hi, 1, &wt, &qr, &fast))
         return -1;
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
-    te_emit_stmt(e,
-                 "te_conv2d_avx2_s8(&(const te_conv2d_avx2_params){.batches = %d, .in_h = %d, "
-                 ".in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, "
-                 ".k_w = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .k_pad = %d, .input_zp = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d, .fast_rq = %d%s}, %s, %s, "
-                 "%s, %s);",
-                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
-                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h, o->stride_w,
-                 o->dilation_h, o->dilation_w, s->pad_top, s->pad_left, s->k_pad,
-                 (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
-                 stride.s, x.s, wt.s, qr.s, y.s);
+    te_params_begin(e, "te_conv2d_avx2_params");
+    params_gemm_geometry(e, op, s);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_conv2d_avx2_s8", prm.s, x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
@@ -355,7 +393,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name mult, shift, x, wt, b, y;
+    te_name mult, shift, x, wt, b, y, prm;
     if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
         return -1;
     x = te_emit_tensor(e, in->id);
@@ -363,19 +401,30 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CONV2D_S8);
-    te_emit_stmt(e,
-                 "te_conv2d_s8(&(const te_conv2d_params){.batches = %d, .in_h = %d, .in_w = %d, "
-                 ".in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, .k_h = %d, .k_w = %d, "
-                 ".filter_c = %d, .stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .input_offset = %d, .output_offset = %d, "
-                 ".act_min = %d, .act_max = %d%s}, %s, %s, %s, %s, %s, %s);",
-                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
-                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], w->shape[3],
-                 o->stride_h, o->stride_w, o->dilation_h, o->dilation_w,
-                 (int)te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]),
-                 (int)te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]),
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
-                 out_stride(out).s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    te_params_begin(e, "te_conv2d_params");
+    te_params_int(e, "batches", in->shape[0]);
+    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_w", in->shape[2]);
+    te_params_int(e, "in_c", in->shape[3]);
+    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_w", out->shape[2]);
+    te_params_int(e, "out_c", out->shape[3]);
+    te_params_int(e, "k_h", w->shape[1]);
+    te_params_int(e, "k_w", w->shape[2]);
+    te_params_int(e, "filter_c", w->shape[3]);
+    te_params_int(e, "stride_h", o->stride_h);
+    te_params_int(e, "stride_w", o->stride_w);
+    te_params_int(e, "dil_h", o->dilation_h);
+    te_params_int(e, "dil_w", o->dilation_w);
+    te_params_int(e, "pad_top", te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]));
+    te_params_int(e, "pad_left", te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]));
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    param_out_stride(e, out);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_conv2d_s8", prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 

@@ -482,7 +482,7 @@ static te_name emit_rq(te_emit *e, const te_op *op, int channels)
         te_convfam_fast_requant(m, sh, (int32_t)out->q.zero_point[0], acc_bound(g, op, c),
                                 rq + 3 * c);
     }
-    n = te_emit_const_i32(e, rq, 3 * (size_t)channels, "rq");
+    n = te_emit_const_i32(e, rq, 3 * (size_t)channels, "requant");
     free(rq);
     return n;
 }
@@ -524,11 +524,25 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
     return lo == -128 && hi == 127 ? 1 : 2;
 }
 
+/* The DSP kernels' _inl forms specialise each call on its constants when
+ * the compiler optimises (at -O2 their locals share the invoke's frame); at
+ * -O0 nothing is specialised and every inlined copy would keep a frame of
+ * its own, so the plain kernel is called instead.  Both names are written
+ * in the call: the runtime pasted is what the code names (runtime_select). */
+static te_name dsp_call(te_emit *e, const char *kernel)
+{
+    te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
+                 "/* depthwise DSP kernels: specialised at their call when optimising */\n"
+                 "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) inl\n"
+                 "#else\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) plain\n#endif\n");
+    return te_expr("TE_DEPTHWISE_DSP_CALL(%s_inl, %s)", kernel, kernel);
+}
+
 static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, b, rq = emit_rq(e, op, p->in_c), x, y, ring;
+    te_name wt, b, rq = emit_rq(e, op, p->in_c), x, y, ring, prm;
     if (!rq.s[0])
         return -1;
     wt = te_emit_tensor(e, w->id);
@@ -537,18 +551,28 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     y = te_emit_tensor(e, out->id);
     ring = te_emit_scratch(e, "uint32_t");
     te_emit_kernel(e, (te_kernel_id)(TE_K_DEPTHWISE_DSP_S8_K3S1 + (p->k_h - 3) + (p->s_h - 1)));
-    te_emit_stmt(e,
-                 "te_depthwise_dsp_s8_k%ds%d_inl(&(const te_depthwise_dsp_params){.batches = %d, "
-                 ".in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, .pad_top = %d, "
-                 ".pad_left = %d, .ring_h = %d, .ring_w = %d, .band = %d, .blocks = %d, "
-                 ".mode = %d, .cols = %d, "
-                 ".input_offset = %d, .output_offset = %d, "
-                 ".act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
-                 p->k_h, p->s_h, p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w,
-                 p->pad_top, p->pad_left, p->ring_h, p->ring_w, p->band, p->blocks,
-                 dsp_mode(g, op, p, lo, hi), p->cols, (int)-in->q.zero_point[0],
-                 (int)out->q.zero_point[0], (int)lo, (int)hi, p->inplace ? y.s : x.s, y.s,
-                 wt.s, b.s, rq.s, ring.s);
+    te_params_begin(e, "te_depthwise_dsp_params");
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "in_h", p->in_h);
+    te_params_int(e, "in_w", p->in_w);
+    te_params_int(e, "c", p->in_c);
+    te_params_int(e, "out_h", p->out_h);
+    te_params_int(e, "out_w", p->out_w);
+    te_params_int(e, "pad_top", p->pad_top);
+    te_params_int(e, "pad_left", p->pad_left);
+    te_params_int(e, "ring_h", p->ring_h);
+    te_params_int(e, "ring_w", p->ring_w);
+    te_params_int(e, "band", p->band);
+    te_params_int(e, "blocks", p->blocks);
+    te_params_int(e, "mode", dsp_mode(g, op, p, lo, hi));
+    te_params_int(e, "cols", p->cols);
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    prm = te_params_end(e);
+    te_emit_call(e, dsp_call(e, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
+                 p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, ring.s);
     return 0;
 }
 
@@ -556,7 +580,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, b, rq = emit_rq(e, op, p->in_c * p->mult), x, y, sc;
+    te_name wt, b, rq = emit_rq(e, op, p->in_c * p->mult), x, y, sc, prm;
     if (!rq.s[0])
         return -1;
     wt = te_emit_tensor(e, w->id);
@@ -565,16 +589,28 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     y = te_emit_tensor(e, out->id);
     sc = te_emit_scratch(e, "uint32_t");
     te_emit_kernel(e, TE_K_DEPTHWISE_DSP_NHWC_S8);
-    te_emit_stmt(e,
-                 "te_depthwise_dsp_nhwc_s8_inl(&(const te_depthwise_dsp_nhwc_params){.batches = "
-                 "%d, .in_h = %d, .in_w = %d, .c = %d, .out_h = %d, .out_w = %d, "
-                 ".depth_mult = %d, .k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, "
-                 ".pad_top = %d, .pad_left = %d, .mode = %d, .input_offset = %d, "
-                 ".output_offset = %d, .act_min = %d, .act_max = %d}, %s, %s, %s, %s, %s, %s);",
-                 p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->mult, p->k_h,
-                 p->k_w, p->s_h, p->s_w, p->pad_top, p->pad_left, dsp_mode(g, op, p, lo, hi),
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
-                 p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, sc.s);
+    te_params_begin(e, "te_depthwise_dsp_nhwc_params");
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "in_h", p->in_h);
+    te_params_int(e, "in_w", p->in_w);
+    te_params_int(e, "c", p->in_c);
+    te_params_int(e, "out_h", p->out_h);
+    te_params_int(e, "out_w", p->out_w);
+    te_params_int(e, "depth_mult", p->mult);
+    te_params_int(e, "k_h", p->k_h);
+    te_params_int(e, "k_w", p->k_w);
+    te_params_int(e, "stride_h", p->s_h);
+    te_params_int(e, "stride_w", p->s_w);
+    te_params_int(e, "pad_top", p->pad_top);
+    te_params_int(e, "pad_left", p->pad_left);
+    te_params_int(e, "mode", dsp_mode(g, op, p, lo, hi));
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    prm = te_params_end(e);
+    te_emit_call(e, dsp_call(e, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
+                 rq.s, sc.s);
     return 0;
 }
 
@@ -625,14 +661,14 @@ static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo
                                     w16, q);
     te_convfam_gemm_avx2_layout(c, kp, w16, q, wa, qa);
     if (p->kind == DW_AVX2_CONV) {
-        *wt = te_emit_const_i16(e, wa, (size_t)(c + 7) / 8 * 8 * (size_t)kp, "w");
-        *qr = te_emit_const_i32(e, qa, (size_t)(c + 7) / 8 * 32, "qr");
+        *wt = te_emit_const_i16(e, wa, (size_t)(c + 7) / 8 * 8 * (size_t)kp, "weights_packed");
+        *qr = te_emit_const_i32(e, qa, (size_t)(c + 7) / 8 * 32, "requant");
         rc = 0;
         goto out;
     }
     te_convfam_dw_avx2_layout(c, taps, kp, w16, wo);
-    *wt = te_emit_const_i16(e, wo, (size_t)b16 * (size_t)pairs * 32, "w");
-    *qr = te_emit_const_i32(e, qa, (size_t)b16 * 64, "qr");
+    *wt = te_emit_const_i16(e, wo, (size_t)b16 * (size_t)pairs * 32, "weights_packed");
+    *qr = te_emit_const_i32(e, qa, (size_t)b16 * 64, "requant");
     rc = 0;
 out:
     free(wc);
@@ -653,46 +689,70 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
     const int conv = p->kind == DW_AVX2_CONV;
     const char *kernel = conv ? "conv2d_avx2" : "depthwise_avx2";
-    char shape[96];
-    te_name wt, qr, x, y;
+    te_name wt, qr, x, y, prm;
     int fast;
     if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
         return -1;
-    if (conv)
-        snprintf(shape, sizeof shape, ".out_c = %d, .k_pad = %d", p->mult,
-                 (p->k_h * p->k_w + 7) / 8 * 8);
-    else
-        snprintf(shape, sizeof shape, ".cols = %d", (int)avx2_cols(p));
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8);
-    te_emit_stmt(e,
-                 "te_%s_s8(&(const te_%s_params){.batches = %d, .in_h = %d, .in_w = %d, "
-                 ".in_c = %d, .out_h = %d, .out_w = %d, %s, .k_h = %d, .k_w = %d, "
-                 ".stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, .pad_top = %d, "
-                 ".pad_left = %d, .input_zp = %d, .output_offset = %d, .act_min = %d, "
-                 ".act_max = %d, .fast_rq = %d}, %s, %s, %s, %s);",
-                 kernel, kernel, p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w,
-                 shape, p->k_h, p->k_w, p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
-                 (int)in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi, fast,
-                 p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
+    te_params_begin(e, te_expr("te_%s_params", kernel).s);
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "in_h", p->in_h);
+    te_params_int(e, "in_w", p->in_w);
+    te_params_int(e, "in_c", p->in_c);
+    te_params_int(e, "out_h", p->out_h);
+    te_params_int(e, "out_w", p->out_w);
+    if (conv) {
+        te_params_int(e, "out_c", p->mult);
+        te_params_int(e, "k_pad", (p->k_h * p->k_w + 7) / 8 * 8);
+    } else {
+        te_params_int(e, "cols", (long long)avx2_cols(p));
+    }
+    te_params_int(e, "k_h", p->k_h);
+    te_params_int(e, "k_w", p->k_w);
+    te_params_int(e, "stride_h", p->s_h);
+    te_params_int(e, "stride_w", p->s_w);
+    te_params_int(e, "dil_h", p->d_h);
+    te_params_int(e, "dil_w", p->d_w);
+    te_params_int(e, "pad_top", p->pad_top);
+    te_params_int(e, "pad_left", p->pad_left);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    prm = te_params_end(e);
+    te_emit_call(e, te_expr("te_%s_s8", kernel).s, prm.s, p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
-/* The portable kernels' params literal. */
-static void portable_params(const te_graph *g, const te_op *op, const dw_plan *p, int32_t lo,
-                            int32_t hi, char *buf, size_t n)
+/* The portable kernels' params object: its address into buf. */
+static void portable_params(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi,
+                            char *buf, size_t n)
 {
-    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
-    snprintf(buf, n,
-             "&(const te_depthwise_conv2d_params){.batches = %d, .in_h = %d, .in_w = %d, "
-             ".in_c = %d, .out_h = %d, .out_w = %d, .depth_mult = %d, .k_h = %d, .k_w = %d, "
-             ".stride_h = %d, .stride_w = %d, .dil_h = %d, .dil_w = %d, .pad_top = %d, "
-             ".pad_left = %d, .input_offset = %d, .output_offset = %d, .act_min = %d, "
-             ".act_max = %d}",
-             p->batches, p->in_h, p->in_w, p->in_c, p->out_h, p->out_w, p->mult, p->k_h,
-             p->k_w, p->s_h, p->s_w, p->d_h, p->d_w, p->pad_top, p->pad_left,
-             (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi);
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_params_begin(e, "te_depthwise_conv2d_params");
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "in_h", p->in_h);
+    te_params_int(e, "in_w", p->in_w);
+    te_params_int(e, "in_c", p->in_c);
+    te_params_int(e, "out_h", p->out_h);
+    te_params_int(e, "out_w", p->out_w);
+    te_params_int(e, "depth_mult", p->mult);
+    te_params_int(e, "k_h", p->k_h);
+    te_params_int(e, "k_w", p->k_w);
+    te_params_int(e, "stride_h", p->s_h);
+    te_params_int(e, "stride_w", p->s_w);
+    te_params_int(e, "dil_h", p->d_h);
+    te_params_int(e, "dil_w", p->d_w);
+    te_params_int(e, "pad_top", p->pad_top);
+    te_params_int(e, "pad_left", p->pad_left);
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    snprintf(buf, n, "%s", te_params_end(e).s);
 }
 
 /* te_depthwise_conv2d_s8_fast(p, in, w, bias, rq, out), _fast_inplace(p,
@@ -707,15 +767,13 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
-        te_emit_stmt(e, "te_depthwise_conv2d_s8_fast(%s, %s, %s, %s, %s, %s);", params, x.s,
-                     wt.s, b.s, rq.s, y.s);
+        te_emit_call(e, "te_depthwise_conv2d_s8_fast", params, x.s, wt.s, b.s, rq.s, y.s);
     else if (p->kind == DW_FAST_INPLACE)
-        te_emit_stmt(e, "te_depthwise_conv2d_s8_fast_inplace(%s, %s, %s, %s, %s, %s);", params,
-                     y.s, wt.s, b.s, rq.s, te_emit_scratch(e, "int8_t").s);
+        te_emit_call(e, "te_depthwise_conv2d_s8_fast_inplace", params, y.s, wt.s, b.s, rq.s,
+                     te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_stmt(e, "te_depthwise_conv2d_s8_ring(%s, %s, %s, %s, %s, %s, %s);", params,
-                     p->inplace ? y.s : x.s, wt.s, b.s, rq.s, y.s,
-                     te_emit_scratch(e, "int16_t").s);
+        te_emit_call(e, "te_depthwise_conv2d_s8_ring", params, p->inplace ? y.s : x.s, wt.s, b.s,
+                     rq.s, y.s, te_emit_scratch(e, "int16_t").s);
     return 0;
 }
 
@@ -734,11 +792,10 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
-        te_emit_stmt(e, "te_depthwise_conv2d_s8_inplace(%s, %s, %s, %s, %s, %s, %s);", params,
-                     y.s, wt.s, b.s, mult.s, shift.s, te_emit_scratch(e, "int8_t").s);
+        te_emit_call(e, "te_depthwise_conv2d_s8_inplace", params, y.s, wt.s, b.s, mult.s, shift.s,
+                     te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_stmt(e, "te_depthwise_conv2d_s8(%s, %s, %s, %s, %s, %s, %s);", params, x.s,
-                     wt.s, b.s, mult.s, shift.s, y.s);
+        te_emit_call(e, "te_depthwise_conv2d_s8", params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
@@ -760,7 +817,7 @@ static int emit(te_emit *e, const te_op *op)
         return emit_dsp_nhwc(e, op, &p, lo, hi);
     if (p.kind == DW_AVX2 || p.kind == DW_AVX2_CONV)
         return emit_avx2(e, op, &p, lo, hi);
-    portable_params(g, op, &p, lo, hi, params, sizeof params);
+    portable_params(e, op, &p, lo, hi, params, sizeof params);
     if (p.kind == DW_REF || p.kind == DW_REF_INPLACE)
         return emit_ref(e, op, &p, params);
     return emit_fast(e, op, &p, params);

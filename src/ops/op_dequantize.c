@@ -48,10 +48,10 @@ static int dequantize_emit(te_emit *e, const te_op *op)
             lut[i] = scale * centered;
         }
         name = te_emit_const_f32(e, lut, 256, "dequant");
-        te_emit_stmt(e, "te_dequantize_s8_f32(%s, %s, %lld, %s);", src.s, dst.s, n, name.s);
+        te_emit_call(e, "te_dequantize_s8_f32", src.s, dst.s, te_expr("%lld", n).s, name.s);
     } else {
-        te_emit_stmt(e, "te_dequantize_s16_f32(%s, %s, %lld, %af, %ld);", src.s, dst.s, n,
-                     (double)scale, (long)zp);
+        te_emit_call(e, "te_dequantize_s16_f32", src.s, dst.s, te_expr("%lld", n).s,
+                     te_expr("%af", (double)scale).s, te_expr("%ld", (long)zp).s);
     }
     return 0;
 }

@@ -92,13 +92,16 @@ static void emit_call(te_emit *e, const te_op *op, const char *kernel, const cha
     int units = te_in(g, op, 1)->shape[0], depth = te_in(g, op, 1)->shape[1];
     te_name x = te_emit_tensor(e, in->id), y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, te_kernel_by_name(kernel));
-    te_emit_stmt(e,
-                 "%s(&(const te_fully_connected_params){.batches = %lld, "
-                 ".depth = %d, .units = %d, .input_offset = %d, .output_offset = %d, "
-                 ".act_min = %d, .act_max = %d, .per_channel = %d}, %s, %s, %s, %s, %s, %s);",
-                 kernel, (long long)(te_tensor_elems(out) / units), depth, units,
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], (int)lo, (int)hi,
-                 te_in(g, op, 1)->q.count > 1, x.s, w, b, mult->s, shift->s, y.s);
+    te_params_begin(e, "te_fully_connected_params");
+    te_params_int(e, "batches", te_tensor_elems(out) / units);
+    te_params_int(e, "depth", depth);
+    te_params_int(e, "units", units);
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "per_channel", te_in(g, op, 1)->q.count > 1);
+    te_emit_call(e, kernel, te_params_end(e).s, x.s, w, b, mult->s, shift->s, y.s);
 }
 
 /* A little-endian int32 of constant data. */
@@ -156,7 +159,7 @@ static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_
         if (te_fc_dsp_pack(wd, units, depth, packed) == 0) {
             /* the DSP kernel reads the bias of whole blocks of rows */
             bn = te_emit_const_i32(e, bias, padded, "bias");
-            wn = te_emit_const_i32(e, packed, n, "wpk");
+            wn = te_emit_const_i32(e, packed, n, "weights_packed");
             emit_call(e, op, "te_fully_connected_s8_dsp", wn.s, bn.s, mult, shift, lo, hi);
             rc = 0;
             goto out;

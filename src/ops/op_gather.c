@@ -164,9 +164,10 @@ static int gather_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, idx->data || idx->type == TE_DT_INT32 ? TE_K_GATHER_S8 : TE_K_GATHER_IDX64_S8);
-    te_emit_stmt(e, "if (%s((const int8_t *)%s, (int8_t *)%s, %s, %s) != 0) return 1;",
-                 idx->data || idx->type == TE_DT_INT32 ? "te_gather_s8" : "te_gather_idx64_s8",
-                 src.s, dst.s, dims.s, ix.s);
+    te_emit_call_status(e,
+                        idx->data || idx->type == TE_DT_INT32 ? "te_gather_s8" : "te_gather_idx64_s8",
+                        te_expr("(const int8_t *)%s", src.s).s, te_expr("(int8_t *)%s", dst.s).s,
+                        dims.s, ix.s);
     return 0;
 }
 

@@ -60,7 +60,7 @@ static void emit_f32(te_emit *e, const te_op *op, int rows, int depth)
 {
     te_name x = te_emit_tensor(e, op->in[0]), y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOG_SOFTMAX_F32);
-    te_emit_stmt(e, "te_log_softmax_f32(%s, %s, %d, %d);", x.s, y.s, rows, depth);
+    te_emit_call(e, "te_log_softmax_f32", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s);
 }
 
 static int emit(te_emit *e, const te_op *op)
@@ -83,9 +83,10 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOG_SOFTMAX_S8);
-    te_emit_stmt(e, "te_log_softmax_s8(%s, %s, %d, %d, %s, %s, %ld, %ld, %d);", x.s, y.s, rows,
-                 depth, te.s, tq.s, (long)p.diff_min, (long)p.reverse_scaling_divisor,
-                 p.reverse_scaling_right_shift);
+    te_emit_call(e, "te_log_softmax_s8", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s,
+                 te.s, tq.s, te_expr("%ld", (long)p.diff_min).s,
+                 te_expr("%ld", (long)p.reverse_scaling_divisor).s,
+                 te_expr("%d", p.reverse_scaling_right_shift).s);
     return 0;
 }
 

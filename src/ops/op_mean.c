@@ -151,31 +151,27 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
     mean_fold_count(l.count, &p->mult, &p->shift);
 }
 
-static void fmt6(char *buf, size_t n, const int *v)
-{
-    snprintf(buf, n, "{%d, %d, %d, %d, %d, %d}", v[0], v[1], v[2], v[3], v[4], v[5]);
-}
-
 static int mean_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_mean_params p;
-    char ks[96], kst[96], rs[96], rst[96];
     te_mean_make_params(in, axis, out, &p);
-    fmt6(ks, sizeof ks, p.keep_size);
-    fmt6(kst, sizeof kst, p.keep_stride);
-    fmt6(rs, sizeof rs, p.red_size);
-    fmt6(rst, sizeof rst, p.red_stride);
     te_emit_kernel(e, TE_K_MEAN_S8);
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_mean_params p = {%d, %s, %s, %d, %s, %s,", p.n_keep, ks,
-                 kst, p.n_red, rs, rst);
-    te_emit_stmt(e, "        %d, %d, %d, %d, %d};", (int)p.count, (int)p.in_zp, (int)p.mult,
-                 p.shift, (int)p.out_zp);
-    te_emit_stmt(e, "    te_mean_s8(&p, %s, %s);", pi.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_mean_params");
+    te_params_int(e, "n_keep", p.n_keep);
+    te_params_ints(e, "keep_size", p.keep_size, 6);
+    te_params_ints(e, "keep_stride", p.keep_stride, 6);
+    te_params_int(e, "n_red", p.n_red);
+    te_params_ints(e, "red_size", p.red_size, 6);
+    te_params_ints(e, "red_stride", p.red_stride, 6);
+    te_params_int(e, "count", p.count);
+    te_params_int(e, "in_zp", p.in_zp);
+    te_params_int(e, "mult", p.mult);
+    te_params_int(e, "shift", p.shift);
+    te_params_int(e, "out_zp", p.out_zp);
+    te_emit_call(e, "te_mean_s8", te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 

@@ -111,8 +111,9 @@ static int mirror_pad_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_COPY_TABLE_S8);
-    te_emit_stmt(e, "te_copy_table_s8((const int8_t *)%s, (int8_t *)%s, %d, %s, %s, %lld);", src.s,
-                 dst.s, rank, ct.s, tt.s, (long long)run);
+    te_emit_call(e, "te_copy_table_s8", te_expr("(const int8_t *)%s", src.s).s,
+                 te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", rank).s, ct.s, tt.s,
+                 te_expr("%lld", (long long)run).s);
     return 0;
 }
 

@@ -48,13 +48,20 @@ static int mul_check(te_graph *g, const te_op *op, te_diag *d)
 static int mul_emit(te_emit *e, const te_op *op)
 {
     te_mul_params p;
-    char params[256];
+    te_name params;
     te_mul_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
                        te_out(e->g, op, 0), &p);
-    snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d", (int)p.in1_offset,
-             (int)p.in2_offset, (int)p.out_mult, p.out_shift, (int)p.out_offset, (int)p.act_min,
-             (int)p.act_max);
-    return te_bcast_emit(e, op, "mul", params);
+    te_params_begin(e, "te_mul_params");
+    te_bcast_param_layout(e, p.broadcast, p.size, p.dims, p.stride1, p.stride2);
+    te_params_int(e, "in1_offset", p.in1_offset);
+    te_params_int(e, "in2_offset", p.in2_offset);
+    te_params_int(e, "out_mult", p.out_mult);
+    te_params_int(e, "out_shift", p.out_shift);
+    te_params_int(e, "out_offset", p.out_offset);
+    te_params_int(e, "act_min", p.act_min);
+    te_params_int(e, "act_max", p.act_max);
+    params = te_params_end(e);
+    return te_bcast_emit(e, op, "mul", params.s);
 }
 
 const te_op_def te_op_mul = {

@@ -27,7 +27,7 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_NEG_F32);
-    te_emit_stmt(e, "te_neg_f32(%s, %s, %lld);", x.s, y.s, n);
+    te_emit_call(e, "te_neg_f32", x.s, y.s, te_expr("%lld", n).s);
     return 0;
 }
 

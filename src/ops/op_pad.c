@@ -101,8 +101,8 @@ static int pad_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_PAD_S8);
-    te_emit_stmt(e, "te_pad_s8(%s, %s, %s, %s + %d, %s + %d, %s);", src.s, dst.s, arr.s, arr.s,
-                 PAD_MAX_RANK, arr.s, 2 * PAD_MAX_RANK, value);
+    te_emit_call(e, "te_pad_s8", src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
+                 te_expr("%s + %d", arr.s, 2 * PAD_MAX_RANK).s, value);
     return 0;
 }
 

@@ -46,12 +46,16 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 static int emit(te_emit *e, const te_op *op)
 {
     te_prelu_params p;
-    char params[256];
     te_prelu_make_params(te_in(e->g, op, 0), te_in(e->g, op, 1), te_out(e->g, op, 0), &p);
-    snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d", (int)p.input_offset,
-             (int)p.alpha_offset, (int)p.mult_pos, p.shift_pos, (int)p.mult_neg, p.shift_neg,
-             (int)p.output_offset);
-    return te_bcast_emit(e, op, "prelu", params);
+    te_bcast_params_begin(e, op, "te_prelu_params");
+    te_params_int(e, "input_offset", p.input_offset);
+    te_params_int(e, "alpha_offset", p.alpha_offset);
+    te_params_int(e, "mult_pos", p.mult_pos);
+    te_params_int(e, "shift_pos", p.shift_pos);
+    te_params_int(e, "mult_neg", p.mult_neg);
+    te_params_int(e, "shift_neg", p.shift_neg);
+    te_params_int(e, "output_offset", p.output_offset);
+    return te_bcast_emit(e, op, "prelu", te_params_end(e).s);
 }
 
 /* In place over the input only (alpha is usually a constant). */

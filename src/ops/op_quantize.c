@@ -79,15 +79,17 @@ static int quantize_emit(te_emit *e, const te_op *op)
         return 0;
     te_emit_kernel(e, in->type == TE_DT_FLOAT32 ? TE_K_QUANTIZE_F32_S8 : TE_K_QUANTIZE_S8_S8);
     if (in->type == TE_DT_FLOAT32) {
-        te_emit_stmt(e, "te_quantize_f32_%s(%s, %s, %lld, %af, %lld);", type_tag(out->type), src.s,
-                     dst.s, n, (double)out->q.scale[0], out_zp);
+        te_emit_call(e, te_expr("te_quantize_f32_%s", type_tag(out->type)).s, src.s, dst.s,
+                     te_expr("%lld", n).s, te_expr("%af", (double)out->q.scale[0]).s,
+                     te_expr("%lld", out_zp).s);
     } else {
         int32_t mult;
         int shift;
         te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &mult, &shift);
-        te_emit_stmt(e, "te_quantize_%s_%s(%s, %s, %lld, %lld, %ld, %d, %lld);",
-                     type_tag(in->type), type_tag(out->type), src.s, dst.s, n,
-                     (long long)in->q.zero_point[0], (long)mult, shift, out_zp);
+        te_emit_call(e, te_expr("te_quantize_%s_%s", type_tag(in->type), type_tag(out->type)).s,
+                     src.s, dst.s, te_expr("%lld", n).s,
+                     te_expr("%lld", (long long)in->q.zero_point[0]).s, te_expr("%ld", (long)mult).s,
+                     te_expr("%d", shift).s, te_expr("%lld", out_zp).s);
     }
     return 0;
 }

@@ -79,9 +79,18 @@ static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-static void fmt6(char *buf, size_t n, const int *v)
+/* The walk fields te_mean_params and te_reduce_params share, into the
+ * params being built. */
+static void param_walk(te_emit *e, int n_keep, const int *keep_size, const int *keep_stride,
+                       int n_red, const int *red_size, const int *red_stride, int32_t count)
 {
-    snprintf(buf, n, "{%d, %d, %d, %d, %d, %d}", v[0], v[1], v[2], v[3], v[4], v[5]);
+    te_params_int(e, "n_keep", n_keep);
+    te_params_ints(e, "keep_size", keep_size, 6);
+    te_params_ints(e, "keep_stride", keep_stride, 6);
+    te_params_int(e, "n_red", n_red);
+    te_params_ints(e, "red_size", red_size, 6);
+    te_params_ints(e, "red_stride", red_stride, 6);
+    te_params_int(e, "count", count);
 }
 
 /* SUM: MEAN's kernel parameters with the multiplier input_scale /
@@ -102,20 +111,16 @@ static int sum_emit(te_emit *e, const te_op *op)
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_mean_params p;
-    char ks[96], kst[96], rs[96], rst[96];
     te_sum_make_params(in, axis, out, &p);
-    fmt6(ks, sizeof ks, p.keep_size);
-    fmt6(kst, sizeof kst, p.keep_stride);
-    fmt6(rs, sizeof rs, p.red_size);
-    fmt6(rst, sizeof rst, p.red_stride);
     te_emit_kernel(e, TE_K_MEAN_S8);
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_mean_params p = {%d, %s, %s, %d, %s, %s,", p.n_keep, ks,
-                 kst, p.n_red, rs, rst);
-    te_emit_stmt(e, "        %d, %d, %d, %d, %d};", (int)p.count, (int)p.in_zp, (int)p.mult,
-                 p.shift, (int)p.out_zp);
-    te_emit_stmt(e, "    te_mean_s8(&p, %s, %s);", pi.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_mean_params");
+    param_walk(e, p.n_keep, p.keep_size, p.keep_stride, p.n_red, p.red_size, p.red_stride,
+               p.count);
+    te_params_int(e, "in_zp", p.in_zp);
+    te_params_int(e, "mult", p.mult);
+    te_params_int(e, "shift", p.shift);
+    te_params_int(e, "out_zp", p.out_zp);
+    te_emit_call(e, "te_mean_s8", te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 
@@ -146,19 +151,13 @@ static int extreme_emit(te_emit *e, const te_op *op)
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_reduce_params p;
-    char ks[96], kst[96], rs[96], rst[96];
     te_reduce_make_params(in, axis, out, &p);
-    fmt6(ks, sizeof ks, p.keep_size);
-    fmt6(kst, sizeof kst, p.keep_stride);
-    fmt6(rs, sizeof rs, p.red_size);
-    fmt6(rst, sizeof rst, p.red_stride);
     te_emit_kernel(e, op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8);
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_reduce_params p = {%d, %s, %s, %d, %s, %s, %d};",
-                 p.n_keep, ks, kst, p.n_red, rs, rst, (int)p.count);
-    te_emit_stmt(e, "    te_reduce_%s_s8(&p, %s, %s);", op->opcode == TE_OP_REDUCE_MAX ? "max" : "min",
-                 pi.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_reduce_params");
+    param_walk(e, p.n_keep, p.keep_size, p.keep_stride, p.n_red, p.red_size, p.red_stride,
+               p.count);
+    te_emit_call(e, op->opcode == TE_OP_REDUCE_MAX ? "te_reduce_max_s8" : "te_reduce_min_s8",
+                 te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 

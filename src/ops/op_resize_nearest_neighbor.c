@@ -94,10 +94,12 @@ static int resize_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_RESIZE_NEAREST_S8);
-    te_emit_stmt(e, "te_resize_nearest_s8((const int8_t *)%s, (int8_t *)%s, %d, %d, %d, %d, %d, "
-                 "%d, %s, %s, %d);", src.s, dst.s, in->shape[0], in->shape[1], in->shape[2], depth,
-                 out->shape[1], out->shape[2], ymap.s, xmap.s,
-                 out->slice && out->slice_pitch ? (int)out->slice_pitch : depth);
+    te_emit_call(e, "te_resize_nearest_s8", te_expr("(const int8_t *)%s", src.s).s,
+                 te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", in->shape[0]).s,
+                 te_expr("%d", in->shape[1]).s, te_expr("%d", in->shape[2]).s,
+                 te_expr("%d", depth).s, te_expr("%d", out->shape[1]).s,
+                 te_expr("%d", out->shape[2]).s, ymap.s, xmap.s,
+                 te_expr("%d", out->slice && out->slice_pitch ? (int)out->slice_pitch : depth).s);
     return 0;
 }
 

@@ -71,8 +71,8 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8);
-    te_emit_stmt(e, "te_softmax_%s(%s, %s, %d, %d, %s);", out->type == TE_DT_INT16 ? "s8_s16" : "s8",
-                 x.s, y.s, rows, depth, t.s);
+    te_emit_call(e, out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8", x.s, y.s,
+                 te_expr("%d", rows).s, te_expr("%d", depth).s, t.s);
     return 0;
 }
 

@@ -50,13 +50,20 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 static int emit(te_emit *e, const te_op *op)
 {
     te_squared_difference_params p;
-    char params[256];
     te_squared_difference_make_params(te_in(e->g, op, 0), te_in(e->g, op, 1),
                                       te_out(e->g, op, 0), &p);
-    snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d, %d, %d, %d", (int)p.in1_offset,
-             (int)p.in2_offset, p.left_shift, (int)p.in1_mult, p.in1_shift, (int)p.in2_mult,
-             p.in2_shift, (int)p.out_mult, p.out_shift, (int)p.out_offset);
-    return te_bcast_emit(e, op, "squared_difference", params);
+    te_bcast_params_begin(e, op, "te_squared_difference_params");
+    te_params_int(e, "in1_offset", p.in1_offset);
+    te_params_int(e, "in2_offset", p.in2_offset);
+    te_params_int(e, "left_shift", p.left_shift);
+    te_params_int(e, "in1_mult", p.in1_mult);
+    te_params_int(e, "in1_shift", p.in1_shift);
+    te_params_int(e, "in2_mult", p.in2_mult);
+    te_params_int(e, "in2_shift", p.in2_shift);
+    te_params_int(e, "out_mult", p.out_mult);
+    te_params_int(e, "out_shift", p.out_shift);
+    te_params_int(e, "out_offset", p.out_offset);
+    return te_bcast_emit(e, op, "squared_difference", te_params_end(e).s);
 }
 
 static const char *variant(const te_graph *g, const te_op *op)

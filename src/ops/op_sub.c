@@ -124,7 +124,6 @@ static int sub_emit(te_emit *e, const te_op *op)
     te_sub_params p;
     te_add_params ap;
     int32_t u1[256], u2[256];
-    char params[256];
     if (e->low->variant == SUB_LUT) {
         if (!sub_plan(e->g, op, &p, &ap, u1, u2)) /* the tables lowering found */
             return te_op_fail(e->diag, op, "lost its subtraction tables (internal error)");
@@ -132,11 +131,20 @@ static int sub_emit(te_emit *e, const te_op *op)
     }
     te_sub_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
                        te_out(e->g, op, 0), &p);
-    snprintf(params, sizeof params, "%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d",
-             (int)p.in1_offset, (int)p.in2_offset, p.left_shift, (int)p.in1_mult, p.in1_shift,
-             (int)p.in2_mult, p.in2_shift, (int)p.out_mult, p.out_shift, (int)p.out_offset,
-             (int)p.act_min, (int)p.act_max);
-    return te_bcast_emit(e, op, "sub", params);
+    te_bcast_params_begin(e, op, "te_sub_params");
+    te_params_int(e, "in1_offset", p.in1_offset);
+    te_params_int(e, "in2_offset", p.in2_offset);
+    te_params_int(e, "left_shift", p.left_shift);
+    te_params_int(e, "in1_mult", p.in1_mult);
+    te_params_int(e, "in1_shift", p.in1_shift);
+    te_params_int(e, "in2_mult", p.in2_mult);
+    te_params_int(e, "in2_shift", p.in2_shift);
+    te_params_int(e, "out_mult", p.out_mult);
+    te_params_int(e, "out_shift", p.out_shift);
+    te_params_int(e, "out_offset", p.out_offset);
+    te_params_int(e, "act_min", p.act_min);
+    te_params_int(e, "act_max", p.act_max);
+    return te_bcast_emit(e, op, "sub", te_params_end(e).s);
 }
 
 /* Whether ADD's table kernel computes it: the table search costs

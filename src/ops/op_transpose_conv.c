@@ -101,18 +101,26 @@ static int emit(te_emit *e, const te_op *op)
     b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_TRANSPOSE_CONV_S8);
-    te_emit_stmt(e,
-                 "te_transpose_conv_s8(&(const te_transpose_conv_params){.batches = %d, "
-                 ".in_h = %d, .in_w = %d, .in_c = %d, .out_h = %d, .out_w = %d, .out_c = %d, "
-                 ".k_h = %d, .k_w = %d, .stride_h = %d, .stride_w = %d, .pad_top = %d, "
-                 ".pad_left = %d, .input_offset = %d, .output_offset = %d, .act_min = -128, "
-                 ".act_max = 127}, %s, %s, %s, %s, %s, %s);",
-                 in->shape[0], in->shape[1], in->shape[2], in->shape[3], out->shape[1],
-                 out->shape[2], out->shape[3], w->shape[1], w->shape[2], o->stride_h,
-                 o->stride_w, pad_from_output(o->padding, out->shape[1], w->shape[1], o->stride_h),
-                 pad_from_output(o->padding, out->shape[2], w->shape[2], o->stride_w),
-                 (int)-in->q.zero_point[0], (int)out->q.zero_point[0], x.s, wt.s, b.s, mult.s,
-                 shift.s, y.s);
+    te_params_begin(e, "te_transpose_conv_params");
+    te_params_int(e, "batches", in->shape[0]);
+    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_w", in->shape[2]);
+    te_params_int(e, "in_c", in->shape[3]);
+    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_w", out->shape[2]);
+    te_params_int(e, "out_c", out->shape[3]);
+    te_params_int(e, "k_h", w->shape[1]);
+    te_params_int(e, "k_w", w->shape[2]);
+    te_params_int(e, "stride_h", o->stride_h);
+    te_params_int(e, "stride_w", o->stride_w);
+    te_params_int(e, "pad_top", pad_from_output(o->padding, out->shape[1], w->shape[1], o->stride_h));
+    te_params_int(e, "pad_left", pad_from_output(o->padding, out->shape[2], w->shape[2], o->stride_w));
+    te_params_int(e, "input_offset", -in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", -128);
+    te_params_int(e, "act_max", 127);
+    te_emit_call(e, "te_transpose_conv_s8", te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s,
+                 y.s);
     return 0;
 }
 

@@ -115,13 +115,22 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_pool_params p;
     te_pool_make_params(&op->opt, in, out, &p);
     te_emit_kernel(e, te_kernel_by_name(kernel_fn));
-    te_emit_stmt(e, "{");
-    te_emit_stmt(e, "    static const te_pool_params p = {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, "
-                 "%d, %d, %d, %d};", p.batches, p.in_h, p.in_w, p.depth, p.out_h, p.out_w,
-                 p.stride_h, p.stride_w, p.filter_h, p.filter_w, p.pad_h, p.pad_w, (int)p.act_min,
-                 (int)p.act_max);
-    te_emit_stmt(e, "    %s(&p, %s, %s);", kernel_fn, pi.s, po.s);
-    te_emit_stmt(e, "}");
+    te_params_begin(e, "te_pool_params");
+    te_params_int(e, "batches", p.batches);
+    te_params_int(e, "in_h", p.in_h);
+    te_params_int(e, "in_w", p.in_w);
+    te_params_int(e, "depth", p.depth);
+    te_params_int(e, "out_h", p.out_h);
+    te_params_int(e, "out_w", p.out_w);
+    te_params_int(e, "stride_h", p.stride_h);
+    te_params_int(e, "stride_w", p.stride_w);
+    te_params_int(e, "filter_h", p.filter_h);
+    te_params_int(e, "filter_w", p.filter_w);
+    te_params_int(e, "pad_h", p.pad_h);
+    te_params_int(e, "pad_w", p.pad_w);
+    te_params_int(e, "act_min", p.act_min);
+    te_params_int(e, "act_max", p.act_max);
+    te_emit_call(e, kernel_fn, te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 

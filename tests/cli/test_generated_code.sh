@@ -21,10 +21,11 @@ skip() { echo "SKIP: $*"; skipped=1; }
 
 # Bounds for the generic kws_ref_model.c (5,289 lines, 52 conditionals and
 # 25 asm blocks before).  Issue 12 asks for under 2,000 lines; today the
-# file is ~2,240: ~1,430 lines of kernels the model calls (with their
-# comments) and ~710 of constant arrays (150 columns a line).  Tighten
-# MAX_LINES when either shrinks.
-MAX_LINES=2300
+# file is ~2,400: ~1,430 lines of kernels the model calls (with their
+# comments), ~710 of constant arrays (150 columns a line) and ~160 of
+# kernel params, one designated field a line (emit_params.c).  Tighten
+# MAX_LINES when any of them shrinks.
+MAX_LINES=2450
 MAX_CONDITIONALS=8
 MAX_RUNTIME_COLUMNS=160
 
@@ -73,10 +74,15 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
   arm-none-eabi-objdump -t "$work/m4.o" >"$work/m4.syms" 2>/dev/null
   # the arena: in .dtcm
   ok grep -qE "[[:space:]]\.dtcm[[:space:]]+[0-9a-f]+[[:space:]]+${name}_arena\$" "$work/m4.syms"
-  # every constant array (NAME_c<N>_...): in .extflash, and there are some
-  n_const=$(grep -cE "[[:space:]]${name}_c[0-9]+_" "$work/m4.syms")
-  n_placed=$(grep -cE "[[:space:]]\.extflash[[:space:]]+[0-9a-f]+[[:space:]]+${name}_c[0-9]+_" \
-             "$work/m4.syms")
+  # every constant array (static const T NAME_...[n] NAME_WEIGHTS_ATTR): in
+  # .extflash, and there are some
+  sed -n 's/^static const [a-z0-9_]* \([A-Za-z0-9_]*\)\[[0-9]*\] [A-Z0-9_]*_WEIGHTS_ATTR = .*/\1/p' \
+      "$work/m4/$name.c" | sort -u >"$work/m4.arrays"
+  # (those the compiler kept: a table every read of which it folded is gone)
+  awk '{print $NF}' "$work/m4.syms" | sort -u | comm -12 - "$work/m4.arrays" >"$work/m4.kept"
+  n_const=$(wc -l <"$work/m4.kept")
+  n_placed=$(awk '$4 == ".extflash" {print $NF}' "$work/m4.syms" | sort -u |
+             comm -12 - "$work/m4.kept" | wc -l)
   ok test "$n_const" -gt 0
   ok test "$n_placed" -eq "$n_const"
   # without the macros: the usual sections

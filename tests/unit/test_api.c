@@ -199,7 +199,9 @@ static int kernel_called(const char *src, int index, char *out, size_t n)
             continue;
         while ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_')
             k++;
-        if (p[k] == '(' && k < n) {
+        /* te_X(, or te_X_inl, in TE_..._CALL(te_X_inl, te_X)(: a call the
+         * optimiser specialises (op_conv2d.c, op_depthwise_conv2d.c) */
+        if ((p[k] == '(' || (p[k] == ',' && !strncmp(p - 6, "_CALL(", 6))) && k < n) {
             if (k > 4 && !strncmp(p + k - 4, "_inl", 4))
                 k -= 4; /* an always-inlined copy of the kernel */
             memcpy(out, p, k);

@@ -122,14 +122,51 @@ typedef struct {
 
 static carray consts[64];
 static int n_consts;
+
+/* "#define NAME ((T *)(m_arena.bytes + N))": the arena tensors' macros */
+typedef struct {
+    char name[128];
+    long offset;
+} amacro;
+static amacro macros[64];
+static int n_macros;
 static union {
     double align;
     int8_t b[ARENA];
 } arena_u;
 #define arena arena_u.b
 
+static void parse_macros(const char *s)
+{
+    n_macros = 0;
+    while (s && (s = strstr(s, "#define ")) != NULL && n_macros < 64) {
+        amacro *m = &macros[n_macros];
+        const char *at = strstr(s, "m_arena.bytes + "), *eol = strchr(s, '\n');
+        if (sscanf(s, "#define %127s", m->name) == 1 && at && (!eol || at < eol)) {
+            m->offset = strtol(at + 16, NULL, 10);
+            n_macros++;
+        }
+        s += 8;
+    }
+}
+
+/* The arena macro named in a, or NULL. */
+static const amacro *macro_in(const char *a)
+{
+    int i;
+    for (i = 0; i < n_macros; i++) {
+        const char *q = strstr(a, macros[i].name);
+        char next = q ? q[strlen(macros[i].name)] : 0;
+        if (q && !(next == '_' || (next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
+                   (next >= 'A' && next <= 'Z')))
+            return &macros[i];
+    }
+    return NULL;
+}
+
 static void parse_consts(const char *s)
 {
+    parse_macros(s);
     n_consts = 0;
     while (s && (s = strstr(s, "static const ")) != NULL && n_consts < 64) {
         carray *c = &consts[n_consts++];
@@ -161,14 +198,21 @@ static void free_consts(void)
     n_consts = 0;
 }
 
-/* "((T *)(m_arena.bytes + N))" or a constant's name, then an optional
- * "+ K" in bytes (our lowerings cast to int8_t first). */
+/* An arena tensor's macro, "((T *)(m_arena.bytes + N))" or a constant's
+ * name, then an optional "+ K" in bytes (our lowerings cast to int8_t
+ * first). */
 static void *eval_ptr(const char *a)
 {
     const char *p = strstr(a, "m_arena.bytes + ");
     const char *plus = strrchr(a, '+');
+    const amacro *m = macro_in(a);
     long k = 0;
     int i;
+    if (m) {
+        if (plus)
+            k = strtol(plus + 1, NULL, 10);
+        return (char *)arena + m->offset + k;
+    }
     if (p) {
         if (plus > p + 15 && strchr(plus, ')') == NULL)
             k = strtol(plus + 1, NULL, 10);
@@ -282,10 +326,23 @@ static int run_op(const te_op_def *def, graph *m)
         rc = -2;
     }
     parse_consts(e.consts.s);
-    for (s = e.body.s; rc == 0 && s && *s; s = strchr(s, '\n') + 1)
-        if (run_line(s))
+    for (s = e.body.s; rc == 0 && s && *s;) {
+        /* one statement, its argument lines (past the line limit) joined */
+        char stmt[2048];
+        size_t len = 0;
+        const char *end = strstr(s, ";\n");
+        if (!end)
+            break;
+        for (; s < end && len + 1 < sizeof stmt; s++)
+            if (*s != '\n')
+                stmt[len++] = *s;
+        stmt[len] = '\0';
+        s = end + 2;
+        if (run_line(stmt))
             rc = -2;
+    }
     free_consts();
+    te_emit_release(&e);
     te_buf_free(&e.consts);
     te_buf_free(&e.body);
     return rc;
