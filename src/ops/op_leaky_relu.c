@@ -30,25 +30,12 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-static int emit(te_emit *e, const te_op *op)
-{
-    int8_t table[256];
-    table_for(e->g, op, table);
-    return te_lut_emit_table(e, op, table);
-}
-
-static const char *variant(const te_graph *g, const te_op *op)
-{
-    (void)g;
-    (void)op;
-    return "te_lut_s8";
-}
-
 const te_op_def te_op_leaky_relu = {
     .opcode = TE_OP_LEAKY_RELU,
     .check = check,
-    .emit = emit,
+    .emit = te_lut_op_emit,
+    .lut = table_for,
     .inplace_input = te_inplace_same_size_input0,
     .patch_kind = te_patch_pointwise,
-    .variant = variant,
+    .kernel = "te_lut_s8",
 };

@@ -13,29 +13,11 @@ static int table_for(te_graph *g, const te_op *op, int8_t table[256])
                        (int32_t)out->q.zero_point[0], table);
 }
 
-static int check(te_graph *g, const te_op *op, te_diag *d)
-{
-    int8_t table[256];
-    if (te_lut_check_unary(g, op, d, 1) < 0)
-        return -1;
-    if (table_for(g, op, table) < 0)
-        return te_op_fail(d, op, "input scale / output scale = %g is too large",
-                          (double)te_in(g, op, 0)->q.scale[0] /
-                              (double)te_out(g, op, 0)->q.scale[0]);
-    return 0;
-}
-
-static int emit(te_emit *e, const te_op *op)
-{
-    int8_t table[256];
-    table_for(e->g, op, table);
-    return te_lut_emit_table(e, op, table);
-}
-
 const te_op_def te_op_relu = {
     .opcode = TE_OP_RELU,
-    .check = check,
-    .emit = emit,
+    .check = te_lut_op_check,
+    .emit = te_lut_op_emit,
+    .lut = table_for,
     .inplace_input = te_inplace_same_size_input0,
     .kernel = "te_lut_s8",
     .patch_kind = te_patch_pointwise,

@@ -107,6 +107,11 @@ typedef struct {
      * input is not known at compile time.  check() has passed.  May be
      * NULL.  An op with fold but no emit (SHAPE, TILE) runs only folded. */
     int (*fold)(te_graph *g, const te_op *op, uint8_t *const *out);
+    /* An int8 unary op whose whole lowering is a 256-entry table: fills it
+     * from the op's quantization (-1: the rescale cannot be tabulated).
+     * te_lut_op_check / te_lut_op_emit (lut_emit.h) then serve as its check
+     * and emit.  May be NULL. */
+    int (*lut)(te_graph *g, const te_op *op, int8_t table[256]);
     /* Output k is an unchanged contiguous piece of one input (SPLIT on the
      * outermost axis, UNPACK, SLICE ...): returns that input's index and
      * its byte offset in *offset, else -1.  pass_alias then makes output k

@@ -55,3 +55,24 @@ int te_lut_emit_sigmoid(te_emit *e, const te_op *op,
     fill(&p, table);
     return te_lut_emit_table(e, op, table);
 }
+
+int te_lut_op_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_op_def *def = te_op_lookup(op->opcode);
+    int8_t table[256];
+    if (te_lut_check_unary(g, op, d, 1) < 0)
+        return -1;
+    if (def->lut(g, op, table) < 0)
+        return te_op_fail(d, op, "input scale / output scale = %g is too large",
+                          (double)te_in(g, op, 0)->q.scale[0] /
+                              (double)te_out(g, op, 0)->q.scale[0]);
+    return 0;
+}
+
+int te_lut_op_emit(te_emit *e, const te_op *op)
+{
+    int8_t table[256];
+    if (te_op_lookup(op->opcode)->lut(e->g, op, table) < 0)
+        return te_op_fail(e->diag, op, "lost its table (internal error)");
+    return te_lut_emit_table(e, op, table);
+}

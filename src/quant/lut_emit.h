@@ -18,6 +18,12 @@ int te_lut_check_unary(te_graph *g, const te_op *op, te_diag *d, int need_out_qu
 /* Writes the table and out[i] = table[(uint8_t)in[i]]. */
 int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256]);
 
+/* check and emit of an op with a te_op_def.lut table (RELU, ABS, ELU,
+ * LEAKY_RELU): the unary checks with the output quantization, and the
+ * table must exist; then the table and the lookup. */
+int te_lut_op_check(te_graph *g, const te_op *op, te_diag *d);
+int te_lut_op_emit(te_emit *e, const te_op *op);
+
 /* LOGISTIC and TANH: input 0's scale is in the range TFLM's Q4.27
  * rescaling supports. */
 int te_lut_check_sigmoid_input(te_graph *g, const te_op *op, te_diag *d);
