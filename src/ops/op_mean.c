@@ -80,11 +80,13 @@ static void mean_build_layout(const te_tensor *in, const int *reduced, mean_layo
     }
 }
 
-static int mean_check(te_graph *g, const te_op *op, te_diag *d)
+/* The checks MEAN, SUM, REDUCE_MAX and REDUCE_MIN share (op_reduce.c):
+ * int8 data with per-tensor quantization in and out, a constant int32
+ * axis tensor. */
+int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d);
+int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
-    int reduced[6];
-    mean_layout l;
     if (te_check_io_count(d, op, 2, 2, 1) < 0)
         return -1;
     in = te_in(g, op, 0);
@@ -98,6 +100,19 @@ static int mean_check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (in->data && te_check_const(d, op, in, "input 0") < 0)
         return -1;
+    return 0;
+}
+
+static int mean_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    te_tensor *in, *axis, *out;
+    int reduced[6];
+    mean_layout l;
+    if (te_check_reducer_io(g, op, d) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    axis = te_in(g, op, 1);
+    out = te_out(g, op, 0);
     if (te_tensor_elems(in) > INT32_MAX)
         return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
     if (mean_reduced_mask(in, axis, reduced) < 0)

@@ -17,6 +17,7 @@
 #include "te_mean.h"
 #include "te_reduce.h"
 
+int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d); /* op_mean.c */
 void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
                          te_mean_params *p);
 
@@ -49,19 +50,11 @@ static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
     int64_t elems;
-    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+    if (te_check_reducer_io(g, op, d) < 0)
         return -1;
     in = te_in(g, op, 0);
     axis = te_in(g, op, 1);
     out = te_out(g, op, 0);
-    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) < 0 ||
-        te_check_type(d, op, axis, "input 1", TE_DT_INT32) < 0 ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0 ||
-        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
-        te_check_const(d, op, axis, "input 1") < 0)
-        return -1;
-    if (in->data && te_check_const(d, op, in, "input 0") < 0)
-        return -1;
     if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
         return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
     elems = reduce_out_elems(in, axis);
