@@ -14,4 +14,5 @@ const te_op_def te_op_max_pool2d = {
     .emit = max_emit,
     .kernel = "te_pool_max_s8",
     .cost_features = te_pool_cost_features,
+    .patch_kind = te_pool_patch_kind,
 };

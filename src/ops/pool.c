@@ -34,8 +34,10 @@ static int pool_check_geometry(const te_op *op, const te_tensor *in, const te_te
     if (o->stride_h < 1 || o->stride_w < 1 || o->filter_h < 1 || o->filter_w < 1)
         return te_op_fail(d, op, "invalid stride %dx%d or filter %dx%d (must be >= 1)",
                           o->stride_h, o->stride_w, o->filter_h, o->filter_w);
-    oh = pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h);
-    ow = pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w);
+    oh = pool_out_size(o->padding, in->shape[1] + o->pad_top + o->pad_bottom, o->filter_h,
+                       o->stride_h);
+    ow = pool_out_size(o->padding, in->shape[2] + o->pad_left + o->pad_right, o->filter_w,
+                       o->stride_w);
     if (oh < 1 || ow < 1)
         return te_op_fail(d, op, "filter %dx%d and input %dx%d give an empty output",
                           o->filter_h, o->filter_w, in->shape[1], in->shape[2]);
@@ -61,6 +63,14 @@ static int pool_check_quant(const te_op *op, const te_tensor *in, const te_tenso
                             -128, 127, &lo, &hi) < 0)
         return te_op_fail(d, op, "unsupported fused activation %d", (int)op->opt.activation);
     return 0;
+}
+
+/* Pools run on a patch as window ops (the clone's explicit padding only
+ * where the region touches the border); int8 only. */
+te_patch_kind te_pool_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0);
+    return in && in->type == TE_DT_INT8 ? TE_PATCH_WINDOW : TE_PATCH_NONE;
 }
 
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d)
@@ -98,10 +108,12 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
     p->stride_w = o->stride_w;
     p->filter_h = o->filter_h;
     p->filter_w = o->filter_w;
-    p->pad_h = pool_padding(o->stride_h, in->shape[1], o->filter_h,
-                            pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h));
-    p->pad_w = pool_padding(o->stride_w, in->shape[2], o->filter_w,
-                            pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w));
+    /* explicit padding (pad_top ...) only on a patch clone: the rows the
+     * window would read beyond the tensor's real border, never counted */
+    p->pad_h = o->pad_top + pool_padding(o->stride_h, p->in_h + o->pad_top + o->pad_bottom,
+                                         o->filter_h, p->out_h);
+    p->pad_w = o->pad_left + pool_padding(o->stride_w, p->in_w + o->pad_left + o->pad_right,
+                                          o->filter_w, p->out_w);
     p->act_min = -128;
     p->act_max = 127;
     te_activation_range(o->activation, out->q.scale[0], (int32_t)out->q.zero_point[0], -128, 127,

@@ -15,6 +15,7 @@
 
 /* te_op_def.check of both pooling ops. */
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d);
+te_patch_kind te_pool_patch_kind(const te_graph *g, const te_op *op);
 
 /* te_op_def.cost_features of both: the window elements of every output. */
 void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f);
