@@ -21,6 +21,8 @@ line's options):
     max_recompute      with patch="auto": extra MACs allowed, in percent
     mhz, cpi           clock and cycles per instruction of the latency
                        estimate (profile only; defaults 120 and 1)
+$TINYENGINE_LIBRARY, when set, names the shared library to load instead of
+the package's own libtinyengine.so.
 """
 import ctypes
 import json
