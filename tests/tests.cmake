@@ -54,3 +54,11 @@ endforeach()
 
 include(tests/golden/golden.cmake OPTIONAL)
 include(tests/qemu/qemu.cmake)
+
+# python.package: the Python package (python/) installed with pip into a
+# venv, its unit tests and examples/python/rank_models.py.
+add_test(NAME python.package
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/python/run.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE:tinyengine> $<TARGET_FILE:te_mkmodel> ${CMAKE_BINARY_DIR}/python-package)
+set_tests_properties(python.package PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+include(tests/cmake/cmake_tests.cmake)
