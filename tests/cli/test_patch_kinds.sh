@@ -38,5 +38,18 @@ for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
   [ "$want" = lower ] && [ "$auto" -ge "$plain" ] && bad "$kind: --patch auto $auto not below $plain"
   echo "$kind: arena $plain layer by layer, $auto with --patch auto"
 done
+# --sram-limit drives the search: layer by layer (43040 B) does not fit
+# 30000, so the fastest patch plan that fits is taken; it is exact; below the
+# smallest plan reachable, one line names it.
+m=$work/fire.tflite
+a=$(arena "$m" "--sram-limit 30000")
+[ -n "$a" ] && [ "$a" -le 30000 ] || bad "fire --sram-limit 30000: arena '$a'"
+"$te" info "$m" --sram-limit 30000 | grep -q "^patch stage:" || bad "fire --sram-limit 30000: no patch stage"
+"$te" run "$m" --sram-limit 20000 --input "$work/fire.bin" -o "$work/fire.limit" >/dev/null &&
+  cmp -s "$work/fire.plain/output_0.bin" "$work/fire.limit/output_0.bin" ||
+  bad "fire --sram-limit 20000: output differs"
+if "$te" info "$m" --sram-limit 10000 > "$work/err" 2>&1; then bad "fire --sram-limit 10000 accepted"; fi
+[ "$(wc -l < "$work/err")" = 1 ] && grep -q "smallest patch-based plan found" "$work/err" ||
+  bad "fire --sram-limit 10000: $(cat "$work/err")"
 [ "$fail" = 0 ] && echo "PASS patch stages with input heads, fire modules, residuals and pools"
 exit $fail
