@@ -129,6 +129,20 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult_greater_than_one(int32_t x,
 }
 /* te:end */
 
+/* te:section te_lut_interp_s16 */
+/* TFLite's int16 table lookup with linear interpolation
+ * (lut_lookup_with_interpolation): lut has 513 entries over the int16
+ * range, 128 inputs apart; the slope is taken as int16, the offset's
+ * product rounded by 7 bits. */
+static inline TE_UNUSED int16_t te_lut_interp_s16(int16_t x, const int16_t *lut)
+{
+    int index = 256 + (x >> 7);
+    int32_t offset = x & 0x7f;
+    int16_t slope = (int16_t)(lut[index + 1] - lut[index]);
+    return (int16_t)(lut[index] + ((slope * offset + 64) >> 7));
+}
+/* te:end */
+
 #if defined(TE_TARGET_DSP)
 /* ---- Armv7E-M DSP SIMD primitives --------------------------------------
  * Kernels compiled with TE_TARGET_DSP use these.  On a core with the DSP
