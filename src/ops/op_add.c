@@ -21,6 +21,8 @@
 
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
+void te_add_make_params_s16(te_activation act, const te_tensor *a, const te_tensor *b,
+                            const te_tensor *o, te_add_params *p);
 int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2);
 int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
                            int32_t *u2);
@@ -58,8 +60,8 @@ void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *
 }
 
 /* int16x8: left shift 15. */
-static void add_make_params_s16(te_activation act, const te_tensor *a, const te_tensor *b,
-                                const te_tensor *o, te_add_params *p)
+void te_add_make_params_s16(te_activation act, const te_tensor *a, const te_tensor *b,
+                            const te_tensor *o, te_add_params *p)
 {
     add_fill_params(act, a, b, o, 15, -32768, 32767, p);
 }
@@ -287,7 +289,7 @@ static int add_emit(te_emit *e, const te_op *op)
             return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
         return te_add_emit_lut(e, op, &p, u1, u2);
     }
-    (s16 ? add_make_params_s16 : te_add_make_params)(op->opt.activation, te_in(e->g, op, 0),
+    (s16 ? te_add_make_params_s16 : te_add_make_params)(op->opt.activation, te_in(e->g, op, 0),
                                                      te_in(e->g, op, 1), te_out(e->g, op, 0),
                                                      &p);
     te_params_begin(e, "te_add_params");
