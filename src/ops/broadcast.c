@@ -158,3 +158,10 @@ int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, con
     te_emit_call(e, kernel_fn, params, pa.s, pb.s, po.s);
     return 0;
 }
+
+te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op)
+{
+    if (op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].type == TE_DT_INT16)
+        return TE_PATCH_NONE;
+    return te_patch_pointwise(g, op);
+}

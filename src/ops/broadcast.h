@@ -38,4 +38,8 @@ int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *p
  * writes kernel_fn(params, input 0, input 1, output 0). */
 int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, const char *params);
 
+/* te_op_def.patch_kind of ADD and MUL: pointwise on int8; the int16x8
+ * kernels run on whole tensors only (patch stages are int8). */
+te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op);
+
 #endif

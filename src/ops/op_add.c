@@ -334,5 +334,5 @@ const te_op_def te_op_add = {
     .inplace_input = te_inplace_same_shape_input,
     .lower = add_lower,
     .lower_once = 1,
-    .patch_kind = te_patch_pointwise,
+    .patch_kind = te_bcast_patch_kind,
 };

@@ -86,6 +86,6 @@ const te_op_def te_op_mul = {
     .emit = mul_emit,
     .inplace_input = te_inplace_same_shape_input,
     .variant = mul_variant,
-    .patch_kind = te_patch_pointwise,
+    .patch_kind = te_bcast_patch_kind,
     .rescale = {2, 0, 1},
 };
