@@ -329,6 +329,7 @@ static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
 
 const te_op_def te_op_add = {
     .opcode = TE_OP_ADD,
+    .int16x8 = 1,
     .check = add_check,
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,

@@ -15,6 +15,7 @@ static const char *avg_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_average_pool2d = {
     .opcode = TE_OP_AVERAGE_POOL_2D,
+    .int16x8 = 1,
     .check = te_pool_check,
     .emit = avg_emit,
     .variant = avg_variant,

@@ -15,6 +15,7 @@ static const char *max_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_max_pool2d = {
     .opcode = TE_OP_MAX_POOL_2D,
+    .int16x8 = 1,
     .check = te_pool_check,
     .emit = max_emit,
     .variant = max_variant,

@@ -228,6 +228,7 @@ static int mean_emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_mean = {
     .opcode = TE_OP_MEAN,
+    .int16x8 = 1,
     .check = mean_check,
     .emit = mean_emit,
     .variant = mean_variant,

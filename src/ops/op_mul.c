@@ -82,6 +82,7 @@ static const char *mul_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_mul = {
     .opcode = TE_OP_MUL,
+    .int16x8 = 1,
     .check = mul_check,
     .emit = mul_emit,
     .inplace_input = te_inplace_same_shape_input,

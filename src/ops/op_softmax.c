@@ -157,6 +157,7 @@ static const char *variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_softmax = {
     .opcode = TE_OP_SOFTMAX,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .variant = variant,
