@@ -1,0 +1,246 @@
+/* te_conv2d_dsp.c - CONV_2D int8-weight DSP kernel (see te_conv2d_dsp.h).
+ *
+ * Output pixels two at a time: both patches widened into scratch, then for
+ * every pair of output channels a 2x2 block of accumulators over the
+ * patches (SMLAD on int16 pairs; the weights unpacked from int8 words by
+ * SXTB16), requantized and stored.  Accumulation wraps modulo 2^32 like
+ * TFLite's int32 accumulator, without signed-overflow UB.  An odd last
+ * pixel runs as a pair with itself (its twin's outputs are not stored).
+ * Only compiled when TE_TARGET_DSP is defined. */
+#include "te_common.h"
+#include "te_conv2d_dsp.h"
+
+#if defined(TE_TARGET_DSP)
+
+#if defined(__GNUC__)
+#define TE_CONV2D_DSP_INLINE static inline __attribute__((always_inline)) TE_UNUSED
+#else
+#define TE_CONV2D_DSP_INLINE static inline TE_UNUSED
+#endif
+
+/* ---- requantization ----------------------------------------------------- */
+
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+/* te:section te_conv2d_dsp_smmulr */
+/* (a * b + 2^31) >> 32 (SMMULR) */
+TE_CONV2D_DSP_INLINE int32_t te_conv2d_dsp_smmulr(int32_t a, int32_t b)
+{
+    int32_t r;
+    __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* te:end */
+#else
+/* te:section te_conv2d_dsp_smmulr */
+TE_CONV2D_DSP_INLINE int32_t te_conv2d_dsp_smmulr(int32_t a, int32_t b)
+{
+    return (int32_t)(((int64_t)a * b + 2147483648LL) >> 32);
+}
+/* te:end */
+#endif
+
+/* te:section te_conv2d_dsp_out */
+/* The output of accumulator acc with entry q: mode 0 exact ({mult, shift,
+ * 0}), 1 fast ({m, H, e} on 2 * acc) with the clamp bounds, 2 fast with
+ * the full int8 range as bounds. */
+TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int32_t acc,
+                                             const int32_t *q, int mode)
+{
+    int32_t v;
+    if (mode == 0) {
+        v = (int32_t)((uint32_t)te_mul_by_quant_mult(acc, q[0], (int)q[1]) +
+                      (uint32_t)p->output_offset);
+        return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+    }
+    {
+        const int32_t acc2 = (int32_t)((uint32_t)acc << 1);
+        const uint32_t x = (uint32_t)te_conv2d_dsp_smmulr(acc2, q[0]);
+        v = (int32_t)(x + (uint32_t)q[1] - ((uint32_t)acc2 >> 31)) >> q[2];
+    }
+    if (mode == 1)
+        return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+#if defined(__ARM_FEATURE_DSP)
+    return (int8_t)__ssat(v, 8);
+#else
+    return (int8_t)te_clamp_i32(v, -128, 127);
+#endif
+}
+/* te:end */
+
+/* ---- patches ------------------------------------------------------------- */
+
+/* te:section te_conv2d_dsp_widen */
+/* n bytes (a multiple of 4) from src widened into groups of the
+ * interleaved patches: group g at words 4g + half, 4g + half + 1. */
+static inline TE_UNUSED void te_conv2d_dsp_widen(uint32_t *x, const int8_t *src, int n)
+{
+    const int8_t *end = src + n;
+    for (; src != end; src += 4, x += 4) {
+        const uint32_t v = te_read_u32(src);
+        x[0] = te_sxtb16(v);
+        x[1] = te_sxtb16_ror8(v);
+    }
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_fill */
+static inline TE_UNUSED void te_conv2d_dsp_fill(int8_t *d, int8_t v, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        d[i] = v;
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_gather */
+/* The k_pad bytes of the patch at (iy0, ix0) into d: padding taps hold
+ * the input zero point, elements past K zero.  Tap by tap. */
+static inline TE_UNUSED void te_conv2d_dsp_gather(const te_conv2d_dsp_params *p,
+                                                 const int8_t *in_b, int iy0, int ix0, int8_t *d)
+{
+    const int c = p->in_c;
+    int ky, kx, i;
+    for (ky = 0; ky < p->k_h; ky++) {
+        const int iy = iy0 + ky * p->dil_h;
+        for (kx = 0; kx < p->k_w; kx++, d += c) {
+            const int ix = ix0 + kx * p->dil_w;
+            if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w) {
+                te_conv2d_dsp_fill(d, (int8_t)p->input_zp, c);
+            } else {
+                const int8_t *s = in_b + ((long)iy * p->in_w + ix) * c;
+                for (i = 0; i < c; i++)
+                    d[i] = s[i];
+            }
+        }
+    }
+    te_conv2d_dsp_fill(d, 0, p->k_pad - p->k_h * p->k_w * c);
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_build */
+/* The widened patch of the pixel at (iy0, ix0) into the words 4g + half,
+ * 4g + half + 1 of x: straight from the input rows when the patch lies
+ * inside it and its rows are whole groups, else through bytes. */
+static inline TE_UNUSED void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
+                                                const int8_t *in_b, int iy0, int ix0,
+                                                uint32_t *x, int half, int8_t *bytes)
+{
+    const int row_len = p->k_w * p->in_c;
+    int ky;
+    if (p->dil_w == 1 && row_len % 4 == 0 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->k_h - 1) * p->dil_h < p->in_h && ix0 + p->k_w <= p->in_w) {
+        for (ky = 0; ky < p->k_h; ky++)
+            te_conv2d_dsp_widen(x + half + ky * row_len, /* 4 words per 4 elements */
+                                in_b + ((long)(iy0 + ky * p->dil_h) * p->in_w + ix0) * p->in_c,
+                                row_len); /* K = k_pad here */
+        return;
+    }
+    te_conv2d_dsp_gather(p, in_b, iy0, ix0, bytes);
+    te_conv2d_dsp_widen(x + half, bytes, p->k_pad);
+}
+/* te:end */
+
+/* ---- the 2x2 block --------------------------------------------------------- */
+
+/* te:section te_conv2d_dsp_block */
+/* acc[0..3] (pixel a ch 0, a ch 1, b ch 0, b ch 1) over `groups` groups of
+ * the interleaved patches x and the pair's weight words w. */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t *w, int groups,
+                                             int32_t *acc)
+{
+    int32_t a0 = acc[0], a1 = acc[1], b0 = acc[2], b1 = acc[3];
+    const uint32_t *end = w + 2 * groups;
+    while (w != end) {
+        const uint32_t xa02 = x[0], xa13 = x[1], xb02 = x[2], xb13 = x[3];
+        const uint32_t w0 = w[0], w1 = w[1];
+        uint32_t u = te_sxtb16(w0), v = te_sxtb16_ror8(w0);
+        a0 = te_smlad(u, xa02, a0);
+        b0 = te_smlad(u, xb02, b0);
+        a0 = te_smlad(v, xa13, a0);
+        b0 = te_smlad(v, xb13, b0);
+        u = te_sxtb16(w1);
+        v = te_sxtb16_ror8(w1);
+        a1 = te_smlad(u, xa02, a1);
+        b1 = te_smlad(u, xb02, b1);
+        a1 = te_smlad(v, xa13, a1);
+        b1 = te_smlad(v, xb13, b1);
+        x += 4;
+        w += 2;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = b0;
+    acc[3] = b1;
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_pair */
+/* Every channel pair of pixels a (outputs oa) and b (ob, NULL: not
+ * stored) over their interleaved patches x. */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_pair(const te_conv2d_dsp_params *p, const uint32_t *x,
+                                            const uint32_t *w, const int32_t *qr, int8_t *oa,
+                                            int8_t *ob, int mode)
+{
+    const int groups = p->k_pad / 4;
+    int c;
+    for (c = 0; c < p->out_c; c += 2, w += 2 * groups) {
+        const int32_t *blk = qr + 16 * (c / 4), *q0 = blk + 4 + 3 * (c % 4), *q1 = q0 + 3;
+        int32_t acc[4];
+        acc[0] = acc[2] = blk[c % 4];
+        acc[1] = acc[3] = blk[c % 4 + 1];
+        te_conv2d_dsp_block(x, w, groups, acc);
+        oa[c] = te_conv2d_dsp_out(p, acc[0], q0, mode);
+        if (ob)
+            ob[c] = te_conv2d_dsp_out(p, acc[2], q0, mode);
+        if (c + 1 < p->out_c) {
+            oa[c + 1] = te_conv2d_dsp_out(p, acc[1], q1, mode);
+            if (ob)
+                ob[c + 1] = te_conv2d_dsp_out(p, acc[3], q1, mode);
+        }
+    }
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_run */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const int8_t *input,
+                                           const uint32_t *w, const int32_t *qr, int8_t *output,
+                                           void *scratch, int mode)
+{
+    const long plane = (long)p->out_h * p->out_w, n_pix = p->batches * plane;
+    const long pitch = p->out_stride > p->out_c ? p->out_stride : p->out_c;
+    const long in_plane = (long)p->in_h * p->in_w * p->in_c;
+    uint32_t *x = (uint32_t *)(void *)((uint8_t *)scratch +
+                                       ((4u - (unsigned)((uintptr_t)scratch & 3u)) & 3u));
+    int8_t *bytes = (int8_t *)(x + p->k_pad);
+    long i;
+    for (i = 0; i < n_pix; i += 2) {
+        const long j = i + 1 < n_pix ? i + 1 : i;
+        const int ba = (int)(i / plane), bb = (int)(j / plane);
+        const int ya = (int)(i % plane / p->out_w), xa = (int)(i % plane % p->out_w);
+        const int yb = (int)(j % plane / p->out_w), xb = (int)(j % plane % p->out_w);
+        te_conv2d_dsp_build(p, input + ba * in_plane, ya * p->stride_h - p->pad_top,
+                            xa * p->stride_w - p->pad_left, x, 0, bytes);
+        te_conv2d_dsp_build(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
+                            xb * p->stride_w - p->pad_left, x, 2, bytes);
+        te_conv2d_dsp_pair(p, x, w, qr, output + i * pitch, j != i ? output + j * pitch : NULL,
+                           mode);
+    }
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_s8 */
+TE_KERNEL void te_conv2d_dsp_s8(const te_conv2d_dsp_params *p, const int8_t *input,
+                                const int32_t *w, const int32_t *qr, int8_t *output,
+                                void *scratch)
+{
+    const uint32_t *wu = (const uint32_t *)(const void *)w; /* int32 read as uint32 */
+    if (!p->fast_rq)
+        te_conv2d_dsp_run(p, input, wu, qr, output, scratch, 0);
+    else if (p->act_min <= -128 && p->act_max >= 127)
+        te_conv2d_dsp_run(p, input, wu, qr, output, scratch, 2);
+    else
+        te_conv2d_dsp_run(p, input, wu, qr, output, scratch, 1);
+}
+/* te:end */
+
+#endif
