@@ -41,8 +41,9 @@ TE_CONV2D_DSP_INLINE int32_t te_conv2d_dsp_smmulr(int32_t a, int32_t b)
 
 /* te:section te_conv2d_dsp_out */
 /* The output of accumulator acc with entry q: mode 0 exact ({mult, shift,
- * 0}), 1 fast ({m, H, e} on 2 * acc) with the clamp bounds, 2 fast with
- * the full int8 range as bounds. */
+ * 0}); 1 fast ({m, H, e}; acc is the doubled accumulator, the patches
+ * having been widened doubled) with the clamp bounds, 2 fast with the
+ * full int8 range as bounds. */
 TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int32_t acc,
                                              const int32_t *q, int mode)
 {
@@ -52,11 +53,8 @@ TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int
                       (uint32_t)p->output_offset);
         return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
     }
-    {
-        const int32_t acc2 = (int32_t)((uint32_t)acc << 1);
-        const uint32_t x = (uint32_t)te_conv2d_dsp_smmulr(acc2, q[0]);
-        v = (int32_t)(x + (uint32_t)q[1] - ((uint32_t)acc2 >> 31)) >> q[2];
-    }
+    v = (int32_t)((uint32_t)te_conv2d_dsp_smmulr(acc, q[0]) + (uint32_t)q[1] -
+                  ((uint32_t)acc >> 31)) >> q[2];
     if (mode == 1)
         return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
 #if defined(__ARM_FEATURE_DSP)
@@ -69,16 +67,30 @@ TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int
 
 /* ---- patches ------------------------------------------------------------- */
 
+#if defined(__ARM_FEATURE_DSP)
+/* te:section te_conv2d_dsp_twice */
+/* both int16 halves doubled (SADD16; they stay within int16) */
+TE_CONV2D_DSP_INLINE uint32_t te_conv2d_dsp_twice(uint32_t x) { return __sadd16(x, x); }
+/* te:end */
+#else
+/* te:section te_conv2d_dsp_twice */
+TE_CONV2D_DSP_INLINE uint32_t te_conv2d_dsp_twice(uint32_t x)
+{
+    return ((x & 0xffffu) * 2u & 0xffffu) | ((x >> 16) * 2u & 0xffffu) << 16;
+}
+/* te:end */
+#endif
+
 /* te:section te_conv2d_dsp_widen */
-/* n bytes (a multiple of 4) from src widened into groups of the
- * interleaved patches: group g at words 4g + half, 4g + half + 1. */
-static inline TE_UNUSED void te_conv2d_dsp_widen(uint32_t *x, const int8_t *src, int n)
+/* n bytes (a multiple of 4) from src widened (doubled when dbl) into
+ * groups of the interleaved patches: group g at words 4g, 4g + 1. */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_widen(uint32_t *x, const int8_t *src, int n, int dbl)
 {
     const int8_t *end = src + n;
     for (; src != end; src += 4, x += 4) {
         const uint32_t v = te_read_u32(src);
-        x[0] = te_sxtb16(v);
-        x[1] = te_sxtb16_ror8(v);
+        x[0] = dbl ? te_conv2d_dsp_twice(te_sxtb16(v)) : te_sxtb16(v);
+        x[1] = dbl ? te_conv2d_dsp_twice(te_sxtb16_ror8(v)) : te_sxtb16_ror8(v);
     }
 }
 /* te:end */
@@ -118,12 +130,12 @@ static inline TE_UNUSED void te_conv2d_dsp_gather(const te_conv2d_dsp_params *p,
 /* te:end */
 
 /* te:section te_conv2d_dsp_build */
-/* The widened patch of the pixel at (iy0, ix0) into the words 4g + half,
- * 4g + half + 1 of x: straight from the input rows when the patch lies
+/* The widened patch of the pixel at (iy0, ix0) (doubled when dbl) into the
+ * words 4g + half, 4g + half + 1 of x: straight from the input rows when the patch lies
  * inside it and its rows are whole groups, else through bytes. */
-static inline TE_UNUSED void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
-                                                const int8_t *in_b, int iy0, int ix0,
-                                                uint32_t *x, int half, int8_t *bytes)
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
+                                              const int8_t *in_b, int iy0, int ix0, uint32_t *x,
+                                              int half, int8_t *bytes, int dbl)
 {
     const int row_len = p->k_w * p->in_c;
     int ky;
@@ -132,19 +144,89 @@ static inline TE_UNUSED void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
         for (ky = 0; ky < p->k_h; ky++)
             te_conv2d_dsp_widen(x + half + ky * row_len, /* 4 words per 4 elements */
                                 in_b + ((long)(iy0 + ky * p->dil_h) * p->in_w + ix0) * p->in_c,
-                                row_len); /* K = k_pad here */
+                                row_len, dbl); /* K = k_pad here */
         return;
     }
     te_conv2d_dsp_gather(p, in_b, iy0, ix0, bytes);
-    te_conv2d_dsp_widen(x + half, bytes, p->k_pad);
+    te_conv2d_dsp_widen(x + half, bytes, p->k_pad, dbl);
 }
 /* te:end */
 
-/* ---- the 2x2 block --------------------------------------------------------- */
+/* ---- the 2x2 block ------------------------------------------------------ */
+
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__OPTIMIZE__) && \
+    defined(__thumb2__)
+/* te:section TE_CONV2D_DSP_GROUP */
+/* One group: the 4 patch words from r12 into r4 r5 r6 r8, each channel's
+ * weight word from r9 into r10 and unpacked into r11 (w0,w2) and r10
+ * (w1,w3); accumulators r0 r1 (pixel a), r2 r3 (pixel b). */
+#define TE_CONV2D_DSP_GROUP                                                    \
+    "ldm r12!, {r4, r5, r6, r8}\n\t"                                           \
+    "ldr r10, [r9], #4\n\t"                                                   \
+    "sxtb16 r11, r10\n\t"                                                     \
+    "sxtb16 r10, r10, ror #8\n\t"                                             \
+    "smlad r0, r11, r4, r0\n\t"                                               \
+    "smlad r2, r11, r6, r2\n\t"                                               \
+    "smlad r0, r10, r5, r0\n\t"                                               \
+    "smlad r2, r10, r8, r2\n\t"                                               \
+    "ldr r10, [r9], #4\n\t"                                                   \
+    "sxtb16 r11, r10\n\t"                                                     \
+    "sxtb16 r10, r10, ror #8\n\t"                                             \
+    "smlad r1, r11, r4, r1\n\t"                                               \
+    "smlad r3, r11, r6, r3\n\t"                                               \
+    "smlad r1, r10, r5, r1\n\t"                                               \
+    "smlad r3, r10, r8, r3\n\t"
+/* te:end */
+
+/* te:section TE_CONV2D_DSP_ASM */
+/* One asm statement over the groups TEXT reads: accumulators ACC[0..3] in
+ * r0..r3, patches X in r12 and weights W in r9 (both advanced), extra
+ * input operand IN bound by DECL.  Register variables hold their register
+ * only at the asm statement: values are copied in just before, out just
+ * after. */
+#define TE_CONV2D_DSP_ASM(ACC, X, W, IN, DECL, TEXT)                           \
+    do {                                                                       \
+        register int32_t a0 __asm__("r0") = (ACC)[0];                          \
+        register int32_t a1 __asm__("r1") = (ACC)[1];                          \
+        register int32_t a2 __asm__("r2") = (ACC)[2];                          \
+        register int32_t a3 __asm__("r3") = (ACC)[3];                          \
+        register const uint32_t *xr __asm__("r12") = (X);                      \
+        register const uint32_t *wr __asm__("r9") = (W);                       \
+        DECL;                                                                  \
+        __asm__(TEXT                                                           \
+                : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(xr), "+r"(wr)   \
+                : IN                                                           \
+                : "r4", "r5", "r6", "r8", "r10", "r11", "cc", "memory");       \
+        (ACC)[0] = a0;                                                         \
+        (ACC)[1] = a1;                                                         \
+        (ACC)[2] = a2;                                                         \
+        (ACC)[3] = a3;                                                         \
+        (X) = xr;                                                              \
+        (W) = wr;                                                              \
+    } while (0)
+/* te:end */
 
 /* te:section te_conv2d_dsp_block */
 /* acc[0..3] (pixel a ch 0, a ch 1, b ch 0, b ch 1) over `groups` groups of
- * the interleaved patches x and the pair's weight words w. */
+ * the interleaved patches x and the pair's weight words w (4 groups an
+ * iteration until lr, then 2, then 1). */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t *w, int groups,
+                                             int32_t *acc)
+{
+    const uint32_t *end = x + 16 * (groups >> 2);
+    if (x != end)
+        TE_CONV2D_DSP_ASM(acc, x, w, "r"(er), register const uint32_t *er __asm__("lr") = end,
+                          "1:\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP
+                              TE_CONV2D_DSP_GROUP "cmp r12, lr\n\t"
+                                                  "bne 1b\n\t");
+    if (groups & 2)
+        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0, TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP);
+    if (groups & 1)
+        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0, TE_CONV2D_DSP_GROUP);
+}
+/* te:end */
+#else
+/* te:section te_conv2d_dsp_block */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t *w, int groups,
                                              int32_t *acc)
 {
@@ -173,6 +255,7 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t 
     acc[3] = b1;
 }
 /* te:end */
+#endif
 
 /* te:section te_conv2d_dsp_pair */
 /* Every channel pair of pixels a (outputs oa) and b (ob, NULL: not
@@ -219,9 +302,9 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
         const int ya = (int)(i % plane / p->out_w), xa = (int)(i % plane % p->out_w);
         const int yb = (int)(j % plane / p->out_w), xb = (int)(j % plane % p->out_w);
         te_conv2d_dsp_build(p, input + ba * in_plane, ya * p->stride_h - p->pad_top,
-                            xa * p->stride_w - p->pad_left, x, 0, bytes);
+                            xa * p->stride_w - p->pad_left, x, 0, bytes, mode != 0);
         te_conv2d_dsp_build(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
-                            xb * p->stride_w - p->pad_left, x, 2, bytes);
+                            xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
         te_conv2d_dsp_pair(p, x, w, qr, output + i * pitch, j != i ? output + j * pitch : NULL,
                            mode);
     }

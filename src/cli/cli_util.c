@@ -128,6 +128,12 @@ const char cli_compile_options_help[] =
     "                      and returns int8 tensors (scale, zero point in the header)\n"
     "  --sram-limit BYTES  fail if the arena needs more than BYTES (k/K and m/M suffixes:\n"
     "                      KiB, MiB)\n"
+    "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"
+    "                      m/M suffixes).  Without it Cortex-M4/M7 code keeps weights\n"
+    "                      int8; with it, int16 weight copies (faster convolutions) and\n"
+    "                      inlined kernels are added within the limit, layers with the\n"
+    "                      most instructions saved per byte first; fails when even the\n"
+    "                      int8 model does not fit\n"
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"
     "                      grid with the smallest arena), or K:HxW (the first K operators\n"
     "                      over an H x W grid of the stage output)\n"
@@ -183,6 +189,14 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
             return -1;
         }
         o->patch.max_recompute = v / 100.0;
+        ++*i;
+        return 1;
+    }
+    if (!strcmp(a, "--flash-limit")) {
+        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->flash_limit) < 0) {
+            cli_error("--flash-limit needs a byte count such as 524288 or 512K");
+            return -1;
+        }
         ++*i;
         return 1;
     }

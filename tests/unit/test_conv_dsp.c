@@ -1,7 +1,7 @@
 /* test_conv_dsp.c - the int8-weight DSP CONV_2D kernel te_conv2d_dsp_s8
  * (runtime/armv7em/te_conv2d_dsp.c) with the constants the compiler makes
- * for it (te_convfam_gemm_prepare's requantization table, biases halved
- * for the fast form; te_convfam_dsp_s8_layout's weights), against a plain
+ * for it (te_convfam_gemm_prepare's requantization table,
+ * te_convfam_dsp_s8_layout's weights), against a plain
  * reference written the way TFLite Micro's reference ConvPerChannel
  * computes, over random shapes (odd channel and pixel counts, 1x1 to 7x7
  * filters, strides, dilations, every padding), per-channel quantization
@@ -150,7 +150,7 @@ static int prepare(conv_case *c, int32_t **wk, int32_t **qr)
     te_convfam_gemm_spec s;
     const int n = (c->oc + 3) / 4 * 4, pairs = (c->oc + 1) / 2;
     int16_t *w16;
-    int fast, i;
+    int fast;
     s.out_c = c->oc;
     s.k = c->k;
     s.k_pad = c->p.k_pad = te_convfam_gemm_k_pad(c->k, 1);
@@ -163,9 +163,6 @@ static int prepare(conv_case *c, int32_t **wk, int32_t **qr)
     *qr = malloc(sizeof(int32_t) * (size_t)n * 4);
     fast = te_convfam_gemm_prepare(&s, c->w, c->bias, c->mult, c->shift, w16, *qr);
     free(w16);
-    if (fast) /* the kernel doubles the accumulator, not the bias */
-        for (i = 0; i < n; i++)
-            (*qr)[16 * (i / 4) + i % 4] /= 2;
     *wk = malloc(sizeof(int32_t) * (size_t)pairs * (size_t)s.k_pad / 2);
     te_convfam_dsp_s8_layout(c->oc, c->k, s.k_pad, c->w, *wk);
     return fast;
