@@ -104,28 +104,65 @@ static inline TE_UNUSED void te_conv2d_dsp_fill(int8_t *d, int8_t v, int n)
 }
 /* te:end */
 
+/* te:section te_conv2d_dsp_copy */
+/* n bytes, word by word (one LDR, one STR on a Cortex-M: both may be
+ * unaligned), then the tail; no library call. */
+static inline TE_UNUSED void te_conv2d_dsp_copy(int8_t *d, const int8_t *s, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t v = te_read_u32(s + i);
+        uint8_t *b = (uint8_t *)d + i;
+        b[0] = (uint8_t)v;
+        b[1] = (uint8_t)(v >> 8);
+        b[2] = (uint8_t)(v >> 16);
+        b[3] = (uint8_t)(v >> 24);
+    }
+    for (; i < n; i++)
+        d[i] = s[i];
+}
+/* te:end */
+
 /* te:section te_conv2d_dsp_gather */
 /* The k_pad bytes of the patch at (iy0, ix0) into d: padding taps hold
- * the input zero point, elements past K zero.  Tap by tap. */
+ * the input zero point, elements past K zero.  Filter row by filter row:
+ * the taps inside the input in one run when dil_w == 1, else tap by tap. */
 static inline TE_UNUSED void te_conv2d_dsp_gather(const te_conv2d_dsp_params *p,
                                                  const int8_t *in_b, int iy0, int ix0, int8_t *d)
 {
-    const int c = p->in_c;
-    int ky, kx, i;
-    for (ky = 0; ky < p->k_h; ky++) {
+    const int c = p->in_c, row_len = p->k_w * c;
+    const int lo = TE_MIN(ix0 < 0 ? -ix0 : 0, p->k_w);        /* taps before column 0 */
+    const int hi = TE_MAX(TE_MIN(p->in_w - ix0, p->k_w), lo); /* one past the last inside */
+    int ky, kx;
+    if (p->dil_w == 1 && lo == 0 && hi == p->k_w && iy0 >= 0 &&
+        iy0 + (p->k_h - 1) * p->dil_h < p->in_h) { /* inside the input: whole rows */
+        const int8_t *src = in_b + ((long)iy0 * p->in_w + ix0) * c;
+        for (ky = 0; ky < p->k_h; ky++, d += row_len, src += (long)p->dil_h * p->in_w * c)
+            te_conv2d_dsp_copy(d, src, row_len);
+        for (kx = p->k_h * row_len; kx < p->k_pad; kx++)
+            *d++ = 0;
+        return;
+    }
+    for (ky = 0; ky < p->k_h; ky++, d += row_len) {
         const int iy = iy0 + ky * p->dil_h;
-        for (kx = 0; kx < p->k_w; kx++, d += c) {
-            const int ix = ix0 + kx * p->dil_w;
-            if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w) {
-                te_conv2d_dsp_fill(d, (int8_t)p->input_zp, c);
-            } else {
-                const int8_t *s = in_b + ((long)iy * p->in_w + ix) * c;
-                for (i = 0; i < c; i++)
-                    d[i] = s[i];
+        const int8_t *row = in_b + (long)iy * p->in_w * c;
+        if (iy < 0 || iy >= p->in_h) {
+            te_conv2d_dsp_fill(d, (int8_t)p->input_zp, row_len);
+        } else if (p->dil_w == 1) {
+            te_conv2d_dsp_fill(d, (int8_t)p->input_zp, lo * c);
+            te_conv2d_dsp_copy(d + lo * c, row + (long)(ix0 + lo) * c, (hi - lo) * c);
+            te_conv2d_dsp_fill(d + hi * c, (int8_t)p->input_zp, (p->k_w - hi) * c);
+        } else {
+            for (kx = 0; kx < p->k_w; kx++) {
+                const int ix = ix0 + kx * p->dil_w;
+                if (ix < 0 || ix >= p->in_w)
+                    te_conv2d_dsp_fill(d + kx * c, (int8_t)p->input_zp, c);
+                else
+                    te_conv2d_dsp_copy(d + kx * c, row + (long)ix * c, c);
             }
         }
     }
-    te_conv2d_dsp_fill(d, 0, p->k_pad - p->k_h * p->k_w * c);
+    te_conv2d_dsp_fill(d, 0, p->k_pad - p->k_h * row_len);
 }
 /* te:end */
 
@@ -257,28 +294,143 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t 
 /* te:end */
 #endif
 
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__OPTIMIZE__) && \
+    defined(__thumb2__)
+#define TE_CONV2D_DSP_PAIRS_ASM 1
+/* te:section TE_CONV2D_DSP_RQ */
+/* Accumulator A (doubled) requantized with the fast entry {m, H, e} in
+ * M H E and saturated to int8, in r12: SMMLAR gives H + smmulr(A, m). */
+#define TE_CONV2D_DSP_RQ(A, M, H, E)                                           \
+    "smmlar r12, " A ", " M ", " H "\n\t"                                      \
+    "add r12, r12, " A ", asr #31\n\t"                                         \
+    "asr r12, r12, " E "\n\t"                                                  \
+    "ssat r12, #8, r12\n\t"
+/* te:end */
+
+/* te:section TE_CONV2D_DSP_REM */
+/* groups % 4 more groups (lr free) */
+#define TE_CONV2D_DSP_REM                                                      \
+    "ldr lr, %[rem]\n\t"                                                       \
+    "tst lr, #2\n\t"                                                           \
+    "beq 3f\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP                       \
+    "3:\n\t"                                                                   \
+    "tst lr, #1\n\t"                                                           \
+    "beq 2f\n\t" TE_CONV2D_DSP_GROUP
+/* te:end */
+
+/* te:section TE_CONV2D_DSP_PAIRS */
+/* The loop over channel pairs: the record at [q] (2 biases, 2 entries;
+ * [q] advanced by one record a pair) until [qe]; the patches from [x],
+ * 4 groups an iteration until [xe], then R; outputs at [o] (pixel a) and
+ * [o] + [pb] (pixel b), [o] advanced by 2 a pair. */
+#define TE_CONV2D_DSP_PAIRS(R)                                                 \
+    "0:\n\t"                                                                   \
+    "ldr r10, %[q]\n\t"                                                        \
+    "ldrd r0, r1, [r10]\n\t"                                                   \
+    "ldrd r2, r3, [r10]\n\t"                                                   \
+    "ldr r12, %[x]\n\t"                                                        \
+    "ldr lr, %[xe]\n\t"                                                        \
+    "cmp r12, lr\n\t"                                                          \
+    "beq 1f\n\t"                                                               \
+    "4:\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP       \
+        TE_CONV2D_DSP_GROUP                                                    \
+    "cmp r12, lr\n\t"                                                          \
+    "bne 4b\n\t"                                                               \
+    "1:\n\t" R                                                                 \
+    "2:\n\t"                                                                   \
+    "ldr r10, %[q]\n\t"                                                        \
+    "add r10, r10, #8\n\t"                                                     \
+    "ldm r10!, {r4, r5, r6}\n\t"                                               \
+    "ldr lr, %[o]\n\t"                                                         \
+    "ldr r11, %[pb]\n\t" TE_CONV2D_DSP_RQ("r0", "r4", "r5", "r6")              \
+    "strb r12, [lr]\n\t" TE_CONV2D_DSP_RQ("r2", "r4", "r5", "r6")              \
+    "strb r12, [lr, r11]\n\t"                                                  \
+    "ldm r10!, {r4, r5, r6}\n\t" TE_CONV2D_DSP_RQ("r1", "r4", "r5", "r6")      \
+    "strb r12, [lr, #1]!\n\t" TE_CONV2D_DSP_RQ("r3", "r4", "r5", "r6")         \
+    "strb r12, [lr, r11]\n\t"                                                  \
+    "add lr, lr, #1\n\t"                                                       \
+    "str lr, %[o]\n\t"                                                         \
+    "str r10, %[q]\n\t"                                                        \
+    "ldr lr, %[qe]\n\t"                                                        \
+    "cmp r10, lr\n\t"                                                          \
+    "bne 0b\n\t"
+/* te:end */
+/* te:section TE_CONV2D_DSP_PAIRS_OPS */
+#define TE_CONV2D_DSP_PAIRS_OPS                                                \
+    : [q] "+m"(c_q), [o] "+m"(c_o), [w] "+r"(wr)                               \
+    : [x] "m"(c_x), [xe] "m"(c_xend), [rem] "m"(c_rem), [pb] "m"(c_pb),        \
+      [qe] "m"(c_qend)                                                         \
+    : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r8", "r10", "r11", "r12", "lr", "cc", "memory"
+/* te:end */
+
+/* te:section te_conv2d_dsp_pairs_asm */
+/* The first `pairs` channel pairs of pixels a (outputs o) and b (outputs
+ * o + pb) in one loop, fast entries, full int8 range: biases and entries
+ * from the pair records qr, the patches x of `groups` groups, weights w. */
+static inline TE_UNUSED void te_conv2d_dsp_pairs_asm(const uint32_t *x, int groups,
+                                                    const uint32_t *w, const int32_t *qr,
+                                                    int8_t *o, long pb, int pairs)
+{
+    const uint32_t *c_x = x, *c_xend = x + 16 * (groups >> 2);
+    const int32_t *c_q = qr, *c_qend = qr + 8 * pairs;
+    int8_t *c_o = o;
+    long c_pb = pb;
+    int c_rem = groups & 3;
+    register const uint32_t *wr __asm__("r9") = w;
+    if (pairs <= 0)
+        return;
+    if (c_rem)
+        __asm__ volatile(TE_CONV2D_DSP_PAIRS(TE_CONV2D_DSP_REM) TE_CONV2D_DSP_PAIRS_OPS);
+    else
+        __asm__ volatile(TE_CONV2D_DSP_PAIRS("") TE_CONV2D_DSP_PAIRS_OPS);
+}
+/* te:end */
+#endif
+
 /* te:section te_conv2d_dsp_pair */
 /* Every channel pair of pixels a (outputs oa) and b (ob, NULL: not
- * stored) over their interleaved patches x. */
+ * stored) over their interleaved patches x; qr: the pair records. */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_pair(const te_conv2d_dsp_params *p, const uint32_t *x,
                                             const uint32_t *w, const int32_t *qr, int8_t *oa,
                                             int8_t *ob, int mode)
 {
     const int groups = p->k_pad / 4;
-    int c;
-    for (c = 0; c < p->out_c; c += 2, w += 2 * groups) {
-        const int32_t *blk = qr + 16 * (c / 4), *q0 = blk + 4 + 3 * (c % 4), *q1 = q0 + 3;
+    int c = 0;
+#if defined(TE_CONV2D_DSP_PAIRS_ASM)
+    if (mode == 2) { /* all whole pairs in one loop (b = a when there is no b) */
+        te_conv2d_dsp_pairs_asm(x, groups, w, qr, oa, ob ? ob - oa : 0, p->out_c / 2);
+        c = p->out_c & ~1;
+        w += (long)c * groups;
+        qr += 4 * c;
+    }
+#endif
+    for (; c < p->out_c; c += 2, w += 2 * groups, qr += 8) {
         int32_t acc[4];
-        acc[0] = acc[2] = blk[c % 4];
-        acc[1] = acc[3] = blk[c % 4 + 1];
+        acc[0] = acc[2] = qr[0];
+        acc[1] = acc[3] = qr[1];
         te_conv2d_dsp_block(x, w, groups, acc);
-        oa[c] = te_conv2d_dsp_out(p, acc[0], q0, mode);
+        oa[c] = te_conv2d_dsp_out(p, acc[0], qr + 2, mode);
         if (ob)
-            ob[c] = te_conv2d_dsp_out(p, acc[2], q0, mode);
+            ob[c] = te_conv2d_dsp_out(p, acc[2], qr + 2, mode);
         if (c + 1 < p->out_c) {
-            oa[c + 1] = te_conv2d_dsp_out(p, acc[1], q1, mode);
+            oa[c + 1] = te_conv2d_dsp_out(p, acc[1], qr + 5, mode);
             if (ob)
-                ob[c + 1] = te_conv2d_dsp_out(p, acc[3], q1, mode);
+                ob[c + 1] = te_conv2d_dsp_out(p, acc[3], qr + 5, mode);
+        }
+    }
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_next */
+/* (b, oy, ox) to the next output pixel. */
+TE_CONV2D_DSP_INLINE void te_conv2d_dsp_next(const te_conv2d_dsp_params *p, int *b, int *oy,
+                                            int *ox)
+{
+    if (++*ox == p->out_w) {
+        *ox = 0;
+        if (++*oy == p->out_h) {
+            *oy = 0;
+            ++*b;
         }
     }
 }
@@ -289,24 +441,27 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
                                            const uint32_t *w, const int32_t *qr, int8_t *output,
                                            void *scratch, int mode)
 {
-    const long plane = (long)p->out_h * p->out_w, n_pix = p->batches * plane;
+    const long n_pix = (long)p->batches * p->out_h * p->out_w;
     const long pitch = p->out_stride > p->out_c ? p->out_stride : p->out_c;
     const long in_plane = (long)p->in_h * p->in_w * p->in_c;
     uint32_t *x = (uint32_t *)(void *)((uint8_t *)scratch +
                                        ((4u - (unsigned)((uintptr_t)scratch & 3u)) & 3u));
-    int8_t *bytes = (int8_t *)(x + p->k_pad);
+    int8_t *bytes = (int8_t *)(x + p->k_pad), *o = output;
+    int b = 0, oy = 0, ox = 0; /* pixel a */
     long i;
-    for (i = 0; i < n_pix; i += 2) {
-        const long j = i + 1 < n_pix ? i + 1 : i;
-        const int ba = (int)(i / plane), bb = (int)(j / plane);
-        const int ya = (int)(i % plane / p->out_w), xa = (int)(i % plane % p->out_w);
-        const int yb = (int)(j % plane / p->out_w), xb = (int)(j % plane % p->out_w);
-        te_conv2d_dsp_build(p, input + ba * in_plane, ya * p->stride_h - p->pad_top,
-                            xa * p->stride_w - p->pad_left, x, 0, bytes, mode != 0);
+    for (i = 0; i < n_pix; i += 2, o += 2 * pitch) {
+        int bb = b, yb = oy, xb = ox; /* pixel b: the next, or a again */
+        if (i + 1 < n_pix)
+            te_conv2d_dsp_next(p, &bb, &yb, &xb);
+        te_conv2d_dsp_build(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
+                            ox * p->stride_w - p->pad_left, x, 0, bytes, mode != 0);
         te_conv2d_dsp_build(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
                             xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
-        te_conv2d_dsp_pair(p, x, w, qr, output + i * pitch, j != i ? output + j * pitch : NULL,
-                           mode);
+        te_conv2d_dsp_pair(p, x, w, qr, o, i + 1 < n_pix ? o + pitch : NULL, mode);
+        b = bb;
+        oy = yb;
+        ox = xb;
+        te_conv2d_dsp_next(p, &b, &oy, &ox);
     }
 }
 /* te:end */

@@ -315,6 +315,18 @@ void te_convfam_dsp_s8_layout(int out_c, int k, int k_pad, const int8_t *w, int3
             }
 }
 
+void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out)
+{
+    int c, j;
+    for (c = 0; c < (out_c + 1) / 2 * 2; c++) {
+        const int32_t *blk = qr16 + 16 * (c / 4);
+        int32_t *r = qr8_out + 8 * (c / 2);
+        r[c % 2] = blk[c % 4];
+        for (j = 0; j < 3; j++)
+            r[2 + 3 * (c % 2) + j] = blk[4 + 3 * (c % 4) + j];
+    }
+}
+
 void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
                                  int16_t *w_out, int32_t *qr_out)
 {

@@ -10,8 +10,8 @@
  * re-laid out as int16 in the order it reads them, input offset folded into
  * the bias, DSP SIMD layout on Cortex-M4/M7; no scratch memory) wherever it
  * applies and its int16 weights fit the flash budget (gemm_budget: on
- * Cortex-M4/M7 only within --flash-limit, the convolutions with the most
- * reuse of their weights first); on Cortex-M4/M7 te_conv2d_dsp_s8
+ * Cortex-M4/M7 --flash-limit or by default 1.25 x the weights + 32 KiB,
+ * the convolutions with the most reuse of their weights first); on Cortex-M4/M7 te_conv2d_dsp_s8
  * (runtime/armv7em/te_conv2d_dsp.c: int8 weights, im2col scratch) for the
  * other GEMM-shaped ones; and the plain te_conv2d_s8 for the rest: groups,
  * non-constant weights, Cortex-M0+ (where int16 weights would double the
@@ -104,28 +104,40 @@ typedef struct {
     int pad_top, pad_left;
 } gemm_shape;
 
-/* int16 weights cost flash.  Without --flash-limit: none on Cortex-M4/M7
- * (te_conv2d_dsp_s8 reads int8 weights), elsewhere at most
- * GEMM_EXTRA_FLASH bytes while all the model's constants stay within
- * GEMM_FLASH (the flash of a large Cortex-M part).  With it: what the
- * limit leaves beside the model's constants and estimated code. */
+/* int16 weights cost flash: they fit a flash budget, the flash limit
+ * minus the model's constants and estimated code and tables
+ * (te_flash_base_estimate).  The limit: --flash-limit when given; else on
+ * Cortex-M4/M7 DEFAULT_FLASH (te_conv2d_dsp_s8 runs the rest with int8
+ * weights); elsewhere GEMM_FLASH (the flash of a large Cortex-M part),
+ * the int16 weights adding at most GEMM_EXTRA_FLASH bytes. */
 #define GEMM_EXTRA_FLASH ((int64_t)1 << 20)
 #define GEMM_FLASH ((int64_t)2 << 20)
+/* 1.25 x the constants + 32 KiB: flash close to the weights */
+#define DEFAULT_FLASH(consts) ((consts) + (consts) / 4 + 32768)
+/* On Cortex-M4/M7 the GEMM kernel's own code (arm-gcc -O2), paid once when
+ * any convolution gets int16 weights. */
+#define GEMM_CODE_BYTES 24576
+
+/* The model's constants, in bytes. */
+static int64_t const_bytes(const te_graph *g)
+{
+    int64_t consts = 0;
+    int i;
+    for (i = 0; i < g->n_tensors; i++)
+        if (g->tensors[i].data)
+            consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
+    return consts;
+}
 
 /* How many bytes int16 weights may add to this model. */
 static int64_t gemm_budget(const te_graph *g)
 {
-    int64_t consts = 0;
-    int i;
-    if (g->flash_limit) {
-        int64_t left = (int64_t)g->flash_limit - te_flash_base_estimate(g);
+    int64_t consts = const_bytes(g), left;
+    if (g->flash_limit || te_target_has_dsp(g->target)) {
+        left = (g->flash_limit ? (int64_t)g->flash_limit : DEFAULT_FLASH(consts)) -
+               te_flash_base_estimate(g);
         return left < 0 ? 0 : left;
     }
-    if (te_target_has_dsp(g->target))
-        return 0;
-    for (i = 0; i < g->n_tensors; i++)
-        if (g->tensors[i].data)
-            consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
     consts = GEMM_FLASH - consts;
     return consts < 0 ? 0 : (consts < GEMM_EXTRA_FLASH ? consts : GEMM_EXTRA_FLASH);
 }
@@ -178,7 +190,7 @@ static int gemm_chosen(const te_graph *g, int wid)
         if (r > rm || (r == rm && o < me))
             extra += e;
     }
-    return extra + mine <= gemm_budget(g);
+    return extra + mine + (te_target_has_dsp(g->target) ? GEMM_CODE_BYTES : 0) <= gemm_budget(g);
 }
 
 static int64_t gemm_extra_total(const te_graph *g)
@@ -339,7 +351,7 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
  * _inl form, specialised on its params when the compiler optimises.  More,
  * and the copies would cost more flash than the specialising saves.  On
  * Cortex-M4/M7 only within --flash-limit: GEMM_INLINE_BYTES a call left
- * after the int16 weights. */
+ * after the int16 weights (the default budget is for weights only). */
 #define GEMM_INLINE_MAX_CONVS 16
 #define GEMM_INLINE_BYTES 4096
 
@@ -353,7 +365,8 @@ static const char *gemm_call(te_emit *e)
     if (convs > GEMM_INLINE_MAX_CONVS ||
         (te_target_has_dsp(e->g->target) &&
          (!e->g->flash_limit ||
-          gemm_budget(e->g) - gemm_extra_total(e->g) < (int64_t)convs * GEMM_INLINE_BYTES)))
+          gemm_budget(e->g) - gemm_extra_total(e->g) - GEMM_CODE_BYTES <
+              (int64_t)convs * GEMM_INLINE_BYTES)))
         return "te_conv2d_gemm_s8";
     te_emit_once(e, "TE_CONV2D_GEMM_CALL",
                  "/* conv2d GEMM kernel: specialised at its call when optimising */\n"
@@ -445,8 +458,9 @@ static int emit_dsp_consts(te_emit *e, const te_op *op, const gemm_shape *s, int
     int32_t *words = malloc(sizeof(int32_t) * nwords);
     int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
     int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    int32_t *q8 = malloc(sizeof(int32_t) * (size_t)(oc + 1) / 2 * 8);
     int rc = -1, c;
-    if (!w16 || !words || !q || !ms) {
+    if (!w16 || !words || !q || !ms || !q8) {
         te_fail(e->diag, "out of memory");
         goto out;
     }
@@ -466,14 +480,16 @@ static int emit_dsp_consts(te_emit *e, const te_op *op, const gemm_shape *s, int
     *fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
                                     b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
     te_convfam_dsp_s8_layout(oc, s->k, s->k_pad, (const int8_t *)w->data, words);
+    te_convfam_dsp_s8_requant(oc, q, q8);
     *wt = te_emit_const_i32(e, words, nwords, "weights_s8");
-    *qr = te_emit_const_i32(e, q, (size_t)n * 4, "requant");
+    *qr = te_emit_const_i32(e, q8, (size_t)(oc + 1) / 2 * 8, "requant");
     rc = 0;
 out:
     free(w16);
     free(words);
     free(q);
     free(ms);
+    free(q8);
     return rc;
 }
 

@@ -165,6 +165,12 @@ static int prepare(conv_case *c, int32_t **wk, int32_t **qr)
     free(w16);
     *wk = malloc(sizeof(int32_t) * (size_t)pairs * (size_t)s.k_pad / 2);
     te_convfam_dsp_s8_layout(c->oc, c->k, s.k_pad, c->w, *wk);
+    {
+        int32_t *q8 = malloc(sizeof(int32_t) * (size_t)pairs * 8);
+        te_convfam_dsp_s8_requant(c->oc, *qr, q8);
+        free(*qr);
+        *qr = q8;
+    }
     return fast;
 }
 
