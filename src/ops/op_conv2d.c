@@ -228,10 +228,12 @@ static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
 }
 
 /* 1 when te_conv2d_dsp_s8 runs this op (Cortex-M4/M7, int8 weights):
- * where the GEMM kernel could but its int16 weights are not chosen. */
+ * where the GEMM kernel could but its int16 weights are not chosen; not
+ * for a patch clone (not an op of the graph), which gets no scratch. */
 static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
 {
-    if (!te_target_has_dsp(g->target) || gemm_extra(g, op) < 0)
+    if (!te_target_has_dsp(g->target) || gemm_extra(g, op) < 0 || op < g->ops ||
+        op >= g->ops + g->n_ops)
         return 0;
     gemm_geometry(g, op, s);
     return 1;
