@@ -436,7 +436,43 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_next(const te_conv2d_dsp_params *p, int 
 }
 /* te:end */
 
+/* te:section te_conv2d_dsp_direct */
+/* Every channel of the pixel at (iy0, ix0) straight from the input and
+ * the packed weights, tap by tap (the last pixels, when there is no room
+ * for patches): the same sums, so the same outputs. */
+static inline TE_UNUSED void te_conv2d_dsp_direct(const te_conv2d_dsp_params *p,
+                                                 const int8_t *in_b, int iy0, int ix0,
+                                                 const uint32_t *w, const int32_t *qr, int8_t *o,
+                                                 int mode)
+{
+    const int groups = p->k_pad / 4;
+    int c, ky, kx, ch;
+    for (c = 0; c < p->out_c; c++) {
+        const uint32_t *wc = w + (long)(c / 2) * 2 * groups + c % 2;
+        const int32_t *r = qr + 8 * (c / 2);
+        uint32_t sum = 0;
+        int k = 0;
+        for (ky = 0; ky < p->k_h; ky++)
+            for (kx = 0; kx < p->k_w; kx++) {
+                const int iy = iy0 + ky * p->dil_h, ix = ix0 + kx * p->dil_w;
+                const int in = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
+                const int8_t *px = in_b + ((long)iy * p->in_w + ix) * p->in_c;
+                for (ch = 0; ch < p->in_c; ch++, k++) {
+                    const int32_t x = in ? px[ch] : p->input_zp;
+                    const int32_t wv = (int8_t)(uint8_t)(wc[2 * (k / 4)] >> (8 * (k % 4)));
+                    sum += (uint32_t)(x * wv);
+                }
+            }
+        o[c] = te_conv2d_dsp_out(p, (int32_t)((uint32_t)r[c % 2] + (mode ? 2u * sum : sum)),
+                                 r + 2 + 3 * (c % 2), mode);
+    }
+}
+/* te:end */
+
 /* te:section te_conv2d_dsp_run */
+/* Patches in scratch when given, else in the part of the output not
+ * written yet (4-aligned; not for a strided output), else on the stack
+ * when they fit TE_CONV2D_DSP_STACK bytes, else computed directly. */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const int8_t *input,
                                            const uint32_t *w, const int32_t *qr, int8_t *output,
                                            void *scratch, int mode)
@@ -444,20 +480,34 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
     const long pitch = p->out_stride > p->out_c ? p->out_stride : p->out_c;
     const long in_plane = (long)p->in_h * p->in_w * p->in_c;
-    uint32_t *x = (uint32_t *)(void *)((uint8_t *)scratch +
-                                       ((4u - (unsigned)((uintptr_t)scratch & 3u)) & 3u));
-    int8_t *bytes = (int8_t *)(x + p->k_pad), *o = output;
+    const long need = 5L * p->k_pad + 3; /* patches and bytes, alignment */
+    int8_t *o = output, *const o_end = output + n_pix * pitch;
+    uint32_t stack[TE_CONV2D_DSP_STACK / 4];
     int b = 0, oy = 0, ox = 0; /* pixel a */
     long i;
     for (i = 0; i < n_pix; i += 2, o += 2 * pitch) {
+        const int two = i + 1 < n_pix;
+        int8_t *spare = scratch ? (int8_t *)scratch : o + (two ? 2 : 1) * pitch;
         int bb = b, yb = oy, xb = ox; /* pixel b: the next, or a again */
-        if (i + 1 < n_pix)
+        if (two)
             te_conv2d_dsp_next(p, &bb, &yb, &xb);
-        te_conv2d_dsp_build(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
-                            ox * p->stride_w - p->pad_left, x, 0, bytes, mode != 0);
-        te_conv2d_dsp_build(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
-                            xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
-        te_conv2d_dsp_pair(p, x, w, qr, o, i + 1 < n_pix ? o + pitch : NULL, mode);
+        if (!scratch && (pitch != p->out_c || o_end - spare < need))
+            spare = need <= TE_CONV2D_DSP_STACK ? (int8_t *)stack : NULL;
+        if (spare) {
+            uint32_t *x = (uint32_t *)(void *)(spare + ((4u - (unsigned)((uintptr_t)spare & 3u)) & 3u));
+            int8_t *bytes = (int8_t *)(x + p->k_pad);
+            te_conv2d_dsp_build(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
+                                ox * p->stride_w - p->pad_left, x, 0, bytes, mode != 0);
+            te_conv2d_dsp_build(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
+                                xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
+            te_conv2d_dsp_pair(p, x, w, qr, o, two ? o + pitch : NULL, mode);
+        } else {
+            te_conv2d_dsp_direct(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
+                                 ox * p->stride_w - p->pad_left, w, qr, o, mode);
+            if (two)
+                te_conv2d_dsp_direct(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
+                                     xb * p->stride_w - p->pad_left, w, qr, o + pitch, mode);
+        }
         b = bb;
         oy = yb;
         ox = xb;

@@ -45,9 +45,13 @@ typedef struct {
                                 * out_c, more for a channel slice of a wider tensor */
 } te_conv2d_dsp_params;
 
+/* Bytes of stack the kernel may use for patches (k_pad <= 460). */
+#define TE_CONV2D_DSP_STACK 2304
+
 /* te:section te_conv2d_dsp_s8_get_buffer_size */
-/* Scratch bytes te_conv2d_dsp_s8 needs: two widened patches and the bytes
- * of one, plus alignment. */
+/* Scratch bytes te_conv2d_dsp_s8 takes when given scratch (wanted when
+ * they exceed TE_CONV2D_DSP_STACK or for a strided output): two widened
+ * patches and the bytes of one, plus alignment. */
 static inline TE_UNUSED long te_conv2d_dsp_s8_get_buffer_size(int k_pad)
 {
     return 5L * k_pad + 4;
@@ -55,9 +59,12 @@ static inline TE_UNUSED long te_conv2d_dsp_s8_get_buffer_size(int k_pad)
 /* te:end */
 
 /* te:section te_conv2d_dsp_s8 */
-/* w: the packed int8 weights (above) as words; scratch:
- * te_conv2d_dsp_s8_get_buffer_size(k_pad) bytes.  input and output must
- * not overlap. */
+/* w: the packed int8 weights (above) as words; scratch: NULL or
+ * te_conv2d_dsp_s8_get_buffer_size(k_pad) bytes.  Without scratch the
+ * patches are built in the part of the output not written yet (not for a
+ * strided output, which has other tensors' bytes there), else on the
+ * stack if they fit TE_CONV2D_DSP_STACK, else the pixel is computed
+ * directly (slow).  input and output must not overlap. */
 TE_KERNEL void te_conv2d_dsp_s8(const te_conv2d_dsp_params *p, const int8_t *input,
                                 const int32_t *w, const int32_t *qr, int8_t *output,
                                 void *scratch);

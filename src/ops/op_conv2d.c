@@ -228,12 +228,10 @@ static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
 }
 
 /* 1 when te_conv2d_dsp_s8 runs this op (Cortex-M4/M7, int8 weights):
- * where the GEMM kernel could but its int16 weights are not chosen; not
- * for a patch clone (not an op of the graph), which gets no scratch. */
+ * where the GEMM kernel could but its int16 weights are not chosen. */
 static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
 {
-    if (!te_target_has_dsp(g->target) || gemm_extra(g, op) < 0 || op < g->ops ||
-        op >= g->ops + g->n_ops)
+    if (!te_target_has_dsp(g->target) || gemm_extra(g, op) < 0)
         return 0;
     gemm_geometry(g, op, s);
     return 1;
@@ -505,7 +503,10 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
         return -1;
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
-    scratch = te_emit_scratch(e, "int8_t");
+    if (e->low->work_area)
+        scratch = te_emit_scratch(e, "int8_t");
+    else
+        snprintf(scratch.s, sizeof scratch.s, "NULL");
     te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
     te_params_begin(e, "te_conv2d_dsp_params");
     params_gemm_geometry(e, op, s);
@@ -580,8 +581,14 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->kernel = names[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
-    if (l->variant == CONV_DSP)
-        l->scratch_bytes = (size_t)(5 * s.k_pad + 4); /* te_conv2d_dsp_s8_get_buffer_size */
+    /* te_conv2d_dsp_s8: arena scratch (te_conv2d_dsp_s8_get_buffer_size)
+     * only where the output's free part and the stack (TE_CONV2D_DSP_STACK,
+     * te_conv2d_dsp.h) cannot hold its patches */
+    if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
+        (5 * s.k_pad + 4 > 2304 || strided(&g->tensors[op->out[0]]))) {
+        l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
+        l->work_area = 1;
+    }
     if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
         l->work_area = 1;
