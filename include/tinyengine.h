@@ -41,6 +41,8 @@ typedef struct {
                                * model's (0: the default 20; negative: none) */
     double mhz;          /* clock of the latency estimate (0: 120) */
     double cpi;          /* cycles per instruction of the latency estimate (0: 1.0) */
+    size_t flash_limit;  /* flash the generated code may take; int16 weight copies and
+                          * inlined kernels only within it (0: none given) */
 } te_config;
 
 /* One tensor an operator reads or writes. */

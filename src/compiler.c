@@ -193,6 +193,24 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
                    limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index, hint);
 }
 
+/* --flash-limit: one line when the model does not fit even with int8
+ * weights and no inlined kernels (the estimate of te_flash_base_estimate). */
+static int check_flash_limit(const te_model *m, te_diag *d)
+{
+    const te_graph *g = m->g;
+    int64_t base;
+    if (!g->flash_limit)
+        return 0;
+    base = te_flash_base_estimate(g);
+    if (base <= (int64_t)g->flash_limit)
+        return 0;
+    return te_fail(d,
+                   "does not fit --flash-limit %zu: needs about %lld bytes of flash (%zu of "
+                   "weights, about %lld of code and tables)",
+                   g->flash_limit, (long long)base, te_model_weights_bytes(m),
+                   (long long)te_flash_code_estimate(g));
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`). Keeps the bound of plain
@@ -253,6 +271,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     g->target = o ? o->target : 0;
+    g->flash_limit = o ? o->flash_limit : 0;
     if (o && o->int8_io)
         te_pass_int8_io(g);
     te_pass_dce(g);
@@ -274,7 +293,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     }
     set_plan(m, &c);
     if ((o && apply_patches(m, &o->patch, patch_budget(m, o), d) < 0) ||
-        check_sram_limit(m, o, d) < 0) {
+        check_sram_limit(m, o, d) < 0 || check_flash_limit(m, d) < 0) {
         te_model_free(m);
         return NULL;
     }
@@ -322,6 +341,15 @@ int64_t te_model_macs(const te_model *m)
     int i;
     for (i = 0; i < m->g->n_ops; i++)
         sum += te_op_macs(m->g, &m->g->ops[i]);
+    return sum;
+}
+
+int64_t te_model_flash_extra(const te_model *m)
+{
+    int64_t sum = 0;
+    int i;
+    for (i = 0; m->low && i < m->low->n_ops + m->low->n_clones; i++)
+        sum += m->low->ops[i].flash_extra;
     return sum;
 }
 

@@ -24,9 +24,12 @@ typedef struct {
     size_t sram_limit;  /* fail when the arena needs more (0 = no limit) */
     te_patch_opts patch; /* patch-based first stage (mode 0 = off) */
     int target;          /* te_target: kernel variants (0 = generic C99) */
+    size_t flash_limit;  /* bytes of flash (text + rodata) the generated code may
+                          * take; int16 weights and inlined kernels only within
+                          * it (0 = none given) */
 } te_compile_opts;
 
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0}
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0, 0}
 
 /* Reads a .tflite file, validates it, runs the passes and plans memory.
  * o may be NULL for the defaults. */
@@ -43,5 +46,7 @@ int te_model_generate(te_model *m, const char *name, const char *model_desc, te_
 int64_t te_op_macs(const te_graph *g, const te_op *op);
 int64_t te_model_macs(const te_model *m);
 size_t te_model_weights_bytes(const te_model *m); /* bytes of all constant tensors used */
+/* Flash bytes the kernel choices add beyond the weights (int16 copies). */
+int64_t te_model_flash_extra(const te_model *m);
 
 #endif

@@ -129,6 +129,11 @@ const char cli_compile_options_help[] =
     "  --sram-limit BYTES  arena + state must fit BYTES (k/K and m/M suffixes: KiB, MiB);\n"
     "                      if layer by layer does not, the fastest patch-based plan that\n"
     "                      fits is taken, else one line names the smallest reachable\n"
+    "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"
+    "                      m/M suffixes; default on Cortex-M4/M7: 1.25 x weights + 32K).\n"
+    "                      int16 weight copies (faster convolutions) and inlined kernels\n"
+    "                      are added within it, layers with the most instructions saved\n"
+    "                      per byte first; fails when even the int8 model does not fit\n"
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"
     "                      grid with the smallest arena), or K:HxW (the first K operators\n"
     "                      over an H x W grid of the stage output)\n"
@@ -184,6 +189,14 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
             return -1;
         }
         o->patch.max_recompute = v / 100.0;
+        ++*i;
+        return 1;
+    }
+    if (!strcmp(a, "--flash-limit")) {
+        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->flash_limit) < 0) {
+            cli_error("--flash-limit needs a byte count such as 524288 or 512K");
+            return -1;
+        }
         ++*i;
         return 1;
     }

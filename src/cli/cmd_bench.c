@@ -34,7 +34,7 @@ static const char *help =
     "  --flash SIZE, --ram SIZE  emulate a smaller part (e.g. 1M, 256K; default 4M):\n"
     "                 the link fails with \"region ... overflowed\" when the image does not fit\n"
     "  --keep-build   keep the temporary build folder and print its path\n"
-    "  --int8-io, --sram-limit BYTES: as for `tinyengine compile` (below)\n"
+    "  --int8-io, --sram-limit BYTES, --flash-limit BYTES: as for `tinyengine compile` (below)\n"
     "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
     "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120);\n"
     "$TINYENGINE_TARGETS the folder with the target files (default: the source tree's\n"
@@ -45,7 +45,7 @@ typedef struct {
     int portable;          /* --portable: generic C kernels on the Cortex-M */
     const char *inputs[MAX_IO], *expects[MAX_IO];
     int n_inputs, n_expects, keep;
-    te_compile_opts copts; /* --int8-io, --sram-limit */
+    te_compile_opts copts; /* --int8-io, --sram-limit, --flash-limit */
 } bench_args;
 
 typedef struct {

@@ -9,6 +9,7 @@
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "../report/json_text.h"
+#include "../ops/lowering.h"
 #include "cli.h"
 
 static void shape_text(FILE *f, const te_tensor *t, const char *open, const char *sep,
@@ -67,6 +68,10 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
     fprintf(f, "  \"state_bytes\": %zu,\n", m->plan->state_bytes);
+    fprintf(f, "  \"flash\": {\"weights\": %zu, \"expanded_weights\": %lld, "
+               "\"code_and_tables_estimate\": %lld},\n",
+            te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
+            (long long)te_flash_code_estimate(m->g));
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
@@ -129,6 +134,13 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     }
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
+    fprintf(f, "flash (estimate): %lld bytes: weights %zu, int16 weight copies %lld, code and "
+               "tables ~%lld%s\n",
+            (long long)(te_model_weights_bytes(m) + te_model_flash_extra(m) +
+                        te_flash_code_estimate(g)),
+            te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
+            (long long)te_flash_code_estimate(g),
+            g->flash_limit ? " (within --flash-limit)" : "");
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
     if (m->plan->state_bytes)
         fprintf(f, "state bytes:     %zu (variable tensors, kept across invokes)\n",

@@ -149,6 +149,9 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
+    size_t flash_limit;    /* --flash-limit: bytes of flash the generated code may
+                            * take (0 = none given: no flash-for-speed trades on
+                            * Cortex-M4/M7) */
     void **owned;          /* buffers the graph frees: constant data computed
                             * at compile time (pass_fold_const.c) */
     int n_owned;

@@ -297,6 +297,36 @@ int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, cons
     return fast;
 }
 
+void te_convfam_dsp_s8_layout(int out_c, int k, int k_pad, const int8_t *w, int32_t *words_out)
+{
+    const int pairs = (out_c + 1) / 2, groups = k_pad / 4;
+    int pr, g, j, b;
+    for (pr = 0; pr < pairs; pr++)
+        for (g = 0; g < groups; g++)
+            for (j = 0; j < 2; j++) {
+                const int c = 2 * pr + j;
+                uint32_t word = 0;
+                for (b = 0; b < 4; b++) {
+                    const int i = 4 * g + b;
+                    const int8_t v = c < out_c && i < k ? w[(long)c * k + i] : 0;
+                    word |= (uint32_t)(uint8_t)v << (8 * b);
+                }
+                words_out[((long)pr * groups + g) * 2 + j] = (int32_t)word;
+            }
+}
+
+void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out)
+{
+    int c, j;
+    for (c = 0; c < (out_c + 1) / 2 * 2; c++) {
+        const int32_t *blk = qr16 + 16 * (c / 4);
+        int32_t *r = qr8_out + 8 * (c / 2);
+        r[c % 2] = blk[c % 4];
+        for (j = 0; j < 3; j++)
+            r[2 + 3 * (c % 2) + j] = blk[4 + 3 * (c % 4) + j];
+    }
+}
+
 void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
                                  int16_t *w_out, int32_t *qr_out)
 {
