@@ -1,0 +1,103 @@
+/* conv_family_s16.c - the int16x8 helpers of conv_family_s16.h, following
+ * TFLite Micro's conv.cc / depthwise_conv.cc Eval (which accumulator a bias
+ * type selects) and conv_common.cc / depthwise_conv_common.cc Prepare (the
+ * per-channel multipliers, as for int8). */
+#include "conv_family_s16.h"
+
+#include "conv_family.h"
+
+int te_convfam_s16(const te_tensor *t) { return t && t->type == TE_DT_INT16; }
+
+static int check_one(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
+{
+    if (te_check_type(d, op, t, which, TE_DT_INT16) || te_check_quant(d, op, t, which))
+        return -1;
+    if (t->q.count > 1)
+        return te_op_fail(d, op, "%s (tensor %d '%s') must be quantized per tensor, it has %d "
+                          "scales", which, t->id, t->name, t->q.count);
+    if (t->q.zero_point[0] != 0)
+        return te_op_fail(d, op, "%s (tensor %d '%s') is int16 with zero point %lld: int16 "
+                          "activations must have zero point 0", which, t->id, t->name,
+                          (long long)t->q.zero_point[0]);
+    return 0;
+}
+
+int te_convfam_s16_check_io(te_diag *d, const te_op *op, const te_tensor *in,
+                            const te_tensor *out)
+{
+    return check_one(d, op, in, "input 0") || check_one(d, op, out, "output 0") ? -1 : 0;
+}
+
+int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels,
+                              int allow_int32)
+{
+    if (!b)
+        return 0;
+    if (b->type != TE_DT_INT64 && !(allow_int32 && b->type == TE_DT_INT32))
+        return te_op_fail(d, op, "bias (tensor %d '%s') has type %s: int16 activations take an "
+                          "int64 bias%s", b->id, b->name, te_dtype_name(b->type),
+                          allow_int32 ? " (or int32)" : "");
+    if (te_tensor_elems(b) != channels)
+        return te_op_fail(d, op, "bias (tensor %d '%s') has %lld elements, expected %d", b->id,
+                          b->name, (long long)te_tensor_elems(b), channels);
+    if (b->data && te_check_const(d, op, b, "bias"))
+        return -1;
+    return 0;
+}
+
+static const te_tensor *bias_of(const te_graph *g, const te_op *op)
+{
+    return op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+}
+
+const char *te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise)
+{
+    const te_tensor *b = bias_of(g, op);
+    if (depthwise)
+        return "te_depthwise_conv2d_s16";
+    return b && b->type == TE_DT_INT64 ? "te_conv2d_s16" : "te_conv2d_s16_b32";
+}
+
+int te_convfam_s16_emit_window(te_emit *e, const te_op *op, int depthwise)
+{
+    te_graph *g = e->g;
+    const te_options *o = &op->opt;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const char *kernel = te_convfam_s16_window_kernel(g, op, depthwise);
+    const int channels = out->shape[3];
+    int32_t lo, hi;
+    te_name mult, shift, x, wt, b, y, prm;
+    if (te_convfam_act_range(e->diag, op, o->activation, out, &lo, &hi) ||
+        te_convfam_emit_requant(e, in, w, out, channels, 0, &mult, &shift))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, te_kernel_by_name(kernel));
+    te_params_begin(e, "te_conv2d_s16_params");
+    te_params_int(e, "batches", in->shape[0]);
+    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_w", in->shape[2]);
+    te_params_int(e, "in_c", in->shape[3]);
+    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_w", out->shape[2]);
+    te_params_int(e, "out_c", channels);
+    te_params_int(e, "k_h", w->shape[1]);
+    te_params_int(e, "k_w", w->shape[2]);
+    if (depthwise)
+        te_params_int(e, "depth_mult", channels / in->shape[3]);
+    else
+        te_params_int(e, "filter_c", w->shape[3]);
+    te_params_int(e, "stride_h", o->stride_h);
+    te_params_int(e, "stride_w", o->stride_w);
+    te_params_int(e, "dil_h", o->dilation_h);
+    te_params_int(e, "dil_w", o->dilation_w);
+    te_params_int(e, "pad_top", te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]));
+    te_params_int(e, "pad_left", te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]));
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    prm = te_params_end(e);
+    te_emit_call(e, kernel, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    return 0;
+}
