@@ -26,7 +26,17 @@ int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, i
  * per-channel multipliers, the te_conv2d_s16_params and the kernel the
  * bias type selects (te_convfam_s16_window_kernel). */
 int te_convfam_s16_emit_window(te_emit *e, const te_op *op, int depthwise);
-/* Its kernel's name for reports and lowering. */
+/* Its kernel's name for reports and lowering: on DSP targets, CONV_2D
+ * with constant weights whose sums fit an int32 (te_convfam_s16_dsp_fits)
+ * runs te_conv2d_s16_dsp (runtime/armv7em/te_conv2d_s16_dsp.h). */
 const char *te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise);
+
+/* 1 when every output channel's sum of int16 x int8 products fits an int32
+ * exactly: 32768 * sum |w| < 2^31, w [out_c][k]. */
+int te_convfam_s16_dsp_fits(const int8_t *w, int out_c, int k);
+/* te_conv2d_s16_dsp's packed weights from w [out_c][taps][c]: words of
+ * (out_c + 3) / 4 * taps * (c + 1) / 2 * 4 (te_conv2d_s16_dsp.h). */
+size_t te_convfam_s16_dsp_words(int out_c, int taps, int c);
+void te_convfam_s16_dsp_pack(const int8_t *w, int out_c, int taps, int c, int32_t *out);
 
 #endif

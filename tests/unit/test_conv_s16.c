@@ -4,7 +4,10 @@
  * them (int64 accumulator and its MultiplyByQuantizedMultiplier, or the
  * int32 path of CONV_2D with an int32 bias or none), over random shapes,
  * strides, dilations, paddings, groups, depth multipliers, batches and
- * per-channel or per-tensor quantization; and the op checks of the form. */
+ * per-channel or per-tensor quantization; and the op checks of the form.
+ * test_conv_s16_dsp.c includes this file with TE_TARGET_DSP: CONV_2D cases
+ * then also run te_conv2d_s16_dsp (runtime/armv7em/) on the compiler's
+ * packed weights, through te_common.h's exact emulation of SMLAD. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,11 @@
 #include "te_conv2d_s16.h"
 #include "te_fully_connected_s16.h"
 #include "testlib.h"
+#if defined(TE_TARGET_DSP)
+#include "ops/conv_family_s16.h"
+#include "te_conv2d_s16_dsp.c"
+static long n_dsp_cases;
+#endif
 
 /* ---- reference arithmetic ----------------------------------------------- */
 
@@ -217,6 +225,32 @@ static void run_conv(te_conv2d_s16_params *p, int bias_kind, int per_tensor)
     else
         te_conv2d_s16_b32(p, in, w, bias_kind ? q.bias32 : NULL, q.mult, q.shift, out);
     ref_conv(p, in, w, &q, bias_kind != 64, ref);
+#if defined(TE_TARGET_DSP)
+    if (p->filter_c == p->in_c &&
+        te_convfam_s16_dsp_fits(w, p->out_c, p->k_h * p->k_w * p->filter_c)) {
+        te_conv2d_s16_dsp_params d;
+        size_t nw = te_convfam_s16_dsp_words(p->out_c, p->k_h * p->k_w, p->in_c);
+        int32_t *packed = malloc(sizeof(int32_t) * nw);
+        int16_t *dout = malloc(sizeof(int16_t) * n_out);
+        te_convfam_s16_dsp_pack(w, p->out_c, p->k_h * p->k_w, p->in_c, packed);
+        memset(&d, 0, sizeof d);
+        d.batches = p->batches;
+        d.in_h = p->in_h, d.in_w = p->in_w, d.in_c = p->in_c;
+        d.out_h = p->out_h, d.out_w = p->out_w, d.out_c = p->out_c;
+        d.k_h = p->k_h, d.k_w = p->k_w;
+        d.stride_h = p->stride_h, d.stride_w = p->stride_w;
+        d.dil_h = p->dil_h, d.dil_w = p->dil_w;
+        d.pad_top = p->pad_top, d.pad_left = p->pad_left;
+        d.acc32 = bias_kind != 64;
+        d.act_min = p->act_min, d.act_max = p->act_max;
+        te_conv2d_s16_dsp(&d, in, packed, bias_kind == 64 ? q.bias64 : NULL,
+                          bias_kind == 32 ? q.bias32 : NULL, q.mult, q.shift, dout);
+        compare(dout, ref, n_out, &q);
+        n_dsp_cases++;
+        free(packed);
+        free(dout);
+    }
+#endif
     if (compare(out, ref, n_out, &q))
         printf("conv s16 %dx%dx%d k%dx%d s%d,%d d%d,%d f%d -> %dx%dx%d bias %d\n", p->in_h,
                p->in_w, p->in_c, p->k_h, p->k_w, p->stride_h, p->stride_w, p->dil_h, p->dil_w,
@@ -525,5 +559,9 @@ int main(void)
         test_fc_case();
     printf("%ld of %ld outputs inside the clamp bounds\n", n_unclamped, n_outputs);
     CHECK(n_unclamped * 2 > n_outputs);
+#if defined(TE_TARGET_DSP)
+    printf("%ld CONV_2D cases through te_conv2d_s16_dsp\n", n_dsp_cases);
+    CHECK(n_dsp_cases > 100);
+#endif
     return test_summary();
 }
