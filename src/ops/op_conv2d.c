@@ -489,12 +489,19 @@ static void cost_features(const te_graph *g, const te_op *op, te_cost_features *
         f->row = "1x1";
 }
 
+/* The int8 kernels write any output pixel stride; the int16x8 ones write
+ * whole tensors only. */
+static int slice_output(const te_graph *g, const te_op *op)
+{
+    return !te_convfam_s16(&g->tensors[op->in[0]]);
+}
+
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
     .macs = macs,
     .emit = emit,
-    .slice_output = te_slice_output_always, /* any output pixel stride */
+    .slice_output = slice_output,
     .lower = lower,
     .cost_features = cost_features,
     .patch_kind = te_patch_window,
