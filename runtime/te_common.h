@@ -111,6 +111,21 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult(int32_t x, int32_t multipli
 }
 /* te:end */
 
+/* te:section te_mul_by_quant_mult_i64 */
+/* TFLite MultiplyByQuantizedMultiplier for an int64 accumulator (the
+ * int16x8 kernels): the multiplier rounded to 16 bits (0x7FFF from
+ * 0x7FFF0000 up), then one rounding right shift by 15 - shift.  mult >= 0,
+ * -31 <= shift <= 7.  Wraps (no UB) where TFLite's arithmetic would
+ * overflow; the int32 result is the low 32 bits as in TFLite. */
+static inline TE_UNUSED int32_t te_mul_by_quant_mult_i64(int64_t x, int32_t multiplier, int shift)
+{
+    int64_t reduced = multiplier < 0x7FFF0000 ? ((int64_t)multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    int total = 15 - shift;
+    uint64_t r = (uint64_t)x * (uint64_t)reduced + ((uint64_t)1 << (total - 1));
+    return (int32_t)(uint32_t)(uint64_t)((int64_t)r >> total);
+}
+/* te:end */
+
 /* te:section te_mul_by_quant_mult_smaller_than_one */
 /* TFLite MultiplyByQuantizedMultiplierSmallerThanOneExp (left_shift <= 0). */
 static inline TE_UNUSED int32_t te_mul_by_quant_mult_smaller_than_one(int32_t x, int32_t multiplier,

@@ -88,17 +88,20 @@ int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int c
     return 0;
 }
 
-/* TFLite CalculateActivationRangeQuantized for an int8 output; like TFLite
- * it refuses bounds that do not fit an int32 (absurdly small scales). */
+/* TFLite CalculateActivationRangeQuantized for an int8 (or int16, the
+ * int16x8 form) output; like TFLite it refuses bounds that do not fit an
+ * int32 (absurdly small scales). */
 int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
                          int32_t *lo, int32_t *hi)
 {
     float scale = out->q.scale[0];
+    const int s16 = out->type == TE_DT_INT16;
     if ((act == TE_ACT_RELU6 && !(te_roundf(6.0f / scale) < 1073741824.0f)) ||
         (act == TE_ACT_RELU_N1_TO_1 && !(te_roundf(1.0f / scale) < 1073741824.0f)))
         return te_op_fail(d, op, "output scale %g is too small for the fused activation",
                           (double)scale);
-    if (te_activation_range(act, scale, (int32_t)out->q.zero_point[0], -128, 127, lo, hi))
+    if (te_activation_range(act, scale, (int32_t)out->q.zero_point[0], s16 ? -32768 : -128,
+                            s16 ? 32767 : 127, lo, hi))
         return te_op_fail(d, op, "fused activation %d is not supported (only NONE, RELU, "
                           "RELU6, RELU_N1_TO_1)", (int)act);
     return 0;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "conv_family.h"
+#include "conv_family_s16.h"
 #include "ir/target.h"
 #include "quant/quant.h"
 
@@ -66,11 +67,13 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     in = te_in(g, op, 0);
     w = te_in(g, op, 1);
     out = te_out(g, op, 0);
-    if (te_convfam_check_act_type(d, op, in, "input 0") ||
-        te_convfam_check_act_type(d, op, out, "output 0"))
+    if (te_convfam_s16(in) ? te_convfam_s16_check_io(d, op, in, out)
+                           : te_convfam_check_act_type(d, op, in, "input 0") ||
+                                 te_convfam_check_act_type(d, op, out, "output 0"))
         return -1;
     if (te_convfam_check_weights(d, op, w, 4, 0) ||
-        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0]) ||
+        (te_convfam_s16(in) ? te_convfam_s16_check_bias(d, op, te_in(g, op, 2), w->shape[0], 1)
+                            : te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0])) ||
         te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
@@ -149,7 +152,8 @@ static int64_t gemm_extra(const te_graph *g, const te_op *op)
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
-    if (g->target == TE_TARGET_CORTEX_M0PLUS || w->shape[3] != in->shape[3] || !w->data ||
+    if (g->target == TE_TARGET_CORTEX_M0PLUS || in->type != TE_DT_INT8 ||
+        w->shape[3] != in->shape[3] || !w->data ||
         (b && !b->data) || k >= 65536)
         return -1;
     return ((int64_t)w->shape[0] + 3) / 4 * 4 * te_convfam_gemm_k_pad((int)k, 1) * 2 -
@@ -563,8 +567,9 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     return 0;
 }
 
-/* The kernels, as lowering records them (te_lowering.variant). */
-enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP };
+/* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
+ * the int16x8 form (conv_family_s16.c). */
+enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_S16 };
 
 /* The kernel, and a work area for the GEMM kernel when it writes a strided
  * output (which cannot hold patches in its unwritten part) unless the plan
@@ -574,6 +579,11 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
                                         "te_conv2d_avx2_s8", "te_conv2d_dsp_s8"};
     gemm_shape s;
+    if (te_convfam_s16(&g->tensors[op->in[0]])) {
+        l->variant = CONV_S16;
+        l->kernel = te_convfam_s16_window_kernel(g, op, 0);
+        return;
+    }
     l->variant = use_avx2(g, op, &s)  ? CONV_AVX2
                  : use_gemm(g, op, &s) ? CONV_GEMM
                  : use_dsp(g, op, &s)  ? CONV_DSP
@@ -601,6 +611,8 @@ static int emit(te_emit *e, const te_op *op)
 {
     int32_t lo, hi;
     gemm_shape s;
+    if (e->low->variant == CONV_S16)
+        return te_convfam_s16_emit_window(e, op, 0);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
         return -1;
     if (e->low->variant == CONV_REF)
@@ -629,12 +641,19 @@ static void cost_features(const te_graph *g, const te_op *op, te_cost_features *
         f->row = "1x1";
 }
 
+/* The int8 kernels write any output pixel stride; the int16x8 ones write
+ * whole tensors only. */
+static int slice_output(const te_graph *g, const te_op *op)
+{
+    return !te_convfam_s16(&g->tensors[op->in[0]]);
+}
+
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
     .macs = macs,
     .emit = emit,
-    .slice_output = te_slice_output_always, /* any output pixel stride */
+    .slice_output = slice_output,
     .lower = lower,
     .cost_features = cost_features,
     .patch_kind = te_patch_window,
