@@ -84,3 +84,128 @@ TE_KERNEL void te_svdf_s8_s8(const te_svdf_params *p, const int8_t *input,
     }
 }
 /* te:end */
+
+#if defined(TE_TARGET_DSP)
+/* te:section te_svdf_word */
+/* Bytes s[0..n-1] (n < 4) and zeros as one little-endian word. */
+static inline TE_UNUSED uint32_t te_svdf_word(const int8_t *s, int n)
+{
+    uint32_t w = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        w |= (uint32_t)(uint8_t)s[i] << (8 * i);
+    return w;
+}
+/* te:end */
+
+/* te:section te_svdf_store_u32 */
+static inline TE_UNUSED void te_svdf_store_u32(int8_t *d, uint32_t w)
+{
+    uint8_t *b = (uint8_t *)d;
+    b[0] = (uint8_t)w;
+    b[1] = (uint8_t)(w >> 8);
+    b[2] = (uint8_t)(w >> 16);
+    b[3] = (uint8_t)(w >> 24);
+}
+/* te:end */
+
+/* te:section te_svdf_dot2_dsp */
+/* The feature dots of rows w0 and w1 (packed) with input x (n bytes). */
+static inline TE_UNUSED void te_svdf_dot2_dsp(const int8_t *x, int n, const int32_t *w0,
+                                              const int32_t *w1, int32_t *a0, int32_t *a1)
+{
+    int32_t s0 = *a0, s1 = *a1;
+    int c;
+    for (c = 0; c + 4 <= n; c += 4, w0 += 2, w1 += 2) {
+        uint32_t v = te_read_u32(x + c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
+        s0 = te_smlad(lo, (uint32_t)w0[0], s0);
+        s1 = te_smlad(lo, (uint32_t)w1[0], s1);
+        s0 = te_smlad(hi, (uint32_t)w0[1], s0);
+        s1 = te_smlad(hi, (uint32_t)w1[1], s1);
+    }
+    if (c < n) {
+        uint32_t v = te_svdf_word(x + c, n - c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
+        s0 = te_smlad(lo, (uint32_t)w0[0], s0);
+        s1 = te_smlad(lo, (uint32_t)w1[0], s1);
+        s0 = te_smlad(hi, (uint32_t)w0[1], s0);
+        s1 = te_smlad(hi, (uint32_t)w1[1], s1);
+    }
+    *a0 = s0;
+    *a1 = s1;
+}
+/* te:end */
+
+/* te:section te_svdf_new_state */
+/* A feature dot (offset folded in) as the newest int8 state value. */
+static inline TE_UNUSED int8_t te_svdf_new_state(const te_svdf_params *p, int32_t acc)
+{
+    int32_t v = te_mul_by_quant_mult(acc, p->feature_mult, p->feature_shift);
+    return (int8_t)te_clamp_i32((int32_t)((uint32_t)v + (uint32_t)p->state_zp), -128, 127);
+}
+/* te:end */
+
+/* te:section te_svdf_shift_dot_dsp */
+/* Shifts row s (m bytes) one step left with `last` as its newest value and
+ * returns acc + its dot with the packed time weights w. */
+static inline TE_UNUSED int32_t te_svdf_shift_dot_dsp(int8_t *s, int m, int8_t last,
+                                                      const int32_t *w, int32_t acc)
+{
+    int j;
+    for (j = 0; j + 4 < m; j += 4, w += 2) { /* s[j+1..j+4] all old values */
+        uint32_t v = te_read_u32(s + j + 1);
+        te_svdf_store_u32(s + j, v);
+        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
+        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+    }
+    if (m - j == 4) { /* the last 4 values: s[j+1..j+3] and `last` */
+        uint32_t v = te_read_u32(s + j) >> 8 | (uint32_t)(uint8_t)last << 24;
+        te_svdf_store_u32(s + j, v);
+        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
+        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+    } else { /* the last 1..3 values, ending with `last` */
+        int n = m - j, i;
+        uint32_t v;
+        for (i = 0; i + 1 < n; i++)
+            s[j + i] = s[j + i + 1];
+        s[m - 1] = last;
+        v = te_svdf_word(s + j, n);
+        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
+        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+    }
+    return acc;
+}
+/* te:end */
+
+/* te:section te_svdf_s8_s8_dsp */
+TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
+                                 const int32_t *packed_feature, const int32_t *feature_bias,
+                                 const int32_t *packed_time, const int32_t *unit_bias,
+                                 int8_t *state, int8_t *output)
+{
+    const int n = p->input_size, m = p->memory, nf = p->filters;
+    const int fw = TE_SVDF_DSP_WORDS(n), tw = TE_SVDF_DSP_WORDS(m);
+    int b;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *x = input + (long)b * n;
+        int8_t *s = state + (long)b * nf * m;
+        const int32_t *wf = packed_feature, *wt = packed_time, *ub = unit_bias;
+        int32_t acc = *ub++, a[2];
+        int f, k, r = 0;
+        for (f = 0; f < nf; f += 2, wf += 2 * fw) { /* two filters share the input words */
+            int pair = f + 1 < nf ? 2 : 1;
+            a[0] = feature_bias[f];
+            a[1] = pair == 2 ? feature_bias[f + 1] : 0;
+            te_svdf_dot2_dsp(x, n, wf, pair == 2 ? wf + fw : wf, &a[0], &a[1]);
+            for (k = 0; k < pair; k++, s += m, wt += tw) {
+                acc = te_svdf_shift_dot_dsp(s, m, te_svdf_new_state(p, a[k]), wt, acc);
+                if (++r == p->rank) { /* the unit's last filter */
+                    *output++ = te_svdf_output(p, (uint32_t)acc);
+                    acc = f + k + 1 < nf ? *ub++ : 0;
+                    r = 0;
+                }
+            }
+        }
+    }
+}
+/* te:end */
+#endif

@@ -8,12 +8,18 @@
  * multipliers with QuantizeMultiplier; the bias scale must be within 1e-5
  * of state scale x weights_time scale.  TFLite Micro picks the kernel by
  * weights_time's type and reads the state with that type, so the two types
- * must agree.  Its integer kernel applies no fused activation. */
+ * must agree.  Its integer kernel applies no fused activation.
+ *
+ * On DSP targets an int8 state with constant weights takes
+ * te_svdf_s8_s8_dsp: weights packed as int16 lanes for SMLAD, the input
+ * and state zero points folded into per-filter and per-unit biases. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <math.h>
+#include <stdlib.h>
 
+#include "../ir/target.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -150,6 +156,93 @@ void te_svdf_make_params(const te_tensor *in, const te_tensor *wf, const te_tens
     te_quantize_multiplier((double)s2, &p->output_mult, &p->output_shift);
 }
 
+/* The DSP kernel: DSP target, int8 state, weights and bias constant. */
+static int use_dsp(const te_graph *g, const te_op *op)
+{
+    const te_tensor *wf = te_in((te_graph *)g, op, SV_WF), *wt = te_in((te_graph *)g, op, SV_WT);
+    const te_tensor *b = op->in[SV_BIAS] >= 0 ? te_in((te_graph *)g, op, SV_BIAS) : NULL;
+    return te_target_has_dsp(g->target) && wt->type == TE_DT_INT8 && wf->data && wt->data &&
+           (!b || b->data);
+}
+
+/* Rows of n int8 as te_svdf_s8_s8_dsp reads them (te_svdf.h). */
+void te_svdf_dsp_pack(const int8_t *w, int rows, int n, int32_t *out);
+void te_svdf_dsp_pack(const int8_t *w, int rows, int n, int32_t *out)
+{
+    int r, g, h, words = TE_SVDF_DSP_WORDS(n);
+    for (r = 0; r < rows; r++)
+        for (g = 0; g < words / 2; g++)
+            for (h = 0; h < 2; h++) {
+                int k = 4 * g + h;
+                uint32_t lo = k < n ? (uint16_t)(int16_t)w[(long)r * n + k] : 0;
+                uint32_t hi = k + 2 < n ? (uint16_t)(int16_t)w[(long)r * n + k + 2] : 0;
+                out[(long)r * words + 2 * g + h] = (int32_t)(lo | hi << 16);
+            }
+}
+
+/* feature_bias (filters) then unit_bias (units), modulo 2^32. */
+void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
+                        const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias);
+void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
+                        const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias)
+{
+    int f, k, units = p->filters / p->rank;
+    for (f = 0; f < p->filters; f++) {
+        uint32_t s = 0;
+        for (k = 0; k < p->input_size; k++)
+            s += (uint32_t)(int32_t)wf[(long)f * p->input_size + k];
+        feature_bias[f] = (int32_t)(s * (uint32_t)p->input_offset);
+    }
+    for (f = 0; f < units; f++) {
+        uint32_t s = 0;
+        for (k = 0; k < p->rank * p->memory; k++)
+            s += (uint32_t)(int32_t)wt[(long)f * p->rank * p->memory + k];
+        unit_bias[f] = (int32_t)((bias ? (uint32_t)bias[f] : 0u) - s * (uint32_t)p->state_zp);
+    }
+}
+
+/* The DSP kernel's constants: packed weights and the folded biases. */
+static int emit_dsp_consts(te_emit *e, const te_op *op, const te_svdf_params *p, te_name *wf,
+                           te_name *fb, te_name *wt, te_name *ub)
+{
+    te_graph *g = e->g;
+    const int8_t *wfd = (const int8_t *)te_in(g, op, SV_WF)->data,
+                 *wtd = (const int8_t *)te_in(g, op, SV_WT)->data;
+    const int32_t *bd = op->in[SV_BIAS] >= 0 ? (const int32_t *)te_in(g, op, SV_BIAS)->data : NULL;
+    size_t nwf = (size_t)p->filters * TE_SVDF_DSP_WORDS(p->input_size),
+           nwt = (size_t)p->filters * TE_SVDF_DSP_WORDS(p->memory),
+           units = (size_t)(p->filters / p->rank);
+    int32_t *buf = malloc(sizeof(int32_t) * (nwf + nwt + (size_t)p->filters + units));
+    if (!buf)
+        return te_op_fail(e->diag, op, "out of memory");
+    te_svdf_dsp_pack(wfd, p->filters, p->input_size, buf);
+    te_svdf_dsp_pack(wtd, p->filters, p->memory, buf + nwf);
+    te_svdf_dsp_biases(p, wfd, wtd, bd, buf + nwf + nwt, buf + nwf + nwt + p->filters);
+    *wf = te_emit_const_i32(e, buf, nwf, "feature_packed");
+    *wt = te_emit_const_i32(e, buf + nwf, nwt, "time_packed");
+    *fb = te_emit_const_i32(e, buf + nwf + nwt, (size_t)p->filters, "feature_bias");
+    *ub = te_emit_const_i32(e, buf + nwf + nwt + p->filters, units, "unit_bias");
+    free(buf);
+    return 0;
+}
+
+static void emit_params(te_emit *e, const te_svdf_params *p)
+{
+    te_params_begin(e, "te_svdf_params");
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "input_size", p->input_size);
+    te_params_int(e, "filters", p->filters);
+    te_params_int(e, "rank", p->rank);
+    te_params_int(e, "memory", p->memory);
+    te_params_int(e, "input_offset", p->input_offset);
+    te_params_int(e, "feature_mult", p->feature_mult);
+    te_params_int(e, "feature_shift", p->feature_shift);
+    te_params_int(e, "state_zp", p->state_zp);
+    te_params_int(e, "output_mult", p->output_mult);
+    te_params_int(e, "output_shift", p->output_shift);
+    te_params_int(e, "output_zp", p->output_zp);
+}
+
 static int svdf_emit(te_emit *e, const te_op *op)
 {
     te_graph *g = e->g;
@@ -158,8 +251,20 @@ static int svdf_emit(te_emit *e, const te_op *op)
                     *out = te_out(g, op, 0);
     int s16 = wt->type == TE_DT_INT16;
     te_svdf_params p;
-    te_name x, w1, w2, b, s, y, prm;
+    te_name x, w1, w2, b, s, y, prm, fb, ub;
     te_svdf_make_params(in, wf, wt, st, out, op->opt.svdf_rank, &p);
+    if (use_dsp(g, op)) {
+        if (emit_dsp_consts(e, op, &p, &w1, &fb, &w2, &ub))
+            return -1;
+        x = te_emit_tensor(e, in->id);
+        s = te_emit_tensor(e, st->id);
+        y = te_emit_tensor(e, out->id);
+        te_emit_kernel(e, TE_K_SVDF_S8_S8_DSP);
+        emit_params(e, &p);
+        prm = te_params_end(e);
+        te_emit_call(e, "te_svdf_s8_s8_dsp", prm.s, x.s, w1.s, fb.s, w2.s, ub.s, s.s, y.s);
+        return 0;
+    }
     x = te_emit_tensor(e, in->id);
     w1 = te_emit_tensor(e, wf->id);
     w2 = te_emit_tensor(e, wt->id);
@@ -167,19 +272,7 @@ static int svdf_emit(te_emit *e, const te_op *op)
     s = te_emit_tensor(e, st->id);
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, s16 ? TE_K_SVDF_S8_S16 : TE_K_SVDF_S8_S8);
-    te_params_begin(e, "te_svdf_params");
-    te_params_int(e, "batches", p.batches);
-    te_params_int(e, "input_size", p.input_size);
-    te_params_int(e, "filters", p.filters);
-    te_params_int(e, "rank", p.rank);
-    te_params_int(e, "memory", p.memory);
-    te_params_int(e, "input_offset", p.input_offset);
-    te_params_int(e, "feature_mult", p.feature_mult);
-    te_params_int(e, "feature_shift", p.feature_shift);
-    te_params_int(e, "state_zp", p.state_zp);
-    te_params_int(e, "output_mult", p.output_mult);
-    te_params_int(e, "output_shift", p.output_shift);
-    te_params_int(e, "output_zp", p.output_zp);
+    emit_params(e, &p);
     prm = te_params_end(e);
     te_emit_call(e, s16 ? "te_svdf_s8_s16" : "te_svdf_s8_s8", prm.s, x.s, w1.s, w2.s, b.s, s.s,
                  y.s);
@@ -198,7 +291,9 @@ static int64_t svdf_macs(const te_graph *g, const te_op *op)
 static const char *svdf_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *wt = te_in((te_graph *)g, op, SV_WT);
-    return wt && wt->type == TE_DT_INT8 ? "te_svdf_s8_s8" : "te_svdf_s8_s16";
+    if (wt && wt->type == TE_DT_INT8)
+        return use_dsp(g, op) ? "te_svdf_s8_s8_dsp" : "te_svdf_s8_s8";
+    return "te_svdf_s8_s16";
 }
 
 const te_op_def te_op_svdf = {
