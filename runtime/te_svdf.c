@@ -109,26 +109,35 @@ static inline TE_UNUSED void te_svdf_store_u32(int8_t *d, uint32_t w)
 }
 /* te:end */
 
+/* te:section te_svdf_mac4 */
+/* acc + the dot of 4 int8 in word x with 4 int8 in word w. */
+static inline TE_UNUSED int32_t te_svdf_mac4(int32_t acc, uint32_t x, uint32_t w)
+{
+    acc = te_smlad(te_sxtb16(x), te_sxtb16(w), acc);
+    return te_smlad(te_sxtb16_ror8(x), te_sxtb16_ror8(w), acc);
+}
+/* te:end */
+
 /* te:section te_svdf_dot2_dsp */
-/* The feature dots of rows w0 and w1 (packed) with input x (n bytes). */
-static inline TE_UNUSED void te_svdf_dot2_dsp(const int8_t *x, int n, const int32_t *w0,
-                                              const int32_t *w1, int32_t *a0, int32_t *a1)
+/* acc0 + the dot of weights row w0, acc1 + that of w1, with input x (n
+ * int8 each); the two rows share the input words. */
+static inline TE_UNUSED void te_svdf_dot2_dsp(const int8_t *x, int n, const int8_t *w0,
+                                              const int8_t *w1, int32_t *a0, int32_t *a1)
 {
     int32_t s0 = *a0, s1 = *a1;
     int c;
-    for (c = 0; c + 4 <= n; c += 4, w0 += 2, w1 += 2) {
+    for (c = 0; c + 4 <= n; c += 4) {
         uint32_t v = te_read_u32(x + c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
-        s0 = te_smlad(lo, (uint32_t)w0[0], s0);
-        s1 = te_smlad(lo, (uint32_t)w1[0], s1);
-        s0 = te_smlad(hi, (uint32_t)w0[1], s0);
-        s1 = te_smlad(hi, (uint32_t)w1[1], s1);
+        uint32_t u0 = te_read_u32(w0 + c), u1 = te_read_u32(w1 + c);
+        s0 = te_smlad(lo, te_sxtb16(u0), s0);
+        s1 = te_smlad(lo, te_sxtb16(u1), s1);
+        s0 = te_smlad(hi, te_sxtb16_ror8(u0), s0);
+        s1 = te_smlad(hi, te_sxtb16_ror8(u1), s1);
     }
     if (c < n) {
-        uint32_t v = te_svdf_word(x + c, n - c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
-        s0 = te_smlad(lo, (uint32_t)w0[0], s0);
-        s1 = te_smlad(lo, (uint32_t)w1[0], s1);
-        s0 = te_smlad(hi, (uint32_t)w0[1], s0);
-        s1 = te_smlad(hi, (uint32_t)w1[1], s1);
+        uint32_t v = te_svdf_word(x + c, n - c);
+        s0 = te_svdf_mac4(s0, v, te_svdf_word(w0 + c, n - c));
+        s1 = te_svdf_mac4(s1, v, te_svdf_word(w1 + c, n - c));
     }
     *a0 = s0;
     *a1 = s1;
@@ -145,32 +154,27 @@ static inline TE_UNUSED int8_t te_svdf_new_state(const te_svdf_params *p, int32_
 /* te:end */
 
 /* te:section te_svdf_shift_dot_dsp */
-/* Shifts row s (m bytes) one step left with `last` as its newest value and
- * returns acc + its dot with the packed time weights w. */
+/* Shifts row s (m int8) one step left with `last` as its newest value and
+ * returns acc + its dot with the time weights row w (m int8). */
 static inline TE_UNUSED int32_t te_svdf_shift_dot_dsp(int8_t *s, int m, int8_t last,
-                                                      const int32_t *w, int32_t acc)
+                                                      const int8_t *w, int32_t acc)
 {
     int j;
-    for (j = 0; j + 4 < m; j += 4, w += 2) { /* s[j+1..j+4] all old values */
+    for (j = 0; j + 4 < m; j += 4) { /* s[j+1..j+4] all old values */
         uint32_t v = te_read_u32(s + j + 1);
         te_svdf_store_u32(s + j, v);
-        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
-        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+        acc = te_svdf_mac4(acc, v, te_read_u32(w + j));
     }
     if (m - j == 4) { /* the last 4 values: s[j+1..j+3] and `last` */
         uint32_t v = te_read_u32(s + j) >> 8 | (uint32_t)(uint8_t)last << 24;
         te_svdf_store_u32(s + j, v);
-        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
-        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+        acc = te_svdf_mac4(acc, v, te_read_u32(w + j));
     } else { /* the last 1..3 values, ending with `last` */
         int n = m - j, i;
-        uint32_t v;
         for (i = 0; i + 1 < n; i++)
             s[j + i] = s[j + i + 1];
         s[m - 1] = last;
-        v = te_svdf_word(s + j, n);
-        acc = te_smlad(te_sxtb16(v), (uint32_t)w[0], acc);
-        acc = te_smlad(te_sxtb16_ror8(v), (uint32_t)w[1], acc);
+        acc = te_svdf_mac4(acc, te_svdf_word(s + j, n), te_svdf_word(w + j, n));
     }
     return acc;
 }
@@ -178,25 +182,25 @@ static inline TE_UNUSED int32_t te_svdf_shift_dot_dsp(int8_t *s, int m, int8_t l
 
 /* te:section te_svdf_s8_s8_dsp */
 TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
-                                 const int32_t *packed_feature, const int32_t *feature_bias,
-                                 const int32_t *packed_time, const int32_t *unit_bias,
+                                 const int8_t *weights_feature, const int32_t *feature_bias,
+                                 const int8_t *weights_time, const int32_t *unit_bias,
                                  int8_t *state, int8_t *output)
 {
     const int n = p->input_size, m = p->memory, nf = p->filters;
-    const int fw = TE_SVDF_DSP_WORDS(n), tw = TE_SVDF_DSP_WORDS(m);
     int b;
     for (b = 0; b < p->batches; b++) {
         const int8_t *x = input + (long)b * n;
         int8_t *s = state + (long)b * nf * m;
-        const int32_t *wf = packed_feature, *wt = packed_time, *ub = unit_bias;
+        const int8_t *wf = weights_feature, *wt = weights_time;
+        const int32_t *ub = unit_bias;
         int32_t acc = *ub++, a[2];
         int f, k, r = 0;
-        for (f = 0; f < nf; f += 2, wf += 2 * fw) { /* two filters share the input words */
+        for (f = 0; f < nf; f += 2, wf += 2 * n) { /* two filters share the input words */
             int pair = f + 1 < nf ? 2 : 1;
             a[0] = feature_bias[f];
             a[1] = pair == 2 ? feature_bias[f + 1] : 0;
-            te_svdf_dot2_dsp(x, n, wf, pair == 2 ? wf + fw : wf, &a[0], &a[1]);
-            for (k = 0; k < pair; k++, s += m, wt += tw) {
+            te_svdf_dot2_dsp(x, n, wf, pair == 2 ? wf + n : wf, &a[0], &a[1]);
+            for (k = 0; k < pair; k++, s += m, wt += m) {
                 acc = te_svdf_shift_dot_dsp(s, m, te_svdf_new_state(p, a[k]), wt, acc);
                 if (++r == p->rank) { /* the unit's last filter */
                     *output++ = te_svdf_output(p, (uint32_t)acc);

@@ -48,27 +48,19 @@ TE_KERNEL void te_svdf_s8_s8(const te_svdf_params *p, const int8_t *input,
                              const int32_t *bias, int8_t *state, int8_t *output);
 /* te:end */
 
-/* te:section TE_SVDF_DSP_WORDS */
-/* Words of one packed weights row of n int8 (te_svdf_s8_s8_dsp). */
-#define TE_SVDF_DSP_WORDS(n) ((((n) + 3) / 4) * 2)
-/* te:end */
-
 #if defined(TE_TARGET_DSP)
-/* Armv7E-M DSP kernel for int8 state and constant weights the compiler
- * prepares (src/ops/op_svdf.c):
- *  - a weights row of n int8 in groups of 4 (the last padded with zeros),
- *    each group g two words of int16 lanes: (w[4g], w[4g+2]) and
- *    (w[4g+1], w[4g+3]), as SXTB16 and SXTB16 ROR 8 split 4 input bytes;
- *    weights_feature rows of input_size, weights_time rows of memory;
+/* Armv7E-M DSP kernel for an int8 state and constant weights: SXTB16 and
+ * SMLAD on 4 int8 at a time, the model's weights as they are, and the zero
+ * points folded by the compiler (src/ops/op_svdf.c) into
  *  - feature_bias[f] = input_offset * sum_c weights_feature[f][c];
  *  - unit_bias[u] = bias[u] - state_zp * (sum of the unit's time weights);
- * all modulo 2^32, so the dots need no offsets.  The state shift is done
- * row by row while the time dot reads the row (each filter's newest slot is
- * overwritten anyway).  p->input_offset and p->state_zp are folded away. */
+ * modulo 2^32, so the dots need no offsets.  The state shift is done row by
+ * row while the time dot reads the row (each filter's newest slot is
+ * overwritten anyway).  p->input_offset is not read. */
 /* te:section te_svdf_s8_s8_dsp */
 TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
-                                 const int32_t *packed_feature, const int32_t *feature_bias,
-                                 const int32_t *packed_time, const int32_t *unit_bias,
+                                 const int8_t *weights_feature, const int32_t *feature_bias,
+                                 const int8_t *weights_time, const int32_t *unit_bias,
                                  int8_t *state, int8_t *output);
 /* te:end */
 #endif

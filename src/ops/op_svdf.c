@@ -11,8 +11,8 @@
  * must agree.  Its integer kernel applies no fused activation.
  *
  * On DSP targets an int8 state with constant weights takes
- * te_svdf_s8_s8_dsp: weights packed as int16 lanes for SMLAD, the input
- * and state zero points folded into per-filter and per-unit biases. */
+ * te_svdf_s8_s8_dsp (SXTB16 + SMLAD), the input and state zero points
+ * folded into per-filter and per-unit biases. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -165,21 +165,6 @@ static int use_dsp(const te_graph *g, const te_op *op)
            (!b || b->data);
 }
 
-/* Rows of n int8 as te_svdf_s8_s8_dsp reads them (te_svdf.h). */
-void te_svdf_dsp_pack(const int8_t *w, int rows, int n, int32_t *out);
-void te_svdf_dsp_pack(const int8_t *w, int rows, int n, int32_t *out)
-{
-    int r, g, h, words = TE_SVDF_DSP_WORDS(n);
-    for (r = 0; r < rows; r++)
-        for (g = 0; g < words / 2; g++)
-            for (h = 0; h < 2; h++) {
-                int k = 4 * g + h;
-                uint32_t lo = k < n ? (uint16_t)(int16_t)w[(long)r * n + k] : 0;
-                uint32_t hi = k + 2 < n ? (uint16_t)(int16_t)w[(long)r * n + k + 2] : 0;
-                out[(long)r * words + 2 * g + h] = (int32_t)(lo | hi << 16);
-            }
-}
-
 /* feature_bias (filters) then unit_bias (units), modulo 2^32. */
 void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
                         const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias);
@@ -201,27 +186,21 @@ void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t 
     }
 }
 
-/* The DSP kernel's constants: packed weights and the folded biases. */
-static int emit_dsp_consts(te_emit *e, const te_op *op, const te_svdf_params *p, te_name *wf,
-                           te_name *fb, te_name *wt, te_name *ub)
+/* The DSP kernel's folded biases. */
+static int emit_dsp_biases(te_emit *e, const te_op *op, const te_svdf_params *p, te_name *fb,
+                           te_name *ub)
 {
     te_graph *g = e->g;
     const int8_t *wfd = (const int8_t *)te_in(g, op, SV_WF)->data,
                  *wtd = (const int8_t *)te_in(g, op, SV_WT)->data;
     const int32_t *bd = op->in[SV_BIAS] >= 0 ? (const int32_t *)te_in(g, op, SV_BIAS)->data : NULL;
-    size_t nwf = (size_t)p->filters * TE_SVDF_DSP_WORDS(p->input_size),
-           nwt = (size_t)p->filters * TE_SVDF_DSP_WORDS(p->memory),
-           units = (size_t)(p->filters / p->rank);
-    int32_t *buf = malloc(sizeof(int32_t) * (nwf + nwt + (size_t)p->filters + units));
+    size_t units = (size_t)(p->filters / p->rank);
+    int32_t *buf = malloc(sizeof(int32_t) * ((size_t)p->filters + units));
     if (!buf)
         return te_op_fail(e->diag, op, "out of memory");
-    te_svdf_dsp_pack(wfd, p->filters, p->input_size, buf);
-    te_svdf_dsp_pack(wtd, p->filters, p->memory, buf + nwf);
-    te_svdf_dsp_biases(p, wfd, wtd, bd, buf + nwf + nwt, buf + nwf + nwt + p->filters);
-    *wf = te_emit_const_i32(e, buf, nwf, "feature_packed");
-    *wt = te_emit_const_i32(e, buf + nwf, nwt, "time_packed");
-    *fb = te_emit_const_i32(e, buf + nwf + nwt, (size_t)p->filters, "feature_bias");
-    *ub = te_emit_const_i32(e, buf + nwf + nwt + p->filters, units, "unit_bias");
+    te_svdf_dsp_biases(p, wfd, wtd, bd, buf, buf + p->filters);
+    *fb = te_emit_const_i32(e, buf, (size_t)p->filters, "feature_bias");
+    *ub = te_emit_const_i32(e, buf + p->filters, units, "unit_bias");
     free(buf);
     return 0;
 }
@@ -254,9 +233,11 @@ static int svdf_emit(te_emit *e, const te_op *op)
     te_name x, w1, w2, b, s, y, prm, fb, ub;
     te_svdf_make_params(in, wf, wt, st, out, op->opt.svdf_rank, &p);
     if (use_dsp(g, op)) {
-        if (emit_dsp_consts(e, op, &p, &w1, &fb, &w2, &ub))
+        if (emit_dsp_biases(e, op, &p, &fb, &ub))
             return -1;
         x = te_emit_tensor(e, in->id);
+        w1 = te_emit_tensor(e, wf->id);
+        w2 = te_emit_tensor(e, wt->id);
         s = te_emit_tensor(e, st->id);
         y = te_emit_tensor(e, out->id);
         te_emit_kernel(e, TE_K_SVDF_S8_S8_DSP);

@@ -5,8 +5,7 @@
  * reduction into a unit scratch, rescale), over random sizes, ranks,
  * batches, zero points and scales, with and without bias, for several
  * invokes in a row (the state carries over).  The int8-state cases also
- * run te_svdf_s8_s8_dsp, with the compiler's packed weights and folded
- * biases, through te_common.h's exact portable SMLAD / SXTB16. */
+ * run te_svdf_s8_s8_dsp, with the compiler's folded biases, through te_common.h's exact portable SMLAD / SXTB16. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +19,6 @@
 
 void te_svdf_make_params(const te_tensor *in, const te_tensor *wf, const te_tensor *wt,
                          const te_tensor *st, const te_tensor *out, int rank, te_svdf_params *p);
-void te_svdf_dsp_pack(const int8_t *w, int rows, int n, int32_t *out);
 void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
                         const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias);
 
@@ -121,7 +119,7 @@ static void run_case(int c)
     static int8_t in[MAXS], wf[MAXS], wt8[MAXS], st8[MAXS], want[MAXS], got[MAXS + 4];
     static int16_t wt16[MAXS], st16[MAXS];
     static int32_t wt32[MAXS], st32[MAXS], bias[MAXS];
-    static int32_t pwf[2 * MAXS], pwt[2 * MAXS], fbias[MAXS], ubias[MAXS];
+    static int32_t fbias[MAXS], ubias[MAXS];
     static int8_t st8d[MAXS], gotd[MAXS + 4];
     int s16 = c % 2, rank = test_rand_range(1, 3), units = test_rand_range(1, 12);
     int nb = test_rand_range(1, 3), ni = test_rand_range(1, 40), nm = test_rand_range(1, 12);
@@ -166,8 +164,6 @@ static void run_case(int c)
         st8d[i] = 0;
     }
     if (!s16) {
-        te_svdf_dsp_pack(wf, nf, ni, pwf);
-        te_svdf_dsp_pack(wt8, nf, nm, pwt);
         te_svdf_dsp_biases(&p, wf, wt8, has_bias ? bias : NULL, fbias, ubias);
     }
     for (step = 0; step < 4; step++) {
@@ -180,7 +176,7 @@ static void run_case(int c)
         else {
             te_svdf_s8_s8(&p, in, wf, wt8, has_bias ? bias : NULL, st8, got);
             memset(gotd, 0x55, sizeof gotd);
-            te_svdf_s8_s8_dsp(&p, in, pwf, fbias, pwt, ubias, st8d, gotd);
+            te_svdf_s8_s8_dsp(&p, in, wf, fbias, wt8, ubias, st8d, gotd);
             for (i = 0; i < nb * units; i++)
                 ok &= gotd[i] == want[i];
             ok &= (uint8_t)gotd[nb * units] == 0x55;
