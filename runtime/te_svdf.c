@@ -86,6 +86,25 @@ TE_KERNEL void te_svdf_s8_s8(const te_svdf_params *p, const int8_t *input,
 /* te:end */
 
 #if defined(TE_TARGET_DSP)
+/* te:section TE_SVDF_INLINE */
+/* The inner loops' helpers, inlined at -Os too (a call per word costs more
+ * than the work). */
+#if defined(__GNUC__)
+#define TE_SVDF_INLINE static inline __attribute__((always_inline)) TE_UNUSED
+#else
+#define TE_SVDF_INLINE static inline TE_UNUSED
+#endif
+/* te:end */
+
+/* te:section te_svdf_load_u32 */
+/* 4 bytes from any address (one LDR on cores with unaligned access). */
+TE_SVDF_INLINE uint32_t te_svdf_load_u32(const int8_t *s)
+{
+    const uint8_t *b = (const uint8_t *)s;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+/* te:end */
+
 /* te:section te_svdf_word */
 /* Bytes s[0..n-1] (n < 4) and zeros as one little-endian word. */
 static inline TE_UNUSED uint32_t te_svdf_word(const int8_t *s, int n)
@@ -99,7 +118,7 @@ static inline TE_UNUSED uint32_t te_svdf_word(const int8_t *s, int n)
 /* te:end */
 
 /* te:section te_svdf_store_u32 */
-static inline TE_UNUSED void te_svdf_store_u32(int8_t *d, uint32_t w)
+TE_SVDF_INLINE void te_svdf_store_u32(int8_t *d, uint32_t w)
 {
     uint8_t *b = (uint8_t *)d;
     b[0] = (uint8_t)w;
@@ -111,7 +130,7 @@ static inline TE_UNUSED void te_svdf_store_u32(int8_t *d, uint32_t w)
 
 /* te:section te_svdf_mac4 */
 /* acc + the dot of 4 int8 in word x with 4 int8 in word w. */
-static inline TE_UNUSED int32_t te_svdf_mac4(int32_t acc, uint32_t x, uint32_t w)
+TE_SVDF_INLINE int32_t te_svdf_mac4(int32_t acc, uint32_t x, uint32_t w)
 {
     acc = te_smlad(te_sxtb16(x), te_sxtb16(w), acc);
     return te_smlad(te_sxtb16_ror8(x), te_sxtb16_ror8(w), acc);
@@ -127,8 +146,8 @@ static inline TE_UNUSED void te_svdf_dot2_dsp(const int8_t *x, int n, const int8
     int32_t s0 = *a0, s1 = *a1;
     int c;
     for (c = 0; c + 4 <= n; c += 4) {
-        uint32_t v = te_read_u32(x + c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
-        uint32_t u0 = te_read_u32(w0 + c), u1 = te_read_u32(w1 + c);
+        uint32_t v = te_svdf_load_u32(x + c), lo = te_sxtb16(v), hi = te_sxtb16_ror8(v);
+        uint32_t u0 = te_svdf_load_u32(w0 + c), u1 = te_svdf_load_u32(w1 + c);
         s0 = te_smlad(lo, te_sxtb16(u0), s0);
         s1 = te_smlad(lo, te_sxtb16(u1), s1);
         s0 = te_smlad(hi, te_sxtb16_ror8(u0), s0);
@@ -161,14 +180,14 @@ static inline TE_UNUSED int32_t te_svdf_shift_dot_dsp(int8_t *s, int m, int8_t l
 {
     int j;
     for (j = 0; j + 4 < m; j += 4) { /* s[j+1..j+4] all old values */
-        uint32_t v = te_read_u32(s + j + 1);
+        uint32_t v = te_svdf_load_u32(s + j + 1);
         te_svdf_store_u32(s + j, v);
-        acc = te_svdf_mac4(acc, v, te_read_u32(w + j));
+        acc = te_svdf_mac4(acc, v, te_svdf_load_u32(w + j));
     }
     if (m - j == 4) { /* the last 4 values: s[j+1..j+3] and `last` */
-        uint32_t v = te_read_u32(s + j) >> 8 | (uint32_t)(uint8_t)last << 24;
+        uint32_t v = te_svdf_load_u32(s + j) >> 8 | (uint32_t)(uint8_t)last << 24;
         te_svdf_store_u32(s + j, v);
-        acc = te_svdf_mac4(acc, v, te_read_u32(w + j));
+        acc = te_svdf_mac4(acc, v, te_svdf_load_u32(w + j));
     } else { /* the last 1..3 values, ending with `last` */
         int n = m - j, i;
         for (i = 0; i + 1 < n; i++)
