@@ -164,11 +164,13 @@ static inline TE_UNUSED void te_svdf_dot2_dsp(const int8_t *x, int n, const int8
 /* te:end */
 
 /* te:section te_svdf_new_state */
-/* A feature dot (offset folded in) as the newest int8 state value. */
-static inline TE_UNUSED int8_t te_svdf_new_state(const te_svdf_params *p, int32_t acc)
+/* A feature dot (offset folded in) as the newest state value, clamped to
+ * the state type's [lo, hi]. */
+static inline TE_UNUSED int32_t te_svdf_new_state(const te_svdf_params *p, int32_t acc,
+                                                  int32_t lo, int32_t hi)
 {
     int32_t v = te_mul_by_quant_mult(acc, p->feature_mult, p->feature_shift);
-    return (int8_t)te_clamp_i32((int32_t)((uint32_t)v + (uint32_t)p->state_zp), -128, 127);
+    return te_clamp_i32((int32_t)((uint32_t)v + (uint32_t)p->state_zp), lo, hi);
 }
 /* te:end */
 
@@ -199,6 +201,30 @@ static inline TE_UNUSED int32_t te_svdf_shift_dot_dsp(int8_t *s, int m, int8_t l
 }
 /* te:end */
 
+/* te:section te_svdf_shift_dot16_dsp */
+/* The same for an int16 row and int16 time weights: SMLAD on pairs. */
+static inline TE_UNUSED int32_t te_svdf_shift_dot16_dsp(int16_t *s, int m, int16_t last,
+                                                        const int16_t *w, int32_t acc)
+{
+    int j;
+    for (j = 0; j + 2 < m; j += 2) { /* s[j+1], s[j+2] old values */
+        uint32_t v = te_svdf_load_u32((const int8_t *)(s + j + 1));
+        te_svdf_store_u32((int8_t *)(s + j), v);
+        acc = te_smlad(v, te_svdf_load_u32((const int8_t *)(w + j)), acc);
+    }
+    if (m - j == 2) { /* s[j+1] and `last` */
+        uint32_t v = te_svdf_load_u32((const int8_t *)(s + j)) >> 16 |
+                     (uint32_t)(uint16_t)last << 16;
+        te_svdf_store_u32((int8_t *)(s + j), v);
+        acc = te_smlad(v, te_svdf_load_u32((const int8_t *)(w + j)), acc);
+    } else { /* `last` alone */
+        s[j] = last;
+        acc = te_smlad((uint32_t)(uint16_t)last, (uint32_t)(uint16_t)w[j], acc);
+    }
+    return acc;
+}
+/* te:end */
+
 /* te:section te_svdf_s8_s8_dsp */
 TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
                                  const int8_t *weights_feature, const int32_t *feature_bias,
@@ -220,7 +246,42 @@ TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
             a[1] = pair == 2 ? feature_bias[f + 1] : 0;
             te_svdf_dot2_dsp(x, n, wf, pair == 2 ? wf + n : wf, &a[0], &a[1]);
             for (k = 0; k < pair; k++, s += m, wt += m) {
-                acc = te_svdf_shift_dot_dsp(s, m, te_svdf_new_state(p, a[k]), wt, acc);
+                acc = te_svdf_shift_dot_dsp(s, m, (int8_t)te_svdf_new_state(p, a[k], -128, 127),
+                                            wt, acc);
+                if (++r == p->rank) { /* the unit's last filter */
+                    *output++ = te_svdf_output(p, (uint32_t)acc);
+                    acc = f + k + 1 < nf ? *ub++ : 0;
+                    r = 0;
+                }
+            }
+        }
+    }
+}
+/* te:end */
+
+/* te:section te_svdf_s8_s16_dsp */
+TE_KERNEL void te_svdf_s8_s16_dsp(const te_svdf_params *p, const int8_t *input,
+                                  const int8_t *weights_feature, const int32_t *feature_bias,
+                                  const int16_t *weights_time, const int32_t *unit_bias,
+                                  int16_t *state, int8_t *output)
+{
+    const int n = p->input_size, m = p->memory, nf = p->filters;
+    int b;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *x = input + (long)b * n, *wf = weights_feature;
+        int16_t *s = state + (long)b * nf * m;
+        const int16_t *wt = weights_time;
+        const int32_t *ub = unit_bias;
+        int32_t acc = *ub++, a[2];
+        int f, k, r = 0;
+        for (f = 0; f < nf; f += 2, wf += 2 * n) { /* two filters share the input words */
+            int pair = f + 1 < nf ? 2 : 1;
+            a[0] = feature_bias[f];
+            a[1] = pair == 2 ? feature_bias[f + 1] : 0;
+            te_svdf_dot2_dsp(x, n, wf, pair == 2 ? wf + n : wf, &a[0], &a[1]);
+            for (k = 0; k < pair; k++, s += m, wt += m) {
+                acc = te_svdf_shift_dot16_dsp(
+                    s, m, (int16_t)te_svdf_new_state(p, a[k], -32768, 32767), wt, acc);
                 if (++r == p->rank) { /* the unit's last filter */
                     *output++ = te_svdf_output(p, (uint32_t)acc);
                     acc = f + k + 1 < nf ? *ub++ : 0;

@@ -49,8 +49,8 @@ TE_KERNEL void te_svdf_s8_s8(const te_svdf_params *p, const int8_t *input,
 /* te:end */
 
 #if defined(TE_TARGET_DSP)
-/* Armv7E-M DSP kernel for an int8 state and constant weights: SXTB16 and
- * SMLAD on 4 int8 at a time, the model's weights as they are, and the zero
+/* Armv7E-M DSP kernels for constant weights: SXTB16 and SMLAD on 4 int8
+ * at a time (on int16 pairs for an int16 state), the model's weights as they are, and the zero
  * points folded by the compiler (src/ops/op_svdf.c) into
  *  - feature_bias[f] = input_offset * sum_c weights_feature[f][c];
  *  - unit_bias[u] = bias[u] - state_zp * (sum of the unit's time weights);
@@ -62,6 +62,12 @@ TE_KERNEL void te_svdf_s8_s8_dsp(const te_svdf_params *p, const int8_t *input,
                                  const int8_t *weights_feature, const int32_t *feature_bias,
                                  const int8_t *weights_time, const int32_t *unit_bias,
                                  int8_t *state, int8_t *output);
+/* te:end */
+/* te:section te_svdf_s8_s16_dsp */
+TE_KERNEL void te_svdf_s8_s16_dsp(const te_svdf_params *p, const int8_t *input,
+                                  const int8_t *weights_feature, const int32_t *feature_bias,
+                                  const int16_t *weights_time, const int32_t *unit_bias,
+                                  int16_t *state, int8_t *output);
 /* te:end */
 #endif
 

@@ -10,8 +10,8 @@
  * weights_time's type and reads the state with that type, so the two types
  * must agree.  Its integer kernel applies no fused activation.
  *
- * On DSP targets an int8 state with constant weights takes
- * te_svdf_s8_s8_dsp (SXTB16 + SMLAD), the input and state zero points
+ * On DSP targets constant weights take te_svdf_s8_s8_dsp /
+ * te_svdf_s8_s16_dsp (SXTB16 + SMLAD), the input and state zero points
  * folded into per-filter and per-unit biases. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
@@ -156,19 +156,28 @@ void te_svdf_make_params(const te_tensor *in, const te_tensor *wf, const te_tens
     te_quantize_multiplier((double)s2, &p->output_mult, &p->output_shift);
 }
 
-/* The DSP kernel: DSP target, int8 state, weights and bias constant. */
+/* The DSP kernels: DSP target, weights and bias constant. */
 static int use_dsp(const te_graph *g, const te_op *op)
 {
     const te_tensor *wf = te_in((te_graph *)g, op, SV_WF), *wt = te_in((te_graph *)g, op, SV_WT);
     const te_tensor *b = op->in[SV_BIAS] >= 0 ? te_in((te_graph *)g, op, SV_BIAS) : NULL;
-    return te_target_has_dsp(g->target) && wt->type == TE_DT_INT8 && wf->data && wt->data &&
-           (!b || b->data);
+    return te_target_has_dsp(g->target) && wf->data && wt->data && (!b || b->data);
 }
 
-/* feature_bias (filters) then unit_bias (units), modulo 2^32. */
-void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
+/* Time weight k of wt (int16 little-endian when wt16, else int8). */
+static int32_t time_weight(const void *wt, int wt16, long k)
+{
+    const uint8_t *b = (const uint8_t *)wt;
+    if (wt16)
+        return (int16_t)(uint16_t)(b[2 * k] | b[2 * k + 1] << 8);
+    return (int8_t)b[k];
+}
+
+/* feature_bias (filters) then unit_bias (units), modulo 2^32; wt: the time
+ * weights, int16 when wt16. */
+void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const void *wt, int wt16,
                         const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias);
-void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
+void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const void *wt, int wt16,
                         const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias)
 {
     int f, k, units = p->filters / p->rank;
@@ -181,7 +190,7 @@ void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t 
     for (f = 0; f < units; f++) {
         uint32_t s = 0;
         for (k = 0; k < p->rank * p->memory; k++)
-            s += (uint32_t)(int32_t)wt[(long)f * p->rank * p->memory + k];
+            s += (uint32_t)time_weight(wt, wt16, (long)f * p->rank * p->memory + k);
         unit_bias[f] = (int32_t)((bias ? (uint32_t)bias[f] : 0u) - s * (uint32_t)p->state_zp);
     }
 }
@@ -191,14 +200,14 @@ static int emit_dsp_biases(te_emit *e, const te_op *op, const te_svdf_params *p,
                            te_name *ub)
 {
     te_graph *g = e->g;
-    const int8_t *wfd = (const int8_t *)te_in(g, op, SV_WF)->data,
-                 *wtd = (const int8_t *)te_in(g, op, SV_WT)->data;
+    const te_tensor *wt = te_in(g, op, SV_WT);
+    const int8_t *wfd = (const int8_t *)te_in(g, op, SV_WF)->data;
     const int32_t *bd = op->in[SV_BIAS] >= 0 ? (const int32_t *)te_in(g, op, SV_BIAS)->data : NULL;
     size_t units = (size_t)(p->filters / p->rank);
     int32_t *buf = malloc(sizeof(int32_t) * ((size_t)p->filters + units));
     if (!buf)
         return te_op_fail(e->diag, op, "out of memory");
-    te_svdf_dsp_biases(p, wfd, wtd, bd, buf, buf + p->filters);
+    te_svdf_dsp_biases(p, wfd, wt->data, wt->type == TE_DT_INT16, bd, buf, buf + p->filters);
     *fb = te_emit_const_i32(e, buf, (size_t)p->filters, "feature_bias");
     *ub = te_emit_const_i32(e, buf + p->filters, units, "unit_bias");
     free(buf);
@@ -240,10 +249,11 @@ static int svdf_emit(te_emit *e, const te_op *op)
         w2 = te_emit_tensor(e, wt->id);
         s = te_emit_tensor(e, st->id);
         y = te_emit_tensor(e, out->id);
-        te_emit_kernel(e, TE_K_SVDF_S8_S8_DSP);
+        te_emit_kernel(e, s16 ? TE_K_SVDF_S8_S16_DSP : TE_K_SVDF_S8_S8_DSP);
         emit_params(e, &p);
         prm = te_params_end(e);
-        te_emit_call(e, "te_svdf_s8_s8_dsp", prm.s, x.s, w1.s, fb.s, w2.s, ub.s, s.s, y.s);
+        te_emit_call(e, s16 ? "te_svdf_s8_s16_dsp" : "te_svdf_s8_s8_dsp", prm.s, x.s, w1.s, fb.s,
+                     w2.s, ub.s, s.s, y.s);
         return 0;
     }
     x = te_emit_tensor(e, in->id);
@@ -272,9 +282,10 @@ static int64_t svdf_macs(const te_graph *g, const te_op *op)
 static const char *svdf_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *wt = te_in((te_graph *)g, op, SV_WT);
-    if (wt && wt->type == TE_DT_INT8)
-        return use_dsp(g, op) ? "te_svdf_s8_s8_dsp" : "te_svdf_s8_s8";
-    return "te_svdf_s8_s16";
+    int s16 = wt && wt->type == TE_DT_INT16;
+    if (use_dsp(g, op))
+        return s16 ? "te_svdf_s8_s16_dsp" : "te_svdf_s8_s8_dsp";
+    return s16 ? "te_svdf_s8_s16" : "te_svdf_s8_s8";
 }
 
 const te_op_def te_op_svdf = {

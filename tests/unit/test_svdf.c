@@ -4,8 +4,9 @@
  * into the newest slot, time dots into a filter scratch, bias, rank
  * reduction into a unit scratch, rescale), over random sizes, ranks,
  * batches, zero points and scales, with and without bias, for several
- * invokes in a row (the state carries over).  The int8-state cases also
- * run te_svdf_s8_s8_dsp, with the compiler's folded biases, through te_common.h's exact portable SMLAD / SXTB16. */
+ * invokes in a row (the state carries over).  Every case also runs the
+ * DSP kernel of its type, with the compiler's folded biases, through
+ * te_common.h's exact portable SMLAD / SXTB16. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 
 void te_svdf_make_params(const te_tensor *in, const te_tensor *wf, const te_tensor *wt,
                          const te_tensor *st, const te_tensor *out, int rank, te_svdf_params *p);
-void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const int8_t *wt,
+void te_svdf_dsp_biases(const te_svdf_params *p, const int8_t *wf, const void *wt, int wt16,
                         const int32_t *bias, int32_t *feature_bias, int32_t *unit_bias);
 
 #define MAXS 4096
@@ -121,6 +122,7 @@ static void run_case(int c)
     static int32_t wt32[MAXS], st32[MAXS], bias[MAXS];
     static int32_t fbias[MAXS], ubias[MAXS];
     static int8_t st8d[MAXS], gotd[MAXS + 4];
+    static int16_t st16d[MAXS];
     int s16 = c % 2, rank = test_rand_range(1, 3), units = test_rand_range(1, 12);
     int nb = test_rand_range(1, 3), ni = test_rand_range(1, 40), nm = test_rand_range(1, 12);
     int nf = units * rank, has_bias = c % 5 != 0, smin = s16 ? -32768 : -128,
@@ -162,27 +164,30 @@ static void run_case(int c)
         st16[i] = 0;
         st8[i] = 0;
         st8d[i] = 0;
+        st16d[i] = 0;
     }
-    if (!s16) {
-        te_svdf_dsp_biases(&p, wf, wt8, has_bias ? bias : NULL, fbias, ubias);
-    }
+    if (s16)
+        te_svdf_dsp_biases(&p, wf, wt16, 1, has_bias ? bias : NULL, fbias, ubias);
+    else
+        te_svdf_dsp_biases(&p, wf, wt8, 0, has_bias ? bias : NULL, fbias, ubias);
     for (step = 0; step < 4; step++) {
         for (i = 0; i < nb * ni; i++)
             in[i] = (int8_t)test_rand_range(-128, 127);
         ref_svdf(&p, smin, smax, in, wf, wt32, has_bias ? bias : NULL, st32, want);
         memset(got, 0x55, sizeof got);
-        if (s16)
+        memset(gotd, 0x55, sizeof gotd);
+        if (s16) {
             te_svdf_s8_s16(&p, in, wf, wt16, has_bias ? bias : NULL, st16, got);
-        else {
+            te_svdf_s8_s16_dsp(&p, in, wf, fbias, wt16, ubias, st16d, gotd);
+        } else {
             te_svdf_s8_s8(&p, in, wf, wt8, has_bias ? bias : NULL, st8, got);
-            memset(gotd, 0x55, sizeof gotd);
             te_svdf_s8_s8_dsp(&p, in, wf, fbias, wt8, ubias, st8d, gotd);
-            for (i = 0; i < nb * units; i++)
-                ok &= gotd[i] == want[i];
-            ok &= (uint8_t)gotd[nb * units] == 0x55;
-            for (i = 0; i < nb * nf * nm; i++)
-                ok &= st8d[i] == st32[i];
         }
+        for (i = 0; i < nb * units; i++)
+            ok &= gotd[i] == want[i];
+        ok &= (uint8_t)gotd[nb * units] == 0x55;
+        for (i = 0; i < nb * nf * nm; i++)
+            ok &= (s16 ? st16d[i] : st8d[i]) == st32[i];
         for (i = 0; i < nb * units; i++)
             ok &= got[i] == want[i];
         ok &= (uint8_t)got[nb * units] == 0x55;
