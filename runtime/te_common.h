@@ -225,6 +225,28 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
     } while (0)
 /* te:end */
 
+/* te:section TE_BCAST_WALK */
+/* The type-free form of TE_BCAST_ROWS, for element-wise kernels on any
+ * element type: ROW for every innermost row of a 6-D broadcast (dims D,
+ * element strides S1 and S2), with the element indices of the row's first
+ * inputs in te_i1 and te_i2 and of its first output in te_o. */
+#define TE_BCAST_WALK(D, S1, S2, ROW)                                                        \
+    do {                                                                                     \
+        int i0_, i1_, i2_, i3_, i4_, te_o = 0;                                               \
+        for (i0_ = 0; i0_ < (D)[0]; i0_++)                                                   \
+            for (i1_ = 0; i1_ < (D)[1]; i1_++)                                               \
+                for (i2_ = 0; i2_ < (D)[2]; i2_++)                                           \
+                    for (i3_ = 0; i3_ < (D)[3]; i3_++)                                       \
+                        for (i4_ = 0; i4_ < (D)[4]; i4_++, te_o += (D)[5]) {                 \
+                            int te_i1 = i0_ * (S1)[0] + i1_ * (S1)[1] + i2_ * (S1)[2] +      \
+                                        i3_ * (S1)[3] + i4_ * (S1)[4];                       \
+                            int te_i2 = i0_ * (S2)[0] + i1_ * (S2)[1] + i2_ * (S2)[2] +      \
+                                        i3_ * (S2)[3] + i4_ * (S2)[4];                       \
+                            ROW;                                                             \
+                        }                                                                    \
+    } while (0)
+/* te:end */
+
 #if defined(TE_TARGET_AVX2)
 /* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
 

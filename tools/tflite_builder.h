@@ -83,6 +83,7 @@ enum {
     TFLB_INT32 = 2,
     TFLB_UINT8 = 3,
     TFLB_INT64 = 4,
+    TFLB_BOOL = 6,
     TFLB_INT16 = 7,
     TFLB_INT8 = 9
 };

@@ -11,6 +11,11 @@
  * whose shapes broadcast (ranks <= 6) to the int8 quantized output's. */
 int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d);
 
+/* The shapes of a and b broadcast (ranks <= 6) to out's shape, whatever
+ * their types (comparisons, logical ops). */
+int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
+                          const te_tensor *out);
+
 /* The broadcast layout of inputs a and b, into the leading fields of a
  * kernel parameter struct (te_add_params, te_mul_params): broadcast
  * (0: same shapes, one flat loop), size (output elements), the 6D output

@@ -63,6 +63,16 @@ extern const te_op_def te_op_padv2;
 extern const te_op_def te_op_cast;
 extern const te_op_def te_op_space_to_batch_nd;
 extern const te_op_def te_op_batch_to_space_nd;
+extern const te_op_def te_op_equal;
+extern const te_op_def te_op_not_equal;
+extern const te_op_def te_op_greater;
+extern const te_op_def te_op_greater_equal;
+extern const te_op_def te_op_less;
+extern const te_op_def te_op_less_equal;
+extern const te_op_def te_op_logical_and;
+extern const te_op_def te_op_logical_or;
+extern const te_op_def te_op_logical_not;
+extern const te_op_def te_op_select_v2;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -122,6 +132,16 @@ static const te_op_def *const op_table[] = {
     &te_op_cast,
     &te_op_space_to_batch_nd,
     &te_op_batch_to_space_nd,
+    &te_op_equal,
+    &te_op_not_equal,
+    &te_op_greater,
+    &te_op_greater_equal,
+    &te_op_less,
+    &te_op_less_equal,
+    &te_op_logical_and,
+    &te_op_logical_or,
+    &te_op_logical_not,
+    &te_op_select_v2,
 };
 
 const te_op_def *te_op_lookup(int opcode)
