@@ -73,6 +73,17 @@ extern const te_op_def te_op_logical_and;
 extern const te_op_def te_op_logical_or;
 extern const te_op_def te_op_logical_not;
 extern const te_op_def te_op_select_v2;
+extern const te_op_def te_op_exp;
+extern const te_op_def te_op_log;
+extern const te_op_def te_op_sqrt;
+extern const te_op_def te_op_rsqrt;
+extern const te_op_def te_op_sin;
+extern const te_op_def te_op_cos;
+extern const te_op_def te_op_square;
+extern const te_op_def te_op_floor;
+extern const te_op_def te_op_ceil;
+extern const te_op_def te_op_round;
+extern const te_op_def te_op_l2_normalization;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -142,6 +153,17 @@ static const te_op_def *const op_table[] = {
     &te_op_logical_or,
     &te_op_logical_not,
     &te_op_select_v2,
+    &te_op_exp,
+    &te_op_log,
+    &te_op_sqrt,
+    &te_op_rsqrt,
+    &te_op_sin,
+    &te_op_cos,
+    &te_op_square,
+    &te_op_floor,
+    &te_op_ceil,
+    &te_op_round,
+    &te_op_l2_normalization,
 };
 
 const te_op_def *te_op_lookup(int opcode)

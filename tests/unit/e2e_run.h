@@ -76,9 +76,8 @@ static int e2e_run(const uint8_t *model, size_t size, int n_in, const void *cons
              "%s -std=c99 -O1 -Wall -Wextra -Werror -o %s/net %s/net.c %s/main.c -lm && %s/net %s",
              cc && *cc ? cc : "cc", dir, dir, dir, dir, dir);
     if (system(cmd) != 0) {
-        printf("e2e: build or run failed (%s kept)\n", dir);
-        te_generated_free(gen);
-        return -1;
+        printf("e2e: build or run failed (an invoke a test expects to fail included)\n");
+        goto done;
     }
     for (i = 0; i < n_out; i++) {
         char path[512];
