@@ -84,6 +84,10 @@ extern const te_op_def te_op_floor;
 extern const te_op_def te_op_ceil;
 extern const te_op_def te_op_round;
 extern const te_op_def te_op_l2_normalization;
+extern const te_op_def te_op_gather_nd;
+extern const te_op_def te_op_div;
+extern const te_op_def te_op_floor_div;
+extern const te_op_def te_op_floor_mod;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -164,6 +168,10 @@ static const te_op_def *const op_table[] = {
     &te_op_ceil,
     &te_op_round,
     &te_op_l2_normalization,
+    &te_op_gather_nd,
+    &te_op_div,
+    &te_op_floor_div,
+    &te_op_floor_mod,
 };
 
 const te_op_def *te_op_lookup(int opcode)
