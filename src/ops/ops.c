@@ -88,6 +88,11 @@ extern const te_op_def te_op_gather_nd;
 extern const te_op_def te_op_div;
 extern const te_op_def te_op_floor_div;
 extern const te_op_def te_op_floor_mod;
+extern const te_op_def te_op_broadcast_to;
+extern const te_op_def te_op_fill;
+extern const te_op_def te_op_zeros_like;
+extern const te_op_def te_op_reverse_v2;
+extern const te_op_def te_op_embedding_lookup;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -172,6 +177,11 @@ static const te_op_def *const op_table[] = {
     &te_op_div,
     &te_op_floor_div,
     &te_op_floor_mod,
+    &te_op_broadcast_to,
+    &te_op_fill,
+    &te_op_zeros_like,
+    &te_op_reverse_v2,
+    &te_op_embedding_lookup,
 };
 
 const te_op_def *te_op_lookup(int opcode)
