@@ -3,7 +3,8 @@
  * generated NAME.c with a harness that uses only the generated API with the
  * host C compiler ($CC, default cc; -Wall -Wextra -Werror: generated code
  * must build warning-free), runs one inference on the given inputs and
- * returns the outputs.  Header only (static functions). */
+ * returns the outputs.  TE_E2E_SAVE=DIR also writes each model there as
+ * modelN.tflite.  Header only (static functions). */
 #ifndef TE_E2E_RUN_H
 #define TE_E2E_RUN_H
 
@@ -61,6 +62,17 @@ static int e2e_run(const uint8_t *model, size_t size, int n_in, const void *cons
     if (!gen) {
         printf("e2e: compile failed: %s\n", err);
         return -1;
+    }
+    if (getenv("TE_E2E_SAVE")) { /* keep the models, for portability / QEMU checks by hand */
+        static int saved;
+        snprintf(cmd, sizeof cmd, "%s/model%d.tflite", getenv("TE_E2E_SAVE"), saved++);
+        {
+            FILE *f = fopen(cmd, "wb");
+            if (f) {
+                fwrite(model, 1, size, f);
+                fclose(f);
+            }
+        }
     }
     dir = mkdtemp(tmpl);
     if (!dir || e2e_write(dir, "net.h", gen->header, gen->header_bytes) < 0 ||

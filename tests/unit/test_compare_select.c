@@ -172,6 +172,59 @@ static void test_logical_kernels(int cases)
         CHECK(a[i] == (i % 3 != 0));
 }
 
+/* Row-major element strides of shape s (rank r) right-aligned in 6 dims,
+ * 0 where the extended dim is 1. */
+static void strides6(const int *s, int r, int *st, int *ext)
+{
+    int i, acc = 1;
+    for (i = 5; i >= 0; i--) {
+        int k = i - (6 - r);
+        ext[i] = k >= 0 ? s[k] : 1;
+        st[i] = ext[i] == 1 ? 0 : acc;
+        acc *= ext[i];
+    }
+}
+
+static void test_select_kernels(int cases)
+{
+    static uint8_t cond[MAXN];
+    static float x[MAXN], y[MAXN], out[MAXN];
+    static int8_t x8[MAXN], y8[MAXN], out8[MAXN];
+    int c, i;
+    for (c = 0; c < cases; c++) {
+        int r, rc, rx, ry, so[6], sc[6], sx[6], sy[6], idx[6] = {0}, n, ok = 1, e[6];
+        te_select_params p;
+        ref_rand_bcast(5, &r, so, &rx, sx, &ry, sy);
+        rc = test_rand_range(0, r);
+        for (i = 0; i < rc; i++)
+            sc[i] = test_rand() % 2 ? so[r - rc + i] : 1;
+        n = ref_elems(so, r);
+        memset(&p, 0, sizeof p);
+        p.broadcast = 1;
+        p.size = n;
+        strides6(so, r, e, p.dims);
+        strides6(sc, rc, p.stride_c, e);
+        strides6(sx, rx, p.stride_x, e);
+        strides6(sy, ry, p.stride_y, e);
+        for (i = 0; i < MAXN; i++) {
+            cond[i] = (uint8_t)(test_rand() % 2);
+            x[i] = (float)i;
+            y[i] = -(float)i;
+            x8[i] = (int8_t)(i % 100);
+            y8[i] = (int8_t)(-(i % 100));
+        }
+        te_select_f32(&p, cond, x, y, out);
+        te_select_s8(&p, cond, x8, y8, out8);
+        for (i = 0; i < n; i++, ref_next_index(idx, so, r)) {
+            int ic = ref_bcast_index(idx, r, sc, rc), ix = ref_bcast_index(idx, r, sx, rx),
+                iy = ref_bcast_index(idx, r, sy, ry);
+            ok &= out[i] == (cond[ic] ? x[ix] : y[iy]);
+            ok &= out8[i] == (cond[ic] ? x8[ix] : y8[iy]);
+        }
+        CHECK(ok);
+    }
+}
+
 /* ---- the end-to-end model ------------------------------------------------ */
 
 enum { T_A, T_B, T_K, T_CA, T_CB, T_CBOOL, T_CY, T_CK, T_CF, T_C1, T_C2, T_C3, T_C4, T_C5, T_Y,
@@ -362,6 +415,7 @@ int main(void)
     test_seed(1313);
     test_compare_kernels(600);
     test_logical_kernels(200);
+    test_select_kernels(200);
     test_e2e();
     test_refusals();
     return test_summary();
