@@ -95,8 +95,8 @@ static void test_compare_kernels(int cases)
             b8[i] = (int8_t)(test_rand() % 4 ? test_rand_range(-128, 127) : a8[i]);
             a32[i] = test_rand_range(-5, 5);
             b32[i] = test_rand_range(-5, 5);
-            a64[i] = (int64_t)a32[i] << 33;
-            b64[i] = (int64_t)b32[i] << 33;
+            a64[i] = (int64_t)a32[i] * ((int64_t)1 << 33);
+            b64[i] = (int64_t)b32[i] * ((int64_t)1 << 33);
             af[i] = (float)a32[i] * 0.5f;
             bf[i] = i % 7 == 3 ? NAN : (float)b32[i] * 0.5f;
             ab[i] = (uint8_t)(test_rand() % 2);
