@@ -10,7 +10,6 @@ TE_KERNEL void te_lut_s8(const int8_t *in, int8_t *out, int n, const int8_t *tab
         out[i] = table[(uint8_t)in[i]];
 }
 /* te:end */
-
 /* te:section te_lut_s8_min */
 TE_KERNEL int te_lut_s8_min(const int8_t *in, int8_t *out, int n, const int8_t *table, int lo)
 {
