@@ -259,6 +259,76 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
     TE_BCAST_ROWS_T(int8_t, D, S1, S2, IN1, IN2, OUT, ROW)
 /* te:end */
 
+/* te:section te_inv_sqrt_multiplier_exp */
+/* TFLite GetInvSqrtQuantizedMultiplierExp with reverse_shift -1 (the only
+ * one its kernels use): 1/sqrt(input) as a multiplier and a shift (> 0:
+ * left) for MultiplyByQuantizedMultiplier; input 0 and 1 give
+ * (INT32_MAX, 0).  Five Newton-Raphson steps in Q3.28 on the input scaled
+ * by a power of four into [2^27, 2^29). */
+static inline TE_UNUSED void te_inv_sqrt_multiplier_exp(int32_t input, int32_t *multiplier,
+                                                        int *shift)
+{
+    int32_t half_input, x = (int32_t)1 << 28, in;
+    int out_shift = 11, i, clz = 0;
+    unsigned pairs;
+    if (input <= 1) {
+        *multiplier = INT32_MAX;
+        *shift = 0;
+        return;
+    }
+    while (input >= ((int32_t)1 << 29)) {
+        input /= 4;
+        ++out_shift;
+    }
+    while (!((uint32_t)input & (0x80000000u >> clz)))
+        clz++;
+    pairs = (unsigned)(clz - 1) / 2 - 1;
+    out_shift -= (int)pairs;
+    input <<= 2 * pairs;
+    in = input >> 1;
+    half_input = te_rounding_divide_by_pot(in, 1);
+    for (i = 0; i < 5; i++) {
+        /* x3 = Rescale<3>(x * x * x): Q9 -> Q3; x = Rescale<3>(1.5 x - half_input x3) */
+        int32_t x3 = te_sat_round_doubling_high_mul(te_sat_round_doubling_high_mul(x, x), x);
+        int32_t a, b, d;
+        x3 = x3 > 0x1FFFFFF ? INT32_MAX : x3 < -0x1FFFFFF ? INT32_MIN : te_shl_i32(x3, 6);
+        a = te_sat_round_doubling_high_mul((1 << 28) + (1 << 27), x);
+        b = te_sat_round_doubling_high_mul(half_input, x3);
+        d = (int32_t)((uint32_t)a - (uint32_t)b);
+        x = d > 0xFFFFFFF ? INT32_MAX : d < -0xFFFFFFF ? INT32_MIN : te_shl_i32(d, 3);
+    }
+    x = te_sat_round_doubling_high_mul(x, 1518500250); /* sqrt(2) / 2 in Q0.31 */
+    if (out_shift < 0) {
+        x = te_shl_i32(x, -out_shift);
+        out_shift = 0;
+    }
+    *multiplier = x;
+    *shift = -out_shift;
+}
+/* te:end */
+
+/* te:section TE_BCAST_WALK */
+/* The type-free form of TE_BCAST_ROWS, for element-wise kernels on any
+ * element type: ROW for every innermost row of a 6-D broadcast (dims D,
+ * element strides S1 and S2), with the element indices of the row's first
+ * inputs in te_i1 and te_i2 and of its first output in te_o. */
+#define TE_BCAST_WALK(D, S1, S2, ROW)                                                        \
+    do {                                                                                     \
+        int i0_, i1_, i2_, i3_, i4_, te_o = 0;                                               \
+        for (i0_ = 0; i0_ < (D)[0]; i0_++)                                                   \
+            for (i1_ = 0; i1_ < (D)[1]; i1_++)                                               \
+                for (i2_ = 0; i2_ < (D)[2]; i2_++)                                           \
+                    for (i3_ = 0; i3_ < (D)[3]; i3_++)                                       \
+                        for (i4_ = 0; i4_ < (D)[4]; i4_++, te_o += (D)[5]) {                 \
+                            int te_i1 = i0_ * (S1)[0] + i1_ * (S1)[1] + i2_ * (S1)[2] +      \
+                                        i3_ * (S1)[3] + i4_ * (S1)[4];                       \
+                            int te_i2 = i0_ * (S2)[0] + i1_ * (S2)[1] + i2_ * (S2)[2] +      \
+                                        i3_ * (S2)[3] + i4_ * (S2)[4];                       \
+                            ROW;                                                             \
+                        }                                                                    \
+    } while (0)
+/* te:end */
+
 #if defined(TE_TARGET_AVX2)
 /* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
 

@@ -393,6 +393,7 @@ static tflb_options tflb_opt_act(int type, int act)
 tflb_options tflb_opt_add(int act) { return tflb_opt_act(TE_OPT_ADD, act); }
 tflb_options tflb_opt_mul(int act) { return tflb_opt_act(TE_OPT_MUL, act); }
 tflb_options tflb_opt_sub(int act) { return tflb_opt_act(TE_OPT_SUB, act); }
+tflb_options tflb_opt_div(int act) { return tflb_opt_act(TE_OPT_DIV, act); }
 
 static tflb_options tflb_opt_dims(int type, const int32_t *dims, int n)
 {
@@ -809,6 +810,8 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
     case TE_OPT_ADD:
     case TE_OPT_MUL:
     case TE_OPT_SUB:
+    case TE_OPT_DIV:
+    case TE_OPT_L2NORM:
         fbb_add_u8(b, 0, (uint8_t)o->activation);
         break;
     case TE_OPT_RESHAPE:

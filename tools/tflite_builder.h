@@ -83,6 +83,7 @@ enum {
     TFLB_INT32 = 2,
     TFLB_UINT8 = 3,
     TFLB_INT64 = 4,
+    TFLB_BOOL = 6,
     TFLB_INT16 = 7,
     TFLB_INT8 = 9
 };
@@ -129,6 +130,7 @@ tflb_options tflb_opt_concat(int axis, int act);
 tflb_options tflb_opt_add(int act);
 tflb_options tflb_opt_mul(int act);
 tflb_options tflb_opt_sub(int act);
+tflb_options tflb_opt_div(int act);
 tflb_options tflb_opt_reshape(const int32_t *new_shape, int n); /* n < 0: no field */
 tflb_options tflb_opt_reducer(int keep_dims);
 tflb_options tflb_opt_squeeze(const int32_t *dims, int n);

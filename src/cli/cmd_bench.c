@@ -342,6 +342,7 @@ static int build_image(const char *bdir, const char *tdir, const char *name,
     argv[n++] = "--specs=nano.specs";
     argv[n++] = "--specs=nosys.specs";
     argv[n++] = "-Wl,--gc-sections";
+    argv[n++] = "-lm"; /* float math kernels (te_math_f32); unused otherwise */
     argv[n++] = "-o";
     argv[n++] = elf;
     argv[n] = NULL;

@@ -158,6 +158,7 @@ static int build(const char *bdir, const char *name, int hook)
     argv[n++] = exe;
     argv[n++] = src;
     argv[n++] = harness;
+    argv[n++] = "-lm"; /* float math kernels (te_math_f32) call the C library's */
     argv[n] = NULL;
     if (cli_write_file(harness, harness_c, sizeof harness_c - 1) < 0)
         return -1;

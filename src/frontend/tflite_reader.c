@@ -780,6 +780,8 @@ static const struct {
     {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
     {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
     {TE_OP_SVDF, TE_OPT_SVDF, dec_svdf},
+    {TE_OP_L2_NORMALIZATION, TE_OPT_L2NORM, dec_activation0},
+    {TE_OP_DIV, TE_OPT_DIV, dec_activation0},
 };
 
 /* Fields that are not zero when the options table is absent. */

@@ -12,8 +12,8 @@ static void extend6(const te_tensor *t, int *d)
         d[i] = i < lead ? 1 : t->shape[i - lead];
 }
 
-static int check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
-                        const te_tensor *out)
+int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
+                          const te_tensor *out)
 {
     int da[6], db[6], dout[6], i;
     if (a->rank > 6 || b->rank > 6 || out->rank > 6)
@@ -51,7 +51,7 @@ static int check_inputs_of_type(te_graph *g, const te_op *op, te_diag *d, te_dty
         return -1;
     if (b->data && te_check_const(d, op, b, "input 1") < 0)
         return -1;
-    return check_shapes(d, op, a, b, o);
+    return te_bcast_check_shapes(d, op, a, b, o);
 }
 
 int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d)

@@ -14,6 +14,10 @@ int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d);
 /* The same for ops with an int16x8 form too (ADD, MUL): the inputs and
  * output all int8, or all int16 (input 0's type decides). */
 int te_bcast_check_inputs_s8_s16(te_graph *g, const te_op *op, te_diag *d);
+/* The shapes of a and b broadcast (ranks <= 6) to out's shape, whatever
+ * their types (comparisons, logical ops). */
+int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
+                          const te_tensor *out);
 
 /* The broadcast layout of inputs a and b, into the leading fields of a
  * kernel parameter struct (te_add_params, te_mul_params): broadcast

@@ -132,6 +132,7 @@ static void cost_features(const te_graph *g, const te_op *op, te_cost_features *
 
 const te_op_def te_op_concatenation = {
     .opcode = TE_OP_CONCATENATION,
+    .int16x8 = 1,
     .check = concat_check,
     .emit = concat_emit,
     .variant = concat_variant,

@@ -65,6 +65,7 @@ static const char *dequantize_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_dequantize = {
     .opcode = TE_OP_DEQUANTIZE,
+    .int16x8 = 1,
     .check = dequantize_check,
     .emit = dequantize_emit,
     .variant = dequantize_variant,

@@ -139,6 +139,7 @@ static te_patch_kind quantize_patch_kind(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_quantize = {
     .opcode = TE_OP_QUANTIZE,
+    .int16x8 = 1,
     .check = quantize_check,
     .emit = quantize_emit,
     .inplace_input = quantize_inplace,

@@ -37,6 +37,7 @@ static const char *variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_relu = {
     .opcode = TE_OP_RELU,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .variant = variant,

@@ -35,6 +35,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_relu6 = {
     .opcode = TE_OP_RELU6,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .variant = variant,

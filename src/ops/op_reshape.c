@@ -90,6 +90,7 @@ static int reshape_check(te_graph *g, const te_op *op, te_diag *d)
 
 const te_op_def te_op_reshape = {
     .opcode = TE_OP_RESHAPE,
+    .int16x8 = 1,
     .check = reshape_check,
     .emit = te_move_emit_copy,
     .alias_output = 1,

@@ -202,6 +202,7 @@ static int slice_fold(te_graph *g, const te_op *op, uint8_t *const *out)
 
 const te_op_def te_op_strided_slice = {
     .opcode = TE_OP_STRIDED_SLICE,
+    .int16x8 = 1,
     .check = slice_check,
     .emit = slice_emit,
     .kernel = "te_copy_gather_s8",

@@ -64,6 +64,36 @@ extern const te_op_def te_op_cast;
 extern const te_op_def te_op_space_to_batch_nd;
 extern const te_op_def te_op_batch_to_space_nd;
 extern const te_op_def te_op_svdf;
+extern const te_op_def te_op_equal;
+extern const te_op_def te_op_not_equal;
+extern const te_op_def te_op_greater;
+extern const te_op_def te_op_greater_equal;
+extern const te_op_def te_op_less;
+extern const te_op_def te_op_less_equal;
+extern const te_op_def te_op_logical_and;
+extern const te_op_def te_op_logical_or;
+extern const te_op_def te_op_logical_not;
+extern const te_op_def te_op_select_v2;
+extern const te_op_def te_op_exp;
+extern const te_op_def te_op_log;
+extern const te_op_def te_op_sqrt;
+extern const te_op_def te_op_rsqrt;
+extern const te_op_def te_op_sin;
+extern const te_op_def te_op_cos;
+extern const te_op_def te_op_square;
+extern const te_op_def te_op_floor;
+extern const te_op_def te_op_ceil;
+extern const te_op_def te_op_round;
+extern const te_op_def te_op_l2_normalization;
+extern const te_op_def te_op_gather_nd;
+extern const te_op_def te_op_div;
+extern const te_op_def te_op_floor_div;
+extern const te_op_def te_op_floor_mod;
+extern const te_op_def te_op_broadcast_to;
+extern const te_op_def te_op_fill;
+extern const te_op_def te_op_zeros_like;
+extern const te_op_def te_op_reverse_v2;
+extern const te_op_def te_op_embedding_lookup;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -124,6 +154,36 @@ static const te_op_def *const op_table[] = {
     &te_op_space_to_batch_nd,
     &te_op_batch_to_space_nd,
     &te_op_svdf,
+    &te_op_equal,
+    &te_op_not_equal,
+    &te_op_greater,
+    &te_op_greater_equal,
+    &te_op_less,
+    &te_op_less_equal,
+    &te_op_logical_and,
+    &te_op_logical_or,
+    &te_op_logical_not,
+    &te_op_select_v2,
+    &te_op_exp,
+    &te_op_log,
+    &te_op_sqrt,
+    &te_op_rsqrt,
+    &te_op_sin,
+    &te_op_cos,
+    &te_op_square,
+    &te_op_floor,
+    &te_op_ceil,
+    &te_op_round,
+    &te_op_l2_normalization,
+    &te_op_gather_nd,
+    &te_op_div,
+    &te_op_floor_div,
+    &te_op_floor_mod,
+    &te_op_broadcast_to,
+    &te_op_fill,
+    &te_op_zeros_like,
+    &te_op_reverse_v2,
+    &te_op_embedding_lookup,
 };
 
 const te_op_def *te_op_lookup(int opcode)

@@ -24,7 +24,7 @@
 static int io_type_ok(te_dtype t)
 {
     return t == TE_DT_INT8 || t == TE_DT_UINT8 || t == TE_DT_INT16 || t == TE_DT_INT32 ||
-           t == TE_DT_FLOAT32;
+           t == TE_DT_FLOAT32 || t == TE_DT_BOOL || t == TE_DT_INT64;
 }
 
 static int check_graph_io(te_graph *g, te_diag *d)

@@ -82,3 +82,27 @@ void te_lut_min_max_scalar(int is_max, int8_t c, int8_t table[256])
     for (v = -128; v <= 127; v++)
         table[(uint8_t)v] = (int8_t)(is_max ? (v > c ? v : c) : (v < c ? v : c));
 }
+
+int te_lut_rsqrt(float input_scale, int32_t input_zero_point, float output_scale,
+                 int32_t output_zero_point, int8_t table[256])
+{
+    const int k_shift = 20; /* TFLM's kShift: keeps 1/sqrt(x) an integer */
+    int32_t mult, inv_mult;
+    int shift, inv_shift, v;
+    te_quantize_multiplier(1.0 / (sqrt((double)input_scale) * (double)output_scale), &mult,
+                           &shift);
+    if (!shift_ok(shift) || shift - k_shift < -31)
+        return -1;
+    for (v = -128; v <= 127; v++) {
+        int32_t x = v - input_zero_point, data;
+        if (x <= 0) { /* 0: the largest output; below 0 TFLM fails (see header) */
+            table[(uint8_t)v] = 127;
+            continue;
+        }
+        te_inv_sqrt_multiplier_exp(x, &inv_mult, &inv_shift);
+        data = te_mul_by_quant_mult(1, inv_mult, inv_shift + k_shift);
+        table[(uint8_t)v] =
+            clamp_i8(te_mul_by_quant_mult(data, mult, shift - k_shift) + output_zero_point);
+    }
+    return 0;
+}

@@ -24,6 +24,14 @@ void te_lut_elu(float input_scale, int32_t input_zero_point, float output_scale,
 int te_lut_abs(float input_scale, int32_t input_zero_point, float output_scale,
                int32_t output_zero_point, int8_t table[256]);
 
+/* RSQRT (TFLM's RsqrtEvalQuantized): x - zp_in == 0 gives 127; otherwise
+ * 1/sqrt(x - zp_in) by TFLite's fixed-point GetInvSqrtQuantizedMultiplierExp,
+ * rescaled by 1 / (sqrt(s_in) * s_out).  Inputs below zp_in make TFLM's
+ * invoke fail; their entries hold 127 and the kernel (te_lut_s8_min) fails
+ * the invoke too.  Returns -1 for a multiplier TFLite cannot apply. */
+int te_lut_rsqrt(float input_scale, int32_t input_zero_point, float output_scale,
+                 int32_t output_zero_point, int8_t table[256]);
+
 /* MINIMUM (is_max 0) or MAXIMUM (is_max 1) of x and the raw int8 value c. */
 void te_lut_min_max_scalar(int is_max, int8_t c, int8_t table[256]);
 

@@ -1,0 +1,187 @@
+/* te_div.c - the DIV kernels (see te_div.h).  Output element i is written
+ * after its inputs are read: the output may be an input of its shape. */
+#include <math.h>
+
+#include "te_common.h"
+#include "te_div.h"
+
+/* te:section te_div_s8 */
+/* gemmlowp one_over_one_plus_x_for_x_in_0_1 on Q0.31: Newton-Raphson on
+ * d = (1 + a) / 2 in Q2.29 from 48/17 - 32/17 d, three steps. */
+static inline TE_UNUSED int32_t te_div_one_over_one_plus_x(int32_t a)
+{
+    int64_t s = (int64_t)a + INT32_MAX;
+    int32_t d = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2), x;
+    int i;
+    x = (int32_t)((uint32_t)1515870810 + (uint32_t)te_sat_round_doubling_high_mul(d, -1010580540));
+    for (i = 0; i < 3; i++) {
+        int32_t e = (int32_t)(((uint32_t)1 << 29) - (uint32_t)te_sat_round_doubling_high_mul(d, x));
+        int32_t t = te_sat_round_doubling_high_mul(x, e);
+        t = t > 0x1FFFFFFF ? INT32_MAX : t < -0x1FFFFFFF ? INT32_MIN : te_shl_i32(t, 2);
+        x = (int32_t)((uint32_t)x + (uint32_t)t);
+    }
+    return x > 0x3FFFFFFF ? INT32_MAX : x < -0x3FFFFFFF ? INT32_MIN : te_shl_i32(x, 1);
+}
+
+static inline TE_UNUSED int te_div_clz(uint32_t x)
+{
+    int n = 0;
+    if (!x)
+        return 32;
+    while (!(x & 0x80000000u)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+
+/* TFLite RoundingDivideByPOT as its reference DIV runs it on x86-64, where
+ * its int8 kernel reaches exponents of 32 and more (outside gemmlowp's
+ * contract): the mask is all ones and the shift count taken mod 32. */
+static inline TE_UNUSED int32_t te_div_rdbp(int32_t x, int e)
+{
+    if (e <= 31)
+        return te_rounding_divide_by_pot(x, e);
+    return (x >> (e & 31)) + (x >= 0 ? 1 : 0);
+}
+
+static inline TE_UNUSED int8_t te_div_s8_one(const te_div_params *p, int8_t x, int8_t y)
+{
+    int32_t a = p->in1_offset + x, b = p->in2_offset + y, inv, q, r;
+    int hp1, recip_shift, headroom;
+    uint32_t shifted;
+    if (b < 0) {
+        a = -a;
+        b = -b;
+    }
+    hp1 = te_div_clz((uint32_t)b); /* GetReciprocal(b, 31) */
+    recip_shift = 31 - hp1;
+    shifted = hp1 < 32 ? (uint32_t)b << hp1 : 0u;
+    inv = te_div_one_over_one_plus_x((int32_t)(shifted - 0x80000000u));
+    headroom = te_div_clz((uint32_t)(a >= 0 ? a : ~a)) - 1; /* CountLeadingSignBits */
+    q = te_mul_by_quant_mult_greater_than_one(a, inv, headroom);
+    r = te_div_rdbp(te_sat_round_doubling_high_mul(q, p->out_multiplier),
+                    -(p->out_shift - recip_shift - headroom)) +
+        p->out_offset;
+    return (int8_t)te_clamp_i32(r, p->act_min, p->act_max);
+}
+
+static inline TE_UNUSED void te_div_s8_row(const te_div_params *p, const int8_t *a, int s1,
+                                           const int8_t *b, int s2, int8_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = te_div_s8_one(p, a[i * s1], b[i * s2]);
+}
+
+TE_KERNEL void te_div_s8(const te_div_params *p, const int8_t *in1, const int8_t *in2,
+                         int8_t *out)
+{
+    if (!p->broadcast) {
+        te_div_s8_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_div_s8_row(p, in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                out + te_o, p->dims[5]));
+}
+/* te:end */
+
+/* te:section te_div_i32 */
+static inline TE_UNUSED void te_div_i32_row(const te_div_params *p, const int32_t *a, int s1,
+                                            const int32_t *b, int s2, int32_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        int32_t v = a[i * s1] / b[i * s2];
+        out[i] = te_clamp_i32(v, p->act_min, p->act_max);
+    }
+}
+
+TE_KERNEL void te_div_i32(const te_div_params *p, const int32_t *in1, const int32_t *in2,
+                          int32_t *out)
+{
+    if (!p->broadcast) {
+        te_div_i32_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_div_i32_row(p, in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                 out + te_o, p->dims[5]));
+}
+/* te:end */
+
+/* te:section te_div_f32 */
+static inline TE_UNUSED void te_div_f32_row(const te_div_params *p, const float *a, int s1,
+                                            const float *b, int s2, float *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        float v = a[i * s1] / b[i * s2];
+        v = v < p->f_min ? p->f_min : v; /* std::max(v, lo), then std::min(v, hi) */
+        out[i] = p->f_max < v ? p->f_max : v;
+    }
+}
+
+TE_KERNEL void te_div_f32(const te_div_params *p, const float *in1, const float *in2, float *out)
+{
+    if (!p->broadcast) {
+        te_div_f32_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_div_f32_row(p, in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                 out + te_o, p->dims[5]));
+}
+/* te:end */
+
+/* te:section te_floor_div_f32 */
+static inline TE_UNUSED void te_floor_div_f32_row(const float *a, int s1, const float *b, int s2,
+                                                  float *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = (float)floor((double)a[i * s1] / (double)b[i * s2]);
+}
+
+TE_KERNEL int te_floor_div_f32(const te_div_params *p, const float *in1, const float *in2,
+                               float *out)
+{
+    int i;
+    for (i = 0; i < p->in2_size; i++)
+        if (in2[i] == 0.0f)
+            return -1;
+    if (!p->broadcast) {
+        te_floor_div_f32_row(in1, 1, in2, 1, out, p->size);
+        return 0;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_floor_div_f32_row(in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                       out + te_o, p->dims[5]));
+    return 0;
+}
+/* te:end */
+
+/* te:section te_floor_mod_f32 */
+static inline TE_UNUSED void te_floor_mod_f32_row(const float *a, int s1, const float *b, int s2,
+                                                  float *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        float y = b[i * s2], m = fmodf(a[i * s1], y);
+        out[i] = m != 0 && ((y < 0) != (m < 0)) ? m + y : m;
+    }
+}
+
+TE_KERNEL void te_floor_mod_f32(const te_div_params *p, const float *in1, const float *in2,
+                                float *out)
+{
+    if (!p->broadcast) {
+        te_floor_mod_f32_row(in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_floor_mod_f32_row(in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                       out + te_o, p->dims[5]));
+}
+/* te:end */
