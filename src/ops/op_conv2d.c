@@ -650,6 +650,7 @@ static int slice_output(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
+    .int16x8 = 1,
     .check = check,
     .macs = macs,
     .emit = emit,

@@ -836,6 +836,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_depthwise_conv2d = {
     .opcode = TE_OP_DEPTHWISE_CONV_2D,
+    .int16x8 = 1,
     .check = check,
     .macs = macs,
     .emit = emit,

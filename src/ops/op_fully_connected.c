@@ -250,6 +250,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_fully_connected = {
     .opcode = TE_OP_FULLY_CONNECTED,
+    .int16x8 = 1,
     .check = check,
     .macs = macs,
     .emit = emit,
