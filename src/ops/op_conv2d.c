@@ -592,11 +592,13 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
     /* te_conv2d_dsp_s8: arena scratch (te_conv2d_dsp_s8_get_buffer_size)
-     * only where the output's free part and the stack (TE_CONV2D_DSP_STACK,
-     * te_conv2d_dsp.h) cannot hold its patches; never for a patch clone (not
-     * an op of the graph: patches provide no scratch) */
+     * where the stack (1280 bytes: TE_CONV2D_DSP_STACK, te_conv2d_dsp.h)
+     * cannot hold its patches at the output's end (the kernel builds them in
+     * the output's free part before), so the invoke's stack stays under
+     * 2 KiB; never for a patch clone (not an op of the graph: patches provide
+     * no scratch) */
     if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
-        (5 * s.k_pad + 4 > 2304 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
+        (5 * s.k_pad + 4 > 1280 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
         op < g->ops + g->n_ops) {
         l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
         l->work_area = 1;
