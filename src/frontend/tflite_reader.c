@@ -726,6 +726,22 @@ static int dec_batch_matmul(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* UnidirectionalSequenceLSTMOptions: fused_activation_function (the cell
+ * gate's), cell_clip, proj_clip, time_major (asymmetric_quantize_inputs
+ * is hybrid only; diagonal_recurrent_tensors is not in TFLM). */
+static int dec_sequence_lstm(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t act;
+    uint8_t tm;
+    (void)r;
+    if (fb_i8(t, 0, 0, &act) || fb_f32(t, 1, 0.0f, &op->opt.cell_clip) ||
+        fb_f32(t, 2, 0.0f, &op->opt.proj_clip) || fb_u8(t, 3, 0, &tm))
+        return -1;
+    op->opt.activation = (te_activation)act;
+    op->opt.time_major = tm != 0;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -765,6 +781,7 @@ static const struct {
     {TE_OP_SPACE_TO_DEPTH, TE_OPT_SPACE_TO_DEPTH, dec_block_size},
     {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
     {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
+    {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM, dec_sequence_lstm},
 };
 
 /* Fields that are not zero when the options table is absent. */
