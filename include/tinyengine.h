@@ -91,6 +91,8 @@ typedef struct {
 
     size_t peak_sram_bytes;          /* the static arena with these options */
     size_t peak_sram_bytes_no_patch; /* the arena without patch-based execution */
+    size_t state_bytes;              /* persistent state (LSTM/SVDF variable tensors),
+                                      * static RAM beside the arena */
     size_t live_peak_bytes;          /* most bytes live at one step (no placement gaps) */
     size_t lifetime_bound_bytes;     /* bound of layer-by-layer execution, nothing in place */
     int peak_layer;                  /* layer with the most live bytes (index into layers) */

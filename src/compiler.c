@@ -165,8 +165,11 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     size_t peak = 0, limit = o ? o->sram_limit : 0;
     const te_op *op;
     char hint[96] = "";
-    if (!limit || p->arena_bytes <= limit)
+    if (!limit || p->arena_bytes + p->state_bytes <= limit)
         return 0;
+    if (p->arena_bytes <= limit)
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu), over the limit of %zu",
+                       p->arena_bytes + p->state_bytes, p->arena_bytes, p->state_bytes, limit);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = te_plan_live_bytes(p, s);
         if (live > peak) {

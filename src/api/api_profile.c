@@ -208,6 +208,7 @@ static void fill_totals(report_box *b, const te_model *m, const char *model)
     r->macs = (long long)te_model_macs(m);
     r->weights_bytes = te_model_weights_bytes(m);
     r->peak_sram_bytes = m->plan->arena_bytes;
+    r->state_bytes = m->plan->state_bytes;
     r->live_peak_bytes = m->plan->lower_bound;
     r->lifetime_bound_bytes = m->plan->bound_no_inplace;
     r->peak_layer = r->n_layers > 0 ? 0 : -1;

@@ -66,6 +66,7 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     te_json_fputs(f, path);
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
+    fprintf(f, "  \"state_bytes\": %zu,\n", m->plan->state_bytes);
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
@@ -129,6 +130,9 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
+    if (m->plan->state_bytes)
+        fprintf(f, "state bytes:     %zu (variable tensors, kept across invokes)\n",
+                m->plan->state_bytes);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);
     if (g->patch)

@@ -16,6 +16,8 @@ static void print_summary(FILE *f, const char *path, const te_model *m, const te
     const te_plan *p = v->p;
     fprintf(f, "model: %s\n", path);
     fprintf(f, "arena bytes:     %zu\n", p->arena_bytes);
+    if (p->state_bytes)
+        fprintf(f, "state bytes:     %zu (variable tensors, kept across invokes)\n", p->state_bytes);
     fprintf(f, "live peak:       %zu", p->lower_bound);
     if (v->peak_step >= 0)
         fprintf(f, " at step %d: op %d (%s)", v->peak_step, p->schedule[v->peak_step],

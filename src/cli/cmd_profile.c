@@ -175,6 +175,9 @@ static void print_text(const char *path, const te_report *r)
     printf("MACs:                %lld\n", r->macs);
     printf("peak SRAM (arena):   %zu bytes (without patches %zu, layer-by-layer bound %zu)\n",
            r->peak_sram_bytes, r->peak_sram_bytes_no_patch, r->lifetime_bound_bytes);
+    if (r->state_bytes)
+        printf("state (persistent):  %zu bytes (variable tensors, kept across invokes)\n",
+               r->state_bytes);
     printf("flash (estimate):    %zu bytes (weights %zu, other constants %zu, code %zu)\n",
            r->flash_bytes, r->weights_bytes, r->const_bytes - r->weights_bytes, r->code_bytes);
     printf("instructions (est.): %.0f\n", r->instructions);
