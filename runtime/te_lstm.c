@@ -1,10 +1,74 @@
-/* te_lstm.c - the int8 LSTM sequence kernel (see te_lstm.h). */
+/* te_lstm.c - the int8 LSTM sequence kernel (see te_lstm.h).
+ *
+ * Per step each row's input and hidden state are read by all four gates'
+ * products.  With TE_TARGET_DSP they are first widened once to int16 pairs
+ * in the order SXTB16 takes weight bytes apart (x0,x2 then x1,x3 for each
+ * 4 bytes), so each weight word gives 4 multiply-accumulates in two SMLADs;
+ * rows are padded to a multiple of 4 (zeros) and taken two at a time. */
 #include <string.h>
 
 #include "te_common.h"
 #include "te_activation_s16.h"
 #include "te_lstm.h"
 
+/* te:section te_lstm_requant */
+/* TFLite MultiplyByQuantizedMultiplier for mult in [0, 2^31) (what
+ * QuantizeMultiplier gives): the doubling high multiply cannot saturate
+ * and is floor((x m + 2^30) / 2^31); the rounding divide by 2^right (half
+ * away from zero) is taken in two shifts without overflow. */
+static inline TE_UNUSED int32_t te_lstm_requant(int32_t acc, int32_t mult, int32_t shift)
+{
+    int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift, v;
+    v = (int32_t)(((int64_t)te_shl_i32(acc, left) * mult + ((int64_t)1 << 30)) >> 31);
+    if (right == 0)
+        return v;
+    return (((v + (v >> 31)) >> (right - 1)) + 1) >> 1;
+}
+/* te:end */
+
+#if defined(TE_TARGET_DSP)
+/* te:section te_lstm_widen */
+/* x [n] as int16 pairs, 2 words per 4 bytes (zeros past n): (x0, x2),
+ * (x1, x3) as SXTB16 and SXTB16 ROR 8 give them. */
+static TE_UNUSED void te_lstm_widen(const int8_t *x, int32_t n, uint32_t *xw)
+{
+    int32_t g, full = n >> 2;
+    for (g = 0; g < full; g++) {
+        uint32_t w = te_read_u32(x + 4 * g);
+        xw[2 * g] = te_sxtb16(w);
+        xw[2 * g + 1] = te_sxtb16_ror8(w);
+    }
+    if (n & 3) {
+        uint32_t w = 0;
+        int32_t j;
+        for (j = 0; j < (n & 3); j++)
+            w |= (uint32_t)(uint8_t)x[4 * full + j] << (8 * j);
+        xw[2 * full] = te_sxtb16(w);
+        xw[2 * full + 1] = te_sxtb16_ror8(w);
+    }
+}
+/* te:end */
+
+/* te:section te_lstm_dot2 */
+/* The sums of two padded weight rows w0, w1 ([groups][4]) with the
+ * widened vector xw, added to *a0, *a1. */
+static inline TE_UNUSED void te_lstm_dot2(const int8_t *w0, const int8_t *w1, const uint32_t *xw,
+                                          int32_t groups, int32_t *a0, int32_t *a1)
+{
+    int32_t s0 = *a0, s1 = *a1, g;
+    for (g = 0; g < groups; g++) {
+        uint32_t x02 = xw[2 * g], x13 = xw[2 * g + 1];
+        uint32_t u = te_read_u32(w0 + 4 * g), v = te_read_u32(w1 + 4 * g);
+        s0 = te_smlad(te_sxtb16(u), x02, s0);
+        s0 = te_smlad(te_sxtb16_ror8(u), x13, s0);
+        s1 = te_smlad(te_sxtb16(v), x02, s1);
+        s1 = te_smlad(te_sxtb16_ror8(v), x13, s1);
+    }
+    *a0 = s0;
+    *a1 = s1;
+}
+/* te:end */
+#else
 /* te:section te_lstm_dot_s8 */
 /* sum of w[j] * x[j] for j < n */
 static inline TE_UNUSED int32_t te_lstm_dot_s8(const int8_t *w, const int8_t *x, int32_t n)
@@ -15,27 +79,61 @@ static inline TE_UNUSED int32_t te_lstm_dot_s8(const int8_t *w, const int8_t *x,
     return acc;
 }
 /* te:end */
+#endif
+
+/* te:section te_lstm_gate_out */
+/* A gate's value before its activation: both products in Q3.12 (each
+ * clamped to int16), added with saturation. */
+static inline TE_UNUSED int16_t te_lstm_gate_out(const te_lstm_s8_params *p, int k, int32_t a,
+                                                 int32_t c)
+{
+    a = te_clamp_i32(te_lstm_requant(a, p->in_mult[k], p->in_shift[k]), -32768, 32767);
+    c = te_clamp_i32(te_lstm_requant(c, p->rec_mult[k], p->rec_shift[k]), -32768, 32767);
+    return (int16_t)te_clamp_i32(a + c, -32768, 32767);
+}
+/* te:end */
 
 /* te:section te_lstm_gate */
 /* One gate for `rows` rows of input x [rows][n_input] and hidden state h
- * [rows][n_state]: both products requantized to int16, added with
- * saturation, then the gate's activation, into g [rows][n_state]. */
+ * [rows][n_state] (with DSP: xw, hw, their widened forms): both products,
+ * then the gate's activation, into g [rows][n_state]. */
 static TE_UNUSED void te_lstm_gate(const te_lstm_s8_params *p, int k, const int8_t *x,
-                                   const int8_t *h, int32_t rows, int16_t *g)
+                                   const int8_t *h, const uint32_t *xw, const uint32_t *hw,
+                                   int32_t rows, int16_t *g)
 {
     const int32_t ni = p->n_input, ns = p->n_state;
+    const int32_t pi = TE_LSTM_PAD4(ni), ps = TE_LSTM_PAD4(ns);
+    const int8_t *wi = p->w_in[k], *wr = p->w_rec[k];
     int32_t b, r;
     for (b = 0; b < rows; b++) {
-        const int8_t *xb = x + b * ni, *hb = h + b * ns;
-        for (r = 0; r < ns; r++) {
-            int32_t a = p->bias_in[k][r] + te_lstm_dot_s8(p->w_in[k] + r * ni, xb, ni);
-            int32_t c = p->bias_rec[k][r] + te_lstm_dot_s8(p->w_rec[k] + r * ns, hb, ns);
-            a = te_clamp_i32(te_mul_by_quant_mult(a, p->in_mult[k], p->in_shift[k]), -32768,
-                             32767);
-            c = te_clamp_i32(te_mul_by_quant_mult(c, p->rec_mult[k], p->rec_shift[k]), -32768,
-                             32767);
-            g[b * ns + r] = (int16_t)te_clamp_i32(a + c, -32768, 32767);
+        int16_t *gb = g + b * ns;
+#if defined(TE_TARGET_DSP)
+        const uint32_t *xb = xw + b * (pi / 2), *hb = hw + b * (ps / 2);
+        (void)x;
+        (void)h;
+        for (r = 0; r + 1 < ns; r += 2) {
+            int32_t a0 = p->bias_in[k][r], a1 = p->bias_in[k][r + 1];
+            int32_t c0 = p->bias_rec[k][r], c1 = p->bias_rec[k][r + 1];
+            te_lstm_dot2(wi + r * pi, wi + (r + 1) * pi, xb, pi / 4, &a0, &a1);
+            te_lstm_dot2(wr + r * ps, wr + (r + 1) * ps, hb, ps / 4, &c0, &c1);
+            gb[r] = te_lstm_gate_out(p, k, a0, c0);
+            gb[r + 1] = te_lstm_gate_out(p, k, a1, c1);
         }
+        if (r < ns) {
+            int32_t a0 = p->bias_in[k][r], a1 = 0, c0 = p->bias_rec[k][r], c1 = 0;
+            te_lstm_dot2(wi + r * pi, wi + r * pi, xb, pi / 4, &a0, &a1);
+            te_lstm_dot2(wr + r * ps, wr + r * ps, hb, ps / 4, &c0, &c1);
+            gb[r] = te_lstm_gate_out(p, k, a0, c0);
+        }
+#else
+        const int8_t *xb = x + b * ni, *hb = h + b * ns;
+        (void)xw;
+        (void)hw;
+        for (r = 0; r < ns; r++)
+            gb[r] = te_lstm_gate_out(p, k,
+                                     p->bias_in[k][r] + te_lstm_dot_s8(wi + r * pi, xb, ni),
+                                     p->bias_rec[k][r] + te_lstm_dot_s8(wr + r * ps, hb, ns));
+#endif
     }
     if (k == TE_LSTM_CELL)
         te_tanh_s16(g, g, rows * ns, 3, 0);
@@ -45,27 +143,35 @@ static TE_UNUSED void te_lstm_gate(const te_lstm_s8_params *p, int k, const int8
 /* te:end */
 
 /* te:section te_lstm_mul_s16 */
-/* TFLM MulElementwise of two int16 vectors: requantized product, clamped. */
+/* TFLM MulElementwise of two int16 values: requantized product, clamped. */
 static inline TE_UNUSED int32_t te_lstm_mul_s16(int32_t a, int32_t b, int32_t m, int32_t s,
                                                 int32_t zp, int32_t lo, int32_t hi)
 {
-    return te_clamp_i32(zp + te_mul_by_quant_mult(a * b, m, s), lo, hi);
+    return te_clamp_i32(zp + te_lstm_requant(a * b, m, s), lo, hi);
 }
 /* te:end */
 
 /* te:section te_lstm_step */
 /* One time step for `rows` rows (the whole batch when time major, else
  * one sequence): the gates, the cell update and the new hidden state,
- * copied to out. */
+ * copied to out.  scratch: the widened rows, then three gates. */
 static TE_UNUSED void te_lstm_step(const te_lstm_s8_params *p, const int8_t *x, int8_t *h,
-                                   int16_t *c, int8_t *out, int32_t rows, int16_t *scratch)
+                                   int16_t *c, int8_t *out, int32_t rows, void *scratch)
 {
     const int32_t n = rows * p->n_state;
-    int16_t *forget = scratch, *input = scratch + n, *cg = scratch + 2 * n;
+    const int32_t pi = TE_LSTM_PAD4(p->n_input), ps = TE_LSTM_PAD4(p->n_state);
+    uint32_t *xw = (uint32_t *)scratch, *hw = xw + rows * (pi / 2);
+    int16_t *forget = (int16_t *)(hw + rows * (ps / 2)), *input = forget + n, *cg = input + n;
     int32_t i;
-    te_lstm_gate(p, TE_LSTM_FORGET, x, h, rows, forget);
-    te_lstm_gate(p, TE_LSTM_INPUT, x, h, rows, input);
-    te_lstm_gate(p, TE_LSTM_CELL, x, h, rows, cg);
+#if defined(TE_TARGET_DSP)
+    for (i = 0; i < rows; i++) {
+        te_lstm_widen(x + i * p->n_input, p->n_input, xw + i * (pi / 2));
+        te_lstm_widen(h + i * p->n_state, p->n_state, hw + i * (ps / 2));
+    }
+#endif
+    te_lstm_gate(p, TE_LSTM_FORGET, x, h, xw, hw, rows, forget);
+    te_lstm_gate(p, TE_LSTM_INPUT, x, h, xw, hw, rows, input);
+    te_lstm_gate(p, TE_LSTM_CELL, x, h, xw, hw, rows, cg);
     for (i = 0; i < n; i++) {
         int32_t f = te_lstm_mul_s16(forget[i], c[i], p->forget_mult, p->forget_shift, 0, -32768,
                                     32767);
@@ -77,7 +183,7 @@ static TE_UNUSED void te_lstm_step(const te_lstm_s8_params *p, const int8_t *x, 
         c[i] = (int16_t)v;
     }
     /* the output gate reads the old hidden state: into `input` */
-    te_lstm_gate(p, TE_LSTM_OUTPUT, x, h, rows, input);
+    te_lstm_gate(p, TE_LSTM_OUTPUT, x, h, xw, hw, rows, input);
     te_tanh_s16(c, forget, n, p->cell_tanh_mult, p->cell_tanh_shift);
     for (i = 0; i < n; i++)
         h[i] = (int8_t)te_lstm_mul_s16(forget[i], input[i], p->hidden_mult, p->hidden_shift,
@@ -88,7 +194,7 @@ static TE_UNUSED void te_lstm_step(const te_lstm_s8_params *p, const int8_t *x, 
 
 /* te:section te_lstm_s8 */
 TE_KERNEL void te_lstm_s8(const te_lstm_s8_params *p, const int8_t *in, int8_t *hidden,
-                          int16_t *cell, int8_t *out, int16_t *scratch)
+                          int16_t *cell, int8_t *out, void *scratch)
 {
     const int32_t ni = p->n_input, ns = p->n_state;
     int32_t b, t;

@@ -16,8 +16,9 @@ enum { TE_LSTM_FORGET = 0, TE_LSTM_INPUT = 1, TE_LSTM_CELL = 2, TE_LSTM_OUTPUT =
 typedef struct {
     int32_t batch, time, n_input, n_state;
     int32_t time_major;              /* 1: input [time][batch][n_input] */
-    const int8_t *w_in[4];           /* per gate [n_state][n_input] */
-    const int8_t *w_rec[4];          /* per gate [n_state][n_state] */
+    /* per gate, rows padded with zeros to a multiple of 4 (TE_LSTM_PAD4) */
+    const int8_t *w_in[4];           /* [n_state][TE_LSTM_PAD4(n_input)] */
+    const int8_t *w_rec[4];          /* [n_state][TE_LSTM_PAD4(n_state)] */
     /* per gate [n_state]: the bias plus (minus the input zero point) x the
      * row sums of w_in; (minus the hidden state zero point) x those of w_rec */
     const int32_t *bias_in[4], *bias_rec[4];
@@ -30,17 +31,22 @@ typedef struct {
     int32_t cell_tanh_mult, cell_tanh_shift; /* te_tanh_s16's rescaling of the cell */
 } te_lstm_s8_params;
 
-/* Bytes of int16 gate scratch te_lstm_s8 needs. */
-#define te_lstm_s8_get_buffer_size(time_major, batch, n_state) \
-    ((long)3 * ((time_major) ? (batch) : 1) * (n_state) * 2)
+#define TE_LSTM_PAD4(n) (((n) + 3) & ~3)
+
+/* Bytes of scratch te_lstm_s8 needs: per row of a step (the batch when time
+ * major, else 1) the input and hidden state widened to int16 pairs, and
+ * three int16 gates. */
+#define te_lstm_s8_get_buffer_size(time_major, batch, n_input, n_state) \
+    ((long)((time_major) ? (batch) : 1) *                                \
+     (2 * (TE_LSTM_PAD4(n_input) + TE_LSTM_PAD4(n_state)) + 3 * 2 * (n_state)))
 
 /* te:section te_lstm_s8 */
 /* Runs every time step.  hidden [batch][n_state] int8 and cell
  * [batch][n_state] int16 are the state, read and updated; out [batch x
  * time][n_state] in the input's order; scratch: te_lstm_s8_get_buffer_size
- * bytes, 2-byte aligned. */
+ * bytes, 4-byte aligned. */
 TE_KERNEL void te_lstm_s8(const te_lstm_s8_params *p, const int8_t *in, int8_t *hidden,
-                          int16_t *cell, int8_t *out, int16_t *scratch);
+                          int16_t *cell, int8_t *out, void *scratch);
 /* te:end */
 
 #endif

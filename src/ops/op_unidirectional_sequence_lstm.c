@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "activation_s16.h"
 #include "ops.h"
@@ -163,7 +164,8 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     lstm_sizes s;
     (void)o;
     sizes_of((te_graph *)g, op, &s);
-    l->scratch_bytes = (size_t)te_lstm_s8_get_buffer_size(op->opt.time_major, s.batch, s.n_state);
+    l->scratch_bytes = (size_t)te_lstm_s8_get_buffer_size(op->opt.time_major, s.batch, s.n_input,
+                                                          s.n_state);
 }
 
 /* TFLM's FC multiplier: the float product of the scales over 2^-12. */
@@ -181,6 +183,24 @@ static void mul_multiplier(float s1, float s2, float out, int32_t *m, int32_t *s
     int e;
     te_quantize_multiplier((double)s1 * (double)s2 / (double)out, m, &e);
     *sh = e;
+}
+
+/* Weights w [rows][cols] with rows padded to TE_LSTM_PAD4(cols) (zeros),
+ * as te_lstm_s8 reads them. */
+static te_name emit_padded_weights(te_emit *e, const te_tensor *w, const char *hint)
+{
+    int rows = w->shape[0], cols = w->shape[1], pad = TE_LSTM_PAD4(cols), r;
+    int8_t *v = calloc((size_t)rows * (size_t)pad, 1);
+    te_name n;
+    if (!v) {
+        te_fail(e->diag, "out of memory");
+        return te_expr("0");
+    }
+    for (r = 0; r < rows; r++)
+        memcpy(v + (size_t)r * pad, w->data + (size_t)r * cols, (size_t)cols);
+    n = te_emit_const_i8(e, v, (size_t)rows * pad, hint);
+    free(v);
+    return n;
 }
 
 /* bias[r] + offset * sum of row r of w [rows][cols], in 32-bit two's
@@ -223,8 +243,8 @@ static int emit(te_emit *e, const te_op *op)
     for (k = 0; k < 4; k++) {
         const te_tensor *wi = te_in(g, op, IN_W_INPUT + gate_slot[k]);
         const te_tensor *wr = te_in(g, op, IN_W_REC + gate_slot[k]);
-        w_in[k] = te_emit_tensor(e, wi->id);
-        w_rec[k] = te_emit_tensor(e, wr->id);
+        w_in[k] = emit_padded_weights(e, wi, "w_in");
+        w_rec[k] = emit_padded_weights(e, wr, "w_rec");
         effective_bias(wi, te_in(g, op, IN_BIAS + gate_slot[k]), -(int32_t)x->q.zero_point[0],
                        bias);
         b_in[k] = te_emit_const_i32(e, bias, (size_t)s.n_state, "bias_in");
@@ -293,7 +313,7 @@ static int emit(te_emit *e, const te_op *op)
     ph = te_emit_tensor(e, h->id);
     pc = te_emit_tensor(e, c->id);
     po = te_emit_tensor(e, op->out[0]);
-    scratch = te_emit_scratch(e, "int16_t");
+    scratch = te_emit_scratch(e, "void");
     te_emit_call(e, "te_lstm_s8", prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
     return 0;
 }

@@ -3,12 +3,15 @@
  * point applied to every input, each clamped to int16, added with
  * saturation; sigmoid / tanh; cell = forget x cell + input x cell gate;
  * hidden = tanh(cell) x output.  Random small LSTMs, time major and batch
- * major, with and without a cell clip, several steps from a random state. */
+ * major, with and without a cell clip, several steps from a random state.
+ * test_lstm_dsp.c includes this file with TE_TARGET_DSP defined: the
+ * widened-input SMLAD products on any host. */
 #include <string.h>
 
-#include "te_common.h"
-#include "te_activation_s16.h"
-#include "te_lstm.h"
+#undef TE_KERNEL
+#include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+#include "te_activation_s16.c"
+#include "te_lstm.c"
 #include "testlib.h"
 
 #define MAX_B 3
@@ -18,14 +21,15 @@
 
 typedef struct {
     int batch, time, ni, ns, time_major;
-    int8_t w_in[4][MAX_S * MAX_I], w_rec[4][MAX_S * MAX_S];
+    int8_t w_in[4][MAX_S * TE_LSTM_PAD4(MAX_I)], w_rec[4][MAX_S * TE_LSTM_PAD4(MAX_S)];
     int32_t bias[4][MAX_S];
     int32_t x_zp, h_zp;
 } lstm_case;
 
 static int32_t clamp16(int32_t v) { return te_clamp_i32(v, -32768, 32767); }
 
-/* TFLM FullyConnected int8 -> int16: sum of w * (x + offset), plus bias. */
+/* TFLM FullyConnected int8 -> int16: sum of w * (x + offset), plus bias
+ * (w: rows of TE_LSTM_PAD4(n)). */
 static void ref_fc(const int8_t *x, int32_t offset, const int8_t *w, const int32_t *bias, int n,
                    int rows, int32_t m, int32_t s, int16_t *out)
 {
@@ -33,7 +37,7 @@ static void ref_fc(const int8_t *x, int32_t offset, const int8_t *w, const int32
     for (r = 0; r < rows; r++) {
         int32_t acc = 0;
         for (j = 0; j < n; j++)
-            acc += w[r * n + j] * (x[j] + offset);
+            acc += w[r * TE_LSTM_PAD4(n) + j] * (x[j] + offset);
         if (bias)
             acc += bias[r];
         out[r] = (int16_t)clamp16(te_mul_by_quant_mult(acc, m, s));
@@ -80,6 +84,7 @@ static void make_case(lstm_case *c, te_lstm_s8_params *p, int32_t eff_in[4][MAX_
 {
     int k, r, j;
     memset(p, 0, sizeof *p);
+    memset(c, 0, sizeof *c); /* the weight rows' padding */
     c->batch = test_rand_range(1, MAX_B);
     c->time = test_rand_range(1, MAX_T);
     c->ni = test_rand_range(1, MAX_I);
@@ -92,9 +97,9 @@ static void make_case(lstm_case *c, te_lstm_s8_params *p, int32_t eff_in[4][MAX_
             int32_t sum_in = 0, sum_rec = 0;
             c->bias[k][r] = test_rand_range(-20000, 20000);
             for (j = 0; j < c->ni; j++)
-                sum_in += c->w_in[k][r * c->ni + j] = (int8_t)test_rand_range(-127, 127);
+                sum_in += c->w_in[k][r * TE_LSTM_PAD4(c->ni) + j] = (int8_t)test_rand_range(-127, 127);
             for (j = 0; j < c->ns; j++)
-                sum_rec += c->w_rec[k][r * c->ns + j] = (int8_t)test_rand_range(-127, 127);
+                sum_rec += c->w_rec[k][r * TE_LSTM_PAD4(c->ns) + j] = (int8_t)test_rand_range(-127, 127);
             eff_in[k][r] = c->bias[k][r] - c->x_zp * sum_in;
             eff_rec[k][r] = -c->h_zp * sum_rec;
         }
@@ -131,7 +136,8 @@ static int run_case(void)
     int32_t eff_in[4][MAX_S], eff_rec[4][MAX_S];
     int8_t x[MAX_B * MAX_T * MAX_I], h[MAX_B * MAX_S], h_ref[MAX_B * MAX_S];
     int8_t out[MAX_B * MAX_T * MAX_S + 1], out_ref[MAX_B * MAX_T * MAX_S];
-    int16_t cell[MAX_B * MAX_S], cell_ref[MAX_B * MAX_S], scratch[3 * MAX_B * MAX_S];
+    int16_t cell[MAX_B * MAX_S], cell_ref[MAX_B * MAX_S];
+    uint32_t scratch[(te_lstm_s8_get_buffer_size(1, MAX_B, MAX_I, MAX_S) + 3) / 4];
     int i, b, t, n_x, n_state;
     make_case(&c, &p, eff_in, eff_rec);
     n_x = c.batch * c.time * c.ni;
