@@ -2,9 +2,9 @@
  *
  * Per step each row's input and hidden state are read by all four gates'
  * products.  With TE_TARGET_DSP they are first widened once to int16 pairs
- * in the order SXTB16 takes weight bytes apart (x0,x2 then x1,x3 for each
- * 4 bytes), so each weight word gives 4 multiply-accumulates in two SMLADs;
- * rows are padded to a multiple of 4 (zeros) and taken two at a time. */
+ * in the order SXTB16 takes bytes apart (x0,x2 then x1,x3 for each 4
+ * bytes), and the weights of two rows come as int16 lanes a + 256 b: two
+ * SMLADs per lane pair (one on its SXTB16) give 4 multiply-accumulates. */
 #include <string.h>
 
 #include "te_common.h"
@@ -50,22 +50,30 @@ static TE_UNUSED void te_lstm_widen(const int8_t *x, int32_t n, uint32_t *xw)
 /* te:end */
 
 /* te:section te_lstm_dot2 */
-/* The sums of two padded weight rows w0, w1 ([groups][4]) with the
- * widened vector xw, added to *a0, *a1. */
-static inline TE_UNUSED void te_lstm_dot2(const int8_t *w0, const int8_t *w1, const uint32_t *xw,
-                                          int32_t groups, int32_t *a0, int32_t *a1)
+/* The sums of two weight rows a, b in the DSP layout (te_lstm.h: lanes
+ * a + 256 b, 4 per group of 4 columns) with the widened vector xw, added
+ * to *a0, *a1: SMLAD of the lanes gives sum a x + 256 sum b x, SMLAD of
+ * their SXTB16 sum a x; exact while |sum b x| < 2^23, so at most 127
+ * groups (|b x| <= 2^14) per partial sum. */
+static inline TE_UNUSED void te_lstm_dot2(const int16_t *v, const uint32_t *xw, int32_t groups,
+                                          int32_t *a0, int32_t *a1)
 {
-    int32_t s0 = *a0, s1 = *a1, g;
-    for (g = 0; g < groups; g++) {
-        uint32_t x02 = xw[2 * g], x13 = xw[2 * g + 1];
-        uint32_t u = te_read_u32(w0 + 4 * g), v = te_read_u32(w1 + 4 * g);
-        s0 = te_smlad(te_sxtb16(u), x02, s0);
-        s0 = te_smlad(te_sxtb16_ror8(u), x13, s0);
-        s1 = te_smlad(te_sxtb16(v), x02, s1);
-        s1 = te_smlad(te_sxtb16_ror8(v), x13, s1);
+    while (groups > 0) {
+        int32_t n = groups < 127 ? groups : 127, g, lo = 0, raw = 0;
+        for (g = 0; g < n; g++) {
+            uint32_t v02 = te_read_u32(v + 4 * g), v13 = te_read_u32(v + 4 * g + 2);
+            uint32_t x02 = xw[2 * g], x13 = xw[2 * g + 1];
+            lo = te_smlad(te_sxtb16(v02), x02, lo);
+            raw = te_smlad(v02, x02, raw);
+            lo = te_smlad(te_sxtb16(v13), x13, lo);
+            raw = te_smlad(v13, x13, raw);
+        }
+        *a0 = (int32_t)((uint32_t)*a0 + (uint32_t)lo);
+        *a1 = (int32_t)((uint32_t)*a1 + (uint32_t)((int32_t)((uint32_t)raw - (uint32_t)lo) >> 8));
+        v += 4 * n;
+        xw += 2 * n;
+        groups -= n;
     }
-    *a0 = s0;
-    *a1 = s1;
 }
 /* te:end */
 #else
@@ -103,27 +111,24 @@ static TE_UNUSED void te_lstm_gate(const te_lstm_s8_params *p, int k, const int8
 {
     const int32_t ni = p->n_input, ns = p->n_state;
     const int32_t pi = TE_LSTM_PAD4(ni), ps = TE_LSTM_PAD4(ns);
-    const int8_t *wi = p->w_in[k], *wr = p->w_rec[k];
+    const int8_t *wi = (const int8_t *)p->w_in[k], *wr = (const int8_t *)p->w_rec[k];
     int32_t b, r;
     for (b = 0; b < rows; b++) {
         int16_t *gb = g + b * ns;
 #if defined(TE_TARGET_DSP)
         const uint32_t *xb = xw + b * (pi / 2), *hb = hw + b * (ps / 2);
+        const int16_t *vi = (const int16_t *)wi, *vr = (const int16_t *)wr;
         (void)x;
         (void)h;
-        for (r = 0; r + 1 < ns; r += 2) {
-            int32_t a0 = p->bias_in[k][r], a1 = p->bias_in[k][r + 1];
-            int32_t c0 = p->bias_rec[k][r], c1 = p->bias_rec[k][r + 1];
-            te_lstm_dot2(wi + r * pi, wi + (r + 1) * pi, xb, pi / 4, &a0, &a1);
-            te_lstm_dot2(wr + r * ps, wr + (r + 1) * ps, hb, ps / 4, &c0, &c1);
+        for (r = 0; r < ns; r += 2) {
+            int32_t a0 = p->bias_in[k][r], c0 = p->bias_rec[k][r];
+            int32_t a1 = r + 1 < ns ? p->bias_in[k][r + 1] : 0;
+            int32_t c1 = r + 1 < ns ? p->bias_rec[k][r + 1] : 0;
+            te_lstm_dot2(vi + (r / 2) * pi, xb, pi / 4, &a0, &a1);
+            te_lstm_dot2(vr + (r / 2) * ps, hb, ps / 4, &c0, &c1);
             gb[r] = te_lstm_gate_out(p, k, a0, c0);
-            gb[r + 1] = te_lstm_gate_out(p, k, a1, c1);
-        }
-        if (r < ns) {
-            int32_t a0 = p->bias_in[k][r], a1 = 0, c0 = p->bias_rec[k][r], c1 = 0;
-            te_lstm_dot2(wi + r * pi, wi + r * pi, xb, pi / 4, &a0, &a1);
-            te_lstm_dot2(wr + r * ps, wr + r * ps, hb, ps / 4, &c0, &c1);
-            gb[r] = te_lstm_gate_out(p, k, a0, c0);
+            if (r + 1 < ns)
+                gb[r + 1] = te_lstm_gate_out(p, k, a1, c1);
         }
 #else
         const int8_t *xb = x + b * ni, *hb = h + b * ns;

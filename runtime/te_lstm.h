@@ -16,9 +16,12 @@ enum { TE_LSTM_FORGET = 0, TE_LSTM_INPUT = 1, TE_LSTM_CELL = 2, TE_LSTM_OUTPUT =
 typedef struct {
     int32_t batch, time, n_input, n_state;
     int32_t time_major;              /* 1: input [time][batch][n_input] */
-    /* per gate, rows padded with zeros to a multiple of 4 (TE_LSTM_PAD4) */
-    const int8_t *w_in[4];           /* [n_state][TE_LSTM_PAD4(n_input)] */
-    const int8_t *w_rec[4];          /* [n_state][TE_LSTM_PAD4(n_state)] */
+    /* per gate, input [n_state][n_input] and recurrent [n_state][n_state]
+     * weights, rows padded with zeros to TE_LSTM_PAD4 columns; with
+     * TE_TARGET_DSP int16 lanes, rows in pairs (src/ops/lstm_weights.h),
+     * else int8 rows */
+    const void *w_in[4];
+    const void *w_rec[4];
     /* per gate [n_state]: the bias plus (minus the input zero point) x the
      * row sums of w_in; (minus the hidden state zero point) x those of w_rec */
     const int32_t *bias_in[4], *bias_rec[4];

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/target.h"
 #include "activation_s16.h"
+#include "lstm_weights.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -185,22 +187,27 @@ static void mul_multiplier(float s1, float s2, float out, int32_t *m, int32_t *s
     *sh = e;
 }
 
-/* Weights w [rows][cols] with rows padded to TE_LSTM_PAD4(cols) (zeros),
- * as te_lstm_s8 reads them. */
-static te_name emit_padded_weights(te_emit *e, const te_tensor *w, const char *hint)
+/* Weights w [rows][cols] in the layout te_lstm_s8 reads on the target. */
+static te_name emit_weights(te_emit *e, const te_tensor *w, const char *hint)
 {
-    int rows = w->shape[0], cols = w->shape[1], pad = TE_LSTM_PAD4(cols), r;
-    int8_t *v = calloc((size_t)rows * (size_t)pad, 1);
-    te_name n;
+    int rows = w->shape[0], cols = w->shape[1];
+    int dsp = te_target_has_dsp(e->g->target);
+    size_t n = dsp ? te_lstm_dsp_weights_len(rows, cols) : (size_t)rows * TE_LSTM_PAD4(cols);
+    void *v = malloc(n * (dsp ? 2 : 1));
+    te_name name;
     if (!v) {
         te_fail(e->diag, "out of memory");
         return te_expr("0");
     }
-    for (r = 0; r < rows; r++)
-        memcpy(v + (size_t)r * pad, w->data + (size_t)r * cols, (size_t)cols);
-    n = te_emit_const_i8(e, v, (size_t)rows * pad, hint);
+    if (dsp) {
+        te_lstm_dsp_weights((const int8_t *)w->data, rows, cols, v);
+        name = te_emit_const_i16(e, v, n, hint);
+    } else {
+        te_lstm_pad_weights((const int8_t *)w->data, rows, cols, v);
+        name = te_emit_const_i8(e, v, n, hint);
+    }
     free(v);
-    return n;
+    return name;
 }
 
 /* bias[r] + offset * sum of row r of w [rows][cols], in 32-bit two's
@@ -243,8 +250,8 @@ static int emit(te_emit *e, const te_op *op)
     for (k = 0; k < 4; k++) {
         const te_tensor *wi = te_in(g, op, IN_W_INPUT + gate_slot[k]);
         const te_tensor *wr = te_in(g, op, IN_W_REC + gate_slot[k]);
-        w_in[k] = emit_padded_weights(e, wi, "w_in");
-        w_rec[k] = emit_padded_weights(e, wr, "w_rec");
+        w_in[k] = emit_weights(e, wi, "w_in");
+        w_rec[k] = emit_weights(e, wr, "w_rec");
         effective_bias(wi, te_in(g, op, IN_BIAS + gate_slot[k]), -(int32_t)x->q.zero_point[0],
                        bias);
         b_in[k] = te_emit_const_i32(e, bias, (size_t)s.n_state, "bias_in");

@@ -13,6 +13,7 @@
 #include "te_activation_s16.c"
 #include "te_lstm.c"
 #include "testlib.h"
+#include "../../src/ops/lstm_weights.h"
 
 #define MAX_B 3
 #define MAX_T 4
@@ -24,7 +25,34 @@ typedef struct {
     int8_t w_in[4][MAX_S * TE_LSTM_PAD4(MAX_I)], w_rec[4][MAX_S * TE_LSTM_PAD4(MAX_S)];
     int32_t bias[4][MAX_S];
     int32_t x_zp, h_zp;
+    /* the kernel's layout on this target (lstm_weights.h) */
+    int8_t k_in[4][MAX_S * TE_LSTM_PAD4(MAX_I)], k_rec[4][MAX_S * TE_LSTM_PAD4(MAX_S)];
+    int16_t d_in[4][(MAX_S + 1) * TE_LSTM_PAD4(MAX_I)], d_rec[4][(MAX_S + 1) * TE_LSTM_PAD4(MAX_S)];
 } lstm_case;
+
+/* The weights of gate k in te_lstm_s8's layout for the target. */
+static void kernel_weights(lstm_case *c, te_lstm_s8_params *p, int k)
+{
+    int8_t plain_in[MAX_S * MAX_I], plain_rec[MAX_S * MAX_S];
+    int r, j;
+    for (r = 0; r < c->ns; r++) {
+        for (j = 0; j < c->ni; j++)
+            plain_in[r * c->ni + j] = c->w_in[k][r * TE_LSTM_PAD4(c->ni) + j];
+        for (j = 0; j < c->ns; j++)
+            plain_rec[r * c->ns + j] = c->w_rec[k][r * TE_LSTM_PAD4(c->ns) + j];
+    }
+#if defined(TE_TARGET_DSP)
+    te_lstm_dsp_weights(plain_in, c->ns, c->ni, c->d_in[k]);
+    te_lstm_dsp_weights(plain_rec, c->ns, c->ns, c->d_rec[k]);
+    p->w_in[k] = c->d_in[k];
+    p->w_rec[k] = c->d_rec[k];
+#else
+    te_lstm_pad_weights(plain_in, c->ns, c->ni, c->k_in[k]);
+    te_lstm_pad_weights(plain_rec, c->ns, c->ns, c->k_rec[k]);
+    p->w_in[k] = c->k_in[k];
+    p->w_rec[k] = c->k_rec[k];
+#endif
+}
 
 static int32_t clamp16(int32_t v) { return te_clamp_i32(v, -32768, 32767); }
 
@@ -103,8 +131,7 @@ static void make_case(lstm_case *c, te_lstm_s8_params *p, int32_t eff_in[4][MAX_
             eff_in[k][r] = c->bias[k][r] - c->x_zp * sum_in;
             eff_rec[k][r] = -c->h_zp * sum_rec;
         }
-        p->w_in[k] = c->w_in[k];
-        p->w_rec[k] = c->w_rec[k];
+        kernel_weights(c, p, k);
         p->bias_in[k] = eff_in[k];
         p->bias_rec[k] = eff_rec[k];
         p->in_mult[k] = test_rand_range(1 << 30, 0x7fffffff);
@@ -162,6 +189,31 @@ static int run_case(void)
            out[c.batch * c.time * c.ns] == 99;
 }
 
+#if defined(TE_TARGET_DSP)
+/* Long rows of extreme values: the 127-group partial sums of te_lstm_dot2
+ * keep sum b x exact. */
+static void check_long_dot(void)
+{
+    enum { N = 1100, P = TE_LSTM_PAD4(N) };
+    static int8_t w[2 * N], x[N];
+    static int16_t v[P];
+    static uint32_t xw[P / 2];
+    int32_t s0 = 0, s1 = 0, a0 = 5, a1 = -7;
+    int j;
+    for (j = 0; j < N; j++) {
+        w[j] = (int8_t)(test_rand_range(0, 1) ? 127 : -127);
+        w[N + j] = (int8_t)(j & 1 ? -127 : 127);
+        x[j] = (int8_t)(j & 1 ? -128 : 127);
+        s0 += w[j] * x[j];
+        s1 += w[N + j] * x[j];
+    }
+    te_lstm_dsp_weights(w, 2, N, v);
+    te_lstm_widen(x, N, xw);
+    te_lstm_dot2(v, xw, P / 4, &a0, &a1);
+    CHECK(a0 == 5 + s0 && a1 == -7 + s1);
+}
+#endif
+
 int main(void)
 {
     int i, bad = 0;
@@ -169,5 +221,8 @@ int main(void)
     for (i = 0; i < 500; i++)
         bad += !run_case();
     CHECK(bad == 0);
+#if defined(TE_TARGET_DSP)
+    check_long_dot();
+#endif
     return test_summary();
 }
