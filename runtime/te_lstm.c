@@ -27,6 +27,17 @@ static inline TE_UNUSED int32_t te_lstm_requant(int32_t acc, int32_t mult, int32
 /* te:end */
 
 #if defined(TE_TARGET_DSP)
+/* te:section te_lstm_load32 */
+/* 4 bytes at p as one word: a single load on cores with unaligned access,
+ * inlined at -Os too */
+static inline TE_UNUSED uint32_t te_lstm_load32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+/* te:end */
+
 /* te:section te_lstm_widen */
 /* x [n] as int16 pairs, 2 words per 4 bytes (zeros past n): (x0, x2),
  * (x1, x3) as SXTB16 and SXTB16 ROR 8 give them. */
@@ -63,8 +74,8 @@ static inline TE_UNUSED void te_lstm_dot2(const int16_t *v, const uint32_t *xw, 
         const int16_t *vp = v;
         const uint32_t *xp = xw;
         for (; pairs > 0; pairs--) { /* two groups a turn: fewer loop steps */
-            uint32_t v0 = te_read_u32(vp), v1 = te_read_u32(vp + 2);
-            uint32_t v2 = te_read_u32(vp + 4), v3 = te_read_u32(vp + 6);
+            uint32_t v0 = te_lstm_load32(vp), v1 = te_lstm_load32(vp + 2);
+            uint32_t v2 = te_lstm_load32(vp + 4), v3 = te_lstm_load32(vp + 6);
             lo = te_smlad(te_sxtb16(v0), xp[0], lo);
             raw = te_smlad(v0, xp[0], raw);
             lo = te_smlad(te_sxtb16(v1), xp[1], lo);
@@ -77,7 +88,7 @@ static inline TE_UNUSED void te_lstm_dot2(const int16_t *v, const uint32_t *xw, 
             xp += 4;
         }
         if (n & 1) {
-            uint32_t v0 = te_read_u32(vp), v1 = te_read_u32(vp + 2);
+            uint32_t v0 = te_lstm_load32(vp), v1 = te_lstm_load32(vp + 2);
             lo = te_smlad(te_sxtb16(v0), xp[0], lo);
             raw = te_smlad(v0, xp[0], raw);
             lo = te_smlad(te_sxtb16(v1), xp[1], lo);
