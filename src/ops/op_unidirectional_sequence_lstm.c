@@ -228,72 +228,71 @@ static void effective_bias(const te_tensor *w, const te_tensor *b, int32_t offse
     }
 }
 
-static int emit(te_emit *e, const te_op *op)
+/* The per-gate constants (weights in the target's layout, effective
+ * biases) and their four-entry initialisers "{a, b, c, d}": weights in,
+ * weights recurrent, biases in, biases recurrent. */
+static int emit_gate_arrays(te_emit *e, const te_op *op, const lstm_sizes *s, char list[4][4 * sizeof(te_name) + 16])
 {
     te_graph *g = e->g;
-    const te_tensor *x = te_in(g, op, IN_X), *h = te_in(g, op, IN_HIDDEN),
-                    *c = te_in(g, op, IN_CELL);
-    const float gate_out = 1.0f / 32768.0f;
-    lstm_sizes s;
-    int32_t *bias, m, sh;
-    te_name w_in[4], w_rec[4], b_in[4], b_rec[4], prm;
-    te_name px, ph, pc, po, scratch;
-    char list[4][600];
-    int k, p, clip;
-    sizes_of(g, op, &s);
-    bias = malloc(sizeof(int32_t) * (size_t)s.n_state);
+    const te_tensor *x = te_in(g, op, IN_X), *h = te_in(g, op, IN_HIDDEN);
+    int32_t *bias = malloc(sizeof(int32_t) * (size_t)s->n_state);
+    te_name n[4][4];
+    int k, a;
     if (!bias)
         return te_fail(e->diag, "out of memory");
-    te_emit_kernel(e, TE_K_SIGMOID_S16);
-    te_emit_kernel(e, TE_K_TANH_S16);
-    te_emit_kernel(e, TE_K_LSTM_S8);
     for (k = 0; k < 4; k++) {
         const te_tensor *wi = te_in(g, op, IN_W_INPUT + gate_slot[k]);
         const te_tensor *wr = te_in(g, op, IN_W_REC + gate_slot[k]);
-        w_in[k] = emit_weights(e, wi, "w_in");
-        w_rec[k] = emit_weights(e, wr, "w_rec");
+        n[0][k] = emit_weights(e, wi, "w_in");
+        n[1][k] = emit_weights(e, wr, "w_rec");
         effective_bias(wi, te_in(g, op, IN_BIAS + gate_slot[k]), -(int32_t)x->q.zero_point[0],
                        bias);
-        b_in[k] = te_emit_const_i32(e, bias, (size_t)s.n_state, "bias_in");
+        n[2][k] = te_emit_const_i32(e, bias, (size_t)s->n_state, "bias_in");
         effective_bias(wr, NULL, -(int32_t)h->q.zero_point[0], bias);
-        b_rec[k] = te_emit_const_i32(e, bias, (size_t)s.n_state, "bias_rec");
+        n[3][k] = te_emit_const_i32(e, bias, (size_t)s->n_state, "bias_rec");
     }
     free(bias);
-    te_params_begin(e, "te_lstm_s8_params");
-    te_params_int(e, "batch", s.batch);
-    te_params_int(e, "time", s.time);
-    te_params_int(e, "n_input", s.n_input);
-    te_params_int(e, "n_state", s.n_state);
-    te_params_int(e, "time_major", op->opt.time_major);
-    snprintf(list[0], sizeof list[0], "{%s, %s, %s, %s}", w_in[0].s, w_in[1].s, w_in[2].s,
-             w_in[3].s);
-    snprintf(list[1], sizeof list[1], "{%s, %s, %s, %s}", w_rec[0].s, w_rec[1].s, w_rec[2].s,
-             w_rec[3].s);
-    snprintf(list[2], sizeof list[2], "{%s, %s, %s, %s}", b_in[0].s, b_in[1].s, b_in[2].s,
-             b_in[3].s);
-    snprintf(list[3], sizeof list[3], "{%s, %s, %s, %s}", b_rec[0].s, b_rec[1].s, b_rec[2].s,
-             b_rec[3].s);
-    te_params_expr(e, "w_in", list[0]);
-    te_params_expr(e, "w_rec", list[1]);
-    te_params_expr(e, "bias_in", list[2]);
-    te_params_expr(e, "bias_rec", list[3]);
-    {
-        int in_m[4], in_s[4], rec_m[4], rec_s[4];
-        for (k = 0; k < 4; k++) {
-            fc_multiplier(x->q.scale[0], te_in(g, op, IN_W_INPUT + gate_slot[k])->q.scale[0], &m,
-                          &sh);
-            in_m[k] = (int)m;
-            in_s[k] = (int)sh;
-            fc_multiplier(h->q.scale[0], te_in(g, op, IN_W_REC + gate_slot[k])->q.scale[0], &m,
-                          &sh);
-            rec_m[k] = (int)m;
-            rec_s[k] = (int)sh;
-        }
-        te_params_ints(e, "in_mult", in_m, 4);
-        te_params_ints(e, "in_shift", in_s, 4);
-        te_params_ints(e, "rec_mult", rec_m, 4);
-        te_params_ints(e, "rec_shift", rec_s, 4);
+    for (a = 0; a < 4; a++) {
+        const char *v0 = n[a][0].s, *v1 = n[a][1].s, *v2 = n[a][2].s, *v3 = n[a][3].s;
+        size_t len = strlen(v0) + strlen(v1) + strlen(v2) + strlen(v3) + 9;
+        if (len > sizeof list[a])
+            return te_fail(e->diag, "internal: LSTM constant names too long");
+        strcpy(list[a], "{");
+        strcat(strcat(strcat(strcat(list[a], v0), ", "), v1), ", ");
+        strcat(strcat(strcat(strcat(list[a], v2), ", "), v3), "}");
     }
+    return 0;
+}
+
+/* The gates' product multipliers (input and recurrent, to Q3.12). */
+static void params_gate_scales(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_tensor *x = te_in(g, op, IN_X), *h = te_in(g, op, IN_HIDDEN);
+    int in_m[4], in_s[4], rec_m[4], rec_s[4], k;
+    int32_t m, sh;
+    for (k = 0; k < 4; k++) {
+        fc_multiplier(x->q.scale[0], te_in(g, op, IN_W_INPUT + gate_slot[k])->q.scale[0], &m, &sh);
+        in_m[k] = (int)m;
+        in_s[k] = (int)sh;
+        fc_multiplier(h->q.scale[0], te_in(g, op, IN_W_REC + gate_slot[k])->q.scale[0], &m, &sh);
+        rec_m[k] = (int)m;
+        rec_s[k] = (int)sh;
+    }
+    te_params_ints(e, "in_mult", in_m, 4);
+    te_params_ints(e, "in_shift", in_s, 4);
+    te_params_ints(e, "rec_mult", rec_m, 4);
+    te_params_ints(e, "rec_shift", rec_s, 4);
+}
+
+/* The cell update and hidden state multipliers (gate outputs in Q0.15),
+ * the quantized cell clip (-1: none) and the cell's tanh rescaling. */
+static void params_cell(te_emit *e, const te_op *op, int32_t tanh_m, int32_t tanh_s)
+{
+    const te_tensor *h = te_in(e->g, op, IN_HIDDEN), *c = te_in(e->g, op, IN_CELL);
+    const float gate_out = 1.0f / 32768.0f;
+    int32_t m, sh;
+    int clip = -1;
     mul_multiplier(gate_out, c->q.scale[0], c->q.scale[0], &m, &sh);
     te_params_int(e, "forget_mult", m);
     te_params_int(e, "forget_shift", sh);
@@ -304,21 +303,49 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "hidden_mult", m);
     te_params_int(e, "hidden_shift", sh);
     te_params_int(e, "hidden_zp", h->q.zero_point[0]);
-    clip = -1;
-    if (op->opt.cell_clip > 0.0f) {
+    if (op->opt.cell_clip > 0.0f) { /* TFLM: static_cast<int16_t> of the clamped quotient */
         double q = (double)op->opt.cell_clip / (double)c->q.scale[0];
         clip = (int)(int16_t)(q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q);
     }
     te_params_int(e, "cell_clip", clip);
+    te_params_int(e, "cell_tanh_mult", tanh_m);
+    te_params_int(e, "cell_tanh_shift", tanh_s);
+}
+
+static int emit(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_tensor *c = te_in(g, op, IN_CELL);
+    lstm_sizes s;
+    int32_t tanh_m, tanh_s;
+    te_name prm, px, ph, pc, po, scratch;
+    char list[4][4 * sizeof(te_name) + 16];
+    int p;
+    sizes_of(g, op, &s);
     te_checked_log2(c->q.scale[0], &p);
-    if (te_s16_tanh_pot_rescale(p, &m, &sh) < 0)
+    if (te_s16_tanh_pot_rescale(p, &tanh_m, &tanh_s) < 0)
         return te_op_fail(e->diag, op, "lost its cell rescaling (internal error)");
-    te_params_int(e, "cell_tanh_mult", m);
-    te_params_int(e, "cell_tanh_shift", sh);
+    te_emit_kernel(e, TE_K_SIGMOID_S16);
+    te_emit_kernel(e, TE_K_TANH_S16);
+    te_emit_kernel(e, TE_K_LSTM_S8);
+    if (emit_gate_arrays(e, op, &s, list) < 0)
+        return -1;
+    te_params_begin(e, "te_lstm_s8_params");
+    te_params_int(e, "batch", s.batch);
+    te_params_int(e, "time", s.time);
+    te_params_int(e, "n_input", s.n_input);
+    te_params_int(e, "n_state", s.n_state);
+    te_params_int(e, "time_major", op->opt.time_major);
+    te_params_expr(e, "w_in", list[0]);
+    te_params_expr(e, "w_rec", list[1]);
+    te_params_expr(e, "bias_in", list[2]);
+    te_params_expr(e, "bias_rec", list[3]);
+    params_gate_scales(e, op);
+    params_cell(e, op, tanh_m, tanh_s);
     prm = te_params_end(e);
-    px = te_emit_tensor(e, x->id);
-    ph = te_emit_tensor(e, h->id);
-    pc = te_emit_tensor(e, c->id);
+    px = te_emit_tensor(e, op->in[IN_X]);
+    ph = te_emit_tensor(e, op->in[IN_HIDDEN]);
+    pc = te_emit_tensor(e, op->in[IN_CELL]);
     po = te_emit_tensor(e, op->out[0]);
     scratch = te_emit_scratch(e, "void");
     te_emit_call(e, "te_lstm_s8", prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
