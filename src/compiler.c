@@ -156,15 +156,16 @@ static void set_plan(te_model *m, candidate *c)
     m->low = c->low;
 }
 
-/* --sram-limit: one line naming the size reached and the layer setting it;
- * without patches, also what --patch auto would reach. */
+/* --sram-limit: one line naming the size reached and the layer setting it,
+ * and the smallest arena patch-based execution reached (the search ran
+ * before, driven by the limit). */
 static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 {
     const te_plan *p = m->plan;
     int s, peak_step = 0;
     size_t peak = 0, limit = o ? o->sram_limit : 0;
     const te_op *op;
-    char hint[96] = "";
+    char hint[160] = "";
     if (!limit || p->arena_bytes + p->state_bytes <= limit)
         return 0;
     if (p->arena_bytes <= limit)
@@ -179,14 +180,12 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     }
     if (p->n_steps == 0)
         return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
-    if (!m->g->patch) {
-        size_t with_patches = 0;
-        te_patch_plan *pp = te_patch_search(m->g, m->low, o->patch.max_recompute,
-                                            te_model_macs(m), p->arena_bytes, &with_patches);
-        if (pp)
-            snprintf(hint, sizeof hint, "; --patch auto would need about %zu", with_patches);
-        te_patch_plan_free(pp);
-    }
+    if (m->g->patch)
+        snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: first %d operators "
+                 "in %dx%d patches)", m->g->patch->n_ops, m->g->patch->grid_h,
+                 m->g->patch->grid_w);
+    else if (o->patch.mode != TE_PATCH_EXPLICIT)
+        snprintf(hint, sizeof hint, "; no patch-based plan needs less");
     op = &m->g->ops[p->schedule[peak_step]];
     return te_fail(d,
                    "does not fit --sram-limit %zu: best plan needs %zu bytes; the peak (%zu bytes "
@@ -195,22 +194,26 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 }
 
 /* --patch: runs the first stage patch by patch when asked (explicit form)
- * or when the search finds a smaller arena (auto). Keeps the bound of
- * plain layer-by-layer execution for the reports. */
-static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
+ * or when the search finds a smaller arena (auto, or when layer by layer
+ * does not fit the arena budget `fit`). Keeps the bound of plain
+ * layer-by-layer execution for the reports. */
+static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_diag *d)
 {
     te_graph *g = m->g;
     te_patch_plan *p = NULL;
+    te_patch_opts auto_on;
     te_lower_opts lo = m->low->opts;
     candidate c;
     size_t bound = m->plan->bound_no_inplace;
+    if (po->mode == TE_PATCH_OFF && fit && m->plan->arena_bytes > fit)
+        auto_on = *po, auto_on.mode = TE_PATCH_AUTO, po = &auto_on; /* the limit drives it */
     if (po->mode == TE_PATCH_EXPLICIT) {
         p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
         if (!p)
             return -1;
     } else if (po->mode == TE_PATCH_AUTO) {
         p = te_patch_search(g, m->low, po->max_recompute, te_model_macs(m), m->plan->arena_bytes,
-                            NULL);
+                            fit, NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */
     } else {
@@ -225,6 +228,17 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
     set_plan(m, &c);
     m->plan->bound_no_inplace = bound;
     return 0;
+}
+
+/* The arena budget --sram-limit leaves (0: none).  When layer by layer does
+ * not fit, it also turns the patch search on (--patch auto then picks the
+ * fastest plan that fits, not the smallest). */
+static size_t patch_budget(const te_model *m, const te_compile_opts *o)
+{
+    size_t state = m->plan->state_bytes;
+    if (!o->sram_limit)
+        return 0;
+    return o->sram_limit > state ? o->sram_limit - state : 1;
 }
 
 static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
@@ -259,7 +273,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     set_plan(m, &c);
-    if ((o && apply_patches(m, &o->patch, d) < 0) || check_sram_limit(m, o, d) < 0) {
+    if ((o && apply_patches(m, &o->patch, patch_budget(m, o), d) < 0) ||
+        check_sram_limit(m, o, d) < 0) {
         te_model_free(m);
         return NULL;
     }

@@ -97,3 +97,10 @@ int te_s16_act_emit(te_emit *e, const te_op *op, int tanh)
                  te_expr("%ld", (long)s).s);
     return 0;
 }
+
+te_patch_kind te_s16_act_patch_kind(const te_graph *g, const te_op *op)
+{
+    if (op->n_in > 0 && op->in[0] >= 0 && g->tensors[op->in[0]].type == TE_DT_INT16)
+        return TE_PATCH_NONE;
+    return te_patch_pointwise(g, op);
+}

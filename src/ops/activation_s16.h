@@ -28,4 +28,8 @@ int te_s16_tanh_pot_rescale(int scale_power, int32_t *mult, int32_t *shift);
 int te_s16_act_check(te_graph *g, const te_op *op, te_diag *d, int tanh);
 int te_s16_act_emit(te_emit *e, const te_op *op, int tanh);
 
+/* patch_kind of LOGISTIC and TANH: pointwise for int8; int16 stays out of
+ * patch stages (they are int8). */
+te_patch_kind te_s16_act_patch_kind(const te_graph *g, const te_op *op);
+
 #endif

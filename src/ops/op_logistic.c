@@ -40,5 +40,6 @@ const te_op_def te_op_logistic = {
     .inplace_input = te_inplace_same_size_input0,
     .kernel = "te_lut_s8",
     .variant = variant,
-    .patch_kind = te_patch_pointwise,
+    .patch_kind = te_s16_act_patch_kind,
+    .int16x8 = 1,
 };
