@@ -208,6 +208,20 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
     te_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
+/* 1 if a variable tensor of the state region does not start at zero:
+ * TFLite Micro resets an int8 variable to its zero point. */
+static int state_has_zero_points(const te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        const te_tensor *tt = &g->tensors[t];
+        if (tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
+            tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                           const te_codegen_opts *o)
 {
@@ -237,6 +251,9 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                          "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
                       o->name, p->state_bytes, o->name, up);
+    if (p->state_bytes && state_has_zero_points(g))
+        te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
+                         "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
 }
 
@@ -249,13 +266,30 @@ static int mentions_arena(const te_buf *b, const char *name)
     return b->s && strstr(b->s, needle) != NULL;
 }
 
-/* NAME_reset(): TFLite Micro's ResetVariableTensors, zeroes the state. */
-static void emit_reset(te_buf *c, const te_plan *p, const char *name)
+/* NAME_reset(): TFLite Micro's ResetVariableTensors: zeroes the state,
+ * then sets each int8 variable tensor to its zero point (and then the
+ * first invoke calls it: NAME_state_ready). */
+static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const char *name)
 {
+    int t;
     te_buf_printf(c, "void %s_reset(void)\n{\n", name);
     if (p->state_bytes)
         te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
                          "        %s_state.bytes[i] = 0;\n", name, name);
+    if (p->state_bytes && state_has_zero_points(g)) {
+        for (t = 0; t < g->n_tensors; t++) {
+            const te_tensor *tt = &g->tensors[t];
+            if (!(tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
+                  tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0))
+                continue;
+            te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
+                             "        %s_state.bytes[i] = (uint8_t)%lld;\n",
+                          tt->state_offset, tt->state_offset + te_tensor_bytes(tt),
+                          "zero point of an int8 variable", name,
+                          (long long)tt->q.zero_point[0]);
+        }
+        te_buf_printf(c, "    %s_state_ready = 1;\n", name);
+    }
     te_buf_printf(c, "}\n\n");
 }
 
@@ -312,10 +346,12 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
         !mentions_arena(&e.consts, o->name))
         te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
+    if (p->state_bytes && state_has_zero_points(g))
+        te_buf_printf(c, "    if (!%s_state_ready)\n        %s_reset();\n", o->name, o->name);
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);
     te_buf_printf(c, "    return 0;\n}\n\n");
-    emit_reset(c, p, o->name);
+    emit_reset(c, g, p, o->name);
     if (io.len)
         te_buf_append(c, io.s, io.len);
     if (h->oom || c->oom || e.consts.oom || e.body.oom || io.oom) {

@@ -740,6 +740,22 @@ static int dec_svdf(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* UnidirectionalSequenceLSTMOptions: fused_activation_function (the cell
+ * gate's), cell_clip, proj_clip, time_major (asymmetric_quantize_inputs
+ * is hybrid only; diagonal_recurrent_tensors is not in TFLM). */
+static int dec_sequence_lstm(reader *r, const fb_table *t, te_op *op)
+{
+    int8_t act;
+    uint8_t tm;
+    (void)r;
+    if (fb_i8(t, 0, 0, &act) || fb_f32(t, 1, 0.0f, &op->opt.cell_clip) ||
+        fb_f32(t, 2, 0.0f, &op->opt.proj_clip) || fb_u8(t, 3, 0, &tm))
+        return -1;
+    op->opt.activation = (te_activation)act;
+    op->opt.time_major = tm != 0;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -782,6 +798,7 @@ static const struct {
     {TE_OP_SVDF, TE_OPT_SVDF, dec_svdf},
     {TE_OP_L2_NORMALIZATION, TE_OPT_L2NORM, dec_activation0},
     {TE_OP_DIV, TE_OPT_DIV, dec_activation0},
+    {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM, dec_sequence_lstm},
 };
 
 /* Fields that are not zero when the options table is absent. */

@@ -121,6 +121,9 @@ typedef struct {
      * the convolution (pass_fold_pad), added around the input before
      * `padding` applies; 0 when none */
     int pad_top, pad_bottom, pad_left, pad_right;
+    /* UNIDIRECTIONAL_SEQUENCE_LSTM (activation: of the cell gate) */
+    float cell_clip, proj_clip;
+    int time_major;
 } te_options;
 
 typedef struct {

@@ -1,13 +1,17 @@
 /* op_tanh.c - TANH (int8): TFLM's fixed-point tanh of the input in Q4.27,
  * evaluated for all 256 inputs at compile time; the kernel is a table
  * lookup.  Like TFLM, the output is produced with scale 1/128 and zero
- * point 0 whatever the output tensor says. */
+ * point 0 whatever the output tensor says.  int16 (zero point 0): TFLM's
+ * interpolated-table kernel, activation_s16.h. */
+#include "activation_s16.h"
 #include "ops.h"
 
 #include "../quant/lut_emit.h"
 
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
+    if (op->n_in > 0 && op->in[0] >= 0 && te_in(g, op, 0)->type == TE_DT_INT16)
+        return te_s16_act_check(g, op, d, 1);
     if (te_lut_check_unary(g, op, d, 0) < 0)
         return -1;
     return te_lut_check_sigmoid_input(g, op, d);
@@ -15,7 +19,14 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 
 static int emit(te_emit *e, const te_op *op)
 {
+    if (te_in(e->g, op, 0)->type == TE_DT_INT16)
+        return te_s16_act_emit(e, op, 1);
     return te_lut_emit_sigmoid(e, op, te_lut_tanh);
+}
+
+static const char *variant(const te_graph *g, const te_op *op)
+{
+    return te_in((te_graph *)g, op, 0)->type == TE_DT_INT16 ? "te_tanh_s16" : "te_lut_s8";
 }
 
 const te_op_def te_op_tanh = {
@@ -24,5 +35,7 @@ const te_op_def te_op_tanh = {
     .emit = emit,
     .inplace_input = te_inplace_same_size_input0,
     .kernel = "te_lut_s8",
-    .patch_kind = te_patch_pointwise,
+    .variant = variant,
+    .patch_kind = te_s16_act_patch_kind,
+    .int16x8 = 1,
 };

@@ -35,6 +35,7 @@ extern const te_op_def te_op_softmax;
 extern const te_op_def te_op_log_softmax;
 extern const te_op_def te_op_logistic;
 extern const te_op_def te_op_tanh;
+extern const te_op_def te_op_unidirectional_sequence_lstm;
 extern const te_op_def te_op_hard_swish;
 extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
@@ -125,6 +126,7 @@ static const te_op_def *const op_table[] = {
     &te_op_log_softmax,
     &te_op_logistic,
     &te_op_tanh,
+    &te_op_unidirectional_sequence_lstm,
     &te_op_hard_swish,
     &te_op_relu,
     &te_op_relu6,
