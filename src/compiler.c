@@ -162,10 +162,10 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 {
     const te_plan *p = m->plan;
     int s, peak_step = 0;
-    size_t peak = 0, limit = o ? o->sram_limit : 0;
+    size_t peak = 0, limit = o ? o->sram_limit : 0, stack = te_model_stack(m).opt;
     const te_op *op;
     char hint[96] = "";
-    if (!limit || p->arena_bytes <= limit)
+    if (!limit || p->arena_bytes + stack <= limit)
         return 0;
     for (s = 0; s < p->n_steps; s++) {
         size_t live = te_plan_live_bytes(p, s);
@@ -175,7 +175,8 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         }
     }
     if (p->n_steps == 0)
-        return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu, stack %zu), over the limit of %zu",
+                       p->arena_bytes + stack, p->arena_bytes, stack, limit);
     if (!m->g->patch) {
         size_t with_patches = 0;
         te_patch_plan *pp = te_patch_search(m->g, m->low, o->patch.max_recompute,
@@ -186,9 +187,10 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     }
     op = &m->g->ops[p->schedule[peak_step]];
     return te_fail(d,
-                   "does not fit --sram-limit %zu: best plan needs %zu bytes; the peak (%zu bytes "
-                   "live) is at %s (op %d)%s",
-                   limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index, hint);
+                   "does not fit --sram-limit %zu: best plan needs %zu bytes (arena %zu, stack %zu); "
+                   "the peak (%zu bytes live) is at %s (op %d)%s",
+                   limit, p->arena_bytes + stack, p->arena_bytes, stack, peak,
+                   te_opcode_name(op->opcode), op->index, hint);
 }
 
 /* --patch: runs the first stage patch by patch when asked (explicit form)
@@ -290,6 +292,11 @@ int te_model_generate(te_model *m, const char *name, const char *model_desc, te_
     o.name = name;
     o.model_desc = model_desc;
     return te_codegen(m->g, m->plan, &o, h, c, d);
+}
+
+te_stack_bound te_model_stack(const te_model *m)
+{
+    return te_stack_bound_plan(m->g, m->plan);
 }
 
 int64_t te_op_macs(const te_graph *g, const te_op *op)
