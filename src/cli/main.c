@@ -64,12 +64,8 @@ static char **split_equals(int argc, char **argv, int *out_argc)
     return out;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-    if (argc > 2 && (argv = split_equals(argc, argv, &argc)) == NULL) {
-        fputs("tinyengine: error: out of memory\n", stderr);
-        return 1;
-    }
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -96,4 +92,19 @@ int main(int argc, char **argv)
         return cmd_profile(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'tinyengine --help')", argv[1]);
     return 2;
+}
+
+/* The split argv (static: still reachable when a command calls exit()). */
+static char **split_argv;
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc > 2 && (split_argv = split_equals(argc, argv, &argc)) == NULL) {
+        fputs("tinyengine: error: out of memory\n", stderr);
+        return 1;
+    }
+    rc = dispatch(argc, split_argv ? split_argv : argv);
+    free(split_argv);
+    return rc;
 }
