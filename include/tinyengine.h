@@ -41,6 +41,8 @@ typedef struct {
                                * model's (0: the default 20; negative: none) */
     double mhz;          /* clock of the latency estimate (0: 120) */
     double cpi;          /* cycles per instruction of the latency estimate (0: 1.0) */
+    size_t flash_limit;  /* flash the generated code may take; int16 weight copies and
+                          * inlined kernels only within it (0: none given) */
 } te_config;
 
 /* One tensor an operator reads or writes. */
@@ -91,10 +93,11 @@ typedef struct {
 
     size_t peak_sram_bytes;          /* the static arena with these options */
     size_t peak_sram_bytes_no_patch; /* the arena without patch-based execution */
+    size_t state_bytes;              /* persistent state (LSTM/SVDF variable tensors),
+                                      * static RAM beside the arena */
     size_t live_peak_bytes;          /* most bytes live at one step (no placement gaps) */
     size_t lifetime_bound_bytes;     /* bound of layer-by-layer execution, nothing in place */
     int peak_layer;                  /* layer with the most live bytes (index into layers) */
-    size_t state_bytes;              /* persistent state kept between invokes (0 for now) */
     size_t stack_bytes;              /* NAME_STACK_BYTES: invoke's stack bound, optimised build */
     size_t stack_bytes_O0;           /* the same at -O0 */
     size_t ram_bytes;                /* peak_sram_bytes + state_bytes + stack_bytes */

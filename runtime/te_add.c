@@ -1,4 +1,4 @@
-/* te_add.c - ADD int8 kernel (see te_add.h). */
+/* te_add.c - ADD int8 and int16 kernels (see te_add.h). */
 #include "te_common.h"
 #include "te_add.h"
 
@@ -124,5 +124,45 @@ TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, cons
     }
     TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
                   te_add_lut_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
+}
+/* te:end */
+
+/* ---- int16 ---------------------------------------------------------------- */
+
+/* te:section te_add_one_s16 */
+/* The int8 arithmetic on int16 values (left shift 15 in the params). */
+static inline TE_UNUSED int16_t te_add_one_s16(const te_add_params *p, int16_t a, int16_t b)
+{
+    int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
+    int32_t y = te_shl_i32(p->in2_offset + b, p->left_shift);
+    int32_t sum;
+    x = te_mul_by_quant_mult_smaller_than_one(x, p->in1_mult, p->in1_shift);
+    y = te_mul_by_quant_mult_smaller_than_one(y, p->in2_mult, p->in2_shift);
+    sum = te_mul_by_quant_mult_smaller_than_one(x + y, p->out_mult, p->out_shift) + p->out_offset;
+    return (int16_t)te_clamp_i32(sum, p->act_min, p->act_max);
+}
+/* te:end */
+
+/* te:section te_add_row_s16 */
+static inline TE_UNUSED void te_add_row_s16(const te_add_params *p, const int16_t *a, int s1,
+                                            const int16_t *b, int s2, int16_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = te_add_one_s16(p, a[i * s1], b[i * s2]);
+}
+/* te:end */
+
+/* te:section te_add_s16 */
+TE_KERNEL void te_add_s16(const te_add_params *p, const int16_t *in1, const int16_t *in2,
+                          int16_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    if (!p->broadcast) {
+        te_add_row_s16(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_ROWS_T(int16_t, d, s1, s2, in1, in2, out,
+                    te_add_row_s16(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
 /* te:end */

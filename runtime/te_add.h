@@ -22,7 +22,7 @@ typedef struct {
     int stride1[TE_ADD_MAX_DIMS];  /* element stride of input 1 per output dim (0: broadcast) */
     int stride2[TE_ADD_MAX_DIMS];  /* same for input 2 */
     int32_t in1_offset, in2_offset;  /* minus the input zero points */
-    int left_shift;                /* 20 for int8 */
+    int left_shift;                /* 20 for int8, 15 for int16 */
     int32_t in1_mult;
     int in1_shift;                 /* <= 0 (QuantizeMultiplierSmallerThanOneExp) */
     int32_t in2_mult;
@@ -55,6 +55,10 @@ TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t
 /* Output may be input 1 or input 2 (same shape): element i is read first. */
 TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
                              int8_t *out);
+/* te:end */
+/* te:section te_add_s16 */
+TE_KERNEL void te_add_s16(const te_add_params *p, const int16_t *in1, const int16_t *in2,
+                          int16_t *out);
 /* te:end */
 
 #endif

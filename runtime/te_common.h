@@ -111,6 +111,21 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult(int32_t x, int32_t multipli
 }
 /* te:end */
 
+/* te:section te_mul_by_quant_mult_i64 */
+/* TFLite MultiplyByQuantizedMultiplier for an int64 accumulator (the
+ * int16x8 kernels): the multiplier rounded to 16 bits (0x7FFF from
+ * 0x7FFF0000 up), then one rounding right shift by 15 - shift.  mult >= 0,
+ * -31 <= shift <= 7.  Wraps (no UB) where TFLite's arithmetic would
+ * overflow; the int32 result is the low 32 bits as in TFLite. */
+static inline TE_UNUSED int32_t te_mul_by_quant_mult_i64(int64_t x, int32_t multiplier, int shift)
+{
+    int64_t reduced = multiplier < 0x7FFF0000 ? ((int64_t)multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    int total = 15 - shift;
+    uint64_t r = (uint64_t)x * (uint64_t)reduced + ((uint64_t)1 << (total - 1));
+    return (int32_t)(uint32_t)(uint64_t)((int64_t)r >> total);
+}
+/* te:end */
+
 /* te:section te_mul_by_quant_mult_smaller_than_one */
 /* TFLite MultiplyByQuantizedMultiplierSmallerThanOneExp (left_shift <= 0). */
 static inline TE_UNUSED int32_t te_mul_by_quant_mult_smaller_than_one(int32_t x, int32_t multiplier,
@@ -126,6 +141,20 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult_greater_than_one(int32_t x,
                                                                       int left_shift)
 {
     return te_sat_round_doubling_high_mul(te_shl_i32(x, left_shift), multiplier);
+}
+/* te:end */
+
+/* te:section te_lut_interp_s16 */
+/* TFLite's int16 table lookup with linear interpolation
+ * (lut_lookup_with_interpolation): lut has 513 entries over the int16
+ * range, 128 inputs apart; the slope is taken as int16, the offset's
+ * product rounded by 7 bits. */
+static inline TE_UNUSED int16_t te_lut_interp_s16(int16_t x, const int16_t *lut)
+{
+    int index = 256 + (x >> 7);
+    int32_t offset = x & 0x7f;
+    int16_t slope = (int16_t)(lut[index + 1] - lut[index]);
+    return (int16_t)(lut[index] + ((slope * offset + 64) >> 7));
 }
 /* te:end */
 
@@ -201,12 +230,13 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
 /* te:end */
 #endif
 
-/* te:section TE_BCAST_ROWS */
-/* The element-wise kernels' broadcast walk: ROW for every innermost row of
- * a 6-D broadcast (dims D, element strides S1 and S2 of the inputs IN1 and
- * IN2), with the row's first inputs in te_a and te_b and the lvalue OUT at
- * its first output; OUT advances D[5] a row.  A macro, so ROW inlines. */
-#define TE_BCAST_ROWS(D, S1, S2, IN1, IN2, OUT, ROW)                                         \
+/* te:section TE_BCAST_ROWS_T */
+/* The element-wise kernels' broadcast walk over elements of type T: ROW for
+ * every innermost row of a 6-D broadcast (dims D, element strides S1 and S2
+ * of the inputs IN1 and IN2), with the row's first inputs in te_a and te_b
+ * and the lvalue OUT at its first output; OUT advances D[5] a row.  A
+ * macro, so ROW inlines. */
+#define TE_BCAST_ROWS_T(T, D, S1, S2, IN1, IN2, OUT, ROW)                                    \
     do {                                                                                     \
         int i0_, i1_, i2_, i3_, i4_;                                                         \
         for (i0_ = 0; i0_ < (D)[0]; i0_++)                                                   \
@@ -214,15 +244,19 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
                 for (i2_ = 0; i2_ < (D)[2]; i2_++)                                           \
                     for (i3_ = 0; i3_ < (D)[3]; i3_++)                                       \
                         for (i4_ = 0; i4_ < (D)[4]; i4_++, (OUT) += (D)[5]) {                \
-                            const int8_t *te_a = (IN1) + i0_ * (S1)[0] + i1_ * (S1)[1] +     \
-                                                 i2_ * (S1)[2] + i3_ * (S1)[3] +             \
-                                                 i4_ * (S1)[4];                              \
-                            const int8_t *te_b = (IN2) + i0_ * (S2)[0] + i1_ * (S2)[1] +     \
-                                                 i2_ * (S2)[2] + i3_ * (S2)[3] +             \
-                                                 i4_ * (S2)[4];                              \
+                            const T *te_a = (IN1) + i0_ * (S1)[0] + i1_ * (S1)[1] +          \
+                                            i2_ * (S1)[2] + i3_ * (S1)[3] + i4_ * (S1)[4];   \
+                            const T *te_b = (IN2) + i0_ * (S2)[0] + i1_ * (S2)[1] +          \
+                                            i2_ * (S2)[2] + i3_ * (S2)[3] + i4_ * (S2)[4];   \
                             ROW;                                                             \
                         }                                                                    \
     } while (0)
+/* te:end */
+
+/* te:section TE_BCAST_ROWS */
+/* TE_BCAST_ROWS_T over int8 elements. */
+#define TE_BCAST_ROWS(D, S1, S2, IN1, IN2, OUT, ROW)                                         \
+    TE_BCAST_ROWS_T(int8_t, D, S1, S2, IN1, IN2, OUT, ROW)
 /* te:end */
 
 #if defined(TE_TARGET_AVX2)

@@ -6,7 +6,12 @@
  *
  * The compiler describes the input as two nested index spaces: the kept
  * dimensions (one output element per position, in output order) and the
- * reduced dimensions, each with its sizes and input element strides. */
+ * reduced dimensions, each with its sizes and input element strides.
+ *
+ * int16x8: te_mean_s16 is the same requantization clamped to int16;
+ * te_mean_same_scale_s16 is TFLite Micro's path for equal input and output
+ * quantization (reference Mean: the int32 sum divided by the count,
+ * truncating; mult, shift and the zero points unused). */
 #ifndef TE_MEAN_H
 #define TE_MEAN_H
 
@@ -30,6 +35,13 @@ typedef struct {
 
 /* te:section te_mean_s8 */
 TE_KERNEL void te_mean_s8(const te_mean_params *p, const int8_t *input, int8_t *output);
+/* te:end */
+/* te:section te_mean_s16 */
+TE_KERNEL void te_mean_s16(const te_mean_params *p, const int16_t *input, int16_t *output);
+/* te:end */
+/* te:section te_mean_same_scale_s16 */
+TE_KERNEL void te_mean_same_scale_s16(const te_mean_params *p, const int16_t *input,
+                                      int16_t *output);
 /* te:end */
 
 #endif

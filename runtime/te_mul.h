@@ -1,7 +1,8 @@
 /* te_mul.h - MUL int8 kernel with numpy-style broadcasting (up to 6D),
  * bit-exact with TFLite Micro's reference integer Mul / BroadcastMul4DSlow:
  * (x1 - zp1) * (x2 - zp2) requantized with one multiplier, plus the output
- * zero point, clamped (fused activation). */
+ * zero point, clamped (fused activation).  te_mul_s16: the same on int16
+ * (int16x8: zero points 0). */
 #ifndef TE_MUL_H
 #define TE_MUL_H
 
@@ -25,6 +26,10 @@ typedef struct {
 /* te:section te_mul_s8 */
 TE_KERNEL void te_mul_s8(const te_mul_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out);
+/* te:end */
+/* te:section te_mul_s16 */
+TE_KERNEL void te_mul_s16(const te_mul_params *p, const int16_t *in1, const int16_t *in2,
+                          int16_t *out);
 /* te:end */
 
 #endif

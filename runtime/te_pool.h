@@ -2,7 +2,8 @@
  * with TFLite Micro's reference integer AveragePool / MaxPool: the window is
  * clipped to the input (padding cells are not counted), the average is
  * rounded half away from zero, and the result is clamped to the fused
- * activation range.  Input and output share scale and zero point. */
+ * activation range.  Input and output share scale and zero point.  The
+ * _s16 kernels are the int16x8 forms (same arithmetic, int16 range). */
 #ifndef TE_POOL_H
 #define TE_POOL_H
 
@@ -24,6 +25,12 @@ TE_KERNEL void te_pool_avg_s8(const te_pool_params *p, const int8_t *input, int8
 /* te:end */
 /* te:section te_pool_max_s8 */
 TE_KERNEL void te_pool_max_s8(const te_pool_params *p, const int8_t *input, int8_t *output);
+/* te:end */
+/* te:section te_pool_avg_s16 */
+TE_KERNEL void te_pool_avg_s16(const te_pool_params *p, const int16_t *input, int16_t *output);
+/* te:end */
+/* te:section te_pool_max_s16 */
+TE_KERNEL void te_pool_max_s16(const te_pool_params *p, const int16_t *input, int16_t *output);
 /* te:end */
 
 #endif

@@ -215,6 +215,45 @@ TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int d
 }
 /* te:end */
 
+/* te:section te_softmax_s16_exp */
+/* exp(x - max) in Q0.15 from the table: the difference rescaled, moved to
+ * the table's symmetric input range and saturated to int16. */
+static inline TE_UNUSED int16_t te_softmax_s16_exp(const te_softmax_s16_params *p, int32_t diff)
+{
+    int32_t v = te_mul_by_quant_mult(diff, p->input_mult, p->input_shift) + 32767;
+    return te_lut_interp_s16((int16_t)te_clamp_i32(v, -32768, 32767), p->exp_lut);
+}
+/* te:end */
+
+/* te:section te_softmax_s16 */
+TE_KERNEL void te_softmax_s16(const te_softmax_s16_params *p, const int16_t *in, int16_t *out)
+{
+    int r, c, depth = p->depth;
+    for (r = 0; r < p->rows; r++, in += depth, out += depth) {
+        int32_t mx = -32768, sum = 0, shifted, recip;
+        int headroom, right;
+        for (c = 0; c < depth; c++)
+            mx = TE_MAX(mx, in[c]);
+        for (c = 0; c < depth; c++) { /* the exps wait in out (Q0.15) */
+            out[c] = te_softmax_s16_exp(p, in[c] - mx);
+            sum += out[c];
+        }
+        /* 1 / sum: sum normalised to Q1.30 then Q1.16 (rounded), less 1 and
+         * recentred for the 1 / (1 + x) table */
+        headroom = te_softmax_clz((uint32_t)sum);
+        shifted = (int32_t)((((int64_t)sum << (headroom - 1)) + (1 << 13)) >> 14);
+        recip = te_lut_interp_s16(
+            (int16_t)te_clamp_i32(shifted - ((1 << 15) + (1 << 16)), -32768, 32767),
+            p->recip_lut);
+        right = 31 - headroom;
+        for (c = 0; c < depth; c++) {
+            int32_t v = (int32_t)(((int64_t)out[c] * recip + ((int64_t)1 << (right - 1))) >> right);
+            out[c] = (int16_t)te_clamp_i32(v, 0, 32767);
+        }
+    }
+}
+/* te:end */
+
 /* te:section te_log_softmax_s8 */
 TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
                                  const int32_t *exp_table, const int32_t *q5_table,

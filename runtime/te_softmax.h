@@ -9,6 +9,11 @@
  * At run time: the row max, the sum of exps, its reciprocal (SOFTMAX) or
  * log (LOG_SOFTMAX), and the output scaling.
  *
+ * te_softmax_s16 is TFLite Micro's int16 SOFTMAX (int16 in, int16 out,
+ * output scale 1/32768, zero point 0): x - max rescaled so that [-65535, 0]
+ * spans [-10, 0], exp by table interpolation, 1 / sum by a second table,
+ * both tables built by the compiler as TFLite's Prepare builds them.
+ *
  * LOG_SOFTMAX also exists on float32 (models that dequantize first): TFLM
  * computes it in float with expf/logf, so that kernel carries its own
  * expf/logf that return exactly what glibc's (x86-64 FMA build) return. */
@@ -27,6 +32,19 @@ TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
 /* Same with int16 output: scale 1/65536, zero point -32768. */
 TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int depth,
                                  const int32_t *exp_table);
+/* te:end */
+
+typedef struct {
+    int rows, depth;               /* rows x depth, softmax over depth */
+    int32_t input_mult;            /* QuantizeMultiplier of scale * beta / (10 / 65535) */
+    int input_shift;               /* > 0 is a left shift */
+    const int16_t *exp_lut;        /* 513 entries: exp on [-10, 0] */
+    const int16_t *recip_lut;      /* 513 entries: 1 / (1 + x) on [0, 1] */
+} te_softmax_s16_params;
+
+/* te:section te_softmax_s16 */
+/* in may be out (each element is read before it is written). */
+TE_KERNEL void te_softmax_s16(const te_softmax_s16_params *p, const int16_t *in, int16_t *out);
 /* te:end */
 
 /* te:section te_log_softmax_s8 */

@@ -156,17 +156,22 @@ static void set_plan(te_model *m, candidate *c)
     m->low = c->low;
 }
 
-/* --sram-limit: one line naming the size reached and the layer setting it;
- * without patches, also what --patch auto would reach. */
+/* --sram-limit: one line naming the size reached and the layer setting it,
+ * and the smallest arena patch-based execution reached (the search ran
+ * before, driven by the limit). */
 static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 {
     const te_plan *p = m->plan;
     int s, peak_step = 0;
     size_t peak = 0, limit = o ? o->sram_limit : 0, stack = te_model_stack(m).opt;
     const te_op *op;
-    char hint[96] = "";
-    if (!limit || p->arena_bytes + stack <= limit)
+    char hint[160] = "";
+    size_t need = p->arena_bytes + p->state_bytes + stack;
+    if (!limit || need <= limit)
         return 0;
+    if (p->arena_bytes <= limit)
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
+                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = te_plan_live_bytes(p, s);
         if (live > peak) {
@@ -175,41 +180,61 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         }
     }
     if (p->n_steps == 0)
-        return te_fail(d, "needs %zu bytes of SRAM (arena %zu, stack %zu), over the limit of %zu",
-                       p->arena_bytes + stack, p->arena_bytes, stack, limit);
-    if (!m->g->patch) {
-        size_t with_patches = 0;
-        te_patch_plan *pp = te_patch_search(m->g, m->low, o->patch.max_recompute,
-                                            te_model_macs(m), p->arena_bytes, &with_patches);
-        if (pp)
-            snprintf(hint, sizeof hint, "; --patch auto would need about %zu", with_patches);
-        te_patch_plan_free(pp);
-    }
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
+                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
+    if (m->g->patch)
+        snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: first %d operators "
+                 "in %dx%d patches)", m->g->patch->n_ops, m->g->patch->grid_h,
+                 m->g->patch->grid_w);
+    else if (o->patch.mode != TE_PATCH_EXPLICIT)
+        snprintf(hint, sizeof hint, "; no patch-based plan needs less");
     op = &m->g->ops[p->schedule[peak_step]];
     return te_fail(d,
-                   "does not fit --sram-limit %zu: best plan needs %zu bytes (arena %zu, stack %zu); "
-                   "the peak (%zu bytes live) is at %s (op %d)%s",
-                   limit, p->arena_bytes + stack, p->arena_bytes, stack, peak,
+                   "does not fit --sram-limit %zu: best plan needs %zu bytes (arena %zu, state %zu, "
+                   "stack %zu); the peak (%zu bytes live) is at %s (op %d)%s",
+                   limit, need, p->arena_bytes, p->state_bytes, stack, peak,
                    te_opcode_name(op->opcode), op->index, hint);
 }
 
+/* --flash-limit: one line when the model does not fit even with int8
+ * weights and no inlined kernels (the estimate of te_flash_base_estimate). */
+static int check_flash_limit(const te_model *m, te_diag *d)
+{
+    const te_graph *g = m->g;
+    int64_t base;
+    if (!g->flash_limit)
+        return 0;
+    base = te_flash_base_estimate(g);
+    if (base <= (int64_t)g->flash_limit)
+        return 0;
+    return te_fail(d,
+                   "does not fit --flash-limit %zu: needs about %lld bytes of flash (%zu of "
+                   "weights, about %lld of code and tables)",
+                   g->flash_limit, (long long)base, te_model_weights_bytes(m),
+                   (long long)te_flash_code_estimate(g));
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
- * or when the search finds a smaller arena (auto). Keeps the bound of
- * plain layer-by-layer execution for the reports. */
-static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
+ * or when the search finds a smaller arena (auto, or when layer by layer
+ * does not fit the arena budget `fit`). Keeps the bound of plain
+ * layer-by-layer execution for the reports. */
+static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_diag *d)
 {
     te_graph *g = m->g;
     te_patch_plan *p = NULL;
+    te_patch_opts auto_on;
     te_lower_opts lo = m->low->opts;
     candidate c;
     size_t bound = m->plan->bound_no_inplace;
+    if (po->mode == TE_PATCH_OFF && fit && m->plan->arena_bytes > fit)
+        auto_on = *po, auto_on.mode = TE_PATCH_AUTO, po = &auto_on; /* the limit drives it */
     if (po->mode == TE_PATCH_EXPLICIT) {
         p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
         if (!p)
             return -1;
     } else if (po->mode == TE_PATCH_AUTO) {
         p = te_patch_search(g, m->low, po->max_recompute, te_model_macs(m), m->plan->arena_bytes,
-                            NULL);
+                            fit, NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */
     } else {
@@ -226,6 +251,17 @@ static int apply_patches(te_model *m, const te_patch_opts *po, te_diag *d)
     return 0;
 }
 
+/* The arena budget --sram-limit leaves (0: none).  When layer by layer does
+ * not fit, it also turns the patch search on (--patch auto then picks the
+ * fastest plan that fits, not the smallest). */
+static size_t patch_budget(const te_model *m, const te_compile_opts *o)
+{
+    size_t state = m->plan->state_bytes + te_model_stack(m).opt; /* and the stack */
+    if (!o->sram_limit)
+        return 0;
+    return o->sram_limit > state ? o->sram_limit - state : 1;
+}
+
 static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
     static const te_lower_opts plain;
@@ -238,6 +274,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     g->target = o ? o->target : 0;
+    g->flash_limit = o ? o->flash_limit : 0;
     if (o && o->int8_io)
         te_pass_int8_io(g);
     te_pass_dce(g);
@@ -258,7 +295,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     set_plan(m, &c);
-    if ((o && apply_patches(m, &o->patch, d) < 0) || check_sram_limit(m, o, d) < 0) {
+    if ((o && apply_patches(m, &o->patch, patch_budget(m, o), d) < 0) ||
+        check_sram_limit(m, o, d) < 0 || check_flash_limit(m, d) < 0) {
         te_model_free(m);
         return NULL;
     }
@@ -311,6 +349,15 @@ int64_t te_model_macs(const te_model *m)
     int i;
     for (i = 0; i < m->g->n_ops; i++)
         sum += te_op_macs(m->g, &m->g->ops[i]);
+    return sum;
+}
+
+int64_t te_model_flash_extra(const te_model *m)
+{
+    int64_t sum = 0;
+    int i;
+    for (i = 0; m->low && i < m->low->n_ops + m->low->n_clones; i++)
+        sum += m->low->ops[i].flash_extra;
     return sum;
 }
 

@@ -25,9 +25,12 @@ typedef struct {
     size_t sram_limit;  /* fail when arena + stack (optimised build) need more (0 = no limit) */
     te_patch_opts patch; /* patch-based first stage (mode 0 = off) */
     int target;          /* te_target: kernel variants (0 = generic C99) */
+    size_t flash_limit;  /* bytes of flash (text + rodata) the generated code may
+                          * take; int16 weights and inlined kernels only within
+                          * it (0 = none given) */
 } te_compile_opts;
 
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0}
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0, 0}
 
 /* Reads a .tflite file, validates it, runs the passes and plans memory.
  * o may be NULL for the defaults. */
@@ -47,5 +50,7 @@ size_t te_model_weights_bytes(const te_model *m); /* bytes of all constant tenso
 /* Upper bound of the stack NAME_invoke needs (codegen/stack_bound.h); the
  * generated header states the same as NAME_STACK_BYTES. */
 te_stack_bound te_model_stack(const te_model *m);
+/* Flash bytes the kernel choices add beyond the weights (int16 copies). */
+int64_t te_model_flash_extra(const te_model *m);
 
 #endif

@@ -47,10 +47,18 @@ foreach(script ${TE_CLI_TESTS})
   get_filename_component(name ${script} NAME_WE)
   string(REGEX REPLACE "^test_" "" short ${name})
   add_test(NAME cli.${short} COMMAND sh ${script} $<TARGET_FILE:tinyengine> ${CMAKE_SOURCE_DIR}
-                                         $<TARGET_FILE:te_mkmodel>)
+                                         $<TARGET_FILE:te_mkmodel> $<TARGET_FILE:te_mkpatchnet>)
   # exit 77: something the test needs is absent (shared models, a cross compiler)
   set_tests_properties(cli.${short} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
 include(tests/golden/golden.cmake OPTIONAL)
 include(tests/qemu/qemu.cmake)
+
+# python.package: the Python package (python/) installed with pip into a
+# venv, its unit tests and examples/python/rank_models.py.
+add_test(NAME python.package
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/python/run.sh ${CMAKE_SOURCE_DIR}
+                 $<TARGET_FILE:tinyengine> $<TARGET_FILE:te_mkmodel> ${CMAKE_BINARY_DIR}/python-package)
+set_tests_properties(python.package PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+include(tests/cmake/cmake_tests.cmake)

@@ -61,14 +61,16 @@ int main(void)
            "(`build/te_operators > docs/operators.md`); the test `cli.docs_operators` fails when\n"
            "this page and the op table disagree.\n\n"
            "*int8*: the operator compiles for int8 (and the other types its op file accepts),\n"
-           "bit-exact with TensorFlow Lite Micro's reference kernels. *int16*: int16x8\n"
-           "activations (issue 14; none yet). Operators outside this list (custom operators,\n"
-           "TFLite-only builtins) are refused with their names.\n\n"
+           "bit-exact with TensorFlow Lite Micro's reference kernels. *int16*: also with int16x8\n"
+           "activations (int16, zero point 0; issue 14). Operators outside this list (custom\n"
+           "operators, TFLite-only builtins) are refused with their names.\n\n"
            "%d of %d compile; %d more are folded away at compile time.\n\n"
            "| operator | code | int8 | int16 |\n|---|---:|---|---|\n",
            yes, N_TFLM, folded);
-    for (i = 0; i < N_TFLM; i++)
-        printf("| %s | %d | %s | no |\n", te_opcode_name(tflm_builtins[i]), tflm_builtins[i],
-               status(tflm_builtins[i]));
+    for (i = 0; i < N_TFLM; i++) {
+        const te_op_def *def = te_op_lookup(tflm_builtins[i]);
+        printf("| %s | %d | %s | %s |\n", te_opcode_name(tflm_builtins[i]), tflm_builtins[i],
+               status(tflm_builtins[i]), def && def->emit && def->int16x8 ? "yes" : "no");
+    }
     return 0;
 }

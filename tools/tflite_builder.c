@@ -706,7 +706,7 @@ void tflb_set_outputs(tflb_model *m, const int32_t *t, int n)
  *                 builtin_code 3 (i32)
  *   Operator: opcode_index 0, inputs 1, outputs 2, builtin_options_type 3,
  *             builtin_options 4, custom_options 5
- *   Tensor: shape 0, type 1, buffer 2, name 3, quantization 4
+ *   Tensor: shape 0, type 1, buffer 2, name 3, quantization 4, is_variable 5
  *   QuantizationParameters: min 0, max 1, scale 2, zero_point 3,
  *             details_type 4, details 5, quantized_dimension 6 */
 
@@ -762,6 +762,8 @@ static fbb_ref tflb_write_tensor(fbb *b, const tflb_tensor *t)
     fbb_add_u32(b, 2, t->buffer);
     fbb_add_ref(b, 0, shape);
     fbb_add_u8(b, 1, (uint8_t)t->type);
+    if (t->is_variable)
+        fbb_add_u8(b, 5, 1);
     return fbb_end(b);
 }
 

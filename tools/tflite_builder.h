@@ -164,6 +164,7 @@ typedef struct {
     int n_scale, n_zp, qdim;
     float *scale;
     int64_t *zp;
+    int is_variable;     /* Tensor.is_variable (set it after tflb_add_tensor) */
 } tflb_tensor;
 
 typedef struct {

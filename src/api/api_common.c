@@ -41,6 +41,7 @@ int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t e
         o->patch.max_recompute = cfg->max_recompute_pct / 100.0;
     o->int8_io = cfg->int8_io != 0;
     o->sram_limit = cfg->sram_limit;
+    o->flash_limit = cfg->flash_limit;
     return 0;
 }
 

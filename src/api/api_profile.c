@@ -208,7 +208,7 @@ static void fill_totals(report_box *b, const te_model *m, const char *model)
     r->macs = (long long)te_model_macs(m);
     r->weights_bytes = te_model_weights_bytes(m);
     r->peak_sram_bytes = m->plan->arena_bytes;
-    r->state_bytes = 0;
+    r->state_bytes = m->plan->state_bytes;
     r->stack_bytes = te_model_stack(m).opt;
     r->stack_bytes_O0 = te_model_stack(m).o0;
     r->ram_bytes = r->peak_sram_bytes + r->state_bytes + r->stack_bytes;

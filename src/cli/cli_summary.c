@@ -48,8 +48,9 @@ void cli_summary(FILE *f, const char *what, const te_model *m, double started)
     int best[SLOWEST], n, i;
     fprintf(f, "%s in %.2f s (target %s)\n", what, cli_now() - started,
             te_target_name(m->g->target));
-    fprintf(f, "  RAM:    %zu bytes = arena %zu + state 0 + stack %zu (stack at -O0: %zu)\n",
-            m->plan->arena_bytes + sb.opt, m->plan->arena_bytes, sb.opt, sb.o0);
+    fprintf(f, "  RAM:    %zu bytes = arena %zu + state %zu + stack %zu (stack at -O0: %zu)\n",
+            m->plan->arena_bytes + m->plan->state_bytes + sb.opt, m->plan->arena_bytes,
+            m->plan->state_bytes, sb.opt, sb.o0);
     if (!r) {
         fprintf(f, "  MACs:   %lld\n", (long long)te_model_macs(m));
         return;

@@ -136,9 +136,15 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
 #define CLI_MODEL_OPTIONS_HELP                                                              \
     "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"     \
     "                      and returns int8 tensors (scale, zero point in the header)\n"       \
-    "  --sram-limit BYTES  fail if arena + state + stack (NAME_STACK_BYTES of an\n"           \
-    "                      optimised build) need more than BYTES (k/K and m/M suffixes:\n"    \
-    "                      KiB, MiB)\n"                                                       \
+    "  --sram-limit BYTES  arena + state + stack (NAME_STACK_BYTES of an optimised\n"         \
+    "                      build) must fit BYTES (k/K and m/M suffixes: KiB, MiB); if\n"      \
+    "                      layer by layer does not, the fastest patch-based plan that\n"      \
+    "                      fits is taken, else one line names the smallest reachable\n"       \
+    "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"     \
+    "                      m/M suffixes; default on Cortex-M4/M7: 1.25 x weights + 32K).\n"  \
+    "                      int16 weight copies (faster convolutions) and inlined kernels\n"   \
+    "                      are added within it, layers with the most instructions saved\n"    \
+    "                      per byte first; fails when even the int8 model does not fit\n"     \
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"     \
     "                      grid with the smallest arena), or K:HxW (the first K operators\n"  \
     "                      over an H x W grid of the stage output)\n"                          \
@@ -205,6 +211,14 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         ++*i;
         return 1;
     }
+    if (!strcmp(a, "--flash-limit")) {
+        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->flash_limit) < 0) {
+            cli_error("--flash-limit needs a byte count such as 524288 or 512K");
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
     if (!strcmp(a, "--sram-limit")) {
         if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->sram_limit) < 0) {
             cli_error("--sram-limit needs a byte count such as 262144 or 256K");
@@ -221,8 +235,9 @@ void cli_print_ram(FILE *f, const te_model *m)
     te_stack_bound sb = te_model_stack(m);
     fprintf(f, "stack bytes:     %zu (NAME_STACK_BYTES, optimised build; %zu at -O0)\n", sb.opt,
             sb.o0);
-    fprintf(f, "RAM bytes:       %zu (arena %zu + state 0 + stack %zu)\n",
-            m->plan->arena_bytes + sb.opt, m->plan->arena_bytes, sb.opt);
+    fprintf(f, "RAM bytes:       %zu (arena %zu + state %zu + stack %zu)\n",
+            m->plan->arena_bytes + m->plan->state_bytes + sb.opt, m->plan->arena_bytes,
+            m->plan->state_bytes, sb.opt);
 }
 
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir)

@@ -34,7 +34,8 @@ static const char *help =
     "  --flash SIZE, --ram SIZE  emulate a smaller part (e.g. 1M, 256K; default 4M):\n"
     "                 the link fails with \"region ... overflowed\" when the image does not fit\n"
     "  --keep-build   keep the temporary build folder and print its path\n"
-    "  --int8-io, --sram-limit, --patch, --max-recompute: as for `tinyengine compile`:\n"
+    "  --int8-io, --sram-limit, --flash-limit, --patch, --max-recompute: as for\n"
+    "                 `tinyengine compile`:\n"
     "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
     "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120);\n"
     "$TINYENGINE_TARGETS the folder with the target files (default: the source tree's\n"
@@ -45,7 +46,7 @@ typedef struct {
     int portable;          /* --portable: generic C kernels on the Cortex-M */
     const char *inputs[MAX_IO], *expects[MAX_IO];
     int n_inputs, n_expects, keep;
-    te_compile_opts copts; /* --int8-io, --sram-limit */
+    te_compile_opts copts; /* --int8-io, --sram-limit, --flash-limit */
 } bench_args;
 
 typedef struct {
@@ -137,23 +138,58 @@ static const bench_cpu *find_cpu(const char *target)
     return NULL;
 }
 
-/* targets/cortex-m of the source tree, or $TINYENGINE_TARGETS. */
+/* Where the Cortex-M target files sit relative to the tool's folder: the
+ * installed layout (CMake passes bin -> share/tinyengine/cortex-m), then the
+ * build tree's (a link to the source tree's targets/cortex-m). No absolute
+ * path is built in, so an installed tree may be moved. */
+#ifndef TE_TARGETS_RELDIR
+#define TE_TARGETS_RELDIR "../share/tinyengine/cortex-m"
+#endif
+static const char *const targets_reldirs[] = {TE_TARGETS_RELDIR, "targets/cortex-m"};
+
+static int has_targets(const char *dir)
+{
+    char probe[4200];
+    return FMT(probe, "%s/startup.c", dir) >= 0 && access(probe, R_OK) == 0;
+}
+
+/* The folder of the running binary (Linux: /proc/self/exe); 0 when found. */
+static int tool_dir(char *dir, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", dir, n - 1);
+    char *slash;
+    if (len <= 0 || (size_t)len >= n - 1)
+        return -1;
+    dir[len] = '\0';
+    if (!(slash = strrchr(dir, '/')))
+        return -1;
+    *slash = '\0';
+    return 0;
+}
+
+/* $TINYENGINE_TARGETS, else targets/cortex-m beside the binary. */
 static int find_targets(char *dir, size_t n)
 {
     const char *env = getenv("TINYENGINE_TARGETS");
-    char probe[4200];
-#ifdef TE_SOURCE_DIR
-    const char *def = TE_SOURCE_DIR "/targets/cortex-m";
-#else
-    const char *def = "targets/cortex-m";
-#endif
-    if (snprintf(dir, n, "%s", env && *env ? env : def) >= (int)n)
-        return cli_error("bench: path too long"), -1;
-    if (FMT(probe, "%s/startup.c", dir) < 0 || access(probe, R_OK) != 0)
-        return cli_error("bench: no Cortex-M target files in %s (set $TINYENGINE_TARGETS to the "
-                         "targets/cortex-m folder of the source tree)", dir),
-               -1;
-    return 0;
+    char exe_dir[4096];
+    size_t i;
+    if (env && *env) {
+        if (snprintf(dir, n, "%s", env) >= (int)n)
+            return cli_error("bench: path too long"), -1;
+        if (!has_targets(dir))
+            return cli_error("bench: no Cortex-M target files in $TINYENGINE_TARGETS (%s)", dir),
+                   -1;
+        return 0;
+    }
+    if (tool_dir(exe_dir, sizeof exe_dir) == 0)
+        for (i = 0; i < sizeof targets_reldirs / sizeof targets_reldirs[0]; i++)
+            if (snprintf(dir, n, "%s/%s", exe_dir, targets_reldirs[i]) < (int)n &&
+                has_targets(dir))
+                return 0;
+    return cli_error("bench: no Cortex-M target files beside the tinyengine binary (%s/%s); set "
+                     "$TINYENGINE_TARGETS to a targets/cortex-m folder",
+                     tool_dir(exe_dir, sizeof exe_dir) == 0 ? exe_dir : "?", TE_TARGETS_RELDIR),
+           -1;
 }
 
 /* Copies a log file to stderr (after a failed step). */

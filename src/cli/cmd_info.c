@@ -9,6 +9,7 @@
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "../report/json_text.h"
+#include "../ops/lowering.h"
 #include "cli.h"
 
 static void shape_text(FILE *f, const te_tensor *t, const char *open, const char *sep,
@@ -75,10 +76,15 @@ static void print_json(FILE *f, const char *path, const te_model *m)
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
     {
         te_stack_bound sb = te_model_stack(m);
-        fprintf(f, "  \"state_bytes\": 0,\n  \"stack_bytes\": %zu,\n  \"stack_bytes_O0\": %zu,\n"
+        fprintf(f, "  \"state_bytes\": %zu,\n  \"stack_bytes\": %zu,\n  \"stack_bytes_O0\": %zu,\n"
                    "  \"ram_bytes\": %zu,\n",
-                sb.opt, sb.o0, m->plan->arena_bytes + sb.opt);
+                m->plan->state_bytes, sb.opt, sb.o0,
+                m->plan->arena_bytes + m->plan->state_bytes + sb.opt);
     }
+    fprintf(f, "  \"flash\": {\"weights\": %zu, \"expanded_weights\": %lld, "
+               "\"code_and_tables_estimate\": %lld},\n",
+            te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
+            (long long)te_flash_code_estimate(m->g));
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
@@ -141,6 +147,13 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     }
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
+    fprintf(f, "flash (estimate): %lld bytes: weights %zu, int16 weight copies %lld, code and "
+               "tables ~%lld%s\n",
+            (long long)(te_model_weights_bytes(m) + te_model_flash_extra(m) +
+                        te_flash_code_estimate(g)),
+            te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
+            (long long)te_flash_code_estimate(g),
+            g->flash_limit ? " (within --flash-limit)" : "");
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
     cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",

@@ -106,6 +106,7 @@ static void to_config(const te_compile_opts *o, profile_args *a)
     a->cfg.target = te_target_name(o->target);
     a->cfg.int8_io = o->int8_io;
     a->cfg.sram_limit = o->sram_limit;
+    a->cfg.flash_limit = o->flash_limit;
     if (o->patch.mode == TE_PATCH_AUTO)
         a->cfg.patch = "auto";
     else if (o->patch.mode == TE_PATCH_EXPLICIT) {

@@ -181,8 +181,14 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                      "#ifndef %s_ARENA_ATTR\n#define %s_ARENA_ATTR\n#endif\n"
                      "#ifndef %s_WEIGHTS_ATTR\n#define %s_WEIGHTS_ATTR\n#endif\n\n",
                   up, up, up, up, up, up, up);
-    te_buf_printf(h, "/* All static RAM the model uses for activations and scratch. */\n");
+    if (p->state_bytes)
+        te_buf_printf(h, "/* %s_STATE_ATTR: the same for the persistent state (arena's by default). */\n"
+                         "#ifndef %s_STATE_ATTR\n#define %s_STATE_ATTR %s_ARENA_ATTR\n#endif\n\n",
+                      up, up, up, up);
+    te_buf_printf(h, "/* Static RAM: the arena holds activations and scratch during an invoke; the\n"
+                     " * state holds variable tensors (LSTM/SVDF state), kept across invokes. */\n");
     te_buf_printf(h, "#define %s_ARENA_BYTES %zu\n", up, p->arena_bytes);
+    te_buf_printf(h, "#define %s_STATE_BYTES %zu\n", up, p->state_bytes);
     emit_stack_macro(h, o->name, up, g, sb);
     te_buf_printf(h, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n\n", up, g->n_inputs, up,
                   g->n_outputs);
@@ -206,6 +212,8 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
         }
     }
     te_buf_printf(h, "\nint         %s_invoke(void);   /* one inference; 0 on success */\n", o->name);
+    te_buf_printf(h, "void        %s_reset(void);    /* zero the state (it starts zeroed) */\n",
+                  o->name);
     te_buf_printf(h, "void       *%s_input(int i);   /* input i's bytes go here */\n", o->name);
     te_buf_printf(h, "const void *%s_output(int i);  /* output i after invoke */\n", o->name);
     te_buf_printf(h, "size_t      %s_input_bytes(int i);\n", o->name);
@@ -239,6 +247,11 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
     te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
                      "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
                   p->arena_bytes ? p->arena_bytes : 16, o->name, up);
+    if (p->state_bytes)
+        te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n"
+                         "static union {\n    double align_d;\n    int64_t align_i;\n"
+                         "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
+                      o->name, p->state_bytes, o->name, up);
     emit_slice_hook(c, g, o->name, up);
 }
 
@@ -249,6 +262,16 @@ static int mentions_arena(const te_buf *b, const char *name)
     char needle[160];
     snprintf(needle, sizeof needle, "%s_arena", name);
     return b->s && strstr(b->s, needle) != NULL;
+}
+
+/* NAME_reset(): TFLite Micro's ResetVariableTensors, zeroes the state. */
+static void emit_reset(te_buf *c, const te_plan *p, const char *name)
+{
+    te_buf_printf(c, "void %s_reset(void)\n{\n", name);
+    if (p->state_bytes)
+        te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
+                         "        %s_state.bytes[i] = 0;\n", name, name);
+    te_buf_printf(c, "}\n\n");
 }
 
 /* The runtime the invoke function calls, for the target's ISA. */
@@ -313,6 +336,7 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);
     te_buf_printf(c, "    return 0;\n}\n\n");
+    emit_reset(c, p, o->name);
     if (io.len)
         te_buf_append(c, io.s, io.len);
     if (h->oom || c->oom || e.consts.oom || e.body.oom || io.oom) {

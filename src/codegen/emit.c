@@ -213,7 +213,8 @@ static te_name emit_const_tensor(te_emit *e, const te_tensor *t)
     }
 }
 
-/* "#define NAME_T_<tensor> ((int8_t *)(NAME_arena.bytes + 8000)) / * its model name * /" */
+/* "#define NAME_T_<tensor> ((int8_t *)(NAME_arena.bytes + 8000)) / * its model name * /"
+ * (NAME_state for a variable tensor) */
 static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
 {
     char base[64], macro[128];
@@ -225,8 +226,9 @@ static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
     n = te_emit_symbol(e, macro); /* NAME_T_<base>: the macro has NAME in capitals */
     for (i = 0; i < strlen(e->name) && i < sizeof n.s; i++)
         n.s[i] = (char)toupper((unsigned char)n.s[i]);
-    te_buf_printf(&e->consts, "#define %s ((%s *)(%s_arena.bytes + %zu))", n.s, te_ctype(t->type),
-                  e->name, t->arena_offset);
+    te_buf_printf(&e->consts, "#define %s ((%s *)(%s_%s.bytes + %zu))", n.s, te_ctype(t->type),
+                  e->name, t->in_state ? "state" : "arena",
+                  t->in_state ? t->state_offset : t->arena_offset);
     len = e->consts.len - before;
     room = len + 7 < TE_EMIT_LINE_MAX ? TE_EMIT_LINE_MAX - len - 7 : 0; /* " / *  * /" */
     if (room > 8 && src[0] && src[0] != ';') {

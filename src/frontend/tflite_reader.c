@@ -726,6 +726,20 @@ static int dec_batch_matmul(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* SVDFOptions: rank, fused_activation_function (asymmetric_quantize_inputs
+ * is hybrid only). */
+static int dec_svdf(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t rank;
+    int8_t act;
+    (void)r;
+    if (fb_i32(t, 0, 0, &rank) || fb_i8(t, 1, 0, &act))
+        return -1;
+    op->opt.svdf_rank = rank;
+    op->opt.activation = (te_activation)act;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
@@ -765,6 +779,7 @@ static const struct {
     {TE_OP_SPACE_TO_DEPTH, TE_OPT_SPACE_TO_DEPTH, dec_block_size},
     {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
     {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
+    {TE_OP_SVDF, TE_OPT_SVDF, dec_svdf},
 };
 
 /* Fields that are not zero when the options table is absent. */

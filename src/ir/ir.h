@@ -79,6 +79,9 @@ typedef struct {
                             * the next in that output; 0 when contiguous */
     size_t arena_offset;   /* byte offset in the arena (if in the arena) */
     int in_arena;          /* 1 once the planner placed it */
+    int in_state;          /* 1: a variable tensor (or a view of one) kept in the
+                            * persistent state region, not the arena */
+    size_t state_offset;   /* byte offset in the state region (if in_state) */
 
     /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
      * intermediate of the patched stage, never stored whole; 2 a region
@@ -108,6 +111,7 @@ typedef struct {
     int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
     te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
     int adj_x, adj_y;              /* BATCH_MATMUL */
+    int svdf_rank;                 /* SVDF: filters per output unit */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */
     int new_shape[TE_MAX_RANK];
@@ -146,6 +150,9 @@ typedef struct {
 
     struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
+    size_t flash_limit;    /* --flash-limit: bytes of flash the generated code may
+                            * take (0 = none given: no flash-for-speed trades on
+                            * Cortex-M4/M7) */
     void **owned;          /* buffers the graph frees: constant data computed
                             * at compile time (pass_fold_const.c) */
     int n_owned;

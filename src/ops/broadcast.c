@@ -34,17 +34,16 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const t
     return 0;
 }
 
-int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d)
+/* The checks of te_bcast_check_inputs with operands of type `type`. */
+static int check_inputs_of_type(te_graph *g, const te_op *op, te_diag *d, te_dtype type)
 {
     te_tensor *a, *b, *o;
-    if (te_check_io_count(d, op, 2, 2, 1) < 0)
-        return -1;
     a = te_in(g, op, 0);
     b = te_in(g, op, 1);
     o = te_out(g, op, 0);
-    if (te_check_type(d, op, a, "input 0", TE_DT_INT8) < 0 ||
-        te_check_type(d, op, b, "input 1", TE_DT_INT8) < 0 ||
-        te_check_type(d, op, o, "output 0", TE_DT_INT8) < 0 ||
+    if (te_check_type(d, op, a, "input 0", type) < 0 ||
+        te_check_type(d, op, b, "input 1", type) < 0 ||
+        te_check_type(d, op, o, "output 0", type) < 0 ||
         te_check_quant(d, op, a, "input 0") < 0 || te_check_quant(d, op, b, "input 1") < 0 ||
         te_check_quant(d, op, o, "output 0") < 0)
         return -1;
@@ -53,6 +52,22 @@ int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d)
     if (b->data && te_check_const(d, op, b, "input 1") < 0)
         return -1;
     return check_shapes(d, op, a, b, o);
+}
+
+int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d)
+{
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    return check_inputs_of_type(g, op, d, TE_DT_INT8);
+}
+
+int te_bcast_check_inputs_s8_s16(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *a;
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    a = te_in(g, op, 0);
+    return check_inputs_of_type(g, op, d, a && a->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8);
 }
 
 /* Row-major element strides of an extended shape; 0 where the dim is 1. */
@@ -132,4 +147,21 @@ int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *p
     te_emit_kernel(e, te_kernel_of_family(kernel));
     te_emit_call(e, te_expr("te_%s_s8", kernel).s, params, pa.s, pb.s, po.s);
     return 0;
+}
+
+int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, const char *params)
+{
+    const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
+    te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
+            po = te_emit_tensor(e, o->id);
+    te_emit_kernel(e, te_kernel_by_name(kernel_fn));
+    te_emit_call(e, kernel_fn, params, pa.s, pb.s, po.s);
+    return 0;
+}
+
+te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op)
+{
+    if (op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].type == TE_DT_INT16)
+        return TE_PATCH_NONE;
+    return te_patch_pointwise(g, op);
 }

@@ -11,6 +11,10 @@
  * whose shapes broadcast (ranks <= 6) to the int8 quantized output's. */
 int te_bcast_check_inputs(te_graph *g, const te_op *op, te_diag *d);
 
+/* The same for ops with an int16x8 form too (ADD, MUL): the inputs and
+ * output all int8, or all int16 (input 0's type decides). */
+int te_bcast_check_inputs_s8_s16(te_graph *g, const te_op *op, te_diag *d);
+
 /* The broadcast layout of inputs a and b, into the leading fields of a
  * kernel parameter struct (te_add_params, te_mul_params): broadcast
  * (0: same shapes, one flat loop), size (output elements), the 6D output
@@ -29,5 +33,13 @@ void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type);
 /* Requests kernel family `kernel` and writes te_<kernel>_s8(params, input 0,
  * input 1, output 0); params is te_params_end()'s "&name". */
 int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params);
+
+/* Requests kernel_fn (a registry function name, e.g. "te_add_s16") and
+ * writes kernel_fn(params, input 0, input 1, output 0). */
+int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, const char *params);
+
+/* te_op_def.patch_kind of ADD and MUL: pointwise on int8; the int16x8
+ * kernels run on whole tensors only (patch stages are int8). */
+te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op);
 
 #endif

@@ -88,17 +88,20 @@ int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int c
     return 0;
 }
 
-/* TFLite CalculateActivationRangeQuantized for an int8 output; like TFLite
- * it refuses bounds that do not fit an int32 (absurdly small scales). */
+/* TFLite CalculateActivationRangeQuantized for an int8 (or int16, the
+ * int16x8 form) output; like TFLite it refuses bounds that do not fit an
+ * int32 (absurdly small scales). */
 int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
                          int32_t *lo, int32_t *hi)
 {
     float scale = out->q.scale[0];
+    const int s16 = out->type == TE_DT_INT16;
     if ((act == TE_ACT_RELU6 && !(te_roundf(6.0f / scale) < 1073741824.0f)) ||
         (act == TE_ACT_RELU_N1_TO_1 && !(te_roundf(1.0f / scale) < 1073741824.0f)))
         return te_op_fail(d, op, "output scale %g is too small for the fused activation",
                           (double)scale);
-    if (te_activation_range(act, scale, (int32_t)out->q.zero_point[0], -128, 127, lo, hi))
+    if (te_activation_range(act, scale, (int32_t)out->q.zero_point[0], s16 ? -32768 : -128,
+                            s16 ? 32767 : 127, lo, hi))
         return te_op_fail(d, op, "fused activation %d is not supported (only NONE, RELU, "
                           "RELU6, RELU_N1_TO_1)", (int)act);
     return 0;
@@ -295,6 +298,36 @@ int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, cons
 #undef ENTRY
     gemm_weights(s, w, fast ? 2 : 1, w_out);
     return fast;
+}
+
+void te_convfam_dsp_s8_layout(int out_c, int k, int k_pad, const int8_t *w, int32_t *words_out)
+{
+    const int pairs = (out_c + 1) / 2, groups = k_pad / 4;
+    int pr, g, j, b;
+    for (pr = 0; pr < pairs; pr++)
+        for (g = 0; g < groups; g++)
+            for (j = 0; j < 2; j++) {
+                const int c = 2 * pr + j;
+                uint32_t word = 0;
+                for (b = 0; b < 4; b++) {
+                    const int i = 4 * g + b;
+                    const int8_t v = c < out_c && i < k ? w[(long)c * k + i] : 0;
+                    word |= (uint32_t)(uint8_t)v << (8 * b);
+                }
+                words_out[((long)pr * groups + g) * 2 + j] = (int32_t)word;
+            }
+}
+
+void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out)
+{
+    int c, j;
+    for (c = 0; c < (out_c + 1) / 2 * 2; c++) {
+        const int32_t *blk = qr16 + 16 * (c / 4);
+        int32_t *r = qr8_out + 8 * (c / 2);
+        r[c % 2] = blk[c % 4];
+        for (j = 0; j < 3; j++)
+            r[2 + 3 * (c % 2) + j] = blk[4 + 3 * (c % 4) + j];
+    }
 }
 
 void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,

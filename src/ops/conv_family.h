@@ -51,6 +51,16 @@ int te_convfam_gemm_prepare(const te_convfam_gemm_spec *s, const int8_t *w, cons
                             const int32_t *mult, const int32_t *shift, int16_t *w_out,
                             int32_t *qr_out);
 
+/* te_conv2d_dsp_s8's int8 weights (runtime/armv7em/te_conv2d_dsp.h) from
+ * w [out_c][k]: words_out ((out_c + 1) / 2 * k_pad / 2 words): per pair of
+ * channels and group of 4 patch elements, one word per channel, the
+ * first element in the low byte; zero past out_c and k. */
+void te_convfam_dsp_s8_layout(int out_c, int k, int k_pad, const int8_t *w, int32_t *words_out);
+/* Its requantization records from te_convfam_gemm_prepare's qr (16 int32
+ * per 4 channels): 8 int32 per pair of channels, (out_c + 1) / 2 pairs:
+ * the 2 biases, then the 2 entries. */
+void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out);
+
 /* The constants of te_conv2d_avx2_s8 (target x86-64-v3) from those of a
  * fast te_convfam_gemm_prepare (w16: quads * 4 * k_pad, qr: 16 int32 per 4
  * channels): w_out (blocks * k_pad * 8 int16: per block of 8 channels and

@@ -33,6 +33,8 @@ typedef struct te_lowering {
     int slice;            /* output 0 is a strided slice of a concatenation */
     int work_area;        /* its scratch is a work area for that slice */
     int64_t macs;         /* multiply-accumulates */
+    int64_t flash_extra;  /* constant bytes the kernel variant adds beyond the
+                           * model's own weights (int16 copies of them) */
     te_cost_features cost; /* the cost model's features */
 } te_lowering;
 
@@ -43,6 +45,12 @@ typedef struct te_lowered {
     int n_ops, n_clones;
     te_lowering *ops;
 } te_lowered;
+
+/* Estimated flash of the generated code without any flash-for-speed
+ * trade: the model's constants plus an estimate of the kernels' code and
+ * the per-channel tables (--flash-limit). */
+int64_t te_flash_code_estimate(const te_graph *g);
+int64_t te_flash_base_estimate(const te_graph *g);
 
 /* Lowers one operator (of g->ops or a patch clone). */
 void te_lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l);

@@ -1,8 +1,9 @@
-/* op_add.c - ADD (int8, broadcasting up to 6D, fused activation): checks,
- * TFLite Micro's Prepare-time rescaling (left shift 20, per-input and output
- * multipliers below one), the search for the two lookup tables of
- * te_add_s8_lut, and the kernel call (te_add_s8_lut, or te_add_s8 when no
- * tables exist).  The input checks and broadcast layout it shares with MUL:
+/* op_add.c - ADD (int8 or int16x8, broadcasting up to 6D, fused
+ * activation): checks, TFLite Micro's Prepare-time rescaling (left shift 20,
+ * or 15 for int16, per-input and output multipliers below one), the search
+ * for the two lookup tables of te_add_s8_lut, and the kernel call
+ * (te_add_s8_lut, or te_add_s8 when no tables exist; te_add_s16 for int16,
+ * TFLite Micro's general-scale path, which it takes for every int16 ADD).  The input checks and broadcast layout it shares with MUL:
  * broadcast.h. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
@@ -20,6 +21,8 @@
 
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
+void te_add_make_params_s16(te_activation act, const te_tensor *a, const te_tensor *b,
+                            const te_tensor *o, te_add_params *p);
 int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2);
 int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
                            int32_t *u2);
@@ -27,24 +30,40 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
                     const int32_t *u2);
 
 /* Fills the kernel parameters exactly as TFLite Micro's CalculateOpDataAdd
- * (int8: left shift 20, multipliers below one) and the broadcast layout. */
-void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
-                        const te_tensor *o, te_add_params *p)
+ * for inputs shifted left by left_shift and an output range [qmin, qmax]
+ * (multipliers below one), and the broadcast layout. */
+static void add_fill_params(te_activation act, const te_tensor *a, const te_tensor *b,
+                            const te_tensor *o, int left_shift, int32_t qmin, int32_t qmax,
+                            te_add_params *p)
 {
     float sa = a->q.scale[0], sb = b->q.scale[0];
     double twice_max = 2.0 * (double)(sa > sb ? sa : sb);
-    double real_out = twice_max / ((double)(1 << 20) * (double)o->q.scale[0]);
+    double real_out = twice_max / ((double)(1 << left_shift) * (double)o->q.scale[0]);
     te_bcast_fill(a, b, &p->broadcast, &p->size, p->dims, p->stride1, p->stride2);
     p->in1_offset = (int32_t)-a->q.zero_point[0];
     p->in2_offset = (int32_t)-b->q.zero_point[0];
-    p->left_shift = 20;
+    p->left_shift = left_shift;
     te_quantize_multiplier_smaller_than_one((double)sa / twice_max, &p->in1_mult, &p->in1_shift);
     te_quantize_multiplier_smaller_than_one((double)sb / twice_max, &p->in2_mult, &p->in2_shift);
     te_quantize_multiplier_smaller_than_one(real_out, &p->out_mult, &p->out_shift);
     p->out_offset = (int32_t)o->q.zero_point[0];
-    p->act_min = -128;
-    p->act_max = 127;
-    te_activation_range(act, o->q.scale[0], p->out_offset, -128, 127, &p->act_min, &p->act_max);
+    p->act_min = qmin;
+    p->act_max = qmax;
+    te_activation_range(act, o->q.scale[0], p->out_offset, qmin, qmax, &p->act_min, &p->act_max);
+}
+
+/* int8: left shift 20. */
+void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
+                        const te_tensor *o, te_add_params *p)
+{
+    add_fill_params(act, a, b, o, 20, -128, 127, p);
+}
+
+/* int16x8: left shift 15. */
+void te_add_make_params_s16(te_activation act, const te_tensor *a, const te_tensor *b,
+                            const te_tensor *o, te_add_params *p)
+{
+    add_fill_params(act, a, b, o, 15, -32768, 32767, p);
 }
 
 /* ---- lookup tables for te_add_s8_lut ------------------------------------
@@ -210,19 +229,26 @@ static int add_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *a, *b, *o;
     int32_t lo, hi;
     float sa, sb;
-    if (te_bcast_check_inputs(g, op, d) < 0)
+    int s16, left_shift;
+    if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     a = te_in(g, op, 0);
     b = te_in(g, op, 1);
     o = te_out(g, op, 0);
+    s16 = o->type == TE_DT_INT16;
+    left_shift = s16 ? 15 : 20;
     sa = a->q.scale[0];
     sb = b->q.scale[0];
-    if (!(2.0 * (double)(sa > sb ? sa : sb) < (double)(1 << 20) * (double)o->q.scale[0]))
+    if (!(2.0 * (double)(sa > sb ? sa : sb) < (double)(1 << left_shift) * (double)o->q.scale[0]))
         return te_op_fail(d, op, "output scale %g is too small for input scales %g and %g "
                           "(rescale factor must be below 1)", (double)o->q.scale[0],
                           (double)sa, (double)sb);
-    if (te_activation_range(op->opt.activation, o->q.scale[0], (int32_t)o->q.zero_point[0], -128,
-                            127, &lo, &hi) < 0)
+    if (s16 && (a->q.zero_point[0] < -32767 || a->q.zero_point[0] > 32767 ||
+                b->q.zero_point[0] < -32767 || b->q.zero_point[0] > 32767 ||
+                o->q.zero_point[0] < -32768 || o->q.zero_point[0] > 32767))
+        return te_op_fail(d, op, "int16 zero points must lie inside int16");
+    if (te_activation_range(op->opt.activation, o->q.scale[0], (int32_t)o->q.zero_point[0],
+                            s16 ? -32768 : -128, s16 ? 32767 : 127, &lo, &hi) < 0)
         return te_op_fail(d, op, "unsupported fused activation %d", (int)op->opt.activation);
     return 0;
 }
@@ -251,19 +277,21 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
 }
 
 /* Kernels, as lowering records them (te_lowering.variant). */
-enum { ADD_PLAIN, ADD_LUT };
+enum { ADD_PLAIN, ADD_LUT, ADD_S16 };
 
 static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
+    int s16 = e->low->variant == ADD_S16;
     if (e->low->variant == ADD_LUT) {
         if (!add_plan(e->g, op, &p, u1, u2)) /* the tables lowering found */
             return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
         return te_add_emit_lut(e, op, &p, u1, u2);
     }
-    te_add_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
-                       te_out(e->g, op, 0), &p);
+    (s16 ? te_add_make_params_s16 : te_add_make_params)(op->opt.activation, te_in(e->g, op, 0),
+                                                     te_in(e->g, op, 1), te_out(e->g, op, 0),
+                                                     &p);
     te_params_begin(e, "te_add_params");
     te_bcast_param_layout(e, p.broadcast, p.size, p.dims, p.stride1, p.stride2);
     te_params_int(e, "in1_offset", p.in1_offset);
@@ -278,6 +306,8 @@ static int add_emit(te_emit *e, const te_op *op)
     te_params_int(e, "out_offset", p.out_offset);
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
+    if (s16)
+        return te_bcast_emit_kernel(e, op, "te_add_s16", te_params_end(e).s);
     return te_bcast_emit(e, op, "add", te_params_end(e).s);
 }
 
@@ -288,16 +318,22 @@ static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     te_add_params p;
     int32_t u1[256], u2[256];
     (void)o;
+    if (g->tensors[op->out[0]].type == TE_DT_INT16) {
+        l->variant = ADD_S16;
+        l->kernel = "te_add_s16";
+        return;
+    }
     l->variant = add_plan(g, op, &p, u1, u2) ? ADD_LUT : ADD_PLAIN;
     l->kernel = l->variant == ADD_LUT ? "te_add_s8_lut" : "te_add_s8";
 }
 
 const te_op_def te_op_add = {
     .opcode = TE_OP_ADD,
+    .int16x8 = 1,
     .check = add_check,
     .emit = add_emit,
     .inplace_input = te_inplace_same_shape_input,
     .lower = add_lower,
     .lower_once = 1,
-    .patch_kind = te_patch_pointwise,
+    .patch_kind = te_bcast_patch_kind,
 };

@@ -137,4 +137,7 @@ const te_op_def te_op_concatenation = {
     .variant = concat_variant,
     .cost_features = cost_features,
     .concatenates = 1,
+    /* on a patch when it joins channels (fire / inception modules): every
+     * input then has the output's height and width (patch_geometry.c) */
+    .patch_kind = te_patch_pointwise,
 };

@@ -9,16 +9,20 @@
  * te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
  * re-laid out as int16 in the order it reads them, input offset folded into
  * the bias, DSP SIMD layout on Cortex-M4/M7; no scratch memory) wherever it
- * applies, and the plain te_conv2d_s8 for the rest: groups, non-constant
- * weights, Cortex-M0+ (where int16 weights would double the flash), and the
- * convolutions with the least reuse of their weights once int16 weights
- * would make the model too big for flash (gemm_budget). */
+ * applies and its int16 weights fit the flash budget (gemm_budget: on
+ * Cortex-M4/M7 --flash-limit or by default 1.25 x the weights + 32 KiB,
+ * the convolutions with the most reuse of their weights first); on Cortex-M4/M7 te_conv2d_dsp_s8
+ * (runtime/armv7em/te_conv2d_dsp.c: int8 weights, im2col scratch) for the
+ * other GEMM-shaped ones; and the plain te_conv2d_s8 for the rest: groups,
+ * non-constant weights, Cortex-M0+ (where int16 weights would double the
+ * flash), the convolutions left out of the budget elsewhere. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conv_family.h"
+#include "conv_family_s16.h"
 #include "ir/target.h"
 #include "quant/quant.h"
 
@@ -63,11 +67,13 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     in = te_in(g, op, 0);
     w = te_in(g, op, 1);
     out = te_out(g, op, 0);
-    if (te_convfam_check_act_type(d, op, in, "input 0") ||
-        te_convfam_check_act_type(d, op, out, "output 0"))
+    if (te_convfam_s16(in) ? te_convfam_s16_check_io(d, op, in, out)
+                           : te_convfam_check_act_type(d, op, in, "input 0") ||
+                                 te_convfam_check_act_type(d, op, out, "output 0"))
         return -1;
     if (te_convfam_check_weights(d, op, w, 4, 0) ||
-        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0]) ||
+        (te_convfam_s16(in) ? te_convfam_s16_check_bias(d, op, te_in(g, op, 2), w->shape[0], 1)
+                            : te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[0])) ||
         te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
@@ -101,20 +107,40 @@ typedef struct {
     int pad_top, pad_left;
 } gemm_shape;
 
-/* int16 weights cost flash: they may add at most GEMM_EXTRA_FLASH bytes,
- * and only while all the model's constants stay within GEMM_FLASH (the
- * flash of a large Cortex-M part). */
+/* int16 weights cost flash: they fit a flash budget, the flash limit
+ * minus the model's constants and estimated code and tables
+ * (te_flash_base_estimate).  The limit: --flash-limit when given; else on
+ * Cortex-M4/M7 DEFAULT_FLASH (te_conv2d_dsp_s8 runs the rest with int8
+ * weights); elsewhere GEMM_FLASH (the flash of a large Cortex-M part),
+ * the int16 weights adding at most GEMM_EXTRA_FLASH bytes. */
 #define GEMM_EXTRA_FLASH ((int64_t)1 << 20)
 #define GEMM_FLASH ((int64_t)2 << 20)
+/* 1.25 x the constants + 32 KiB: flash close to the weights */
+#define DEFAULT_FLASH(consts) ((consts) + (consts) / 4 + 32768)
+/* On Cortex-M4/M7 the GEMM kernel's own code (arm-gcc -O2), paid once when
+ * any convolution gets int16 weights. */
+#define GEMM_CODE_BYTES 24576
 
-/* How many bytes int16 weights may add to this model. */
-static int64_t gemm_budget(const te_graph *g)
+/* The model's constants, in bytes. */
+static int64_t const_bytes(const te_graph *g)
 {
     int64_t consts = 0;
     int i;
     for (i = 0; i < g->n_tensors; i++)
         if (g->tensors[i].data)
             consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
+    return consts;
+}
+
+/* How many bytes int16 weights may add to this model. */
+static int64_t gemm_budget(const te_graph *g)
+{
+    int64_t consts = const_bytes(g), left;
+    if (g->flash_limit || te_target_has_dsp(g->target)) {
+        left = (g->flash_limit ? (int64_t)g->flash_limit : DEFAULT_FLASH(consts)) -
+               te_flash_base_estimate(g);
+        return left < 0 ? 0 : left;
+    }
     consts = GEMM_FLASH - consts;
     return consts < 0 ? 0 : (consts < GEMM_EXTRA_FLASH ? consts : GEMM_EXTRA_FLASH);
 }
@@ -126,7 +152,8 @@ static int64_t gemm_extra(const te_graph *g, const te_op *op)
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
-    if (g->target == TE_TARGET_CORTEX_M0PLUS || w->shape[3] != in->shape[3] || !w->data ||
+    if (g->target == TE_TARGET_CORTEX_M0PLUS || in->type != TE_DT_INT8 ||
+        w->shape[3] != in->shape[3] || !w->data ||
         (b && !b->data) || k >= 65536)
         return -1;
     return ((int64_t)w->shape[0] + 3) / 4 * 4 * te_convfam_gemm_k_pad((int)k, 1) * 2 -
@@ -139,6 +166,9 @@ static int64_t gemm_reuse(const te_graph *g, const te_op *op)
     const te_tensor *out = &g->tensors[op->out[0]];
     return (int64_t)out->shape[0] * out->shape[1] * out->shape[2];
 }
+
+/* The int16 weight bytes of every convolution gemm_chosen() picks. */
+static int64_t gemm_extra_total(const te_graph *g);
 
 /* Whether the convolution with weights `wid` is among those that get the
  * fast kernel: by reuse, most first (then op order), while the extra flash
@@ -164,7 +194,18 @@ static int gemm_chosen(const te_graph *g, int wid)
         if (r > rm || (r == rm && o < me))
             extra += e;
     }
-    return extra + mine <= gemm_budget(g);
+    return extra + mine + (te_target_has_dsp(g->target) ? GEMM_CODE_BYTES : 0) <= gemm_budget(g);
+}
+
+static int64_t gemm_extra_total(const te_graph *g)
+{
+    int64_t sum = 0, e;
+    int i;
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].opcode == TE_OP_CONV_2D && !g->ops[i].dead &&
+            (e = gemm_extra(g, &g->ops[i])) >= 0 && gemm_chosen(g, g->ops[i].in[1]))
+            sum += e;
+    return sum;
 }
 
 /* The GEMM kernels' layout of this op. */
@@ -185,6 +226,16 @@ static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
     /* the flash budget is a microcontroller's: x86-64-v3 hosts have memory */
     if (gemm_extra(g, op) < 0 ||
         (!te_target_has_avx2(g->target) && !gemm_chosen(g, op->in[1])))
+        return 0;
+    gemm_geometry(g, op, s);
+    return 1;
+}
+
+/* 1 when te_conv2d_dsp_s8 runs this op (Cortex-M4/M7, int8 weights):
+ * where the GEMM kernel could but its int16 weights are not chosen. */
+static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    if (!te_target_has_dsp(g->target) || gemm_extra(g, op) < 0)
         return 0;
     gemm_geometry(g, op, s);
     return 1;
@@ -302,8 +353,11 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
 
 /* At most this many CONV_2D in the model: each GEMM call is the kernel's
  * _inl form, specialised on its params when the compiler optimises.  More,
- * and the copies would cost more flash than the specialising saves. */
+ * and the copies would cost more flash than the specialising saves.  On
+ * Cortex-M4/M7 only within --flash-limit: GEMM_INLINE_BYTES a call left
+ * after the int16 weights (the default budget is for weights only). */
 #define GEMM_INLINE_MAX_CONVS 16
+#define GEMM_INLINE_BYTES 4096
 
 /* "te_conv2d_gemm_s8", or the macro picking its _inl form when optimising
  * (both names are written: runtime_select pastes what the code names). */
@@ -312,7 +366,11 @@ static const char *gemm_call(te_emit *e)
     int i, convs = 0;
     for (i = 0; i < e->g->n_ops; i++)
         convs += e->g->ops[i].opcode == TE_OP_CONV_2D;
-    if (convs > GEMM_INLINE_MAX_CONVS)
+    if (convs > GEMM_INLINE_MAX_CONVS ||
+        (te_target_has_dsp(e->g->target) &&
+         (!e->g->flash_limit ||
+          gemm_budget(e->g) - gemm_extra_total(e->g) - GEMM_CODE_BYTES <
+              (int64_t)convs * GEMM_INLINE_BYTES)))
         return "te_conv2d_gemm_s8";
     te_emit_once(e, "TE_CONV2D_GEMM_CALL",
                  "/* conv2d GEMM kernel: specialised at its call when optimising */\n"
@@ -386,6 +444,87 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     return 0;
 }
 
+/* ---- te_conv2d_dsp_s8 (Cortex-M4/M7, int8 weights) ---------------------- */
+
+/* The int8 weights in the kernel's order and the requantization table of
+ * te_convfam_gemm_prepare (biases doubled when fast: the kernel doubles
+ * the patches instead of the weights). */
+static int emit_dsp_consts(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
+                           int32_t hi, te_name *wt, te_name *qr, int *fast)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 ? te_in(g, op, 2) : NULL;
+    const int oc = w->shape[0], n = (oc + 3) / 4 * 4;
+    const size_t nwords = (size_t)(oc + 1) / 2 * (size_t)s->k_pad / 2;
+    te_convfam_gemm_spec spec;
+    int16_t *w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s->k_pad);
+    int32_t *words = malloc(sizeof(int32_t) * nwords);
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    int32_t *q8 = malloc(sizeof(int32_t) * (size_t)(oc + 1) / 2 * 8);
+    int rc = -1, c;
+    if (!w16 || !words || !q || !ms || !q8) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (c = 0; c < oc; c++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &ms[c], &sh);
+        ms[oc + c] = sh;
+    }
+    spec.out_c = oc;
+    spec.k = s->k;
+    spec.k_pad = s->k_pad;
+    spec.dsp = 1;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    *fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
+                                    b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
+    te_convfam_dsp_s8_layout(oc, s->k, s->k_pad, (const int8_t *)w->data, words);
+    te_convfam_dsp_s8_requant(oc, q, q8);
+    *wt = te_emit_const_i32(e, words, nwords, "weights_s8");
+    *qr = te_emit_const_i32(e, q8, (size_t)(oc + 1) / 2 * 8, "requant");
+    rc = 0;
+out:
+    free(w16);
+    free(words);
+    free(q);
+    free(ms);
+    free(q8);
+    return rc;
+}
+
+static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    te_name wt, qr, x, y, prm, scratch;
+    int fast;
+    if (emit_dsp_consts(e, op, s, lo, hi, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    if (e->low->work_area)
+        scratch = te_emit_scratch(e, "int8_t");
+    else
+        snprintf(scratch.s, sizeof scratch.s, "NULL");
+    te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
+    te_params_begin(e, "te_conv2d_dsp_params");
+    params_gemm_geometry(e, op, s);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_conv2d_dsp_s8", prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
+    return 0;
+}
+
 /* ---- te_conv2d_s8 (reference) -------------------------------------------- */
 
 static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
@@ -428,8 +567,9 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     return 0;
 }
 
-/* The kernels, as lowering records them (te_lowering.variant). */
-enum { CONV_REF, CONV_GEMM, CONV_AVX2 };
+/* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
+ * the int16x8 form (conv_family_s16.c). */
+enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_S16 };
 
 /* The kernel, and a work area for the GEMM kernel when it writes a strided
  * output (which cannot hold patches in its unwritten part) unless the plan
@@ -437,10 +577,30 @@ enum { CONV_REF, CONV_GEMM, CONV_AVX2 };
 static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
-                                        "te_conv2d_avx2_s8"};
+                                        "te_conv2d_avx2_s8", "te_conv2d_dsp_s8"};
     gemm_shape s;
-    l->variant = use_avx2(g, op, &s) ? CONV_AVX2 : use_gemm(g, op, &s) ? CONV_GEMM : CONV_REF;
+    if (te_convfam_s16(&g->tensors[op->in[0]])) {
+        l->variant = CONV_S16;
+        l->kernel = te_convfam_s16_window_kernel(g, op, 0);
+        return;
+    }
+    l->variant = use_avx2(g, op, &s)  ? CONV_AVX2
+                 : use_gemm(g, op, &s) ? CONV_GEMM
+                 : use_dsp(g, op, &s)  ? CONV_DSP
+                                       : CONV_REF;
     l->kernel = names[l->variant];
+    if (l->variant == CONV_GEMM)
+        l->flash_extra = gemm_extra(g, op);
+    /* te_conv2d_dsp_s8: arena scratch (te_conv2d_dsp_s8_get_buffer_size)
+     * only where the output's free part and the stack (TE_CONV2D_DSP_STACK,
+     * te_conv2d_dsp.h) cannot hold its patches; never for a patch clone (not
+     * an op of the graph: patches provide no scratch) */
+    if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
+        (5 * s.k_pad + 4 > 2304 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
+        op < g->ops + g->n_ops) {
+        l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
+        l->work_area = 1;
+    }
     if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
         l->work_area = 1;
@@ -451,6 +611,8 @@ static int emit(te_emit *e, const te_op *op)
 {
     int32_t lo, hi;
     gemm_shape s;
+    if (e->low->variant == CONV_S16)
+        return te_convfam_s16_emit_window(e, op, 0);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
         return -1;
     if (e->low->variant == CONV_REF)
@@ -458,6 +620,8 @@ static int emit(te_emit *e, const te_op *op)
     gemm_geometry(e->g, op, &s);
     if (e->low->variant == CONV_AVX2)
         return emit_avx2(e, op, &s, lo, hi);
+    if (e->low->variant == CONV_DSP)
+        return emit_dsp(e, op, &s, lo, hi);
     return emit_gemm(e, op, &s, lo, hi);
 }
 
@@ -477,12 +641,19 @@ static void cost_features(const te_graph *g, const te_op *op, te_cost_features *
         f->row = "1x1";
 }
 
+/* The int8 kernels write any output pixel stride; the int16x8 ones write
+ * whole tensors only. */
+static int slice_output(const te_graph *g, const te_op *op)
+{
+    return !te_convfam_s16(&g->tensors[op->in[0]]);
+}
+
 const te_op_def te_op_conv2d = {
     .opcode = TE_OP_CONV_2D,
     .check = check,
     .macs = macs,
     .emit = emit,
-    .slice_output = te_slice_output_always, /* any output pixel stride */
+    .slice_output = slice_output,
     .lower = lower,
     .cost_features = cost_features,
     .patch_kind = te_patch_window,

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "conv_family.h"
+#include "conv_family_s16.h"
 #include "ir/target.h"
 
 /* The multiplier is out_c / in_c.  TFLite Micro loops over the option's
@@ -75,10 +76,12 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     in = te_in(g, op, 0);
     w = te_in(g, op, 1);
     out = te_out(g, op, 0);
-    if (te_convfam_check_act_type(d, op, in, "input 0") ||
-        te_convfam_check_act_type(d, op, out, "output 0") ||
+    if ((te_convfam_s16(in) ? te_convfam_s16_check_io(d, op, in, out)
+                            : te_convfam_check_act_type(d, op, in, "input 0") ||
+                                  te_convfam_check_act_type(d, op, out, "output 0")) ||
         te_convfam_check_weights(d, op, w, 4, 3) ||
-        te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[3]) ||
+        (te_convfam_s16(in) ? te_convfam_s16_check_bias(d, op, te_in(g, op, 2), w->shape[3], 0)
+                            : te_convfam_check_bias(d, op, te_in(g, op, 2), w->shape[3])) ||
         te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
@@ -117,7 +120,8 @@ typedef enum {
     DW_DSP,          /* te_depthwise_dsp_s8_k<K>s<S>, in place or not: ring in scratch */
     DW_DSP_NHWC,     /* te_depthwise_dsp_nhwc_s8, in place or not: input rows in scratch */
     DW_AVX2,         /* te_depthwise_avx2_s8, in place or not: ring on the stack */
-    DW_AVX2_CONV     /* te_conv2d_avx2_s8: one input channel, as a convolution */
+    DW_AVX2_CONV,    /* te_conv2d_avx2_s8: one input channel, as a convolution */
+    DW_S16           /* te_depthwise_conv2d_s16: the int16x8 form (conv_family_s16.c) */
 } dw_kind;
 
 typedef struct {
@@ -442,6 +446,11 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
 {
     dw_plan p;
     (void)o;
+    if (te_convfam_s16(&g->tensors[op->in[0]])) {
+        l->variant = DW_S16;
+        l->kernel = te_convfam_s16_window_kernel(g, op, 1);
+        return;
+    }
     choose(g, op, l->inplace_input == 0, &p);
     l->variant = (int)p.kind;
     l->kernel = kind_name(&p);
@@ -806,6 +815,8 @@ static int emit(te_emit *e, const te_op *op)
     dw_plan p;
     int32_t lo, hi;
     char params[512];
+    if (e->low->variant == DW_S16)
+        return te_convfam_s16_emit_window(e, op, 1);
     recorded_plan(g, op, e->low, &p);
     if (p.inplace && (w->shape[3] != in->shape[3] || te_tensor_bytes(out) > te_tensor_bytes(in)))
         return te_op_fail(e->diag, op, "cannot run in place (internal error)");

@@ -18,6 +18,7 @@
 
 #include "../ir/target.h"
 #include "conv_family.h"
+#include "conv_family_s16.h"
 #include "fc_layout.h"
 
 /* TFLite refuses a per-tensor FC whose bias scale strays from
@@ -54,6 +55,24 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
     return 0;
 }
 
+/* The int16x8 form: TFLite Micro's int16 FULLY_CONNECTED takes weights
+ * quantized per tensor only and reads the bias as int64. */
+static int check_s16(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *b = te_in(g, op, 2);
+    const te_tensor *out = te_out(g, op, 0);
+    int32_t lo, hi;
+    if (te_convfam_s16_check_io(d, op, in, out) || te_convfam_check_weights(d, op, w, 2, 0) ||
+        te_convfam_s16_check_bias(d, op, b, w->shape[0], 0) || check_shapes(d, op, in, w, out) ||
+        check_bias_scale(d, op, in, w, b, out))
+        return -1;
+    if (w->q.count > 1)
+        return te_op_fail(d, op, "weights (tensor %d '%s') have %d scales: int16 activations "
+                          "take weights quantized per tensor (as TFLite Micro)", w->id, w->name,
+                          w->q.count);
+    return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
+}
+
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in, *w, *out, *b;
@@ -67,6 +86,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     w = te_in(g, op, 1);
     b = te_in(g, op, 2);
     out = te_out(g, op, 0);
+    if (te_convfam_s16(in))
+        return check_s16(g, op, d);
     if (te_convfam_check_act_type(d, op, in, "input 0") ||
         te_convfam_check_act_type(d, op, out, "output 0") ||
         te_convfam_check_weights(d, op, w, 2, 0) || te_convfam_check_bias(d, op, b, w->shape[0]) ||
@@ -119,6 +140,8 @@ static const char *variant(const te_graph *g, const te_op *op)
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     int32_t *packed;
     int ok;
+    if (te_convfam_s16(op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL))
+        return "te_fully_connected_s16";
     if (!w || !w->data || (b && !b->data) || w->rank != 2)
         return "te_fully_connected_s8";
     if (!te_target_has_dsp(g->target))
@@ -175,6 +198,36 @@ out:
     return rc;
 }
 
+/* The int16x8 kernel: one multiplier (scales multiplied in float, as
+ * GetQuantizedConvolutionMultipler), the int64 bias as it is. */
+static int emit_s16(te_emit *e, const te_op *op)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    int units = w->shape[0], shift;
+    int32_t lo, hi, mult;
+    te_name x, wt, bn, y, prm;
+    if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi))
+        return -1;
+    te_convfam_channel_multiplier(in, w, out, 0, 1, &mult, &shift);
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    bn = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, TE_K_FULLY_CONNECTED_S16);
+    te_params_begin(e, "te_fully_connected_s16_params");
+    te_params_int(e, "batches", te_tensor_elems(out) / units);
+    te_params_int(e, "depth", w->shape[1]);
+    te_params_int(e, "units", units);
+    te_params_int(e, "mult", mult);
+    te_params_int(e, "shift", shift);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_fully_connected_s16", prm.s, x.s, wt.s, bn.s, y.s);
+    return 0;
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     te_graph *g = e->g;
@@ -182,6 +235,8 @@ static int emit(te_emit *e, const te_op *op)
     const te_tensor *b = te_in(g, op, 2);
     int32_t lo, hi;
     te_name mult, shift, wt, bn;
+    if (!strcmp(e->low->kernel, "te_fully_connected_s16"))
+        return emit_s16(e, op);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;

@@ -1,7 +1,9 @@
-/* op_mean.c - MEAN (int8, any constant int32 axes, keep_dims or not):
- * checks, the axis resolution and the requantization TFLite Micro's
+/* op_mean.c - MEAN (int8 or int16x8, any constant int32 axes, keep_dims or
+ * not): checks, the axis resolution and the requantization TFLite Micro's
  * QuantizedMeanOrSum uses (input_scale / output_scale, then 1 / count folded
- * into the multiplier), and the call to te_mean_s8. */
+ * into the multiplier), and the call to te_mean_s8 or te_mean_s16; int16
+ * with the same input and output quantization takes TFLite Micro's plain
+ * Mean (te_mean_same_scale_s16). */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -103,12 +105,33 @@ int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
+/* te_check_reducer_io, with int16 data in and out accepted too. */
+static int mean_check_io(te_graph *g, const te_op *op, te_diag *d)
+{
+    te_tensor *in, *axis, *out;
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    if (!in || in->type != TE_DT_INT16)
+        return te_check_reducer_io(g, op, d);
+    axis = te_in(g, op, 1);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, axis, "input 1", TE_DT_INT32) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_INT16) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
+        te_check_const(d, op, axis, "input 1") < 0)
+        return -1;
+    if (in->data && te_check_const(d, op, in, "input 0") < 0)
+        return -1;
+    return 0;
+}
+
 static int mean_check(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
     int reduced[6];
     mean_layout l;
-    if (te_check_reducer_io(g, op, d) < 0)
+    if (mean_check_io(g, op, d) < 0)
         return -1;
     in = te_in(g, op, 0);
     axis = te_in(g, op, 1);
@@ -166,14 +189,27 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
     mean_fold_count(l.count, &p->mult, &p->shift);
 }
 
+/* The kernel emit() calls: int8, int16, or int16 with equal input and
+ * output quantization (TFLite Micro compares the float scales). */
+static const char *mean_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    if (in->type != TE_DT_INT16)
+        return "te_mean_s8";
+    if (in->q.zero_point[0] == out->q.zero_point[0] && in->q.scale[0] == out->q.scale[0])
+        return "te_mean_same_scale_s16";
+    return "te_mean_s16";
+}
+
 static int mean_emit(te_emit *e, const te_op *op)
 {
+    const char *kernel = mean_variant(e->g, op);
     const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_mean_params p;
     te_mean_make_params(in, axis, out, &p);
-    te_emit_kernel(e, TE_K_MEAN_S8);
+    te_emit_kernel(e, te_kernel_by_name(kernel));
     te_params_begin(e, "te_mean_params");
     te_params_int(e, "n_keep", p.n_keep);
     te_params_ints(e, "keep_size", p.keep_size, 6);
@@ -186,14 +222,15 @@ static int mean_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_call(e, "te_mean_s8", te_params_end(e).s, pi.s, po.s);
+    te_emit_call(e, kernel, te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 
 const te_op_def te_op_mean = {
     .opcode = TE_OP_MEAN,
+    .int16x8 = 1,
     .check = mean_check,
     .emit = mean_emit,
-    .kernel = "te_mean_s8",
+    .variant = mean_variant,
     .rescale = {1, 0, 1},
 };

@@ -126,11 +126,13 @@ static const char *quantize_variant(const te_graph *g, const te_op *op)
     return "te_quantize";
 }
 
-/* On a patch: int8 requantization, or float32 -> int8 at a model's input. */
+/* On a patch: int8 requantization, or float32 / uint8 -> int8 at a model's
+ * input (the converter's input heads). */
 static te_patch_kind quantize_patch_kind(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = te_in((te_graph *)g, op, 0), *out = te_out((te_graph *)g, op, 0);
-    return (in->type == TE_DT_INT8 || in->type == TE_DT_FLOAT32) && out->type == TE_DT_INT8
+    return (in->type == TE_DT_INT8 || in->type == TE_DT_UINT8 || in->type == TE_DT_FLOAT32) &&
+                   out->type == TE_DT_INT8
                ? TE_PATCH_POINTWISE
                : TE_PATCH_NONE;
 }

@@ -63,6 +63,7 @@ extern const te_op_def te_op_padv2;
 extern const te_op_def te_op_cast;
 extern const te_op_def te_op_space_to_batch_nd;
 extern const te_op_def te_op_batch_to_space_nd;
+extern const te_op_def te_op_svdf;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -122,6 +123,7 @@ static const te_op_def *const op_table[] = {
     &te_op_cast,
     &te_op_space_to_batch_nd,
     &te_op_batch_to_space_nd,
+    &te_op_svdf,
 };
 
 const te_op_def *te_op_lookup(int opcode)

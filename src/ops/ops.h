@@ -101,6 +101,9 @@ typedef struct {
     int io_quantize, io_dequantize;
     /* Quantization-scale check of the common validation. */
     te_rescale rescale;
+    /* 1: check() also accepts int16x8 (int16 activations), for the
+     * operator list (docs/operators.md). */
+    int int16x8;
     /* Constant folding (pass_fold_const.c): computes the op's outputs at
      * compile time, with its kernel's arithmetic, into out[j] (zeroed,
      * te_tensor_bytes of output j each) and returns 1; returns 0 when an

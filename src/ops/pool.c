@@ -1,13 +1,13 @@
 /* pool.c - checks, parameters and kernel call shared by AVERAGE_POOL_2D
  * and MAX_POOL_2D (see pool.h): TFLite Micro's ComputePaddingHeightWidth
- * and activation range, then a call to a te_pool kernel. */
+ * and activation range, then a call to a te_pool kernel (int8, or int16
+ * for int16x8 models). */
 #include "pool.h"
 
 #include <math.h>
 #include <stdio.h>
 
 #include "quant/quant.h"
-#include "unary.h"
 
 /* TFLite ComputeOutSize (dilation 1); may be <= 0 for a too large filter. */
 static long long pool_out_size(te_padding pad, long long in, long long filter, long long stride)
@@ -34,8 +34,10 @@ static int pool_check_geometry(const te_op *op, const te_tensor *in, const te_te
     if (o->stride_h < 1 || o->stride_w < 1 || o->filter_h < 1 || o->filter_w < 1)
         return te_op_fail(d, op, "invalid stride %dx%d or filter %dx%d (must be >= 1)",
                           o->stride_h, o->stride_w, o->filter_h, o->filter_w);
-    oh = pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h);
-    ow = pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w);
+    oh = pool_out_size(o->padding, in->shape[1] + o->pad_top + o->pad_bottom, o->filter_h,
+                       o->stride_h);
+    ow = pool_out_size(o->padding, in->shape[2] + o->pad_left + o->pad_right, o->filter_w,
+                       o->stride_w);
     if (oh < 1 || ow < 1)
         return te_op_fail(d, op, "filter %dx%d and input %dx%d give an empty output",
                           o->filter_h, o->filter_w, in->shape[1], in->shape[2]);
@@ -47,26 +49,59 @@ static int pool_check_geometry(const te_op *op, const te_tensor *in, const te_te
     return 0;
 }
 
+/* The quantized range of t's type. */
+static void pool_qrange(const te_tensor *t, int32_t *qmin, int32_t *qmax)
+{
+    *qmin = t->type == TE_DT_INT16 ? -32768 : -128;
+    *qmax = -*qmin - 1;
+}
+
+/* One input and one output, both int8 or both int16, per-tensor quantized. */
+static int pool_check_io(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *out;
+    te_dtype type;
+    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    out = te_out(g, op, 0);
+    type = in && in->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8;
+    if (te_check_type(d, op, in, "input 0", type) < 0 ||
+        te_check_type(d, op, out, "output 0", type) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0)
+        return -1;
+    return 0;
+}
+
 static int pool_check_quant(const te_op *op, const te_tensor *in, const te_tensor *out,
                             te_diag *d)
 {
-    int32_t lo, hi;
+    int32_t lo, hi, qmin, qmax;
     if (fabs((double)in->q.scale[0] - (double)out->q.scale[0]) > 1.0e-6 ||
         in->q.zero_point[0] != out->q.zero_point[0])
         return te_op_fail(d, op, "input 0 (scale %g, zero point %lld) and output 0 (scale %g, "
                           "zero point %lld) must have the same quantization",
                           (double)in->q.scale[0], (long long)in->q.zero_point[0],
                           (double)out->q.scale[0], (long long)out->q.zero_point[0]);
+    pool_qrange(out, &qmin, &qmax);
     if (te_activation_range(op->opt.activation, out->q.scale[0], (int32_t)out->q.zero_point[0],
-                            -128, 127, &lo, &hi) < 0)
+                            qmin, qmax, &lo, &hi) < 0)
         return te_op_fail(d, op, "unsupported fused activation %d", (int)op->opt.activation);
     return 0;
+}
+
+/* Pools run on a patch as window ops (the clone's explicit padding only
+ * where the region touches the border); int8 only. */
+te_patch_kind te_pool_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0);
+    return in && in->type == TE_DT_INT8 ? TE_PATCH_WINDOW : TE_PATCH_NONE;
 }
 
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in, *out;
-    if (te_check_unary_s8(g, op, d, 1) < 0)
+    if (pool_check_io(g, op, d) < 0)
         return -1;
     in = te_in(g, op, 0);
     out = te_out(g, op, 0);
@@ -98,14 +133,15 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
     p->stride_w = o->stride_w;
     p->filter_h = o->filter_h;
     p->filter_w = o->filter_w;
-    p->pad_h = pool_padding(o->stride_h, in->shape[1], o->filter_h,
-                            pool_out_size(o->padding, in->shape[1], o->filter_h, o->stride_h));
-    p->pad_w = pool_padding(o->stride_w, in->shape[2], o->filter_w,
-                            pool_out_size(o->padding, in->shape[2], o->filter_w, o->stride_w));
-    p->act_min = -128;
-    p->act_max = 127;
-    te_activation_range(o->activation, out->q.scale[0], (int32_t)out->q.zero_point[0], -128, 127,
-                        &p->act_min, &p->act_max);
+    /* explicit padding (pad_top ...) only on a patch clone: the rows the
+     * window would read beyond the tensor's real border, never counted */
+    p->pad_h = o->pad_top + pool_padding(o->stride_h, p->in_h + o->pad_top + o->pad_bottom,
+                                         o->filter_h, p->out_h);
+    p->pad_w = o->pad_left + pool_padding(o->stride_w, p->in_w + o->pad_left + o->pad_right,
+                                          o->filter_w, p->out_w);
+    pool_qrange(out, &p->act_min, &p->act_max);
+    te_activation_range(o->activation, out->q.scale[0], (int32_t)out->q.zero_point[0],
+                        p->act_min, p->act_max, &p->act_min, &p->act_max);
 }
 
 int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
@@ -132,6 +168,14 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_params_int(e, "act_max", p.act_max);
     te_emit_call(e, kernel_fn, te_params_end(e).s, pi.s, po.s);
     return 0;
+}
+
+const char *te_pool_kernel(const te_graph *g, const te_op *op, int is_max)
+{
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (out && out->type == TE_DT_INT16)
+        return is_max ? "te_pool_max_s16" : "te_pool_avg_s16";
+    return is_max ? "te_pool_max_s8" : "te_pool_avg_s8";
 }
 
 void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f)

@@ -1,4 +1,4 @@
-/* pool.h - what AVERAGE_POOL_2D and MAX_POOL_2D share: the checks (int8,
+/* pool.h - what AVERAGE_POOL_2D and MAX_POOL_2D share: the checks (int8 or int16,
  * NHWC, SAME/VALID, the output shape TFLite computes, equal quantization),
  * the te_pool kernel parameters and the emission of the kernel call. */
 #ifndef TE_OPS_POOL_H
@@ -15,6 +15,7 @@
 
 /* te_op_def.check of both pooling ops. */
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d);
+te_patch_kind te_pool_patch_kind(const te_graph *g, const te_op *op);
 
 /* te_op_def.cost_features of both: the window elements of every output. */
 void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f);
@@ -23,6 +24,10 @@ void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features 
  * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
 void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
                          te_pool_params *p);
+
+/* The kernel of a max (is_max 1) or average pool: the output type picks
+ * the int8 or the int16 one. */
+const char *te_pool_kernel(const te_graph *g, const te_op *op, int is_max);
 
 /* Writes the parameters and `kernel_fn(&p, input 0, output 0);`. */
 int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn);

@@ -24,11 +24,14 @@ static int is_in_list(const int *list, int n, int t)
     return 0;
 }
 
-/* 1 if storage `root` is read by a live op after op `at` or is a graph
- * output (then overwriting it at `at` would destroy a value still needed). */
+/* 1 if storage `root` is read by a live op after op `at`, is a graph output
+ * or is persistent state (then overwriting it at `at` would destroy a value
+ * still needed). */
 static int used_after(const te_graph *g, int root, int at)
 {
     int i, j;
+    if (g->tensors[root].is_variable)
+        return 1;
     for (i = 0; i < g->n_outputs; i++)
         if (root_of(g, g->outputs[i]) == root)
             return 1;

@@ -89,10 +89,13 @@ struct te_lowered;
 /* --patch auto: the stage and grid with the smallest arena (below
  * `baseline`, the arena without patches) whose extra MACs are at most
  * max_recompute x model_macs; NULL when no patch plan beats the baseline.
- * *arena (if not NULL) gets the estimated arena of the plan returned.
- * low: g's current lowering (the scratch of the operators after a stage). */
+ * With fit > 0 (an SRAM budget for the arena): of the plans whose arena fits
+ * it, the one recomputing the fewest MACs (the fastest); the smallest arena
+ * when none fits.  *arena (if not NULL) gets the estimated arena of the plan
+ * returned.  low: g's current lowering (the scratch of the operators after
+ * a stage). */
 te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double max_recompute,
-                               int64_t model_macs, size_t baseline, size_t *arena);
+                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena);
 
 void te_patch_plan_free(te_patch_plan *p);
 

@@ -44,6 +44,8 @@ static int window_axis(const te_op *op, int axis, int64_t in, int64_t k, int64_t
 {
     const te_options *o = &op->opt;
     int64_t s = axis ? o->stride_w : o->stride_h, dil = axis ? o->dilation_w : o->dilation_h;
+    if (dil < 1) /* pools have no dilation */
+        dil = 1;
     int64_t eff = (k - 1) * dil + 1, a, b;
     int64_t explicit_lo = axis ? o->pad_left : o->pad_top;
     int64_t explicit_hi = axis ? o->pad_right : o->pad_bottom;
@@ -72,10 +74,12 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
     need->whole = 0;
     need->pad[0] = need->pad[1] = need->pad[2] = need->pad[3] = 0;
     if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW && k == 0) {
-        const te_tensor *w = &g->tensors[op->in[1]];
-        if (window_axis(op, 0, in->shape[1], w->shape[1], out->shape[1], r.y0, r.y1, &need->r.y0,
+        /* the filter: a pool's options, else the weights' [., h, w, .] */
+        const te_tensor *w = op->opt.filter_h ? NULL : &g->tensors[op->in[1]];
+        int kh = w ? w->shape[1] : op->opt.filter_h, kw = w ? w->shape[2] : op->opt.filter_w;
+        if (window_axis(op, 0, in->shape[1], kh, out->shape[1], r.y0, r.y1, &need->r.y0,
                         &need->r.y1, &need->pad[0], &need->pad[1]) < 0 ||
-            window_axis(op, 1, in->shape[2], w->shape[2], out->shape[2], r.x0, r.x1, &need->r.x0,
+            window_axis(op, 1, in->shape[2], kw, out->shape[2], r.x0, r.x1, &need->r.x0,
                         &need->r.x1, &need->pad[2], &need->pad[3]) < 0)
             return -1;
         return 0;

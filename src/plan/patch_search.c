@@ -42,8 +42,23 @@ static size_t estimate_arena(te_graph *g, const te_lowered *low, te_patch_plan *
     return arena;
 }
 
+/* 1 if (arena, extra) is a better choice than the best so far. */
+static int better(size_t arena, int64_t extra, const te_patch_plan *best, size_t best_arena,
+                  size_t fit)
+{
+    int64_t best_extra = best ? best->patched_macs - best->stage_macs : 0;
+    if (arena == (size_t)-1)
+        return 0;
+    if (fit && arena <= fit) /* fits the budget: the fastest one */
+        return !best || best_arena > fit || extra < best_extra ||
+               (extra == best_extra && arena < best_arena);
+    if (fit && best && best_arena <= fit)
+        return 0;
+    return arena < best_arena || (best && arena == best_arena && extra < best_extra);
+}
+
 te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
-                               int64_t model_macs, size_t baseline, size_t *arena_out)
+                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
@@ -60,9 +75,7 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_re
             extra = p->patched_macs - p->stage_macs;
             arena = extra <= (int64_t)(max_recompute * (double)model_macs) ? estimate_arena(g, low, p)
                                                                           : (size_t)-1;
-            if (arena < best_arena ||
-                (best && arena == best_arena &&
-                 extra < best->patched_macs - best->stage_macs)) {
+            if (arena < baseline && better(arena, extra, best, best_arena, fit)) {
                 te_patch_plan_free(best);
                 best = p;
                 best_arena = arena;

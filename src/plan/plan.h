@@ -35,6 +35,8 @@ struct te_plan {
     int quick;             /* placement without the local search */
     int patch_scratch;     /* buffer index of the patch stage's working memory, or -1 */
     size_t arena_bytes;    /* total, including scratch */
+    size_t state_bytes;    /* persistent state: the variable tensors (LSTM and
+                            * SVDF state), live across invokes, outside the arena */
     size_t lower_bound;    /* max over steps of bytes live (no placement waste) */
     size_t bound_no_inplace; /* the same if no operator ran in place: the
                               * lifetime lower bound of plain layer-by-layer
@@ -46,8 +48,9 @@ typedef struct te_plan te_plan;
 
 /* Builds the schedule, the lifetimes and the placement of g as lowered by
  * low (te_lower_graph on g's current storage decisions; it must outlive
- * the plan; NULL: no operator needs scratch).  Tensor fields in_arena / arena_offset are filled in (aliases
- * get root offset + alias_offset).  Returns NULL with d set on failure. */
+ * the plan; NULL: no operator needs scratch).  Tensor fields in_arena / arena_offset
+ * are filled in (aliases get root offset + alias_offset); variable tensors get
+ * in_state / state_offset in the state region instead.  Returns NULL with d set on failure. */
 te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
 te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d);

@@ -1,7 +1,9 @@
 /* plan_lifetime.c - builds the schedule and the buffers of the memory plan:
  * one buffer per stored (non-constant, non-alias) tensor with the lifetime
  * from its producer to its last consumer, plus one per operator scratch.
- * Graph inputs live from step 0, graph outputs until the last step. */
+ * Graph inputs live from step 0, graph outputs until the last step.
+ * Variable tensors (LSTM/SVDF state) are not in the arena: they live for the
+ * whole program in the state region, laid out one after the other. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,20 +49,27 @@ static void touch(te_plan *p, const te_graph *g, int t, int step)
         p->buffers[b].last = step;
 }
 
+/* 1 if t is stored in the state region (a variable tensor or a view of one). */
+static int in_state(const te_graph *g, int t)
+{
+    size_t off;
+    return g->tensors[te_tensor_root(g, t, &off)].is_variable;
+}
+
 static int make_tensor_buffers(te_plan *p, te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
-        if (tt->data || tt->alias_of >= 0 || tt->patch_role)
+        if (tt->data || tt->alias_of >= 0 || tt->patch_role || tt->is_variable)
             continue;
         p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
-        if (tt->alias_of >= 0 && !tt->data && !tt->patch_role) {
+        if (tt->alias_of >= 0 && !tt->data && !tt->patch_role && !in_state(g, t)) {
             size_t off;
             te_buffer *b = &p->buffers[p->tensor_buffer[te_tensor_root(g, t, &off)]];
             size_t need = align_up(off + te_tensor_bytes(tt));
@@ -119,6 +128,21 @@ static void drop_unused(te_plan *p)
         }
 }
 
+/* Lays the variable tensors out in the state region, in tensor order. */
+static void place_state(te_plan *p, te_graph *g)
+{
+    int t;
+    p->state_bytes = 0;
+    for (t = 0; t < g->n_tensors; t++) {
+        te_tensor *tt = &g->tensors[t];
+        tt->in_state = 0;
+        if (tt->is_variable && !tt->data && tt->alias_of < 0) {
+            tt->state_offset = p->state_bytes;
+            p->state_bytes += align_up(te_tensor_bytes(tt));
+        }
+    }
+}
+
 static void assign_tensor_offsets(te_plan *p, te_graph *g)
 {
     int t;
@@ -126,6 +150,12 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
         te_tensor *tt = &g->tensors[t];
         size_t off;
         int r = te_tensor_root(g, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
+        if (!tt->data && g->tensors[r].is_variable) {
+            tt->in_arena = 0;
+            tt->in_state = 1;
+            tt->state_offset = g->tensors[r].state_offset + off;
+            continue;
+        }
         if (tt->patch_role == 2 && p->patch_scratch >= 0) {
             tt->in_arena = 1;
             tt->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
@@ -178,7 +208,8 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         const te_op *op = &g->ops[p->schedule[s]];
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
-            if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role)
+            if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role &&
+                !in_state(g, tid))
                 widen(first, last, view_root(g, tid), s);
         }
     }
@@ -237,6 +268,7 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
     drop_unused(p);
     te_plan_place(p);
     p->bound_no_inplace = bound_without_inplace(p, g);
+    place_state(p, g);
     assign_tensor_offsets(p, g);
     return p;
 }

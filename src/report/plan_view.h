@@ -41,7 +41,7 @@ typedef struct {
     size_t peak_bytes;
     te_segment *segs;
     int n_segs;
-    size_t state_bytes;   /* persistent state beside the arena (0 for now) */
+    size_t state_bytes;   /* persistent state beside the arena (the plan's) */
     te_stack_bound stack; /* NAME_STACK_BYTES (codegen/stack_bound.h) */
 } te_plan_view;
 

@@ -44,7 +44,7 @@ ok sh -c "'$te' profile '$model' | grep -q '^RAM: .*stack $stack'"
 # --sram-limit counts arena + stack
 ok "$te" compile "$model" -o "$work/l1" --quiet --sram-limit $((arena + stack))
 ok sh -c "! '$te' compile '$model' -o '$work/l2' --sram-limit $((arena + stack - 1)) 2>'$work/l2.txt'"
-ok grep -q "needs $((arena + stack)) bytes (arena $arena, stack $stack)" "$work/l2.txt"
+ok grep -q "needs $((arena + stack)) bytes of SRAM (arena $arena + state 0 + stack $stack)" "$work/l2.txt"
 ok sh -c "! '$te' compile '$model' -o '$work/l3' --sram-limit $arena 2>/dev/null"
 
 # plan: a summary after the SVG; --json has none

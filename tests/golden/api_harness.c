@@ -1,6 +1,9 @@
 /* api_harness.c - checks a generated model through its public API only.
  * Built with -DTE_MODEL=<name> -DTE_MODEL_HEADER="<name>.h".
  * usage: api_harness IN_0 .. IN_{n-1} EXPECTED_OUT_0 .. EXPECTED_OUT_{m-1}
+ * Runs the inference twice: from the initial (zeroed) state, then again after
+ * NAME_reset() on the same inputs; both must give the expected bytes (a model
+ * with LSTM/SVDF state would otherwise carry the first invoke into the second).
  * Exit 0 when every output byte equals the expected file, 1 otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,31 +34,29 @@ static unsigned char *slurp(const char *path, size_t *n)
     return buf;
 }
 
-int main(int argc, char **argv)
+static int load_inputs(char **files, int nin)
 {
-    int i, nin = API(num_inputs)(), nout = API(num_outputs)(), bad = 0;
-    if (argc != 1 + nin + nout) {
-        fprintf(stderr, "usage: %s IN x%d EXPECTED x%d\n", argv[0], nin, nout);
-        return 2;
-    }
+    int i;
     for (i = 0; i < nin; i++) {
         size_t n;
-        unsigned char *d = slurp(argv[1 + i], &n);
+        unsigned char *d = slurp(files[i], &n);
         if (n != API(input_bytes)(i)) {
-            fprintf(stderr, "%s: %zu bytes, input %d needs %zu\n", argv[1 + i], n, i,
+            fprintf(stderr, "%s: %zu bytes, input %d needs %zu\n", files[i], n, i,
                     API(input_bytes)(i));
             return 1;
         }
         memcpy(API(input)(i), d, n);
         free(d);
     }
-    if (API(invoke)() != 0) {
-        fprintf(stderr, "invoke failed\n");
-        return 1;
-    }
+    return 0;
+}
+
+static int compare_outputs(char **files, int nout, const char *when)
+{
+    int i, bad = 0;
     for (i = 0; i < nout; i++) {
         size_t n, j;
-        unsigned char *want = slurp(argv[1 + nin + i], &n);
+        unsigned char *want = slurp(files[i], &n);
         const unsigned char *got = API(output)(i);
         if (n != API(output_bytes)(i)) {
             fprintf(stderr, "output %d: %zu bytes, expected file has %zu\n", i,
@@ -65,12 +66,34 @@ int main(int argc, char **argv)
             for (j = 0; j < n && got[j] == want[j]; j++)
                 ;
             if (j < n) {
-                fprintf(stderr, "output %d differs at byte %zu: got %d, expected %d\n", i, j,
-                        got[j], want[j]);
+                fprintf(stderr, "output %d differs at byte %zu %s: got %d, expected %d\n", i, j,
+                        when, got[j], want[j]);
                 bad = 1;
             }
         }
         free(want);
     }
     return bad;
+}
+
+int main(int argc, char **argv)
+{
+    int nin = API(num_inputs)(), nout = API(num_outputs)(), run;
+    if (argc != 1 + nin + nout) {
+        fprintf(stderr, "usage: %s IN x%d EXPECTED x%d\n", argv[0], nin, nout);
+        return 2;
+    }
+    for (run = 0; run < 2; run++) {
+        if (run)
+            API(reset)();
+        if (load_inputs(argv + 1, nin))
+            return 1;
+        if (API(invoke)() != 0) {
+            fprintf(stderr, "invoke failed\n");
+            return 1;
+        }
+        if (compare_outputs(argv + 1 + nin, nout, run ? "after reset" : "on the first invoke"))
+            return 1;
+    }
+    return 0;
 }

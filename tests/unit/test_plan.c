@@ -1,7 +1,8 @@
 /* test_plan.c - memory planner invariants on random graphs: buffers that
  * are alive at the same step never overlap, every tensor lies inside the
  * arena, aliases point into their root's storage, the arena is never below
- * the lifetime lower bound, and a simple chain reaches that bound. */
+ * the lifetime lower bound, and a simple chain reaches that bound; variable
+ * tensors (LSTM/SVDF state) live outside the arena, in the state region. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,10 +118,59 @@ static void test_chain_reaches_bound(void)
     te_graph_free(g);
 }
 
+/* A chain whose ops 3 and 9 also read variable tensors: the arena is that
+ * of the chain alone, the variables lie one after the other in the state
+ * region, and nothing in the arena is placed for them. */
+static void test_variable_state(void)
+{
+    te_diag d = {{0}, 0};
+    te_graph *g = random_graph(12, 0);
+    te_plan *p;
+    size_t chain_arena;
+    int i, v0 = g->n_tensors, v1 = v0 + 1;
+    for (i = 0; i < g->n_ops; i++) {
+        g->ops[i].n_in = 1;
+        g->ops[i].in[0] = i;
+    }
+    p = te_plan_build(g, NULL, &d);
+    chain_arena = p ? p->arena_bytes : 0;
+    te_plan_free(p);
+    g->tensors = realloc(g->tensors, sizeof *g->tensors * (size_t)(g->n_tensors + 2));
+    g->n_tensors += 2;
+    for (i = v0; i <= v1; i++) {
+        te_tensor *t = &g->tensors[i];
+        memset(t, 0, sizeof *t);
+        t->id = i;
+        t->name = calloc(1, 1);
+        t->type = TE_DT_INT16;
+        t->rank = 1;
+        t->shape[0] = i == v0 ? 20 : 7;
+        t->alias_of = -1;
+        t->producer = -1;
+        t->is_variable = 1;
+    }
+    g->ops[3].n_in = g->ops[9].n_in = 2;
+    g->ops[3].in[1] = v0;
+    g->ops[9].in[1] = v1;
+    p = te_plan_build(g, NULL, &d);
+    CHECK(p != NULL);
+    if (p) {
+        CHECK(p->arena_bytes == chain_arena);
+        CHECK(p->state_bytes == 48 + 16);
+        CHECK(p->tensor_buffer[v0] < 0 && p->tensor_buffer[v1] < 0);
+        CHECK(g->tensors[v0].in_state && !g->tensors[v0].in_arena);
+        CHECK(g->tensors[v0].state_offset == 0 && g->tensors[v1].state_offset == 48);
+        CHECK(!g->tensors[0].in_state && g->tensors[0].in_arena);
+    }
+    te_plan_free(p);
+    te_graph_free(g);
+}
+
 int main(void)
 {
     test_seed(7);
     test_random();
     test_chain_reaches_bound();
+    test_variable_state();
     return test_summary();
 }

@@ -1,0 +1,258 @@
+/* test_conv_dsp.c - the int8-weight DSP CONV_2D kernel te_conv2d_dsp_s8
+ * (runtime/armv7em/te_conv2d_dsp.c) with the constants the compiler makes
+ * for it (te_convfam_gemm_prepare's requantization table,
+ * te_convfam_dsp_s8_layout's weights), against a plain
+ * reference written the way TFLite Micro's reference ConvPerChannel
+ * computes, over random shapes (odd channel and pixel counts, 1x1 to 7x7
+ * filters, strides, dilations, every padding), per-channel quantization
+ * (left shifts, zero multipliers, huge biases, dead channels), activation
+ * bounds and channel-slice outputs.  Built with TE_TARGET_DSP: the SIMD
+ * arithmetic runs through te_common.h's exact portable SMLAD / SXTB16 on
+ * the host, the real instructions when built for a Cortex-M. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TE_TARGET_DSP 1
+#undef TE_KERNEL
+#include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+#include "te_conv2d_dsp.c"
+
+#include "ops/conv_family.h"
+#include "quant/quant.h"
+#include "testlib.h"
+
+#ifndef CONV_DSP_CASES
+#define CONV_DSP_CASES 3000
+#endif
+
+typedef struct {
+    te_conv2d_dsp_params p;
+    int k, oc;
+    int8_t *in, *w;
+    int32_t *bias, *mult, *shift;
+} conv_case;
+
+static int pick(const int *v, int n) { return v[test_rand() % (unsigned)n]; }
+
+static double rand_unit(void) { return (double)(test_rand() % 1000000u) / 1000000.0; }
+
+/* TFLite Micro reference ConvPerChannel for one output pixel and channel. */
+static int8_t ref_out(const conv_case *c, int b, int oy, int ox, int o)
+{
+    const te_conv2d_dsp_params *p = &c->p;
+    uint32_t acc = 0;
+    int ky, kx, i;
+    for (ky = 0; ky < p->k_h; ky++)
+        for (kx = 0; kx < p->k_w; kx++) {
+            int iy = oy * p->stride_h - p->pad_top + ky * p->dil_h;
+            int ix = ox * p->stride_w - p->pad_left + kx * p->dil_w;
+            if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w)
+                continue;
+            for (i = 0; i < p->in_c; i++) {
+                int x = c->in[(((long)b * p->in_h + iy) * p->in_w + ix) * p->in_c + i];
+                int wv = c->w[(long)o * c->k + (ky * p->k_w + kx) * p->in_c + i];
+                acc += (uint32_t)((x - p->input_zp) * wv);
+            }
+        }
+    if (c->bias)
+        acc += (uint32_t)c->bias[o];
+    {
+        int32_t v = te_mul_by_quant_mult((int32_t)acc, c->mult[o], (int)c->shift[o]);
+        v = (int32_t)((uint32_t)v + (uint32_t)p->output_offset);
+        return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+    }
+}
+
+/* Random geometry: output sizes from the padding like TFLite's. */
+static void make_shape(te_conv2d_dsp_params *p)
+{
+    static const int chans[] = {1, 2, 3, 4, 5, 8, 12, 16, 17, 33};
+    static const int outs[] = {1, 3, 4, 5, 8, 16, 17, 33};
+    memset(p, 0, sizeof *p);
+    p->batches = test_rand_range(1, 2);
+    p->in_c = pick(chans, 10);
+    p->out_c = pick(outs, 8);
+    if (test_rand() % 3 == 0) { /* pointwise */
+        p->k_h = p->k_w = 1;
+    } else {
+        p->k_h = test_rand_range(1, 5);
+        p->k_w = test_rand_range(1, 5);
+        if (test_rand() % 8 == 0)
+            p->k_h = p->k_w = 7;
+    }
+    p->stride_h = test_rand_range(1, 3);
+    p->stride_w = test_rand_range(1, 3);
+    p->dil_h = test_rand() % 5 == 0 ? 2 : 1;
+    p->dil_w = test_rand() % 5 == 0 ? 2 : 1;
+    test_conv_axis(p->k_h, p->dil_h, p->stride_h, 10, &p->in_h, &p->pad_top, &p->out_h);
+    test_conv_axis(p->k_w, p->dil_w, p->stride_w, 10, &p->in_w, &p->pad_left, &p->out_w);
+}
+
+/* Random requantization, bias and weights (some channels dead or extreme). */
+static void make_quant(conv_case *c)
+{
+    te_conv2d_dsp_params *p = &c->p;
+    const float in_s = (float)(0.005 + 0.1 * rand_unit());
+    float out_s = (float)(0.01 + 0.3 * rand_unit()) * (float)(1 + c->k / 32);
+    int o, i, lim = test_rand() % 4 == 0 ? 8 : 127;
+    p->input_zp = test_rand_range(-128, 127);
+    p->output_offset = test_rand_range(-128, 127);
+    for (i = 0; i < p->k_h * p->k_w * p->in_c * c->oc; i++)
+        c->w[i] = (int8_t)test_rand_range(-lim, lim);
+    for (o = 0; o < c->oc; o++) {
+        int sh;
+        float ws = (float)(0.001 + 0.05 * rand_unit());
+        te_quantize_multiplier((double)in_s * ws / out_s, &c->mult[o], &sh);
+        c->shift[o] = sh;
+        if (c->bias)
+            c->bias[o] = test_rand_range(-20000, 20000);
+        switch (test_rand() % 16) {
+        case 0: /* dead channel: no weights, odd bias, tiny multiplier */
+            memset(c->w + (long)o * c->k, 0, (size_t)c->k);
+            c->shift[o] = -31;
+            if (c->bias)
+                c->bias[o] = test_rand_range(1 << 29, 1 << 30);
+            break;
+        case 1: /* zero multiplier */
+            c->mult[o] = 0;
+            c->shift[o] = 0;
+            break;
+        case 2: /* left shift */
+            c->shift[o] = test_rand_range(1, 3);
+            break;
+        case 3: /* huge bias */
+            if (c->bias)
+                c->bias[o] = (int32_t)test_rand();
+            break;
+        default:
+            break;
+        }
+    }
+    p->act_min = -128;
+    p->act_max = 127;
+    switch (test_rand() % 4) {
+    case 1:
+        p->act_min = p->output_offset;
+        break;
+    case 2:
+        p->act_min = test_rand_range(-128, 0);
+        p->act_max = test_rand_range(1, 127);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The kernel's constants as op_conv2d.c writes them. */
+static int prepare(conv_case *c, int32_t **wk, int32_t **qr)
+{
+    te_convfam_gemm_spec s;
+    const int n = (c->oc + 3) / 4 * 4, pairs = (c->oc + 1) / 2;
+    int16_t *w16;
+    int fast;
+    s.out_c = c->oc;
+    s.k = c->k;
+    s.k_pad = c->p.k_pad = te_convfam_gemm_k_pad(c->k, 1);
+    s.dsp = 1;
+    s.input_zp = c->p.input_zp;
+    s.output_zp = c->p.output_offset;
+    s.act_min = c->p.act_min;
+    s.act_max = c->p.act_max;
+    w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s.k_pad);
+    *qr = malloc(sizeof(int32_t) * (size_t)n * 4);
+    fast = te_convfam_gemm_prepare(&s, c->w, c->bias, c->mult, c->shift, w16, *qr);
+    free(w16);
+    *wk = malloc(sizeof(int32_t) * (size_t)pairs * (size_t)s.k_pad / 2);
+    te_convfam_dsp_s8_layout(c->oc, c->k, s.k_pad, c->w, *wk);
+    {
+        int32_t *q8 = malloc(sizeof(int32_t) * (size_t)pairs * 8);
+        te_convfam_dsp_s8_requant(c->oc, *qr, q8);
+        free(*qr);
+        *qr = q8;
+    }
+    return fast;
+}
+
+static long n_cases, n_fast, n_outputs, n_strided;
+
+static void run_case(void)
+{
+    conv_case c;
+    int32_t *wk, *qr;
+    int8_t *out, *in_copy, *scratch;
+    long n_in, n_out, bad = 0, gap_bad = 0, pitch;
+    int b, oy, ox, o, fast;
+    make_shape(&c.p);
+    c.oc = c.p.out_c;
+    c.k = c.p.k_h * c.p.k_w * c.p.in_c;
+    c.p.out_stride = test_rand() % 4 == 0 ? c.oc + test_rand_range(1, 9) : 0;
+    pitch = c.p.out_stride ? c.p.out_stride : c.oc;
+    n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
+    n_out = (long)c.p.batches * c.p.out_h * c.p.out_w * pitch;
+    c.in = malloc((size_t)n_in);
+    in_copy = malloc((size_t)n_in);
+    c.w = malloc((size_t)c.k * (size_t)c.oc);
+    c.bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c.oc) : NULL;
+    c.mult = malloc(sizeof(int32_t) * (size_t)c.oc);
+    c.shift = malloc(sizeof(int32_t) * (size_t)c.oc);
+    out = malloc((size_t)n_out);
+    for (b = 0; b < n_in; b++)
+        c.in[b] = (int8_t)test_rand_range(-128, 127);
+    memcpy(in_copy, c.in, (size_t)n_in);
+    make_quant(&c);
+    memset(out, 0x55, (size_t)n_out);
+    fast = prepare(&c, &wk, &qr);
+    c.p.fast_rq = fast;
+    /* scratch (at an odd address: the kernel aligns it itself) for most
+     * strided outputs and some others; else the room in the output (out is
+     * exactly the tensor) and the direct path for the last pixels */
+    scratch = malloc((size_t)te_conv2d_dsp_s8_get_buffer_size(c.p.k_pad) + 1);
+    te_conv2d_dsp_s8(&c.p, c.in, wk, qr, out,
+                     (test_rand() % 4 == 0) == !c.p.out_stride ? scratch + 1 : NULL);
+    for (b = 0; b < c.p.batches; b++)
+        for (oy = 0; oy < c.p.out_h; oy++)
+            for (ox = 0; ox < c.p.out_w; ox++) {
+                long at = (((long)b * c.p.out_h + oy) * c.p.out_w + ox) * pitch;
+                for (o = 0; o < c.oc; o++)
+                    bad += out[at + o] != ref_out(&c, b, oy, ox, o);
+                for (o = c.oc; o < pitch; o++)
+                    gap_bad += out[at + o] != 0x55;
+            }
+    CHECK(bad == 0);
+    CHECK(gap_bad == 0);
+    CHECK(memcmp(in_copy, c.in, (size_t)n_in) == 0);
+    if (bad || gap_bad)
+        printf("  case %ld: %dx%dx%d -> %dx%dx%d k %dx%d s %d,%d d %d,%d pad %d,%d fast %d: %ld "
+               "bytes differ\n",
+               n_cases, c.p.in_h, c.p.in_w, c.p.in_c, c.p.out_h, c.p.out_w, c.oc, c.p.k_h,
+               c.p.k_w, c.p.stride_h, c.p.stride_w, c.p.dil_h, c.p.dil_w, c.p.pad_top,
+               c.p.pad_left, fast, bad);
+    n_cases++;
+    n_fast += fast;
+    n_strided += c.p.out_stride != 0;
+    n_outputs += n_out;
+    free(c.in);
+    free(in_copy);
+    free(c.w);
+    free(c.bias);
+    free(c.mult);
+    free(c.shift);
+    free(out);
+    free(wk);
+    free(qr);
+    free(scratch);
+}
+
+int main(void)
+{
+    int i;
+    test_seed(0x5eedd58u);
+    for (i = 0; i < CONV_DSP_CASES; i++)
+        run_case();
+    printf("int8-weight DSP kernel: %ld cases (%ld with the fast requantization, %ld strided), "
+           "%ld outputs\n", n_cases, n_fast, n_strided, n_outputs);
+    CHECK(n_fast > n_cases / 4);
+    CHECK(n_strided > n_cases / 8);
+    return test_summary();
+}

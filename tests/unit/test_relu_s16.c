@@ -1,0 +1,157 @@
+/* test_relu_s16.c - the int16 RELU / RELU6 kernel (runtime/te_relu_s16.c)
+ * against plain references written the way TFLite Micro's
+ * ReluQuantized<int16_t> / Relu6Quantized<int16_t> compute, over random
+ * scales and every int16 input; and the op checks of the int16 form. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/ops.h"
+#include "quant/quant.h"
+#include "te_common.h"
+#include "te_relu_s16.h"
+#include "testlib.h"
+
+/* gemmlowp's rounding doubling high multiply and rounding right shift, in
+ * 64-bit arithmetic (TFLite's int32 MultiplyByQuantizedMultiplier). */
+static int32_t ref_mbqm32(int32_t x, int32_t m, int shift)
+{
+    int64_t a = (int64_t)x * ((int64_t)1 << (shift > 0 ? shift : 0)), ab, half;
+    int64_t high;
+    int e = shift > 0 ? 0 : -shift;
+    ab = a * m;
+    high = ab >= 0 ? (ab + ((int64_t)1 << 30)) >> 31 : -((-ab + ((int64_t)1 << 30) - 1) >> 31);
+    if (e == 0)
+        return (int32_t)high;
+    half = (int64_t)1 << (e - 1);
+    return (int32_t)(high >= 0 ? (high + half) >> e : -((-high + half) >> e));
+}
+
+static void test_kernel(void)
+{
+    enum { N = 65536 };
+    static int16_t in[N], out[N];
+    int t, i, bad;
+    for (i = 0; i < N; i++)
+        in[i] = (int16_t)(i - 32768);
+    for (t = 0; t < 40; t++) {
+        te_relu_s16_params p;
+        float si = (float)(1e-5 + 1e-3 * (test_rand() % 1000) / 1000.0);
+        float so = (float)(1e-5 + 1e-3 * (test_rand() % 1000) / 1000.0);
+        int six = t % 2, sh;
+        int32_t top = 32767;
+        memset(&p, 0, sizeof p);
+        p.rescale = !six;
+        if (six) {
+            double r = (double)roundf(6.0f / si);
+            top = r > 32767.0 ? 32767 : (int32_t)r;
+        } else {
+            te_quantize_multiplier((double)si / (double)so, &p.mult, &sh);
+            p.shift = sh;
+        }
+        p.act_min = 0;
+        p.act_max = top;
+        te_relu_s16(&p, in, out, N);
+        for (bad = 0, i = 0; i < N; i++) {
+            int32_t v = six ? in[i] : ref_mbqm32(in[i], p.mult, p.shift);
+            v = v > top ? top : v < 0 ? 0 : v;
+            bad += out[i] != v;
+        }
+        CHECK(bad == 0);
+    }
+    /* in place */
+    {
+        te_relu_s16_params p = {0, 0, 0, 0, 100};
+        int16_t v[4] = {-5, 50, 150, 0};
+        te_relu_s16(&p, v, v, 4);
+        CHECK(v[0] == 0 && v[1] == 50 && v[2] == 100 && v[3] == 0);
+    }
+}
+
+/* ---- op checks ---------------------------------------------------------- */
+
+typedef struct {
+    te_graph g;
+    te_tensor t[2];
+    te_op op;
+    int in[1], out[1];
+    float scale[2];
+    int64_t zp[2];
+    te_diag d;
+} mini_graph;
+
+static void mini(mini_graph *m, int opcode)
+{
+    static const int shape[2] = {1, 40};
+    int i;
+    memset(m, 0, sizeof *m);
+    for (i = 0; i < 2; i++) {
+        te_tensor *t = &m->t[i];
+        t->id = i;
+        t->name = "t";
+        t->type = TE_DT_INT16;
+        t->rank = 2;
+        t->shape[0] = shape[0];
+        t->shape[1] = shape[1];
+        t->q.count = 1;
+        t->q.scale = &m->scale[i];
+        t->q.zero_point = &m->zp[i];
+        m->scale[i] = 0.001f;
+        t->producer = -1;
+        t->alias_of = -1;
+    }
+    m->g.tensors = m->t;
+    m->g.n_tensors = 2;
+    m->g.ops = &m->op;
+    m->g.n_ops = 1;
+    m->op.opcode = opcode;
+    m->op.n_in = 1;
+    m->op.n_out = 1;
+    m->op.in = m->in;
+    m->op.out = m->out;
+    m->in[0] = 0;
+    m->out[0] = 1;
+}
+
+static int run_check(mini_graph *m)
+{
+    const te_op_def *def = te_op_find(m->op.opcode);
+    memset(&m->d, 0, sizeof m->d);
+    return def && def->check ? def->check(&m->g, &m->op, &m->d) : -2;
+}
+
+static void test_checks(void)
+{
+    static const int ops[2] = {TE_OP_RELU, TE_OP_RELU6};
+    mini_graph m;
+    int i;
+    for (i = 0; i < 2; i++) {
+        mini(&m, ops[i]);
+        CHECK(run_check(&m) == 0);
+        CHECK(strcmp(te_op_find(ops[i])->variant(&m.g, &m.op), "te_relu_s16") == 0);
+        mini(&m, ops[i]);
+        m.zp[0] = 2;
+        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
+        mini(&m, ops[i]);
+        m.zp[1] = 2; /* RELU6 ignores the output's quantization */
+        CHECK(run_check(&m) == (ops[i] == TE_OP_RELU ? -1 : 0));
+        mini(&m, ops[i]);
+        m.t[1].type = TE_DT_INT8;
+        CHECK(run_check(&m) == -1);
+        mini(&m, ops[i]);
+        m.t[1].shape[1] = 39;
+        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "elements") != NULL);
+    }
+    mini(&m, TE_OP_RELU);
+    m.scale[1] = 1e-14f; /* rescale beyond a 31-bit left shift */
+    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "too large") != NULL);
+}
+
+int main(void)
+{
+    test_seed(20261126u);
+    test_kernel();
+    test_checks();
+    return test_summary();
+}

@@ -1,0 +1,298 @@
+/* te_mkpatchnet.c - writes the first stages of real CNN shapes as int8
+ * .tflite files with random weights, for testing patch-based inference:
+ *   uint8_head  uint8 input -> QUANTIZE -> MobileNet-style stem
+ *   float_head  float32 input -> QUANTIZE -> the same stem
+ *   fire        SqueezeNet fire modules (1x1 squeeze, parallel 1x1 / 3x3
+ *               expands joined by CONCATENATION) between max pools
+ *   residual    ResNet-style blocks: two 3x3 convolutions and an ADD
+ *   avgpool     a stem with a 3x3 average pool (SAME) inside it
+ * Weights and quantization are random but sane (outputs spread over the
+ * int8 range), so a wrong patch boundary shows up as differing bytes.
+ * usage: te_mkpatchnet KIND OUT.tflite INPUT.bin */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflite_builder.h"
+
+static uint32_t rng = 12345u;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+static int rnd_range(int lo, int hi) { return lo + (int)(rnd() % (uint32_t)(hi - lo + 1)); }
+
+/* One activation tensor: its id, shape (NHWC), and quantization. */
+typedef struct {
+    int32_t id;
+    int32_t shape[4];
+    float scale;
+    int64_t zp;
+} act;
+
+typedef struct {
+    tflb_model *m;
+    int n_names;
+    int codes[256];      /* builtin -> opcode index + 1 */
+    int32_t input;       /* the model's input tensor */
+} net;
+
+static const char *name(net *n, const char *what)
+{
+    static char buf[8][64];
+    char *b = buf[n->n_names % 8];
+    snprintf(b, 64, "%s_%d", what, n->n_names++);
+    return b;
+}
+
+static act new_act(net *n, const char *what, int h, int w, int c, float scale, int64_t zp)
+{
+    act a;
+    tflb_quant q;
+    a.shape[0] = 1;
+    a.shape[1] = h;
+    a.shape[2] = w;
+    a.shape[3] = c;
+    a.scale = scale;
+    a.zp = zp;
+    q = tflb_quant1(&a.scale, &a.zp);
+    a.id = tflb_add_tensor(n->m, name(n, what), TFLB_INT8, a.shape, 4, 0, &q);
+    return a;
+}
+
+static int op_code(net *n, int builtin)
+{
+    if (!n->codes[builtin])
+        n->codes[builtin] = tflb_add_opcode(n->m, builtin, 1) + 1;
+    return n->codes[builtin] - 1;
+}
+
+static void add_op(net *n, int builtin, const int32_t *in, int n_in, int out, tflb_options o)
+{
+    int32_t o1 = out;
+    tflb_add_op(n->m, (uint32_t)op_code(n, builtin), in, n_in, &o1, 1, &o);
+}
+
+static int out_size(int in, int k, int s, int same) { return same ? (in + s - 1) / s : (in - k) / s + 1; }
+
+/* A convolution (depthwise when dw) with random per-channel int8 weights and
+ * an output scale that keeps the accumulators in range; RELU. */
+static act conv(net *n, act x, int cout, int k, int s, int same, int dw)
+{
+    int cin = x.shape[3], oc = dw ? cin : cout, per = k * k * (dw ? 1 : cin), i;
+    int32_t ws[4], bs[1];
+    int8_t *w = malloc((size_t)oc * (size_t)per);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)oc);
+    float *wsc = malloc(sizeof(float) * (size_t)oc), *bsc = malloc(sizeof(float) * (size_t)oc);
+    int64_t *zps = calloc((size_t)oc, sizeof(int64_t));
+    tflb_quant wq, bq;
+    int wid, bid, oh = out_size(x.shape[1], k, s, same), ow = out_size(x.shape[2], k, s, same);
+    act y = new_act(n, dw ? "dw" : "conv", oh, ow, oc, x.scale * sqrtf((float)per) * 0.6f, -128);
+    for (i = 0; i < oc * per; i++)
+        w[i] = (int8_t)rnd_range(-127, 127);
+    for (i = 0; i < oc; i++) {
+        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f);
+        bsc[i] = x.scale * wsc[i];
+        b[i] = rnd_range(-2000, 2000);
+    }
+    ws[0] = dw ? 1 : oc;
+    ws[1] = ws[2] = k;
+    ws[3] = dw ? oc : cin;
+    bs[0] = oc;
+    wq.n_scale = wq.n_zero_point = oc;
+    wq.scale = wsc;
+    wq.zero_point = zps;
+    wq.quantized_dimension = dw ? 3 : 0;
+    wid = tflb_add_const(n->m, name(n, "weights"), TFLB_INT8, ws, 4, w, (size_t)(oc * per), &wq);
+    bq = wq;
+    bq.scale = bsc;
+    bq.quantized_dimension = 0;
+    bid = tflb_add_const(n->m, name(n, "bias"), TFLB_INT32, bs, 1, b, sizeof(int32_t) * (size_t)oc,
+                         &bq);
+    {
+        int32_t in[3];
+        in[0] = x.id;
+        in[1] = wid;
+        in[2] = bid;
+        if (dw)
+            add_op(n, TE_OP_DEPTHWISE_CONV_2D, in, 3, y.id,
+                   tflb_opt_dwconv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, 1, TFLB_ACT_RELU));
+        else
+            add_op(n, TE_OP_CONV_2D, in, 3, y.id,
+                   tflb_opt_conv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, TFLB_ACT_RELU));
+    }
+    free(w);
+    free(b);
+    free(wsc);
+    free(bsc);
+    free(zps);
+    return y;
+}
+
+static act pool(net *n, act x, int builtin, int k, int s, int same)
+{
+    act y = new_act(n, builtin == TE_OP_MAX_POOL_2D ? "maxpool" : "avgpool",
+                    out_size(x.shape[1], k, s, same), out_size(x.shape[2], k, s, same), x.shape[3],
+                    x.scale, x.zp);
+    add_op(n, builtin, &x.id, 1, y.id,
+           tflb_opt_pool2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, k, k, TFLB_ACT_NONE));
+    return y;
+}
+
+/* The same tensor requantized to (scale, zp) by a 1x1 convolution is what a
+ * converter writes; a fire module's branches share the output quantization
+ * by construction here: both expands get the concatenation's scale. */
+static act fire(net *n, act x, int squeeze, int expand)
+{
+    act s = conv(n, x, squeeze, 1, 1, 1, 0), e1 = conv(n, s, expand, 1, 1, 1, 0);
+    act e3 = conv(n, s, expand, 3, 1, 1, 0), y;
+    int32_t in[2];
+    /* the concatenation's quantization: TFLite Micro requires equal ones */
+    e3.scale = e1.scale;
+    n->m->tensors[e3.id].scale[0] = e1.scale;
+    y = new_act(n, "fire/concat", x.shape[1], x.shape[2], 2 * expand, e1.scale, e1.zp);
+    in[0] = e1.id;
+    in[1] = e3.id;
+    add_op(n, TE_OP_CONCATENATION, in, 2, y.id, tflb_opt_concat(3, TFLB_ACT_NONE));
+    return y;
+}
+
+static act residual(net *n, act x)
+{
+    act a = conv(n, x, x.shape[3], 3, 1, 1, 0), b = conv(n, a, x.shape[3], 3, 1, 1, 0);
+    act y = new_act(n, "add", x.shape[1], x.shape[2], x.shape[3], x.scale * 1.5f, -128);
+    int32_t in[2];
+    in[0] = x.id;
+    in[1] = b.id;
+    add_op(n, TE_OP_ADD, in, 2, y.id, tflb_opt_add(TFLB_ACT_RELU));
+    return y;
+}
+
+/* The classifier tail: global average pool and a 1x1 convolution. */
+static act head(net *n, act x)
+{
+    act p = pool(n, x, TE_OP_AVERAGE_POOL_2D, x.shape[1], 1, 0);
+    return conv(n, p, 10, 1, 1, 0, 0);
+}
+
+static act stem(net *n, act x)
+{
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    x = conv(n, x, 16, 3, 1, 1, 1);
+    x = conv(n, x, 24, 1, 1, 1, 0);
+    x = conv(n, x, 24, 3, 2, 1, 1);
+    x = conv(n, x, 32, 1, 1, 1, 0);
+    x = conv(n, x, 32, 3, 2, 1, 1);
+    return conv(n, x, 48, 1, 1, 1, 0);
+}
+
+/* The model input; for the uint8/float heads, a QUANTIZE to int8 follows. */
+static act input(net *n, const char *kind, int hw, int *in_type, size_t *in_bytes)
+{
+    int32_t shape[4] = {1, 0, 0, 3};
+    float sc = 1.0f / 255.0f;
+    int64_t zp = 0;
+    tflb_quant q = tflb_quant1(&sc, &zp);
+    act x;
+    int id;
+    shape[1] = shape[2] = hw;
+    *in_type = !strcmp(kind, "uint8_head") ? TFLB_UINT8
+               : !strcmp(kind, "float_head") ? TFLB_FLOAT32 : TFLB_INT8;
+    *in_bytes = (size_t)hw * (size_t)hw * 3 * (*in_type == TFLB_FLOAT32 ? 4 : 1);
+    if (*in_type == TFLB_INT8) {
+        x = new_act(n, "input", hw, hw, 3, sc, -128);
+        n->input = x.id;
+        return x;
+    }
+    id = tflb_add_tensor(n->m, "input", *in_type, shape, 4, 0, *in_type == TFLB_UINT8 ? &q : NULL);
+    x = new_act(n, "input_int8", hw, hw, 3, sc, -128);
+    add_op(n, TE_OP_QUANTIZE, &id, 1, x.id, tflb_opt_none());
+    n->input = id;
+    return x;
+}
+
+static int build(tflb_model *m, const char *kind, int *in_type, size_t *in_bytes)
+{
+    static net n;
+    act x, y;
+    memset(&n, 0, sizeof n);
+    n.m = m;
+    tflb_set_description(m, kind);
+    x = input(&n, kind, !strcmp(kind, "fire") ? 64 : 80, in_type, in_bytes);
+    if (!strcmp(kind, "uint8_head") || !strcmp(kind, "float_head")) {
+        y = head(&n, stem(&n, x));
+    } else if (!strcmp(kind, "fire")) {
+        x = conv(&n, x, 32, 3, 2, 0, 0);
+        x = pool(&n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
+        x = fire(&n, x, 8, 16);
+        x = fire(&n, x, 8, 16);
+        x = pool(&n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
+        y = head(&n, fire(&n, x, 16, 24));
+    } else if (!strcmp(kind, "residual")) {
+        x = conv(&n, x, 16, 3, 2, 1, 0);
+        x = residual(&n, x);
+        x = conv(&n, x, 24, 3, 2, 1, 0);
+        x = residual(&n, x);
+        y = head(&n, conv(&n, x, 32, 3, 2, 1, 0));
+    } else if (!strcmp(kind, "avgpool")) {
+        x = conv(&n, x, 16, 3, 2, 1, 0);
+        x = pool(&n, x, TE_OP_AVERAGE_POOL_2D, 3, 1, 1);
+        x = conv(&n, x, 24, 3, 2, 1, 1);
+        x = pool(&n, x, TE_OP_MAX_POOL_2D, 2, 2, 0);
+        y = head(&n, conv(&n, x, 32, 1, 1, 1, 0));
+    } else {
+        return -1;
+    }
+    tflb_set_inputs(m, &n.input, 1);
+    tflb_set_outputs(m, &y.id, 1);
+    return 0;
+}
+
+static int write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "te_mkpatchnet: cannot write %s\n", path);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    tflb_model m;
+    uint8_t *img, *data = NULL;
+    size_t size, in_bytes = 0, i;
+    int in_type = TFLB_INT8, rc;
+    if (argc != 4) {
+        fprintf(stderr, "usage: te_mkpatchnet uint8_head|float_head|fire|residual|avgpool "
+                        "OUT.tflite INPUT.bin\n");
+        return 2;
+    }
+    tflb_init(&m);
+    if (build(&m, argv[1], &in_type, &in_bytes) < 0) {
+        fprintf(stderr, "te_mkpatchnet: unknown kind '%s'\n", argv[1]);
+        return 2;
+    }
+    img = malloc(in_bytes);
+    for (i = 0; img && i < in_bytes; i++)
+        img[i] = (uint8_t)rnd();
+    if (img && in_type == TFLB_FLOAT32)
+        for (i = 0; i < in_bytes / 4; i++) {
+            float v = (float)(rnd() % 1000u) / 1000.0f;
+            memcpy(img + 4 * i, &v, 4);
+        }
+    rc = !img || tflb_finish(&m, &data, &size) < 0 || write_file(argv[2], data, size) < 0 ||
+         write_file(argv[3], img, in_bytes) < 0;
+    free(img);
+    free(data);
+    tflb_free(&m);
+    return rc;
+}
