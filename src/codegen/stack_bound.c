@@ -31,7 +31,8 @@ static const kernel_stack table[TE_K_COUNT] = {
 };
 
 /* A kernel with no row (added after the table was written): the deepest of
- * the table, so the bound stays a bound until tools/kernel_stack.sh runs. */
+ * the table, a guess until tools/kernel_stack.sh runs (cli.kernel_stack
+ * fails meanwhile). */
 static kernel_stack deepest(void)
 {
     kernel_stack d = {0, 0, 0, 0};
