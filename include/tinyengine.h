@@ -98,6 +98,9 @@ typedef struct {
     size_t live_peak_bytes;          /* most bytes live at one step (no placement gaps) */
     size_t lifetime_bound_bytes;     /* bound of layer-by-layer execution, nothing in place */
     int peak_layer;                  /* layer with the most live bytes (index into layers) */
+    size_t stack_bytes;              /* NAME_STACK_BYTES: invoke's stack bound, optimised build */
+    size_t stack_bytes_O0;           /* the same at -O0 */
+    size_t ram_bytes;                /* peak_sram_bytes + state_bytes + stack_bytes */
 
     int patch_ops, patch_grid_h, patch_grid_w; /* patch stage (0 when none) */
     long long patch_extra_macs;

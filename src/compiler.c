@@ -163,14 +163,15 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
 {
     const te_plan *p = m->plan;
     int s, peak_step = 0;
-    size_t peak = 0, limit = o ? o->sram_limit : 0;
+    size_t peak = 0, limit = o ? o->sram_limit : 0, stack = te_model_stack(m).opt;
     const te_op *op;
     char hint[160] = "";
-    if (!limit || p->arena_bytes + p->state_bytes <= limit)
+    size_t need = p->arena_bytes + p->state_bytes + stack;
+    if (!limit || need <= limit)
         return 0;
     if (p->arena_bytes <= limit)
-        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu), over the limit of %zu",
-                       p->arena_bytes + p->state_bytes, p->arena_bytes, p->state_bytes, limit);
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
+                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = te_plan_live_bytes(p, s);
         if (live > peak) {
@@ -179,7 +180,8 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         }
     }
     if (p->n_steps == 0)
-        return te_fail(d, "needs %zu bytes of SRAM, over the limit of %zu", p->arena_bytes, limit);
+        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
+                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
     if (m->g->patch)
         snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: first %d operators "
                  "in %dx%d patches)", m->g->patch->n_ops, m->g->patch->grid_h,
@@ -188,9 +190,10 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         snprintf(hint, sizeof hint, "; no patch-based plan needs less");
     op = &m->g->ops[p->schedule[peak_step]];
     return te_fail(d,
-                   "does not fit --sram-limit %zu: best plan needs %zu bytes; the peak (%zu bytes "
-                   "live) is at %s (op %d)%s",
-                   limit, p->arena_bytes, peak, te_opcode_name(op->opcode), op->index, hint);
+                   "does not fit --sram-limit %zu: best plan needs %zu bytes (arena %zu, state %zu, "
+                   "stack %zu); the peak (%zu bytes live) is at %s (op %d)%s",
+                   limit, need, p->arena_bytes, p->state_bytes, stack, peak,
+                   te_opcode_name(op->opcode), op->index, hint);
 }
 
 /* --flash-limit: one line when the model does not fit even with int8
@@ -253,7 +256,7 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
  * fastest plan that fits, not the smallest). */
 static size_t patch_budget(const te_model *m, const te_compile_opts *o)
 {
-    size_t state = m->plan->state_bytes;
+    size_t state = m->plan->state_bytes + te_model_stack(m).opt; /* and the stack */
     if (!o->sram_limit)
         return 0;
     return o->sram_limit > state ? o->sram_limit - state : 1;
@@ -327,6 +330,11 @@ int te_model_generate(te_model *m, const char *name, const char *model_desc, te_
     o.name = name;
     o.model_desc = model_desc;
     return te_codegen(m->g, m->plan, &o, h, c, d);
+}
+
+te_stack_bound te_model_stack(const te_model *m)
+{
+    return te_stack_bound_plan(m->g, m->plan);
 }
 
 int64_t te_op_macs(const te_graph *g, const te_op *op)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "codegen/cbuf.h"
+#include "codegen/stack_bound.h"
 #include "ir/diag.h"
 #include "ir/ir.h"
 #include "plan/patch.h"
@@ -21,7 +22,7 @@ typedef struct {
 /* What a user can ask of a compilation (all zero = the defaults). */
 typedef struct {
     int int8_io;        /* drop a leading QUANTIZE / trailing DEQUANTIZE: int8 I/O */
-    size_t sram_limit;  /* fail when the arena needs more (0 = no limit) */
+    size_t sram_limit;  /* fail when arena + stack (optimised build) need more (0 = no limit) */
     te_patch_opts patch; /* patch-based first stage (mode 0 = off) */
     int target;          /* te_target: kernel variants (0 = generic C99) */
     size_t flash_limit;  /* bytes of flash (text + rodata) the generated code may
@@ -46,6 +47,9 @@ int te_model_generate(te_model *m, const char *name, const char *model_desc, te_
 int64_t te_op_macs(const te_graph *g, const te_op *op);
 int64_t te_model_macs(const te_model *m);
 size_t te_model_weights_bytes(const te_model *m); /* bytes of all constant tensors used */
+/* Upper bound of the stack NAME_invoke needs (codegen/stack_bound.h); the
+ * generated header states the same as NAME_STACK_BYTES. */
+te_stack_bound te_model_stack(const te_model *m);
 /* Flash bytes the kernel choices add beyond the weights (int16 copies). */
 int64_t te_model_flash_extra(const te_model *m);
 

@@ -22,4 +22,9 @@ int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t e
 te_model *te_api_load(const void *model, size_t size, const te_compile_opts *o, char *err,
                       size_t err_size);
 
+/* The report of a model already loaded (its peak_sram_bytes_no_patch is
+ * the arena as planned: no second plan without patches); NULL when out of
+ * memory. */
+te_report *te_profile_model(const te_model *m, const te_config *cfg);
+
 #endif

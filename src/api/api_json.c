@@ -114,6 +114,8 @@ static void json_totals(te_buf *b, const te_report *r)
                      "  \"peak_layer\": %d,\n",
                   r->peak_sram_bytes, r->peak_sram_bytes_no_patch, r->state_bytes, r->live_peak_bytes,
                   r->lifetime_bound_bytes, r->peak_layer >= 0 ? r->layers[r->peak_layer].index : -1);
+    te_buf_printf(b, "  \"stack_bytes\": %zu,\n  \"stack_bytes_O0\": %zu,\n  \"ram_bytes\": %zu,\n",
+                  r->stack_bytes, r->stack_bytes_O0, r->ram_bytes);
     te_buf_printf(b, "  \"flash_bytes\": %zu,\n  \"weights_bytes\": %zu,\n  \"const_bytes\": %zu,\n"
                      "  \"code_bytes\": %zu,\n",
                   r->flash_bytes, r->weights_bytes, r->const_bytes, r->code_bytes);

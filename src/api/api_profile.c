@@ -209,6 +209,9 @@ static void fill_totals(report_box *b, const te_model *m, const char *model)
     r->weights_bytes = te_model_weights_bytes(m);
     r->peak_sram_bytes = m->plan->arena_bytes;
     r->state_bytes = m->plan->state_bytes;
+    r->stack_bytes = te_model_stack(m).opt;
+    r->stack_bytes_O0 = te_model_stack(m).o0;
+    r->ram_bytes = r->peak_sram_bytes + r->state_bytes + r->stack_bytes;
     r->live_peak_bytes = m->plan->lower_bound;
     r->lifetime_bound_bytes = m->plan->bound_no_inplace;
     r->peak_layer = r->n_layers > 0 ? 0 : -1;
@@ -307,6 +310,15 @@ te_report *te_profile_memory(const void *model, size_t size, const te_config *cf
     te_model_free(m);
     if (!b)
         return te_api_error(err, err_size, "out of memory");
+    return &b->pub;
+}
+
+te_report *te_profile_model(const te_model *m, const te_config *cfg)
+{
+    report_box *b = build_report(m, cfg);
+    if (!b)
+        return NULL;
+    b->pub.peak_sram_bytes_no_patch = m->plan->arena_bytes; /* not searched here */
     return &b->pub;
 }
 

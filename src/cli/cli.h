@@ -37,8 +37,20 @@ te_model *cli_load_opts(const char *path, const te_compile_opts *o);
  * --sram-limit BYTES).  Returns 1 if argv[*i] was one (its value consumed),
  * 0 if not, -1 after reporting a bad value. */
 int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o);
+/* 1 (reported) for options that contradict each other (--max-recompute
+ * without --patch auto), else 0.  cli_load_opts checks it. */
+int cli_check_options(const te_compile_opts *o);
 /* Their help text, for each command's --help. */
 extern const char cli_compile_options_help[];
+/* The same without --target (for bench, whose targets differ). */
+extern const char cli_model_options_help[];
+/* Seconds on a monotonic clock (for "in 0.12 s"). */
+double cli_now(void);
+/* The summary on success: "<what> in S s", RAM, flash split, MACs and the
+ * slowest layers by estimate (cli_summary.c). */
+void cli_summary(FILE *f, const char *what, const te_model *m, double started);
+/* The lines "stack bytes: ..." and "RAM bytes: arena + state + stack". */
+void cli_print_ram(FILE *f, const te_model *m);
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
 

@@ -109,10 +109,23 @@ void cli_default_name(const char *model_path, char *out, size_t n)
     te_c_identifier(tmp, out, n);
 }
 
+/* --max-recompute was given (it means nothing without --patch auto). */
+static int max_recompute_given;
+
+int cli_check_options(const te_compile_opts *o)
+{
+    if (max_recompute_given && (!o || o->patch.mode != TE_PATCH_AUTO))
+        return cli_error("--max-recompute works only with --patch auto");
+    return 0;
+}
+
 te_model *cli_load_opts(const char *path, const te_compile_opts *o)
 {
     te_diag d = {{0}, 0};
-    te_model *m = te_model_load_file(path, o, &d);
+    te_model *m;
+    if (cli_check_options(o) != 0)
+        return NULL;
+    m = te_model_load_file(path, o, &d);
     if (!m)
         cli_error("%s: %s", path, d.failed ? d.msg : "cannot load model");
     return m;
@@ -120,25 +133,30 @@ te_model *cli_load_opts(const char *path, const te_compile_opts *o)
 
 te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
 
+#define CLI_MODEL_OPTIONS_HELP                                                              \
+    "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"     \
+    "                      and returns int8 tensors (scale, zero point in the header)\n"       \
+    "  --sram-limit BYTES  arena + state + stack (NAME_STACK_BYTES of an optimised\n"         \
+    "                      build) must fit BYTES (k/K and m/M suffixes: KiB, MiB); if\n"      \
+    "                      layer by layer does not, the fastest patch-based plan that\n"      \
+    "                      fits is taken, else one line names the smallest reachable\n"       \
+    "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"     \
+    "                      m/M suffixes; default on Cortex-M4/M7: 1.25 x weights + 32K).\n"  \
+    "                      int16 weight copies (faster convolutions) and inlined kernels\n"   \
+    "                      are added within it, layers with the most instructions saved\n"    \
+    "                      per byte first; fails when even the int8 model does not fit\n"     \
+    "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"     \
+    "                      grid with the smallest arena), or K:HxW (the first K operators\n"  \
+    "                      over an H x W grid of the stage output)\n"                          \
+    "  --max-recompute PCT with --patch auto (an error without): extra MACs allowed for\n"    \
+    "                      overlapping patches, in percent of the model's MACs (default 20)\n"
+
 const char cli_compile_options_help[] =
     "  --target T          generic (default: portable C99), cortex-m0plus, cortex-m4,\n"
     "                      cortex-m7 (the M4/M7 get the DSP SIMD kernels), x86-64-v3\n"
     "                      (x86-64 with AVX2: AVX2 kernels; the code needs such a CPU)\n"
-    "  --int8-io           drop a leading QUANTIZE / trailing DEQUANTIZE: the API takes\n"
-    "                      and returns int8 tensors (scale, zero point in the header)\n"
-    "  --sram-limit BYTES  arena + state must fit BYTES (k/K and m/M suffixes: KiB, MiB);\n"
-    "                      if layer by layer does not, the fastest patch-based plan that\n"
-    "                      fits is taken, else one line names the smallest reachable\n"
-    "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"
-    "                      m/M suffixes; default on Cortex-M4/M7: 1.25 x weights + 32K).\n"
-    "                      int16 weight copies (faster convolutions) and inlined kernels\n"
-    "                      are added within it, layers with the most instructions saved\n"
-    "                      per byte first; fails when even the int8 model does not fit\n"
-    "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"
-    "                      grid with the smallest arena), or K:HxW (the first K operators\n"
-    "                      over an H x W grid of the stage output)\n"
-    "  --max-recompute PCT with --patch auto: extra MACs allowed for overlapping patches,\n"
-    "                      in percent of the model's MACs (default 20)\n";
+    CLI_MODEL_OPTIONS_HELP;
+const char cli_model_options_help[] = CLI_MODEL_OPTIONS_HELP;
 
 static int parse_bytes(const char *s, size_t *out)
 {
@@ -189,6 +207,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
             return -1;
         }
         o->patch.max_recompute = v / 100.0;
+        max_recompute_given = 1;
         ++*i;
         return 1;
     }
@@ -209,6 +228,16 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         return 1;
     }
     return 0;
+}
+
+void cli_print_ram(FILE *f, const te_model *m)
+{
+    te_stack_bound sb = te_model_stack(m);
+    fprintf(f, "stack bytes:     %zu (NAME_STACK_BYTES, optimised build; %zu at -O0)\n", sb.opt,
+            sb.o0);
+    fprintf(f, "RAM bytes:       %zu (arena %zu + state %zu + stack %zu)\n",
+            m->plan->arena_bytes + m->plan->state_bytes + sb.opt, m->plan->arena_bytes,
+            m->plan->state_bytes, sb.opt);
 }
 
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir)

@@ -34,7 +34,8 @@ static const char *help =
     "  --flash SIZE, --ram SIZE  emulate a smaller part (e.g. 1M, 256K; default 4M):\n"
     "                 the link fails with \"region ... overflowed\" when the image does not fit\n"
     "  --keep-build   keep the temporary build folder and print its path\n"
-    "  --int8-io, --sram-limit BYTES, --flash-limit BYTES: as for `tinyengine compile` (below)\n"
+    "  --int8-io, --sram-limit, --flash-limit, --patch, --max-recompute: as for\n"
+    "                 `tinyengine compile`:\n"
     "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
     "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120);\n"
     "$TINYENGINE_TARGETS the folder with the target files (default: the source tree's\n"
@@ -87,7 +88,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
         int more = i + 1 < argc;
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
             fputs(help, stdout);
-            fputs(cli_compile_options_help, stdout);
+            fputs(cli_model_options_help, stdout);
             exit(0);
         } else if (!strcmp(s, "--target") && more) {
             a->target = argv[++i];
@@ -451,6 +452,32 @@ static int run_qemu(const char *bdir, const bench_cpu *cpu, bench_result *r)
     return 0;
 }
 
+/* The NAME_STACK_BYTES the build's -O selects. */
+static size_t stack_bound(const te_model *m, const bench_args *a)
+{
+    te_stack_bound sb = te_model_stack(m);
+    return strcmp(a->opt, "-O0") == 0 ? sb.o0 : sb.opt;
+}
+
+/* Measured stack over the stated bound or the reserve: one line, 1. */
+static int check_stack(const te_model *m, const bench_args *a, const char *name,
+                       const bench_result *r)
+{
+    size_t bound = stack_bound(m, a), i;
+    char up[128];
+    for (i = 0; name[i] && i + 1 < sizeof up; i++)
+        up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+    up[i] = '\0';
+    if (r->stack_used > bound)
+        return cli_error("bench: %s_invoke used %lu bytes of stack, over the %zu its header "
+                         "states (%s_STACK_BYTES at %s)",
+                         name, r->stack_used, bound, up, a->opt);
+    if (r->stack_used >= r->stack)
+        return cli_error("bench: %s_invoke used all %lu bytes of the stack reserve", name,
+                         r->stack);
+    return 0;
+}
+
 static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
                    const char *name, const bench_result *r)
 {
@@ -471,8 +498,8 @@ static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
            r->vec, r->text, r->rodata, r->data);
     printf("RAM:          %lu bytes (.data %lu, .bss %lu, stack %lu; arena %zu)\n", ram, r->data,
            r->bss, r->stack, m->plan->arena_bytes);
-    printf("stack used:   %lu bytes by %s_invoke (of the %lu reserved)\n", r->stack_used, name,
-           r->stack);
+    printf("stack used:   %lu bytes by %s_invoke (bound %zu, of the %lu reserved)\n",
+           r->stack_used, name, stack_bound(m, a), r->stack);
     if (!a->n_expects)
         printf("outputs:      not checked (no --expect)\n");
     else if (r->run_status == 0)
@@ -508,6 +535,8 @@ static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const c
         read_sizes(bdir, &r) < 0 || run_qemu(bdir, cpu, &r) < 0)
         return 1;
     report(m, a, cpu, name, &r);
+    if (check_stack(m, a, name, &r) != 0)
+        return 1;
     return r.run_status == 0 ? 0 : 1;
 }
 

@@ -39,9 +39,16 @@ static void json_tensor(FILE *f, const te_tensor *t)
     if (t->q.count == 1)
         fprintf(f, ", \"scale\": %.9g, \"zero_point\": %lld", (double)t->q.scale[0],
                 (long long)t->q.zero_point[0]);
-    else if (t->q.count > 1)
-        fprintf(f, ", \"scale\": \"per-channel(%d)\", \"quantized_dimension\": %d", t->q.count,
-                t->q.quantized_dim);
+    else if (t->q.count > 1) {
+        int c;
+        fputs(", \"scale\": [", f);
+        for (c = 0; c < t->q.count; c++)
+            fprintf(f, "%s%.9g", c ? ", " : "", (double)t->q.scale[c]);
+        fputs("], \"zero_point\": [", f);
+        for (c = 0; c < t->q.count; c++)
+            fprintf(f, "%s%lld", c ? ", " : "", (long long)t->q.zero_point[c]);
+        fprintf(f, "], \"quantized_dimension\": %d", t->q.quantized_dim);
+    }
     fputc('}', f);
 }
 
@@ -67,7 +74,13 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     te_json_fputs(f, path);
     fprintf(f, ",\n  \"macs\": %lld,\n  \"weights_bytes\": %zu,\n  \"arena_bytes\": %zu,\n",
             (long long)te_model_macs(m), te_model_weights_bytes(m), m->plan->arena_bytes);
-    fprintf(f, "  \"state_bytes\": %zu,\n", m->plan->state_bytes);
+    {
+        te_stack_bound sb = te_model_stack(m);
+        fprintf(f, "  \"state_bytes\": %zu,\n  \"stack_bytes\": %zu,\n  \"stack_bytes_O0\": %zu,\n"
+                   "  \"ram_bytes\": %zu,\n",
+                m->plan->state_bytes, sb.opt, sb.o0,
+                m->plan->arena_bytes + m->plan->state_bytes + sb.opt);
+    }
     fprintf(f, "  \"flash\": {\"weights\": %zu, \"expanded_weights\": %lld, "
                "\"code_and_tables_estimate\": %lld},\n",
             te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
@@ -142,9 +155,7 @@ static void print_text(FILE *f, const char *path, const te_model *m)
             (long long)te_flash_code_estimate(g),
             g->flash_limit ? " (within --flash-limit)" : "");
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
-    if (m->plan->state_bytes)
-        fprintf(f, "state bytes:     %zu (variable tensors, kept across invokes)\n",
-                m->plan->state_bytes);
+    cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);
     if (g->patch)

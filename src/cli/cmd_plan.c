@@ -16,8 +16,7 @@ static void print_summary(FILE *f, const char *path, const te_model *m, const te
     const te_plan *p = v->p;
     fprintf(f, "model: %s\n", path);
     fprintf(f, "arena bytes:     %zu\n", p->arena_bytes);
-    if (p->state_bytes)
-        fprintf(f, "state bytes:     %zu (variable tensors, kept across invokes)\n", p->state_bytes);
+    cli_print_ram(f, m);
     fprintf(f, "live peak:       %zu", p->lower_bound);
     if (v->peak_step >= 0)
         fprintf(f, " at step %d: op %d (%s)", v->peak_step, p->schedule[v->peak_step],
@@ -75,7 +74,8 @@ static int print_json(const char *model, const te_plan_view *v)
     return rc;
 }
 
-static int report(const char *model, te_model *m, const char *svg, int json)
+static int report(const char *model, te_model *m, const char *svg, int json, int quiet,
+                  double started)
 {
     te_plan_view v;
     int rc = 0;
@@ -87,6 +87,11 @@ static int report(const char *model, te_model *m, const char *svg, int json)
         rc = print_json(model, &v);
     if (!rc && !svg && !json)
         print_summary(stdout, model, m, &v);
+    if (!rc && !json && !quiet) {
+        char what[4200];
+        snprintf(what, sizeof what, "planned%s%s", svg ? ", wrote " : "", svg ? svg : "");
+        cli_summary(stdout, what, m, started);
+    }
     te_plan_view_free(&v);
     return rc;
 }
@@ -95,17 +100,21 @@ int cmd_plan(int argc, char **argv)
 {
     const char *model = NULL, *svg = NULL;
     te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
-    int json = 0, i, opt, rc;
+    int json = 0, quiet = 0, i, opt, rc;
+    double started = cli_now();
     te_model *m;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(plan_usage, stdout);
             fputs("  --svg FILE          write the plan as a picture: x = operator, y = arena\n"
                   "                      address, one rectangle per buffer, live bytes below\n"
-                  "  --json              print arena, bounds, live bytes per step and buffers\n",
+                  "  --json              print arena, bounds, live bytes per step and buffers\n"
+                  "  --quiet             no summary (RAM, flash, MACs, slowest layers, time)\n",
                   stdout);
             fputs(cli_compile_options_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+            quiet = 1;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
         } else if (!strcmp(argv[i], "--svg")) {
@@ -128,7 +137,7 @@ int cmd_plan(int argc, char **argv)
     m = cli_load_opts(model, &opts);
     if (!m)
         return 1;
-    rc = report(model, m, svg, json);
+    rc = report(model, m, svg, json, quiet, started);
     te_model_free(m);
     return rc;
 }

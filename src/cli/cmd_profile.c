@@ -145,6 +145,8 @@ static int parse_args(int argc, char **argv, profile_args *a)
     if (a->n_models == 0)
         return cli_error("profile: need a model (%.*s)", (int)strlen(profile_usage) - 1,
                          profile_usage);
+    if (cli_check_options(&o) != 0)
+        return 1;
     to_config(&o, a);
     return 0;
 }
@@ -176,9 +178,8 @@ static void print_text(const char *path, const te_report *r)
     printf("MACs:                %lld\n", r->macs);
     printf("peak SRAM (arena):   %zu bytes (without patches %zu, layer-by-layer bound %zu)\n",
            r->peak_sram_bytes, r->peak_sram_bytes_no_patch, r->lifetime_bound_bytes);
-    if (r->state_bytes)
-        printf("state (persistent):  %zu bytes (variable tensors, kept across invokes)\n",
-               r->state_bytes);
+    printf("RAM:                 %zu bytes (arena %zu, state %zu, stack %zu; stack at -O0 %zu)\n",
+           r->ram_bytes, r->peak_sram_bytes, r->state_bytes, r->stack_bytes, r->stack_bytes_O0);
     printf("flash (estimate):    %zu bytes (weights %zu, other constants %zu, code %zu)\n",
            r->flash_bytes, r->weights_bytes, r->const_bytes - r->weights_bytes, r->code_bytes);
     printf("instructions (est.): %.0f\n", r->instructions);

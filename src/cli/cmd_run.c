@@ -60,13 +60,18 @@ static const char *help =
     "extra flags from $TE_CFLAGS, default -O2), runs one inference on the raw input\n"
     "files (one per model input, exact tensor bytes) and writes DIR/output_<i>.bin.\n"
     "  --dump-layers LDIR  also write every operator output as LDIR/op<NNN>_<j>.bin\n"
+    "  --expect FILE ...   compare output i with FILE i (one per output): on a\n"
+    "                      difference, print the output, the first differing byte and,\n"
+    "                      with --dump-layers and FILE's folder holding layers/op<NNN>_<j>.bin,\n"
+    "                      the first differing layer; exit status 1\n"
+    "  --quiet             print nothing on success (default: a summary)\n"
     "  --keep-build        keep the temporary build folder and print its path\n";
 
 typedef struct {
     te_compile_opts opts;
     const char *model, *out_dir, *layer_dir;
-    const char *inputs[MAX_INPUTS];
-    int n_inputs, keep;
+    const char *inputs[MAX_INPUTS], *expects[MAX_INPUTS];
+    int n_inputs, n_expects, keep, quiet;
 } run_args;
 
 static int parse_args(int argc, char **argv, run_args *a)
@@ -83,6 +88,14 @@ static int parse_args(int argc, char **argv, run_args *a)
             if (a->n_inputs == MAX_INPUTS)
                 return cli_error("run: more than %d inputs", MAX_INPUTS);
             a->inputs[a->n_inputs++] = argv[++i];
+        } else if (!strcmp(argv[i], "--expect") && i + 1 < argc) {
+            if (a->n_expects == MAX_INPUTS)
+                return cli_error("run: more than %d --expect files", MAX_INPUTS);
+            a->expects[a->n_expects++] = argv[++i];
+            while (i + 1 < argc && argv[i + 1][0] != '-' && a->n_expects < MAX_INPUTS)
+                a->expects[a->n_expects++] = argv[++i]; /* --expect A B ... */
+        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+            a->quiet = 1;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             a->out_dir = argv[++i];
         } else if (!strcmp(argv[i], "--dump-layers") && i + 1 < argc) {
@@ -205,6 +218,105 @@ static int check_inputs(const te_model *m, const run_args *a)
     return 0;
 }
 
+/* Index of the first byte where a and b differ (the shorter length when
+ * one is a prefix of the other), or -1 when equal. */
+static long first_difference(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
+{
+    size_t i, n = na < nb ? na : nb;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return (long)i;
+    return na == nb ? -1 : (long)n;
+}
+
+/* 1 when the two files differ (how: "byte K: got G, expected W" or the
+ * sizes), 0 when equal, -1 when one cannot be read (quiet: for layer files
+ * that may be missing). */
+static int readable(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+static int compare_files(const char *got, const char *want, char *how, size_t how_n, int quiet)
+{
+    size_t ng = 0, nw = 0;
+    long k;
+    unsigned char *g, *w;
+    if (quiet && (!readable(got) || !readable(want)))
+        return -1;
+    g = cli_read_file(got, &ng);
+    w = g ? cli_read_file(want, &nw) : NULL;
+    if (!g || !w) {
+        free(g);
+        return -1;
+    }
+    k = first_difference(g, ng, w, nw);
+    if (k >= 0 && (size_t)k < ng && (size_t)k < nw)
+        snprintf(how, how_n, "byte %ld: got %d, expected %d (as int8)", k, (int)(signed char)g[k],
+                 (int)(signed char)w[k]);
+    else if (k >= 0)
+        snprintf(how, how_n, "%zu bytes, expected %zu", ng, nw);
+    free(g);
+    free(w);
+    return k >= 0;
+}
+
+/* The first operator (in schedule order) whose dumped output differs from
+ * layers/op<NNN>_<j>.bin beside the first --expect file. */
+static void first_bad_layer(const te_model *m, const run_args *a)
+{
+    char want[4200], got[4200], dir[4096];
+    const char *slash = strrchr(a->expects[0], '/');
+    int s, j;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - a->expects[0]) : 1,
+             slash ? a->expects[0] : ".");
+    for (s = 0; s < m->plan->n_steps; s++) {
+        const te_op *op = &m->g->ops[m->plan->schedule[s]];
+        for (j = 0; j < op->n_out; j++) {
+            char how[128];
+            if (FMT(want, "%s/layers/op%03d_%d.bin", dir, op->index, j) < 0 ||
+                FMT(got, "%s/op%03d_%d.bin", a->layer_dir, op->index, j) < 0)
+                return;
+            if (compare_files(got, want, how, sizeof how, 1) == 1) {
+                cli_error("run: first differing layer: op %d (%s) output %d, %s", op->index,
+                          te_opcode_name(op->opcode), j, how);
+                return;
+            }
+        }
+    }
+}
+
+/* --expect: 0 when every output equals its file, else 1 (reported). */
+static int check_expect(const te_model *m, const run_args *a)
+{
+    char got[4200];
+    int i;
+    if (!a->n_expects)
+        return 0;
+    if (a->n_expects != m->g->n_outputs)
+        return cli_error("run: the model has %d output(s), %d --expect given", m->g->n_outputs,
+                         a->n_expects);
+    for (i = 0; i < a->n_expects; i++) {
+        char how[128];
+        int d;
+        if (FMT(got, "%s/output_%d.bin", a->out_dir, i) < 0)
+            return cli_error("run: path too long");
+        d = compare_files(got, a->expects[i], how, sizeof how, 0);
+        if (d < 0)
+            return 1;
+        if (d > 0) {
+            cli_error("run: output %d differs from %s: %s", i, a->expects[i], how);
+            if (a->layer_dir)
+                first_bad_layer(m, a);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args a;
@@ -212,6 +324,7 @@ int cmd_run(int argc, char **argv)
     char name[128], bdir[4096];
     te_model *m;
     int rc = 1;
+    double started = cli_now();
     if (parse_args(argc, argv, &a) != 0)
         return 1;
     cli_default_name(a.model, name, sizeof name);
@@ -224,8 +337,14 @@ int cmd_run(int argc, char **argv)
         goto out;
     if (cli_generate(m, a.model, name, bdir) == 0 && build(bdir, name, a.layer_dir != NULL) == 0 &&
         execute(bdir, &a) == 0)
-        rc = 0;
+        rc = check_expect(m, &a);
     cli_build_dir_finish(bdir, name, files, a.keep);
+    if (rc == 0 && !a.quiet) {
+        char what[4200];
+        snprintf(what, sizeof what, "ran, wrote %s/output_*.bin%s", a.out_dir,
+                 a.n_expects ? ", outputs match --expect" : "");
+        cli_summary(stdout, what, m, started);
+    }
 out:
     te_model_free(m);
     return rc;

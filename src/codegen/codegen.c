@@ -14,6 +14,7 @@
 #include "../plan/patch.h"
 #include "emit.h"
 #include "runtime_select.h"
+#include "stack_bound.h"
 
 void te_c_identifier(const char *in, char *out, size_t out_size)
 {
@@ -151,7 +152,20 @@ static void emit_io_accessor(te_emit *e, te_buf *c, const char *ret, const char 
     te_buf_printf(c, "    default: return 0;\n    }\n}\n\n");
 }
 
-static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te_codegen_opts *o)
+/* NAME_STACK_BYTES: the stack bound of stack_bound.h, for the build's -O. */
+static void emit_stack_macro(te_buf *h, const char *name, const char *up, const te_graph *g,
+                             te_stack_bound sb)
+{
+    te_buf_printf(h, "/* Stack %s_invoke needs at most (its frame and its kernels' deepest call\n"
+                     " * chain, %s): built with optimisation, at -O0. */\n"
+                     "#if defined(__OPTIMIZE__)\n#define %s_STACK_BYTES %zu\n#else\n"
+                     "#define %s_STACK_BYTES %zu\n#endif\n",
+                  name, g->target == TE_TARGET_X86_64_V3 ? "x86-64" : "32-bit Arm", up, sb.opt, up,
+                  sb.o0);
+}
+
+static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te_codegen_opts *o,
+                        te_stack_bound sb)
 {
     char up[128];
     int i;
@@ -175,6 +189,7 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                      " * state holds variable tensors (LSTM/SVDF state), kept across invokes. */\n");
     te_buf_printf(h, "#define %s_ARENA_BYTES %zu\n", up, p->arena_bytes);
     te_buf_printf(h, "#define %s_STATE_BYTES %zu\n", up, p->state_bytes);
+    emit_stack_macro(h, o->name, up, g, sb);
     te_buf_printf(h, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n\n", up, g->n_inputs, up,
                   g->n_outputs);
     for (i = 0; i < g->n_inputs + g->n_outputs; i++) {
@@ -335,7 +350,13 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     te_buf_printf(&io, "int %s_num_inputs(void) { return %d; }\n", o->name, g->n_inputs);
     te_buf_printf(&io, "int %s_num_outputs(void) { return %d; }\n", o->name, g->n_outputs);
 
-    emit_header(h, g, p, o);
+    {
+        te_kernel_id ids[2 * TE_K_COUNT];
+        int n = e.n_kernels;
+        memcpy(ids, e.kernels, (size_t)n * sizeof ids[0]);
+        n = te_stack_plan_kernels(g, p, ids + n, 0) + n;
+        emit_header(h, g, p, o, te_stack_bound_kernels(ids, n, g->target));
+    }
     emit_prologue(c, g, p, o);
     if (paste_kernels(&e, c, d) < 0)
         goto out;

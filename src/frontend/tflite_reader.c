@@ -1131,7 +1131,7 @@ te_graph *te_load_tflite_file(const char *path, te_diag *d)
         return NULL;
     }
     if (size == 0) {
-        te_fail(d, "'%s': empty file", path);
+        te_fail(d, "empty file (0 bytes): not a .tflite model"); /* callers name the path */
         free(buf);
         return NULL;
     }

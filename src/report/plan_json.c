@@ -85,8 +85,11 @@ void te_plan_json(te_buf *o, const te_plan_view *v, const char *model_path)
     te_buf_printf(o, "{\n  \"model\": ");
     te_json_str(o, model_path);
     te_buf_printf(o, ",\n  \"arena_bytes\": %zu,\n  \"state_bytes\": %zu,\n"
+                     "  \"stack_bytes\": %zu,\n  \"stack_bytes_O0\": %zu,\n  \"ram_bytes\": %zu,\n"
                      "  \"lifetime_lower_bound_bytes\": %zu,\n  \"live_peak_bytes\": %zu,\n",
-                  p->arena_bytes, p->state_bytes, p->bound_no_inplace, p->lower_bound);
+                  p->arena_bytes, v->state_bytes, v->stack.opt, v->stack.o0,
+                  p->arena_bytes + v->state_bytes + v->stack.opt, p->bound_no_inplace,
+                  p->lower_bound);
     if (v->peak_step >= 0)
         te_buf_printf(o, "  \"peak\": {\"step\": %d, \"op\": %d, \"type\": \"%s\", "
                          "\"live_bytes\": %zu},\n",

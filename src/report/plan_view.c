@@ -173,6 +173,8 @@ int te_plan_view_build(te_plan_view *v, const te_graph *g, const te_plan *p)
     v->live = calloc((size_t)p->n_steps + 1, sizeof *v->live);
     v->segs = calloc(nt + (size_t)p->n_buffers, sizeof *v->segs);
     v->n_segs = 0;
+    v->state_bytes = p->state_bytes;
+    v->stack = te_stack_bound_plan(g, p);
     if (!first || !last || !claimed || !v->live || !v->segs) {
         free(first);
         free(last);

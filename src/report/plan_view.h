@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "../ir/ir.h"
+#include "../codegen/stack_bound.h"
 #include "../plan/plan.h"
 
 typedef enum {
@@ -40,6 +41,8 @@ typedef struct {
     size_t peak_bytes;
     te_segment *segs;
     int n_segs;
+    size_t state_bytes;   /* persistent state beside the arena (the plan's) */
+    te_stack_bound stack; /* NAME_STACK_BYTES (codegen/stack_bound.h) */
 } te_plan_view;
 
 /* Builds the view; 0 on success, -1 when out of memory. */

@@ -56,7 +56,7 @@ if [ $n = 0 ]; then pass=$((pass+1)); else fail=$((fail+1)); fi
 head -c 10 /dev/zero >"$work/small.bin"
 expect_error run-input-size "needs 768" "$te" run "$good" --input "$work/small.bin" -o "$work/o"
 expect_error run-input-count "input" "$te" run "$good" -o "$work/o"
-expect_error sram-limit "does not fit --sram-limit 1000: best plan needs [0-9]* bytes; the peak .* is at [A-Z_0-9]* (op [0-9]*)" \
+expect_error sram-limit "does not fit --sram-limit 1000: best plan needs [0-9]* bytes (arena [0-9]*, state [0-9]*, stack [0-9]*); the peak .* is at [A-Z_0-9]* (op [0-9]*)" \
   "$te" compile "$good" -o "$work/g3" --sram-limit 1000
 expect_error sram-limit-value "byte count" "$te" compile "$good" -o "$work/g3" --sram-limit lots
 expect_error flash-limit "does not fit --flash-limit 1000: needs about [0-9]* bytes of flash ([0-9]* of weights, about [0-9]* of code and tables)" \
