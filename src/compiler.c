@@ -170,8 +170,8 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     if (!limit || need <= limit)
         return 0;
     if (p->arena_bytes <= limit)
-        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
-                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
+        return te_fail(d, "does not fit --sram-limit %zu: needs %zu bytes of SRAM (arena %zu + "
+                       "state %zu + stack %zu)", limit, need, p->arena_bytes, p->state_bytes, stack);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = te_plan_live_bytes(p, s);
         if (live > peak) {
@@ -180,8 +180,8 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
         }
     }
     if (p->n_steps == 0)
-        return te_fail(d, "needs %zu bytes of SRAM (arena %zu + state %zu + stack %zu), over the "
-                       "limit of %zu", need, p->arena_bytes, p->state_bytes, stack, limit);
+        return te_fail(d, "does not fit --sram-limit %zu: needs %zu bytes of SRAM (arena %zu + "
+                       "state %zu + stack %zu)", limit, need, p->arena_bytes, p->state_bytes, stack);
     if (m->g->patch)
         snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: first %d operators "
                  "in %dx%d patches)", m->g->patch->n_ops, m->g->patch->grid_h,

@@ -76,6 +76,28 @@ static int compare_outputs(char **files, int nout, const char *when)
     return bad;
 }
 
+/* The header's macros for input 0 and output 0 (built with --name te_model)
+ * agree with the accessors: element type x shape = bytes. */
+static int check_io_macros(void)
+{
+#if defined(TE_MODEL_INPUT0_BYTES) && defined(TE_MODEL_OUTPUT0_BYTES)
+    static const int in_shape[] = TE_MODEL_INPUT0_SHAPE, out_shape[] = TE_MODEL_OUTPUT0_SHAPE;
+    size_t in_n = sizeof(TE_MODEL_INPUT0_CTYPE), out_n = sizeof(TE_MODEL_OUTPUT0_CTYPE);
+    int r;
+    for (r = 0; r < TE_MODEL_INPUT0_RANK; r++)
+        in_n *= (size_t)in_shape[r];
+    for (r = 0; r < TE_MODEL_OUTPUT0_RANK; r++)
+        out_n *= (size_t)out_shape[r];
+    if (in_n != TE_MODEL_INPUT0_BYTES || in_n != API(input_bytes)(0) ||
+        out_n != TE_MODEL_OUTPUT0_BYTES || out_n != API(output_bytes)(0)) {
+        fprintf(stderr, "header macros: input 0 %zu bytes, output 0 %zu, accessors %zu, %zu\n",
+                in_n, out_n, API(input_bytes)(0), API(output_bytes)(0));
+        return 1;
+    }
+#endif
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int nin = API(num_inputs)(), nout = API(num_outputs)(), run;
@@ -83,6 +105,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s IN x%d EXPECTED x%d\n", argv[0], nin, nout);
         return 2;
     }
+    if (check_io_macros())
+        return 1;
     for (run = 0; run < 2; run++) {
         if (run)
             API(reset)();
