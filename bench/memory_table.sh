@@ -90,8 +90,8 @@ if [ "$patches" = yes ]; then
   echo "*--patch auto*: the same with the patch-based first stage the compiler picks by itself"
   echo "(\`info --json --patch auto\` \`arena_bytes\`, default recompute budget); *extra MACs*: the"
   echo "overlap it recomputes, in percent of the model's MACs (\`patch.extra_macs\`), and the stage."
-  echo "The float-I/O \`tinyengine_*\` models find no stage here (their first operator is a QUANTIZE);"
-  echo "with \`--int8-io\` they do. *--patch auto --int8-io*: what firmware would use, leading"
+  echo "For the float-I/O \`tinyengine_*\` models the whole float input stays in the arena beside the"
+  echo "stage (the QUANTIZE head runs patch by patch); with \`--int8-io\` it is int8. *--patch auto --int8-io*: what firmware would use, leading"
   echo "QUANTIZE / trailing DEQUANTIZE dropped so the application passes int8 tensors; the int8"
   echo "input is included in the arena."
 else
