@@ -45,9 +45,12 @@ typedef struct {
                                 * out_c, more for a channel slice of a wider tensor */
 } te_conv2d_dsp_params;
 
-/* Bytes of stack the kernel may use for patches (k_pad <= 255; above, the
- * compiler gives arena scratch): small, so the invoke's stack stays < 2 KiB. */
-#define TE_CONV2D_DSP_STACK 1280
+/* Bytes of stack the kernel may use for patches (k_pad <= 460; above, the
+ * compiler gives arena scratch).  The generated code defines it to what its
+ * convolutions need (te_lowering.stack_buffer), so the stack stays small. */
+#ifndef TE_CONV2D_DSP_STACK
+#define TE_CONV2D_DSP_STACK 2304
+#endif
 
 /* te:section te_conv2d_dsp_s8_get_buffer_size */
 /* Scratch bytes te_conv2d_dsp_s8 takes when given scratch (wanted when

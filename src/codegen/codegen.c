@@ -249,6 +249,26 @@ static int state_has_zero_points(const te_graph *g)
     return 0;
 }
 
+/* The stack work buffer of the DSP convolution, sized to the model's
+ * largest patches (te_lowering.stack_buffer; the kernel's default 2304
+ * bytes otherwise). */
+static void emit_stack_buffers(te_buf *c, const te_plan *p)
+{
+    size_t most = 0;
+    int i, dsp = 0;
+    for (i = 0; p->low && i < p->low->n_ops + p->low->n_clones; i++) {
+        const te_lowering *l = &p->low->ops[i];
+        if (l->kernel && !strcmp(l->kernel, "te_conv2d_dsp_s8")) {
+            dsp = 1;
+            if (l->stack_buffer > most)
+                most = l->stack_buffer;
+        }
+    }
+    if (dsp)
+        te_buf_printf(c, "\n/* patches of the DSP convolution on the stack: its largest */\n"
+                         "#define TE_CONV2D_DSP_STACK %zu\n", (most + 7) & ~(size_t)3);
+}
+
 static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                           const te_codegen_opts *o)
 {
@@ -282,6 +302,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
+    emit_stack_buffers(c, p);
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a

@@ -32,6 +32,10 @@ typedef struct te_lowering {
                            * decision), or -1 */
     int slice;            /* output 0 is a strided slice of a concatenation */
     int work_area;        /* its scratch is a work area for that slice */
+    size_t stack_buffer;  /* bytes of the kernel's stack work buffer this op
+                           * uses (te_conv2d_dsp_s8: its patches when no arena
+                           * scratch); the generated code sizes the buffer to
+                           * the largest, so the stack is what the model needs */
     int64_t macs;         /* multiply-accumulates */
     int64_t flash_extra;  /* constant bytes the kernel variant adds beyond the
                            * model's own weights (int16 copies of them) */

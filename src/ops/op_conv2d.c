@@ -592,17 +592,19 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
     /* te_conv2d_dsp_s8: arena scratch (te_conv2d_dsp_s8_get_buffer_size)
-     * where the stack (1280 bytes: TE_CONV2D_DSP_STACK, te_conv2d_dsp.h)
-     * cannot hold its patches at the output's end (the kernel builds them in
-     * the output's free part before), so the invoke's stack stays under
-     * 2 KiB; never for a patch clone (not an op of the graph: patches provide
-     * no scratch) */
+     * where its stack buffer (at most 2304 bytes, TE_CONV2D_DSP_STACK; sized
+     * per model to the largest patches of its convolutions, stack_buffer)
+     * cannot hold the patches of the output's last pixels (the kernel builds
+     * the others in the output's free part); never for a patch clone (not an
+     * op of the graph: patches provide no scratch) */
     if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
-        (5 * s.k_pad + 4 > 1280 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
+        (5 * s.k_pad + 4 > 2304 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
         op < g->ops + g->n_ops) {
         l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
         l->work_area = 1;
     }
+    if (l->variant == CONV_DSP && !l->scratch_bytes && 5 * s.k_pad + 4 <= 2304)
+        l->stack_buffer = (size_t)(5 * s.k_pad + 4);
     if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
         l->work_area = 1;
