@@ -168,7 +168,7 @@ static inline TE_UNUSED int16_t te_lut_interp_s16(int16_t x, const int16_t *lut)
 #include <arm_acle.h>
 /* te:section te_sxtb16 */
 /* bytes 0 and 2, sign-extended to two int16 halves */
-static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return __sxtb16(x); }
+static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return (uint32_t)__sxtb16((int32_t)x); }
 /* te:end */
 /* te:section te_sxtb16_ror8 */
 /* bytes 1 and 3 (SXTB16 with ROR #8) */
@@ -183,12 +183,14 @@ static inline TE_UNUSED uint32_t te_sxtb16_ror8(uint32_t x)
 /* acc + lo(a)*lo(b) + hi(a)*hi(b), int16 halves, 32-bit wrap */
 static inline TE_UNUSED int32_t te_smlad(uint32_t a, uint32_t b, int32_t acc)
 {
-    return __smlad(a, b, acc);
+    return __smlad((int32_t)a, (int32_t)b, acc);
 }
 /* te:end */
 /* te:section te_sxtab16 */
 /* a + sxtb16(b) per 16-bit half */
-static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b) { return __sxtab16(a, b); }
+static inline TE_UNUSED uint32_t te_sxtab16(uint32_t a, uint32_t b) {
+    return (uint32_t)__sxtab16((int32_t)a, (int32_t)b);
+}
 /* te:end */
 #else
 /* te:section te_sxtb16 */

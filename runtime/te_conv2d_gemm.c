@@ -72,10 +72,14 @@ TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_rq_exact(int32_t acc, const int32_t
 }
 /* te:end */
 
-/* v clamped to [-128, 127] (SSAT on a DSP core). */
+/* v clamped to [-128, 127] (SSAT on a DSP core; the builtin, as gcc's __ssat
+ * macro fails -Wsign-conversion). */
 #if defined(TE_TARGET_DSP) && defined(__ARM_FEATURE_DSP)
 /* te:section te_conv2d_gemm_sat8 */
-TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_sat8(int32_t v) { return __ssat(v, 8); }
+TE_CONV2D_GEMM_INLINE int32_t te_conv2d_gemm_sat8(int32_t v)
+{
+    return (int32_t)__builtin_arm_ssat(v, 8);
+}
 /* te:end */
 #else
 /* te:section te_conv2d_gemm_sat8 */

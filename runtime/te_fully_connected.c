@@ -39,11 +39,12 @@ static inline TE_UNUSED int32_t te_fully_connected_requant(int32_t acc, int32_t 
 #endif
 
 /* te:section te_fully_connected_sat8 */
-/* v clamped to int8 (one SSAT where the core has it). */
+/* v clamped to int8 (one SSAT where the core has it: the builtin, as gcc's
+ * __ssat macro fails -Wsign-conversion). */
 static inline TE_UNUSED int32_t te_fully_connected_sat8(int32_t v)
 {
 #if defined(TE_TARGET_DSP) && defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SAT)
-    return __ssat(v, 8);
+    return (int32_t)__builtin_arm_ssat(v, 8);
 #else
     return v > 127 ? 127 : (v < -128 ? -128 : v);
 #endif

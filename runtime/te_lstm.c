@@ -143,7 +143,8 @@ static TE_UNUSED void te_lstm_gate(const te_lstm_s8_params *p, int k, const int8
         int16_t *gb = g + b * ns;
 #if defined(TE_TARGET_DSP)
         const uint32_t *xb = xw + b * (pi / 2), *hb = hw + b * (ps / 2);
-        const int16_t *vi = (const int16_t *)wi, *vr = (const int16_t *)wr;
+        const int16_t *vi = (const int16_t *)(const void *)wi;
+        const int16_t *vr = (const int16_t *)(const void *)wr;
         (void)x;
         (void)h;
         for (r = 0; r < ns; r += 2) {

@@ -177,8 +177,8 @@ TE_KERNEL void te_softmax_s8(const int8_t *in, int8_t *out, int rows, int depth,
 {
     int i, c, max, exponent;
     for (i = 0; i < rows; i++) {
-        const int8_t *row = in + (size_t)i * depth;
-        int8_t *dst = out + (size_t)i * depth;
+        const int8_t *row = in + (size_t)i * (size_t)depth;
+        int8_t *dst = out + (size_t)i * (size_t)depth;
         int32_t scale = te_softmax_row_scale(row, depth, exp_table, 8, &max, &exponent);
         for (c = 0; c < depth; c++) {
             int32_t e = exp_table[max - row[c]], v;
@@ -199,8 +199,8 @@ TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int d
 {
     int i, c, max, exponent;
     for (i = 0; i < rows; i++) {
-        const int8_t *row = in + (size_t)i * depth;
-        int16_t *dst = out + (size_t)i * depth;
+        const int8_t *row = in + (size_t)i * (size_t)depth;
+        int16_t *dst = out + (size_t)i * (size_t)depth;
         int32_t scale = te_softmax_row_scale(row, depth, exp_table, 16, &max, &exponent);
         for (c = 0; c < depth; c++) {
             int32_t e = exp_table[max - row[c]], v;
@@ -262,8 +262,8 @@ TE_KERNEL void te_log_softmax_s8(const int8_t *in, int8_t *out, int rows, int de
 {
     int i, c;
     for (i = 0; i < rows; i++) {
-        const int8_t *row = in + (size_t)i * depth;
-        int8_t *dst = out + (size_t)i * depth;
+        const int8_t *row = in + (size_t)i * (size_t)depth;
+        int8_t *dst = out + (size_t)i * (size_t)depth;
         int max = te_softmax_row_max(row, depth);
         int32_t log_sum = te_softmax_log(te_softmax_row_sum(row, depth, max, exp_table));
         int32_t limit = te_mul_by_quant_mult(te_softmax_add(log_sum, INT32_MIN), reverse_divisor,
@@ -406,8 +406,8 @@ TE_KERNEL void te_log_softmax_f32(const float *in, float *out, int rows, int dep
 {
     int i, c;
     for (i = 0; i < rows; i++) {
-        const float *row = in + (size_t)i * depth;
-        float *dst = out + (size_t)i * depth;
+        const float *row = in + (size_t)i * (size_t)depth;
+        float *dst = out + (size_t)i * (size_t)depth;
         float max = -0x1.fffffep127f, sum = 0.0f, log_sum;
         for (c = 0; c < depth; c++)
             max = max < row[c] ? row[c] : max;

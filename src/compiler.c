@@ -290,6 +290,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         return NULL;
     }
     m->g = g;
+    if (o)
+        m->opts = *o;
     if (plan_graph(g, &plain, &c, d) < 0) {
         te_model_free(m);
         return NULL;
@@ -327,9 +329,15 @@ int te_model_generate(te_model *m, const char *name, const char *model_desc, te_
                       te_diag *d)
 {
     te_codegen_opts o;
+    te_buf prov = {0};
+    int rc;
+    te_model_provenance(m, name, &prov);
     o.name = name;
     o.model_desc = model_desc;
-    return te_codegen(m->g, m->plan, &o, h, c, d);
+    o.provenance = prov.s;
+    rc = te_codegen(m->g, m->plan, &o, h, c, d);
+    te_buf_free(&prov);
+    return rc;
 }
 
 te_stack_bound te_model_stack(const te_model *m)

@@ -13,12 +13,6 @@
 #include "plan/patch.h"
 #include "plan/plan.h"
 
-typedef struct {
-    te_graph *g;
-    te_plan *plan;
-    te_lowered *low; /* the operators' lowering records the plan was made with */
-} te_model;
-
 /* What a user can ask of a compilation (all zero = the defaults). */
 typedef struct {
     int int8_io;        /* drop a leading QUANTIZE / trailing DEQUANTIZE: int8 I/O */
@@ -32,6 +26,13 @@ typedef struct {
 
 #define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0, 0}
 
+typedef struct {
+    te_graph *g;
+    te_plan *plan;
+    te_lowered *low; /* the operators' lowering records the plan was made with */
+    te_compile_opts opts; /* what it was compiled with (the generated files say) */
+} te_model;
+
 /* Reads a .tflite file, validates it, runs the passes and plans memory.
  * o may be NULL for the defaults. */
 te_model *te_model_load_file(const char *path, const te_compile_opts *o, te_diag *d);
@@ -39,9 +40,16 @@ te_model *te_model_load_file(const char *path, const te_compile_opts *o, te_diag
 te_model *te_model_load(const uint8_t *data, size_t size, const te_compile_opts *o, te_diag *d);
 void te_model_free(te_model *m);
 
-/* Generates NAME.h into h and NAME.c into c. */
+/* Generates NAME.h into h and NAME.c into c; their first comment names
+ * model_desc (e.g. the model's file name), the tool version, the options
+ * and the model's sha256 (see te_model_provenance). */
 int te_model_generate(te_model *m, const char *name, const char *model_desc, te_buf *h, te_buf *c,
                       te_diag *d);
+
+/* Lines for the generated files' first comment (provenance.c): the tool
+ * version, the options that shaped the code (as `tinyengine compile`
+ * spells them, with --name name) and the model image's sha256. */
+void te_model_provenance(const te_model *m, const char *name, te_buf *out);
 
 /* Per-operator and whole-model figures. */
 int64_t te_op_macs(const te_graph *g, const te_op *op);

@@ -58,7 +58,7 @@ TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int
     if (mode == 1)
         return (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
 #if defined(__ARM_FEATURE_DSP)
-    return (int8_t)__ssat(v, 8);
+    return (int8_t)(int32_t)__builtin_arm_ssat(v, 8);
 #else
     return (int8_t)te_clamp_i32(v, -128, 127);
 #endif
@@ -70,7 +70,9 @@ TE_CONV2D_DSP_INLINE int8_t te_conv2d_dsp_out(const te_conv2d_dsp_params *p, int
 #if defined(__ARM_FEATURE_DSP)
 /* te:section te_conv2d_dsp_twice */
 /* both int16 halves doubled (SADD16; they stay within int16) */
-TE_CONV2D_DSP_INLINE uint32_t te_conv2d_dsp_twice(uint32_t x) { return __sadd16(x, x); }
+TE_CONV2D_DSP_INLINE uint32_t te_conv2d_dsp_twice(uint32_t x) {
+    return (uint32_t)__sadd16((int32_t)x, (int32_t)x);
+}
 /* te:end */
 #else
 /* te:section te_conv2d_dsp_twice */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../ir/target.h"
+#include "../version.h"
 #include "api_internal.h"
 
 void *te_api_error(char *err, size_t err_size, const char *fmt, ...)
@@ -61,4 +62,4 @@ te_model *te_api_load(const void *model, size_t size, const te_compile_opts *o, 
 
 void te_free(void *p) { free(p); }
 
-const char *te_version(void) { return "0.1.0"; }
+const char *te_version(void) { return TE_VERSION; }

@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-#define TE_VERSION "0.1.0"
+#include "version.h"
 
 static void usage(FILE *f)
 {

@@ -15,6 +15,8 @@
 typedef struct {
     const char *name;       /* C prefix (a valid identifier, at most TE_NAME_MAX chars) */
     const char *model_desc; /* shown in the file comments, e.g. the model path */
+    const char *provenance; /* more lines for the first comment (tool version, options,
+                             * model hash), '\n'-separated; NULL for none */
 } te_codegen_opts;
 
 /* Fills h and c with the two files. Returns 0, or -1 with d set. */
