@@ -453,6 +453,15 @@ tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers)
     return o;
 }
 
+tflb_options tflb_opt_cumsum(int exclusive, int reverse)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_CUMSUM);
+
+    o.exclusive = exclusive;
+    o.reverse = reverse;
+    return o;
+}
+
 tflb_quant tflb_quant1(const float *scale, const int64_t *zero_point)
 {
     tflb_quant q;
@@ -837,6 +846,10 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
     case TE_OPT_RESIZE_NEAREST_NEIGHBOR:
         fbb_add_u8(b, 0, (uint8_t)(o->align_corners != 0));
         fbb_add_u8(b, 1, (uint8_t)(o->half_pixel_centers != 0));
+        break;
+    case TE_OPT_CUMSUM:
+        fbb_add_u8(b, 0, (uint8_t)(o->exclusive != 0));
+        fbb_add_u8(b, 1, (uint8_t)(o->reverse != 0));
         break;
     default:
         break;  /* other option tables are written empty */

@@ -115,6 +115,7 @@ typedef struct {
     /* STRIDED_SLICE: begin, end, ellipsis, new_axis, shrink_axis masks */
     int32_t masks[5];
     int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR */
+    int exclusive, reverse;    /* CUMSUM */
 } tflb_options;
 
 tflb_options tflb_opt_none(void);
@@ -137,6 +138,7 @@ tflb_options tflb_opt_squeeze(const int32_t *dims, int n);
 tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, int act);
 tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask);
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers);
+tflb_options tflb_opt_cumsum(int exclusive, int reverse);
 
 /* Quantization parameters as written.  n_scale and n_zero_point are kept
  * separate on purpose (a mismatch is a test case). */

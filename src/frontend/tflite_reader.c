@@ -702,6 +702,18 @@ static int dec_resize_bilinear(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* CumsumOptions: exclusive, reverse. */
+static int dec_cumsum(reader *r, const fb_table *t, te_op *op)
+{
+    uint8_t ex, rev;
+    (void)r;
+    if (fb_u8(t, 0, 0, &ex) || fb_u8(t, 1, 0, &rev))
+        return -1;
+    op->opt.exclusive = ex != 0;
+    op->opt.reverse = rev != 0;
+    return 0;
+}
+
 /* ArgMaxOptions / ArgMinOptions: output_type. */
 static int dec_arg_min_max(reader *r, const fb_table *t, te_op *op)
 {
@@ -798,6 +810,7 @@ static const struct {
     {TE_OP_SVDF, TE_OPT_SVDF, dec_svdf},
     {TE_OP_L2_NORMALIZATION, TE_OPT_L2NORM, dec_activation0},
     {TE_OP_DIV, TE_OPT_DIV, dec_activation0},
+    {TE_OP_CUMSUM, TE_OPT_CUMSUM, dec_cumsum},
     {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM, dec_sequence_lstm},
 };
 

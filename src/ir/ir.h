@@ -111,6 +111,7 @@ typedef struct {
     int align_corners, half_pixel_centers;  /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
     te_dtype output_type;          /* ARG_MAX, ARG_MIN (0 when absent) */
     int adj_x, adj_y;              /* BATCH_MATMUL */
+    int exclusive, reverse;        /* CUMSUM */
     int svdf_rank;                 /* SVDF: filters per output unit */
     int begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask, offset;
     int new_shape_count;           /* RESHAPE options (may be absent: -1) */

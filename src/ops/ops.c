@@ -41,6 +41,10 @@ extern const te_op_def te_op_relu;
 extern const te_op_def te_op_relu6;
 extern const te_op_def te_op_shape;
 extern const te_op_def te_op_tile;
+extern const te_op_def te_op_broadcast_args;
+extern const te_op_def te_op_add_n;
+extern const te_op_def te_op_cumsum;
+extern const te_op_def te_op_l2_pool2d;
 extern const te_op_def te_op_pack;
 extern const te_op_def te_op_leaky_relu;
 extern const te_op_def te_op_minimum;
@@ -132,6 +136,10 @@ static const te_op_def *const op_table[] = {
     &te_op_relu6,
     &te_op_shape,
     &te_op_tile,
+    &te_op_broadcast_args,
+    &te_op_add_n,
+    &te_op_cumsum,
+    &te_op_l2_pool2d,
     &te_op_pack,
     &te_op_leaky_relu,
     &te_op_minimum,

@@ -24,8 +24,8 @@ static int pool_padding(long long stride, long long in, long long filter, long l
     return p > 0 ? (int)p : 0;
 }
 
-static int pool_check_geometry(const te_op *op, const te_tensor *in, const te_tensor *out,
-                               te_diag *d)
+int te_pool_check_geometry(const te_op *op, const te_tensor *in, const te_tensor *out,
+                           te_diag *d)
 {
     const te_options *o = &op->opt;
     long long oh, ow;
@@ -113,15 +113,13 @@ int te_pool_check(te_graph *g, const te_op *op, te_diag *d)
                           out->name, out->rank);
     if (in->data && te_check_const(d, op, in, "input 0") < 0)
         return -1;
-    if (pool_check_geometry(op, in, out, d) < 0)
+    if (te_pool_check_geometry(op, in, out, d) < 0)
         return -1;
     return pool_check_quant(op, in, out, d);
 }
 
-/* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
- * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
-void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
-                         te_pool_params *p)
+void te_pool_make_geometry(const te_options *o, const te_tensor *in, const te_tensor *out,
+                           te_pool_params *p)
 {
     p->batches = in->shape[0];
     p->in_h = in->shape[1];
@@ -139,6 +137,14 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
                                          o->filter_h, p->out_h);
     p->pad_w = o->pad_left + pool_padding(o->stride_w, p->in_w + o->pad_left + o->pad_right,
                                           o->filter_w, p->out_w);
+}
+
+/* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
+ * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */
+void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tensor *out,
+                         te_pool_params *p)
+{
+    te_pool_make_geometry(o, in, out, p);
     pool_qrange(out, &p->act_min, &p->act_max);
     te_activation_range(o->activation, out->q.scale[0], (int32_t)out->q.zero_point[0],
                         p->act_min, p->act_max, &p->act_min, &p->act_max);

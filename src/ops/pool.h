@@ -13,12 +13,22 @@
 #include "te_common.h"
 #include "te_pool.h"
 
+/* Padding, stride and filter valid, output 0 of the shape TFLite computes
+ * (4-D NHWC tensors): 0, else -1 (d set).  L2_POOL_2D shares it. */
+int te_pool_check_geometry(const te_op *op, const te_tensor *in, const te_tensor *out,
+                           te_diag *d);
+
 /* te_op_def.check of both pooling ops. */
 int te_pool_check(te_graph *g, const te_op *op, te_diag *d);
 te_patch_kind te_pool_patch_kind(const te_graph *g, const te_op *op);
 
 /* te_op_def.cost_features of both: the window elements of every output. */
 void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f);
+
+/* The shape, stride, filter and padding fields of p (padding from
+ * ComputePaddingHeightWidth); act_min / act_max untouched. */
+void te_pool_make_geometry(const te_options *o, const te_tensor *in, const te_tensor *out,
+                           te_pool_params *p);
 
 /* Fills the kernel parameters as TFLite Micro's CalculateOpDataPooling and
  * PoolingPrepare (padding from ComputePaddingHeightWidth, activation range). */

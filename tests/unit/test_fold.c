@@ -1,7 +1,8 @@
 /* test_fold.c - constant folding (src/passes/pass_fold_const.c): Keras'
  * dynamic-batch shape arithmetic (SHAPE -> STRIDED_SLICE -> PACK ->
  * RESHAPE) folds away and generates no code; TILE of a constant becomes
- * the tiled constant; TILE of an activation stays unsupported. */
+ * the tiled constant; TILE of an activation stays unsupported;
+ * BROADCAST_ARGS of constant shapes becomes the broadcast shape. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +127,75 @@ static void test_tile(void)
     te_model_free(m);
 }
 
+/* BROADCAST_ARGS([1,4,1,3], [5,1]) as the shape of a RESHAPE: it folds to
+ * [1,4,5,3]; of a computed shape it stays unsupported. */
+static te_model *bargs_model(int computed, int dtype, int32_t *result, te_diag *d)
+{
+    tflb_model b;
+    te_model *m;
+    int64_t v64a[] = {1, 4, 1, 3}, v64b[] = {5, 1};
+    int32_t v32a[] = {1, 4, 1, 3}, v32b[] = {5, 1}, s4[] = {4}, s2[] = {2};
+    int32_t sa, sb, in, out, op_ba, i8 = dtype == TFLB_INT64 ? 8 : 4;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    tflb_init(&b);
+    in = tflb_add_tensor(&b, "in", TFLB_INT8, (int32_t[]){1, 4, 5, 3}, 4, 0, &q);
+    sa = computed ? tflb_add_tensor(&b, "sa", dtype, s4, 1, 0, NULL)
+                  : tflb_add_const(&b, "sa", dtype, s4, 1,
+                                   dtype == TFLB_INT64 ? (void *)v64a : (void *)v32a, 4 * i8, NULL);
+    sb = tflb_add_const(&b, "sb", dtype, s2, 1,
+                        dtype == TFLB_INT64 ? (void *)v64b : (void *)v32b, 2 * i8, NULL);
+    *result = tflb_add_tensor(&b, "bshape", dtype, s4, 1, 0, NULL);
+    out = tflb_add_tensor(&b, "out", TFLB_INT8, (int32_t[]){1, 4, 5, 3}, 4, 0, &q);
+    op_ba = tflb_add_opcode(&b, TE_OP_BROADCAST_ARGS, 1);
+    tflb_add_op(&b, op_ba, (int32_t[]){sa, sb}, 2, result, 1, NULL);
+    tflb_add_op(&b, tflb_add_opcode(&b, TE_OP_RESHAPE, 1), (int32_t[]){in, *result}, 2, &out, 1,
+                NULL);
+    tflb_set_inputs(&b, computed ? (int32_t[]){in, sa} : &in, computed ? 2 : 1);
+    tflb_set_outputs(&b, &out, 1);
+    m = load(&b, d);
+    tflb_free(&b);
+    return m;
+}
+
+static void test_broadcast_args(void)
+{
+    int dt;
+    for (dt = 0; dt < 2; dt++) {
+        te_diag d = {0};
+        int32_t r;
+        int type = dt ? TFLB_INT64 : TFLB_INT32;
+        te_model *m = bargs_model(0, type, &r, &d);
+        CHECK(m != NULL);
+        if (!m) {
+            fprintf(stderr, "load failed: %s\n", d.msg);
+        } else {
+            const te_tensor *t = &m->g->tensors[r];
+            int64_t want[] = {1, 4, 5, 3}, got[4] = {0};
+            int k;
+            CHECK(m->g->ops[0].dead && t->data != NULL);
+            for (k = 0; t->data && k < 4; k++) {
+                if (dt) {
+                    memcpy(&got[k], t->data + 8 * k, 8);
+                } else {
+                    int32_t v;
+                    memcpy(&v, t->data + 4 * k, 4);
+                    got[k] = v;
+                }
+            }
+            CHECK(memcmp(got, want, sizeof want) == 0);
+        }
+        te_model_free(m);
+        memset(&d, 0, sizeof d);
+        m = bargs_model(1, type, &r, &d);
+        CHECK(m == NULL || te_model_generate(m, "f", "t", &(te_buf){0}, &(te_buf){0}, &d) != 0);
+        CHECK(strstr(d.msg, "BROADCAST_ARGS") != NULL);
+        te_model_free(m);
+    }
+}
+
 int main(void)
 {
+    test_broadcast_args();
     test_dynamic_batch_reshape();
     test_tile();
     return test_summary();
