@@ -195,7 +195,8 @@ static void emit_io_macros(te_buf *h, const te_tensor *t, const char *up, const 
         te_buf_printf(h, "%s%d", r ? ", " : "", t->shape[r]);
     te_buf_printf(h, "%s}\n", t->rank ? "" : "1");
     if (t->q.count >= 1) {
-        te_buf_printf(h, "#define %s_%s%d_SCALE %.9gf\n", up, io, k, (double)t->q.scale[0]);
+        te_buf_printf(h, "#define %s_%s%d_SCALE %s\n", up, io, k,
+                      te_float_literal(t->q.scale[0]).s);
         te_buf_printf(h, "#define %s_%s%d_ZERO_POINT %lld\n", up, io, k,
                       (long long)t->q.zero_point[0]);
     }

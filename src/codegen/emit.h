@@ -116,6 +116,10 @@ void te_emit_call_status_args(te_emit *e, const char *fn, ...);
  * often it is asked for under the same `key`. */
 void te_emit_once(te_emit *e, const char *key, const char *text);
 
+/* A C float literal of v, exact to the float ("6.0f", "0.00390625f",
+ * "-3.40282347e+38f"). */
+te_name te_float_literal(float v);
+
 /* A C expression built with printf formatting (e.g. "(int8_t *)X + 16"). */
 te_name te_expr(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -362,6 +362,14 @@ void te_emit_call_status_args(te_emit *e, const char *fn, ...)
     te_buf_append(&e->body, " != 0)\n        return 1;\n", 25);
 }
 
+te_name te_float_literal(float v)
+{
+    te_name n = te_expr("%.9g", (double)v);
+    if (!strpbrk(n.s, ".en"))
+        return te_expr("%s.0f", n.s);
+    return te_expr("%sf", n.s);
+}
+
 te_name te_expr(const char *fmt, ...)
 {
     te_name n;

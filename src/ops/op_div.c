@@ -122,8 +122,8 @@ static int emit(te_emit *e, const te_op *op)
         te_params_int(e, "act_max", (long long)hi);
     } else {
         plain_range(op->opt.activation, -FLT_MAX, FLT_MAX, &lo, &hi);
-        te_params_expr(e, "f_min", te_expr("%.9gf", lo).s);
-        te_params_expr(e, "f_max", te_expr("%.9gf", hi).s);
+        te_params_expr(e, "f_min", te_float_literal((float)lo).s);
+        te_params_expr(e, "f_max", te_float_literal((float)hi).s);
     }
     prm = te_params_end(e);
     pa = te_emit_tensor(e, a->id);

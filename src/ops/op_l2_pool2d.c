@@ -37,15 +37,6 @@ static void float_range(te_activation a, float *lo, float *hi)
     *hi = a == TE_ACT_RELU6 ? 6.0f : a == TE_ACT_RELU_N1_TO_1 ? 1.0f : FLT_MAX;
 }
 
-/* A C float literal of v ("6.0f", "-3.40282347e+38f"). */
-static te_name float_literal(float v)
-{
-    te_name n = te_expr("%.9g", (double)v);
-    if (!strpbrk(n.s, ".en"))
-        return te_expr("%s.0f", n.s);
-    return te_expr("%sf", n.s);
-}
-
 static int l2_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
@@ -68,8 +59,8 @@ static int l2_emit(te_emit *e, const te_op *op)
     te_params_int(e, "filter_w", p.filter_w);
     te_params_int(e, "pad_h", p.pad_h);
     te_params_int(e, "pad_w", p.pad_w);
-    te_params_expr(e, "f_min", float_literal(lo).s);
-    te_params_expr(e, "f_max", float_literal(hi).s);
+    te_params_expr(e, "f_min", te_float_literal(lo).s);
+    te_params_expr(e, "f_max", te_float_literal(hi).s);
     prm = te_params_end(e);
     te_emit_call(e, "te_l2_pool_f32", prm.s, pi.s, po.s);
     return 0;
