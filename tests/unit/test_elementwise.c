@@ -11,6 +11,7 @@
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
 #include "quant/quant.h"
+#include "ref_bcast.h"
 #include "ref_pool.h"
 #include "te_add.h"
 #include "te_common.h"
@@ -118,41 +119,6 @@ static int8_t ref_mul(int8_t x, int8_t y, float s1, int z1, float s2, int z2, fl
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-/* Random broadcast pair: output shape `out` (rank r), inputs drop leading
- * dims and set dims to 1 at random. */
-static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
-{
-    int i, pattern = (int)(test_rand() % 4);
-    *r = test_rand_range(0, 6);
-    for (i = 0; i < *r; i++)
-        out[i] = test_rand_range(1, *r > 4 ? 3 : 6);
-    *ra = *r;
-    *rb = *r;
-    if (pattern != 0 && *r > 0) {
-        *ra = test_rand_range(0, *r);
-        *rb = test_rand_range(0, *r);
-        if (test_rand() % 2)
-            *ra = *r;
-        else
-            *rb = *r;
-    }
-    for (i = 0; i < *ra; i++)
-        sa[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *ra + i] : 1;
-    for (i = 0; i < *rb; i++)
-        sb[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *rb + i] : 1;
-    /* make sure every output dim is produced by some input */
-    for (i = 0; i < *r; i++) {
-        int ia = i - (*r - *ra), ib = i - (*r - *rb);
-        int da = ia >= 0 ? sa[ia] : 1, db = ib >= 0 ? sb[ib] : 1;
-        if (da != out[i] && db != out[i]) {
-            if (ia >= 0)
-                sa[ia] = out[i];
-            else
-                sb[ib] = out[i];
-        }
-    }
-}
-
 /* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
 static int bcast_index(const int *idx, int r, const int *s, int ri)
 {
@@ -184,7 +150,7 @@ static void test_binary(int is_mul, int cases)
         te_activation act = rand_act();
         qtensor ta, tb, to;
         int32_t lo, hi;
-        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
         n = elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
@@ -263,7 +229,7 @@ static int test_add_lut(int cases)
         int32_t lo, hi, u1[256], u2[256];
         te_add_params p;
         te_add_lut_params lp;
-        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
         n = elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
