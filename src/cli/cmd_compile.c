@@ -7,7 +7,7 @@
 #include "../codegen/codegen.h"
 #include "cli.h"
 
-#define MAX_MODELS 32
+#define MAX_MODELS 256
 
 static const char *help =
     "usage: tinyengine compile MODEL.tflite -o DIR [--name NAME] [options]\n"
@@ -78,8 +78,9 @@ static int compile_one(const char *model, const char *name, const char *dir,
 
 int cmd_compile(int argc, char **argv)
 {
-    const char *models[MAX_MODELS], *dir = NULL, *name_opt = NULL, *lib = NULL;
-    char names[MAX_MODELS][128];
+    static const char *models[MAX_MODELS];
+    static char names[MAX_MODELS][128];
+    const char *dir = NULL, *name_opt = NULL, *lib = NULL;
     te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
     int i, opt, quiet = 0, n = 0;
     double started = cli_now();

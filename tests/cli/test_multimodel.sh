@@ -146,6 +146,52 @@ ok refused "$te" compile $(paths hello_world_int8 hello_world_int8) -o "$work/x"
 ok refused "$te" compile $(paths hello_world_int8 kws_ref_model) -o "$work/x" --lib kws_ref_model
 ok refused "$te" compile $(paths hello_world_int8) -o "$work/x" --lib 9lib
 
+# state survives: mnist_lstm_int8 (LSTM state) fed samples 0, 1, 2 in turn,
+# alone in its own build and with kws_ref_model invoked in between from a
+# shared arena: the same outputs
+if [ -f "$shared/golden/mnist_lstm_int8/input_2_0.bin" ]; then
+  "$te" compile $(paths mnist_lstm_int8 kws_ref_model) -o "$work/st" --quiet || echo "FAIL: compile state"
+  "$te" compile $(paths mnist_lstm_int8) -o "$work/st1" --quiet || echo "FAIL: compile state alone"
+  cat > "$work/state.c" <<CEOF
+#include <stdio.h>
+#include "mnist_lstm_int8.h"
+#ifdef WITH_KWS
+#include "kws_ref_model.h"
+#endif
+static int load(const char *path, void *to, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(to, 1, n, f) : 0;
+    if (f)
+        fclose(f);
+    return got == n ? 0 : -1;
+}
+int main(void)
+{
+    char path[1024];
+    int s;
+    for (s = 0; s < 3; s++) {
+        snprintf(path, sizeof path, "$shared/golden/mnist_lstm_int8/input_%d_0.bin", s);
+        if (load(path, mnist_lstm_int8_input(0), mnist_lstm_int8_input_bytes(0)) || mnist_lstm_int8_invoke())
+            return 2;
+        fwrite(mnist_lstm_int8_output(0), 1, mnist_lstm_int8_output_bytes(0), stdout);
+#ifdef WITH_KWS
+        snprintf(path, sizeof path, "$shared/golden/kws_ref_model/input_%d_0.bin", s);
+        if (load(path, kws_ref_model_input(0), kws_ref_model_input_bytes(0)) || kws_ref_model_invoke())
+            return 2;
+#endif
+    }
+    return 0;
+}
+CEOF
+  ok "$cc" -std=c99 -O2 -Wall -Wextra -Werror -DWITH_KWS -I"$work/st" -o "$work/st/prog" "$work/state.c" "$work/st"/*.c
+  ok "$cc" -std=c99 -O2 -Wall -Wextra -Werror -I"$work/st1" -o "$work/st1/prog" "$work/state.c" "$work/st1"/*.c
+  "$work/st/prog" > "$work/st/out.bin" && "$work/st1/prog" > "$work/st1/out.bin"
+  ok [ -s "$work/st1/out.bin" ]
+  ok cmp -s "$work/st/out.bin" "$work/st1/out.bin"
+  ok grep -q 'static union' "$work/st/mnist_lstm_int8.c"   # its state, in its own file
+fi
+
 # Cortex-M4: DSP kernels, patches
 if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
   echo "note: arm-none-eabi-gcc missing, Cortex-M4 skipped"
