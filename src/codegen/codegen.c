@@ -266,7 +266,7 @@ static int state_has_zero_points(const te_graph *g)
 /* The stack work buffer of the DSP convolution, sized to the model's
  * largest patches (te_lowering.stack_buffer; the kernel's default 2304
  * bytes otherwise). */
-static void emit_stack_buffers(te_buf *c, const te_plan *p)
+static size_t dsp_stack_buffer(const te_plan *p)
 {
     size_t most = 0;
     int i, dsp = 0;
@@ -278,13 +278,42 @@ static void emit_stack_buffers(te_buf *c, const te_plan *p)
                 most = l->stack_buffer;
         }
     }
-    if (dsp)
+    return dsp ? (most + 7) & ~(size_t)3 : 0;
+}
+
+static void emit_stack_buffers(te_buf *c, size_t bytes)
+{
+    if (bytes)
         te_buf_printf(c, "\n/* patches of the DSP convolution on the stack: its largest */\n"
-                         "#define TE_CONV2D_DSP_STACK %zu\n", (most + 7) & ~(size_t)3);
+                         "#define TE_CONV2D_DSP_STACK %zu\n", bytes);
+}
+
+/* The arena: the model's own, or in a library the library's (the DSP
+ * stack buffer then sized in LIB.c for all its models). */
+static void emit_arena(te_buf *c, const te_plan *p, const te_codegen_opts *o, const char *up,
+                       te_codegen_lib *lib)
+{
+    if (lib) {
+        size_t dsp = dsp_stack_buffer(p);
+        char lib_up[128];
+        upper(lib->name, lib_up, sizeof lib_up);
+        te_buf_printf(c, "\n/* The arena of library %s, shared with its other models (%s_ARENA_BYTES\n"
+                         " * is the largest of theirs): they must not run at the same time. */\n"
+                         "#define %s_arena %s_arena\n",
+                      lib->name, lib_up, o->name, lib->name);
+        if (p->arena_bytes > lib->arena_bytes)
+            lib->arena_bytes = p->arena_bytes;
+        if (dsp > lib->dsp_stack)
+            lib->dsp_stack = dsp;
+        return;
+    }
+    te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
+                     "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
+                  p->arena_bytes ? p->arena_bytes : 16, o->name, up);
 }
 
 static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
-                          const te_codegen_opts *o)
+                          const te_codegen_opts *o, te_codegen_lib *lib)
 {
     char up[128], safe[256];
     upper(o->name, up, sizeof up);
@@ -295,7 +324,11 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      " * after every operator (used by `tinyengine run --dump-layers`).\n",
                   up);
     te_buf_printf(c, " * Target: %s. */\n", te_target_name(g->target));
-    te_buf_printf(c, "#include \"%s.h\"\n\n#include <stddef.h>\n#include <stdint.h>\n", o->name);
+    te_buf_printf(c, "#include \"%s.h\"\n", o->name);
+    if (lib)
+        te_buf_printf(c, "#include \"%s.h\" /* the kernels, shared with the library's other models */\n",
+                      lib->name);
+    te_buf_printf(c, "\n#include <stddef.h>\n#include <stdint.h>\n");
     if (te_target_has_dsp(g->target))
         te_buf_printf(c, "\n/* Armv7E-M DSP SIMD kernels (exact C emulation where the compiler lacks\n"
                          " * __ARM_FEATURE_DSP) */\n");
@@ -305,9 +338,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
-    te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
-                     "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
-                  p->arena_bytes ? p->arena_bytes : 16, o->name, up);
+    emit_arena(c, p, o, up, lib);
     if (p->state_bytes)
         te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n"
                          "static union {\n    double align_d;\n    int64_t align_i;\n"
@@ -317,7 +348,8 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
-    emit_stack_buffers(c, p);
+    if (!lib)
+        emit_stack_buffers(c, dsp_stack_buffer(p));
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a
@@ -372,8 +404,47 @@ static int paste_kernels(const te_emit *e, te_buf *c, te_diag *d)
                             d);
 }
 
-int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
-               te_diag *d)
+/* In a library the model calls the shared kernels, never copies of its
+ * own: the calls that would inline a kernel when optimising call it. */
+static void call_shared_kernels(te_buf *c, const te_buf *consts)
+{
+    static const char *const calls[] = {"TE_CONV2D_GEMM_CALL", "TE_DEPTHWISE_DSP_CALL"};
+    size_t i;
+    for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (consts->s && strstr(consts->s, calls[i]))
+            te_buf_printf(c, "\n/* library: the shared kernel, not a copy inlined here */\n"
+                             "#undef %s\n#define %s(inl, plain) plain\n",
+                          calls[i], calls[i]);
+}
+
+/* What the model's code calls, for the library's runtime. */
+static int add_to_library(te_codegen_lib *lib, const te_emit *e, const char *name, te_diag *d)
+{
+    int i, j;
+    if (lib->n_models && e->g->target != lib->target)
+        return te_fail(d, "model %s is for target %s, the library's first model for %s", name,
+                       te_target_name(e->g->target), te_target_name(lib->target));
+    lib->target = e->g->target;
+    te_buf_printf(&lib->models, "%s%s", lib->n_models++ ? ", " : "", name);
+    if (e->body.len)
+        te_buf_append(&lib->calls, e->body.s, e->body.len);
+    for (i = 0; i < e->n_kernels; i++) {
+        const char *fam = te_kernel_get(e->kernels[i])->family;
+        for (j = 0; j < lib->n_families && strcmp(lib->families[j], fam) != 0; j++)
+            ;
+        if (j < lib->n_families)
+            continue;
+        if (lib->n_families == (int)(sizeof lib->families / sizeof lib->families[0]))
+            return te_fail(d, "internal: too many kernel families in one library");
+        lib->families[lib->n_families++] = fam;
+    }
+    if (lib->models.oom || lib->calls.oom || e->body.oom)
+        return te_fail(d, "out of memory in code generation");
+    return 0;
+}
+
+static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_codegen_lib *lib,
+                   te_buf *h, te_buf *c, te_diag *d)
 {
     te_emit e;
     te_buf io = {0};
@@ -405,12 +476,14 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
         n = te_stack_plan_kernels(g, p, ids + n, 0) + n;
         emit_header(h, g, p, o, te_stack_bound_kernels(ids, n, g->target));
     }
-    emit_prologue(c, g, p, o);
-    if (paste_kernels(&e, c, d) < 0)
+    emit_prologue(c, g, p, o, lib);
+    if (lib ? add_to_library(lib, &e, o->name, d) < 0 : paste_kernels(&e, c, d) < 0)
         goto out;
     te_buf_printf(c, "\n/* ---- constants (flash) ---- */\n");
     if (e.consts.len)
         te_buf_append(c, e.consts.s, e.consts.len);
+    if (lib)
+        call_shared_kernels(c, &e.consts);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
     if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
         !mentions_arena(&e.consts, o->name))
@@ -435,4 +508,16 @@ out:
     te_buf_free(&io);
     free(e.tensor_const);
     return rc;
+}
+
+int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
+               te_diag *d)
+{
+    return codegen(g, p, o, NULL, h, c, d);
+}
+
+int te_codegen_in_library(te_graph *g, const te_plan *p, const te_codegen_opts *o,
+                          te_codegen_lib *lib, te_buf *h, te_buf *c, te_diag *d)
+{
+    return codegen(g, p, o, lib, h, c, d);
 }
