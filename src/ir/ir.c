@@ -31,6 +31,9 @@ void te_graph_free(te_graph *g)
     for (i = 0; i < g->n_owned; i++)
         free(g->owned[i]);
     free(g->owned);
+    for (i = 0; i < g->n_subgraphs; i++)
+        te_graph_free(g->subgraphs[i]);
+    free(g->subgraphs);
     free(g->model_data);
     free(g);
 }

@@ -82,6 +82,13 @@ typedef struct {
     int in_state;          /* 1: a variable tensor (or a view of one) kept in the
                             * persistent state region, not the arena */
     size_t state_offset;   /* byte offset in the state region (if in_state) */
+    /* A resource variable (VAR_HANDLE's container/shared_name, made a
+     * variable tensor by src/frontend/resource_vars.c): NAME_reset fills it
+     * with its zero point cast to a byte for any quantized type (TFLite
+     * Micro's MicroResourceVariables), then writes state_init over it (the
+     * values CALL_ONCE's init subgraph assigns) when not NULL. */
+    int is_resource;
+    const uint8_t *state_init;
 
     /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
      * intermediate of the patched stage, never stored whole; 2 a region
@@ -125,6 +132,9 @@ typedef struct {
     /* UNIDIRECTIONAL_SEQUENCE_LSTM (activation: of the cell gate) */
     float cell_clip, proj_clip;
     int time_major;
+    int resource;                  /* VAR_HANDLE: resource variable id, from its
+                                    * (container, shared_name) as TFLite Micro matches them */
+    int subgraph[2];               /* CALL_ONCE init; IF then, else; WHILE cond, body */
 } te_options;
 
 typedef struct {
@@ -139,7 +149,7 @@ typedef struct {
     int dead;              /* removed by a pass; skipped by planner/codegen */
 } te_op;
 
-typedef struct {
+typedef struct te_graph {
     te_tensor *tensors;
     int n_tensors;
     te_op *ops;            /* execution order */
@@ -160,6 +170,13 @@ typedef struct {
     void **owned;          /* buffers the graph frees: constant data computed
                             * at compile time (pass_fold_const.c) */
     int n_owned;
+    /* Further subgraphs of the model that operators of this one call
+     * (CALL_ONCE's init subgraph), by model subgraph index; NULL when not
+     * read.  Their constant data points into this graph's model_data. */
+    struct te_graph **subgraphs;
+    int n_subgraphs;
+    int keep_order;        /* 1: operators have side effects on state (resource
+                            * variables): the schedule keeps the model's order */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */
