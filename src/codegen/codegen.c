@@ -366,6 +366,7 @@ static int mentions_arena(const te_buf *b, const char *name)
  * before NAME_reset(). */
 static void emit_state_inits(te_buf *c, const te_graph *g, const char *name)
 {
+    char safe[256];
     int t;
     size_t i, n;
     for (t = 0; t < g->n_tensors; t++) {
@@ -373,8 +374,9 @@ static void emit_state_inits(te_buf *c, const te_graph *g, const char *name)
         if (!state_root(tt) || !tt->state_init)
             continue;
         n = te_tensor_bytes(tt);
-        te_buf_printf(c, "/* initial value of resource variable %d */\n"
-                         "static const uint8_t %s_init_%d[%zu] = {", t, name, t, n);
+        te_buf_printf(c, "/* initial value of resource variable '%s' (CALL_ONCE) */\n"
+                         "static const uint8_t %s_init_%d[%zu] = {",
+                      comment_safe(tt->name, safe, sizeof safe), name, t, n);
         for (i = 0; i < n; i++)
             te_buf_printf(c, "%s%u,", i % 16 ? " " : "\n    ", (unsigned)tt->state_init[i]);
         te_buf_printf(c, "\n};\n\n");

@@ -112,6 +112,10 @@ typedef struct {
     int64_t zx, zv;
     int with_init;         /* CALL_ONCE with an init subgraph assigning init[] */
     int8_t init[N];
+    /* 0: output y = READ + x; 1: also z = READ + y after the ASSIGN, output
+     * z (the read value outlives the ASSIGN: it must be a copy); 2: output
+     * the READ value itself (a graph output: a copy) */
+    int shape_kind;
 } acc_case;
 
 static int var_tensor(tflb_model *m, const char *name, const acc_case *c, uint32_t buffer)
@@ -169,7 +173,15 @@ static int build_acc(const acc_case *c, uint8_t **img, size_t *size)
     io[1] = y;
     tflb_add_op(&m, op_assign, io, 2, NULL, 0, NULL);
     tflb_set_inputs(&m, &x, 1);
-    tflb_set_outputs(&m, &y, 1);
+    if (c->shape_kind == 1) {
+        int32_t z = var_tensor(&m, "z", c, 0);
+        io[0] = r;
+        io[1] = y;
+        tflb_add_op(&m, op_add, io, 2, &z, 1, &add);
+        tflb_set_outputs(&m, &z, 1);
+    } else {
+        tflb_set_outputs(&m, c->shape_kind == 2 ? &r : &y, 1);
+    }
     if (c->with_init)
         add_init_subgraph(&m, c, op_vh, op_assign);
     rc = tflb_finish(&m, img, size);
@@ -206,8 +218,12 @@ static void reference(const acc_case *c, const int8_t *in, int8_t *out)
             for (i = 0; i < N; i++)
                 v[i] = c->with_init ? c->init[i] : (int8_t)c->zv;
         for (i = 0; i < N; i++) {
+            int8_t old = v[i];
             v[i] = ref_add(v[i], c->sv, c->zv, in[k * N + i], c->sx, c->zx, c->sv, c->zv);
-            out[k * N + i] = v[i];
+            out[k * N + i] = c->shape_kind == 0   ? v[i]
+                             : c->shape_kind == 1 ? ref_add(old, c->sv, c->zv, v[i], c->sv,
+                                                            c->zv, c->sv, c->zv)
+                                                  : old;
         }
     }
 }
@@ -236,10 +252,97 @@ static void test_accumulator(const acc_case *c, const char *what)
     free(img);
 }
 
+/* ---- what is refused, with one line naming it ----------------------------- */
+
+enum { BAD_NEVER_ASSIGNED, BAD_INIT_NOT_CONST, BAD_INIT_SIZE, BAD_SUBGRAPH_INDEX, BAD_WHILE };
+
+/* x -> [CALL_ONCE] VAR_HANDLE READ ADD [ASSIGN] -> y, broken as `kind` says. */
+static int build_bad(int kind, uint8_t **img, size_t *size)
+{
+    static const int32_t shape[2] = {1, N}, half[2] = {1, N / 2};
+    static const int8_t init[N] = {1, 2, 3, 4};
+    static const float sc = 0.1f;
+    static const int64_t zp = 0;
+    tflb_model m, *sub;
+    tflb_quant q = tflb_quant1(&sc, &zp);
+    tflb_options vh = tflb_opt_var_handle(NULL, "v"), add = tflb_opt_add(TFLB_ACT_NONE);
+    tflb_options once = tflb_opt_call_once(kind == BAD_SUBGRAPH_INDEX ? 5 : 1);
+    tflb_options loop = tflb_opt_empty(TE_OPT_WHILE);
+    int op_once, op_vh, op_read, op_assign, op_add, rc;
+    int32_t x, h, r, y, io[2], sh, sv;
+    tflb_init(&m);
+    op_once = tflb_add_opcode(&m, kind == BAD_WHILE ? TE_OP_WHILE : TE_OP_CALL_ONCE, 1);
+    op_vh = tflb_add_opcode(&m, TE_OP_VAR_HANDLE, 1);
+    op_read = tflb_add_opcode(&m, TE_OP_READ_VARIABLE, 1);
+    op_assign = tflb_add_opcode(&m, TE_OP_ASSIGN_VARIABLE, 1);
+    op_add = tflb_add_opcode(&m, TE_OP_ADD, 1);
+    x = tflb_add_tensor(&m, "x", TFLB_INT8, shape, 2, 0, &q);
+    h = tflb_add_tensor(&m, "handle", RESOURCE, NULL, 0, 0, NULL);
+    r = tflb_add_tensor(&m, "read", TFLB_INT8, shape, 2, 0, &q);
+    y = tflb_add_tensor(&m, "y", TFLB_INT8, shape, 2, 0, &q);
+    loop.subgraph[0] = 1;
+    loop.subgraph[1] = 1;
+    tflb_add_op(&m, op_once, NULL, 0, NULL, 0, kind == BAD_WHILE ? &loop : &once);
+    tflb_add_op(&m, op_vh, NULL, 0, &h, 1, &vh);
+    tflb_add_op(&m, op_read, &h, 1, &r, 1, NULL);
+    io[0] = r;
+    io[1] = x;
+    tflb_add_op(&m, op_add, io, 2, &y, 1, &add);
+    if (kind != BAD_NEVER_ASSIGNED) {
+        io[0] = h;
+        io[1] = y;
+        tflb_add_op(&m, op_assign, io, 2, NULL, 0, NULL);
+    }
+    tflb_set_inputs(&m, &x, 1);
+    tflb_set_outputs(&m, &y, 1);
+    sub = tflb_add_subgraph(&m);
+    if (sub) { /* init: VAR_HANDLE, then ASSIGN of a constant, a READ, or a half */
+        sh = tflb_add_tensor(sub, "h", RESOURCE, NULL, 0, 0, NULL);
+        sv = tflb_add_tensor(sub, "v", TFLB_INT8, kind == BAD_INIT_SIZE ? half : shape, 2,
+                             (uint32_t)tflb_add_buffer(&m, init, kind == BAD_INIT_SIZE ? 2 : N),
+                             &q);
+        tflb_add_op(sub, op_vh, NULL, 0, &sh, 1, &vh);
+        if (kind == BAD_INIT_NOT_CONST) {
+            sv = tflb_add_tensor(sub, "r", TFLB_INT8, shape, 2, 0, &q);
+            tflb_add_op(sub, op_read, &sh, 1, &sv, 1, NULL);
+        }
+        io[0] = sh;
+        io[1] = sv;
+        if (kind != BAD_NEVER_ASSIGNED)
+            tflb_add_op(sub, op_assign, io, 2, NULL, 0, NULL);
+    }
+    rc = tflb_finish(&m, img, size);
+    tflb_free(&m);
+    return rc;
+}
+
+static void test_refused(int kind, const char *expect)
+{
+    char err[512] = "";
+    uint8_t *img = NULL;
+    size_t size = 0;
+    te_generated *gen;
+    CHECK(build_bad(kind, &img, &size) == 0);
+    gen = te_compile_memory(img, size, "net", NULL, err, sizeof err);
+    CHECK(gen == NULL);
+    if (!strstr(err, expect))
+        printf("expected '%s' in: %s\n", expect, err);
+    CHECK(strstr(err, expect) != NULL);
+    CHECK(strchr(err, '\n') == NULL);
+    printf("refused as expected: %s\n", err);
+    te_generated_free(gen);
+    free(img);
+}
+
 int main(void)
 {
-    acc_case c = {0.05f, 0.1f, 3, -2, 1, {10, -20, 30, -40}};
+    acc_case c = {0.05f, 0.1f, 3, -2, 1, {10, -20, 30, -40}, 0};
     test_accumulator(&c, "int8 accumulator, CALL_ONCE init");
+    c.shape_kind = 1;
+    test_accumulator(&c, "read value used after the assign");
+    c.shape_kind = 2;
+    test_accumulator(&c, "read value as the graph output");
+    c.shape_kind = 0;
     c.with_init = 0;
     test_accumulator(&c, "int8 accumulator, zero-point start");
     c.sx = 0.02f;
@@ -248,5 +351,12 @@ int main(void)
     c.zv = 5;
     c.with_init = 1;
     test_accumulator(&c, "int8 accumulator, other scales");
+    test_refused(BAD_NEVER_ASSIGNED, "READ_VARIABLE (op 2): resource variable 'v' is never "
+                                     "assigned");
+    test_refused(BAD_INIT_NOT_CONST, "init subgraph 1 runs READ_VARIABLE (op 1), which is not "
+                                     "known at compile time");
+    test_refused(BAD_INIT_SIZE, "assigns 2 bytes");
+    test_refused(BAD_SUBGRAPH_INDEX, "CALL_ONCE (op 0): calls subgraph 5 (model has 2 subgraphs");
+    test_refused(BAD_WHILE, "WHILE (op 0)");
     return test_summary();
 }
