@@ -117,9 +117,55 @@ static void emit_slice_hook(te_buf *c, const te_graph *g, const char *name, cons
                   up, name, most, up, name);
 }
 
+/* The guard block the previous operator left open (an IF branch). */
+typedef struct {
+    int guard, guard_false;
+} open_block;
+
+/* Closes the open block and opens op's, as `} else {` when op runs in the
+ * other branch of the same condition. */
+static void open_guard(te_emit *e, open_block *b, const te_op *op)
+{
+    if (b->guard == op->guard && b->guard_false == op->guard_false)
+        return;
+    if (b->guard && b->guard == op->guard && !b->guard_false && op->guard_false)
+        te_buf_printf(&e->body, "    } else {\n");
+    else {
+        if (b->guard)
+            te_buf_printf(&e->body, "    }\n");
+        if (op->guard)
+            te_buf_printf(&e->body, "    if (%s*(const uint8_t *)%s) {\n",
+                          op->guard_false ? "!" : "", te_emit_tensor(e, op->guard - 1).s);
+    }
+    b->guard = op->guard;
+    b->guard_false = op->guard_false;
+}
+
+/* Indents the code written since `start` by one level (inside a guard). */
+static void indent_tail(te_buf *b, size_t start)
+{
+    size_t n = b->len - start, i;
+    char *tail = malloc(n + 1);
+    if (!tail) {
+        b->oom = 1;
+        return;
+    }
+    memcpy(tail, b->s + start, n);
+    b->len = start;
+    b->s[start] = '\0';
+    for (i = 0; i < n; i++) {
+        if (i == 0 || tail[i - 1] == '\n')
+            if (tail[i] != '\n' && tail[i] != '#')
+                te_buf_append(b, "    ", 4);
+        te_buf_append(b, tail + i, 1);
+    }
+    free(tail);
+}
+
 static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
+    open_block guard = {0, 0};
     int s, first = 0;
     if (e->g->patch) {
         if (te_emit_patch_stage(e, d) < 0)
@@ -131,9 +177,12 @@ static int emit_ops(te_emit *e, te_diag *d)
     for (s = first; s < p->n_steps; s++) {
         const te_op *op = &e->g->ops[p->schedule[s]];
         const te_op_def *def = te_op_find(op->opcode);
+        size_t start;
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
                            op->index);
+        open_guard(e, &guard, op);
+        start = e->body.len;
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
         e->low = te_lowered_find(p->low, e->g, op);
@@ -143,7 +192,11 @@ static int emit_ops(te_emit *e, te_diag *d)
             return -1;
         }
         emit_layer_done(e, op);
+        if (op->guard)
+            indent_tail(&e->body, start);
     }
+    if (guard.guard)
+        te_buf_printf(&e->body, "    }\n");
     e->cur_op = NULL;
     e->low = NULL;
     return 0;

@@ -1,5 +1,5 @@
 /* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0, and
- * the subgraphs its CALL_ONCE operators run, in te_graph.subgraphs).
+ * the subgraphs its CALL_ONCE and IF operators run, in te_graph.subgraphs).
  *
  * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
  * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, which
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flatbuf.h"
+#include "inline_if.h"
 #include "resource_vars.h"
 
 /* Field ids (schema.fbs; a union field takes two ids: type, then value). */
@@ -1115,9 +1116,8 @@ static int next_called(reader *r, int after, uint32_t n_subgraphs, int *bad)
     int i, k, best = -1;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        if (op->opcode != TE_OP_CALL_ONCE)
-            continue; /* IF / WHILE are refused by validation, unread */
-        for (k = 0; k < 1; k++) {
+        int n = op->opcode == TE_OP_CALL_ONCE ? 1 : op->opcode == TE_OP_IF ? 2 : 0;
+        for (k = 0; k < n; k++) { /* WHILE is refused by validation, unread */
             int s = op->opt.subgraph[k];
             if (s < 1 || (uint32_t)s >= n_subgraphs) {
                 *bad = 1;
@@ -1133,7 +1133,7 @@ static int next_called(reader *r, int after, uint32_t n_subgraphs, int *bad)
     return best;
 }
 
-/* The subgraphs CALL_ONCE operators of subgraph 0 run, into
+/* The subgraphs CALL_ONCE and IF operators of subgraph 0 run, into
  * g->subgraphs[index], in index order (TFLite Micro prepares subgraphs in
  * that order, which decides which VAR_HANDLE creates a resource). */
 static int read_called_subgraphs(reader *r, const fb_vec *subgraphs)
@@ -1226,6 +1226,8 @@ te_graph *te_load_tflite(const uint8_t *data, size_t size, te_diag *d)
     r.b.size = size;
     r.b.d = d;
     rc = read_graph(&r);
+    if (!rc)
+        rc = te_inline_if(r.g, d);
     if (!rc)
         rc = te_lower_resource_vars(r.g, r.res_name, r.n_res, d);
     reader_free(&r);

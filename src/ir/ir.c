@@ -67,6 +67,7 @@ const char *te_dtype_name(te_dtype t)
     case TE_DT_COMPLEX64: return "complex64";
     case TE_DT_INT8: return "int8";
     case TE_DT_FLOAT64: return "float64";
+    case TE_DT_RESOURCE: return "resource";
     default: return "unknown";
     }
 }

@@ -28,7 +28,8 @@ typedef enum {
     TE_DT_INT16 = 7,
     TE_DT_COMPLEX64 = 8,
     TE_DT_INT8 = 9,
-    TE_DT_FLOAT64 = 10
+    TE_DT_FLOAT64 = 10,
+    TE_DT_RESOURCE = 20    /* a resource variable handle (VAR_HANDLE's output) */
 } te_dtype;
 
 /* te_opcode (TE_OP_<NAME> = TFLite's BuiltinOperator code, every one of them)
@@ -135,6 +136,9 @@ typedef struct {
     int resource;                  /* VAR_HANDLE: resource variable id, from its
                                     * (container, shared_name) as TFLite Micro matches them */
     int subgraph[2];               /* CALL_ONCE init; IF then, else; WHILE cond, body */
+    int branches;                  /* IF after inlining: 2 (output = cond ? input 1 + j
+                                    * : input 1 + n + j), or 1 (constant condition:
+                                    * output j = input 1 + j) */
 } te_options;
 
 typedef struct {
@@ -147,6 +151,10 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
+    /* An operator of an IF branch, inlined (src/frontend/inline_if.c): 0
+     * runs always; k > 0 runs only when bool tensor k - 1 is true (false
+     * when guard_false) */
+    int guard, guard_false;
 } te_op;
 
 typedef struct te_graph {
@@ -176,7 +184,9 @@ typedef struct te_graph {
     struct te_graph **subgraphs;
     int n_subgraphs;
     int keep_order;        /* 1: operators have side effects on state (resource
-                            * variables): the schedule keeps the model's order */
+                            * variables) or run under guards (IF branches): the
+                            * schedule keeps the model's order */
+    int has_guards;        /* 1: some operator has a guard (no patch stage) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

@@ -103,6 +103,7 @@ extern const te_op_def te_op_read_variable;
 extern const te_op_def te_op_assign_variable;
 extern const te_op_def te_op_var_handle;
 extern const te_op_def te_op_call_once;
+extern const te_op_def te_op_if;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -202,6 +203,7 @@ static const te_op_def *const op_table[] = {
     &te_op_assign_variable,
     &te_op_var_handle,
     &te_op_call_once,
+    &te_op_if,
 };
 
 const te_op_def *te_op_lookup(int opcode)
