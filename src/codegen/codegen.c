@@ -391,7 +391,13 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
     te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
                      "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
                   p->arena_bytes ? p->arena_bytes : 16, o->name, up);
-    if (p->state_bytes)
+    if (p->state_bytes && state_has_resources(g))
+        te_buf_printf(c, "\n/* Variables: given their initial values by %s_reset() (the first invoke\n"
+                         " * calls it), kept across invokes. */\n"
+                         "static union {\n    double align_d;\n    int64_t align_i;\n"
+                         "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
+                      o->name, p->state_bytes, o->name, up);
+    else if (p->state_bytes)
         te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n"
                          "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
