@@ -117,9 +117,55 @@ static void emit_slice_hook(te_buf *c, const te_graph *g, const char *name, cons
                   up, name, most, up, name);
 }
 
+/* The guard block the previous operator left open (an IF branch). */
+typedef struct {
+    int guard, guard_false;
+} open_block;
+
+/* Closes the open block and opens op's, as `} else {` when op runs in the
+ * other branch of the same condition. */
+static void open_guard(te_emit *e, open_block *b, const te_op *op)
+{
+    if (b->guard == op->guard && b->guard_false == op->guard_false)
+        return;
+    if (b->guard && b->guard == op->guard && !b->guard_false && op->guard_false)
+        te_buf_printf(&e->body, "    } else {\n");
+    else {
+        if (b->guard)
+            te_buf_printf(&e->body, "    }\n");
+        if (op->guard)
+            te_buf_printf(&e->body, "    if (%s*(const uint8_t *)%s) {\n",
+                          op->guard_false ? "!" : "", te_emit_tensor(e, op->guard - 1).s);
+    }
+    b->guard = op->guard;
+    b->guard_false = op->guard_false;
+}
+
+/* Indents the code written since `start` by one level (inside a guard). */
+static void indent_tail(te_buf *b, size_t start)
+{
+    size_t n = b->len - start, i;
+    char *tail = malloc(n + 1);
+    if (!tail) {
+        b->oom = 1;
+        return;
+    }
+    memcpy(tail, b->s + start, n);
+    b->len = start;
+    b->s[start] = '\0';
+    for (i = 0; i < n; i++) {
+        if (i == 0 || tail[i - 1] == '\n')
+            if (tail[i] != '\n' && tail[i] != '#')
+                te_buf_append(b, "    ", 4);
+        te_buf_append(b, tail + i, 1);
+    }
+    free(tail);
+}
+
 static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
+    open_block guard = {0, 0};
     int s, first = 0;
     if (e->g->patch) {
         if (te_emit_patch_stage(e, d) < 0)
@@ -131,9 +177,12 @@ static int emit_ops(te_emit *e, te_diag *d)
     for (s = first; s < p->n_steps; s++) {
         const te_op *op = &e->g->ops[p->schedule[s]];
         const te_op_def *def = te_op_find(op->opcode);
+        size_t start;
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
                            op->index);
+        open_guard(e, &guard, op);
+        start = e->body.len;
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
         e->low = te_lowered_find(p->low, e->g, op);
@@ -143,7 +192,11 @@ static int emit_ops(te_emit *e, te_diag *d)
             return -1;
         }
         emit_layer_done(e, op);
+        if (op->guard)
+            indent_tail(&e->body, start);
     }
+    if (guard.guard)
+        te_buf_printf(&e->body, "    }\n");
     e->cur_op = NULL;
     e->low = NULL;
     return 0;
@@ -202,6 +255,46 @@ static void emit_io_macros(te_buf *h, const te_tensor *t, const char *up, const 
     }
 }
 
+/* 1 for a tensor with storage of its own in the state region. */
+static int state_root(const te_tensor *t)
+{
+    return t->is_variable && !t->data && t->alias_of < 0 && t->in_state;
+}
+
+/* The byte NAME_reset fills state tensor t with (the region is zeroed
+ * first): TFLite Micro resets an int8 variable tensor to its zero point,
+ * and a resource variable to its zero point cast to a byte, any type. */
+static uint8_t state_fill(const te_tensor *t)
+{
+    if (t->is_resource)
+        return t->q.count > 0 ? (uint8_t)(int8_t)t->q.zero_point[0] : 0;
+    if (t->type == TE_DT_INT8 && t->q.count > 0 && t->q.zero_point[0] != 0)
+        return (uint8_t)t->q.zero_point[0];
+    return 0;
+}
+
+/* 1 if a tensor of the state region does not start at zero. */
+static int state_has_zero_points(const te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        const te_tensor *tt = &g->tensors[t];
+        if (state_root(tt) && (state_fill(tt) || tt->state_init))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if the state holds resource variables (READ_VARIABLE / ASSIGN_VARIABLE). */
+static int state_has_resources(const te_graph *g)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++)
+        if (state_root(&g->tensors[t]) && g->tensors[t].is_resource)
+            return 1;
+    return 0;
+}
+
 static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te_codegen_opts *o,
                         te_stack_bound sb)
 {
@@ -238,8 +331,12 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                        is_in ? "INPUT" : "OUTPUT", k);
     }
     te_buf_printf(h, "\nint         %s_invoke(void);   /* one inference; 0 on success */\n", o->name);
-    te_buf_printf(h, "void        %s_reset(void);    /* zero the state (it starts zeroed) */\n",
-                  o->name);
+    if (state_has_resources(g))
+        te_buf_printf(h, "void        %s_reset(void);    /* the state back to its start: variables' "
+                         "initial values */\n", o->name);
+    else
+        te_buf_printf(h, "void        %s_reset(void);    /* zero the state (it starts zeroed) */\n",
+                      o->name);
     te_buf_printf(h, "void       *%s_input(int i);   /* input i's bytes go here */\n", o->name);
     te_buf_printf(h, "const void *%s_output(int i);  /* output i after invoke */\n", o->name);
     te_buf_printf(h, "size_t      %s_input_bytes(int i);\n", o->name);
@@ -247,20 +344,6 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
     te_buf_printf(h, "int         %s_num_inputs(void);\n", o->name);
     te_buf_printf(h, "int         %s_num_outputs(void);\n", o->name);
     te_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
-}
-
-/* 1 if a variable tensor of the state region does not start at zero:
- * TFLite Micro resets an int8 variable to its zero point. */
-static int state_has_zero_points(const te_graph *g)
-{
-    int t;
-    for (t = 0; t < g->n_tensors; t++) {
-        const te_tensor *tt = &g->tensors[t];
-        if (tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
-            tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0)
-            return 1;
-    }
-    return 0;
 }
 
 /* The stack work buffer of the DSP convolution, sized to the model's
@@ -339,12 +422,20 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
     emit_arena(c, p, o, up, lib);
+    if (p->state_bytes && state_has_resources(g))
+        te_buf_printf(c, "\n/* Variables: given their initial values by %s_reset() (the first invoke\n"
+                         " * calls it), kept across invokes. */\n", o->name);
+    else if (p->state_bytes)
+        te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n",
+                      o->name);
     if (p->state_bytes)
-        te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n"
-                         "static union {\n    double align_d;\n    int64_t align_i;\n"
+        te_buf_printf(c, "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
-                      o->name, p->state_bytes, o->name, up);
-    if (p->state_bytes && state_has_zero_points(g))
+                      p->state_bytes, o->name, up);
+    if (p->state_bytes && state_has_resources(g))
+        te_buf_printf(c, "/* 0 until %s_reset() gave the variables their initial values. */\n"
+                         "static int %s_state_ready;\n", o->name, o->name);
+    else if (p->state_bytes && state_has_zero_points(g))
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
@@ -361,12 +452,38 @@ static int mentions_arena(const te_buf *b, const char *name)
     return b->s && strstr(b->s, needle) != NULL;
 }
 
+/* The initial values of resource variables (CALL_ONCE's init subgraph),
+ * before NAME_reset(). */
+static void emit_state_inits(te_buf *c, const te_graph *g, const char *name)
+{
+    char safe[256];
+    int t;
+    size_t i, n;
+    for (t = 0; t < g->n_tensors; t++) {
+        const te_tensor *tt = &g->tensors[t];
+        if (!state_root(tt) || !tt->state_init)
+            continue;
+        n = te_tensor_bytes(tt);
+        te_buf_printf(c, "/* initial value of resource variable '%s' (CALL_ONCE) */\n"
+                         "static const uint8_t %s_init_%d[%zu] = {",
+                      comment_safe(tt->name, safe, sizeof safe), name, t, n);
+        for (i = 0; i < n; i++)
+            te_buf_printf(c, "%s%u,", i % 16 ? " " : "\n    ", (unsigned)tt->state_init[i]);
+        te_buf_printf(c, "\n};\n\n");
+    }
+}
+
 /* NAME_reset(): TFLite Micro's ResetVariableTensors: zeroes the state,
  * then sets each int8 variable tensor to its zero point (and then the
- * first invoke calls it: NAME_state_ready). */
+ * first invoke calls it: NAME_state_ready); a resource variable gets its
+ * zero point byte, or the value CALL_ONCE's init subgraph gives it (the
+ * init runs again after a reset, unlike TFLite Micro's Reset(), which
+ * leaves CALL_ONCE spent). */
 static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const char *name)
 {
     int t;
+    if (p->state_bytes)
+        emit_state_inits(c, g, name);
     te_buf_printf(c, "void %s_reset(void)\n{\n", name);
     if (p->state_bytes)
         te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
@@ -374,14 +491,24 @@ static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const cha
     if (p->state_bytes && state_has_zero_points(g)) {
         for (t = 0; t < g->n_tensors; t++) {
             const te_tensor *tt = &g->tensors[t];
-            if (!(tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
-                  tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0))
+            size_t end = tt->state_offset + te_tensor_bytes(tt);
+            if (!state_root(tt))
                 continue;
-            te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
-                             "        %s_state.bytes[i] = (uint8_t)%lld;\n",
-                          tt->state_offset, tt->state_offset + te_tensor_bytes(tt),
-                          "zero point of an int8 variable", name,
-                          (long long)tt->q.zero_point[0]);
+            if (tt->state_init)
+                te_buf_printf(c, "    for (i = 0; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[%zu + i] = %s_init_%d[i];\n",
+                              te_tensor_bytes(tt), "initial value (CALL_ONCE)", name,
+                              tt->state_offset, name, t);
+            else if (tt->is_resource && state_fill(tt))
+                te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[i] = %u;\n",
+                              tt->state_offset, end, "zero point of a resource variable", name,
+                              (unsigned)state_fill(tt));
+            else if (!tt->is_resource && state_fill(tt))
+                te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[i] = (uint8_t)%lld;\n",
+                              tt->state_offset, end, "zero point of an int8 variable", name,
+                              (long long)tt->q.zero_point[0]);
         }
         te_buf_printf(c, "    %s_state_ready = 1;\n", name);
     }
