@@ -8,15 +8,19 @@
  *  - DSP targets (constant weights, accumulators below 2^29, no dilation):
  *    te_depthwise_dsp_s8_k<K>s<S> (multiplier 1, 3x3/5x5/7x7, stride 1 or
  *    2: SMLAD on int16 column pairs of a ring of rows), or, on images where
- *    most taps would be padding and for other filters up to 7 rows or other
- *    multipliers, te_depthwise_dsp_nhwc_s8 (4 channels a word, taps inside
- *    only); where neither applies (taller filters, accumulators that may
- *    reach 2^29, dilation) one input channel runs as the CONV_2D it is,
+ *    most taps would be padding, for other filters up to 7 rows or other
+ *    multipliers, and where the ring's scratch would be too big (then only
+ *    while below_busiest_op), te_depthwise_dsp_nhwc_s8 (any multiplier, 4
+ *    channels a word, taps inside only); where neither applies (taller
+ *    filters, accumulators that may reach 2^29, dilation, scratch over the
+ *    limit below) one input channel runs as the CONV_2D it is,
  *    te_conv2d_dsp_s8 (the multiplier as output channels, int8 weights
  *    re-laid out at compile time, its patches on the stack, any
- *    requantization); other layers have no DSP path: more than one input
- *    channel with dilation, filters over 7 rows or accumulators near 2^31,
- *    and layers whose scratch would exceed half the tensor they write;
+ *    requantization).  No DSP path (the portable kernels below) for more
+ *    than one input channel with dilation, filters over 7 rows or
+ *    accumulators that may reach 2^29, for in-place layers of one channel,
+ *    for layers whose scratch would exceed the limit below and for patch
+ *    clones of more than one channel (no scratch);
  *  - portable: te_depthwise_conv2d_s8_ring (multiplier 1, rows of 16
  *    pixels or more, 8 pixels at a time), te_depthwise_conv2d_s8_fast (any
  *    multiplier) and _fast_inplace (16 channels at a time);
@@ -375,6 +379,43 @@ static int avx2_conv_eligible(const te_graph *g, const te_op *op, const dw_plan 
            (!b || b->data) && p->k_h * p->k_w <= 2048;
 }
 
+/* Bytes of the non-constant tensors op reads and writes (views and
+ * aliases not told apart: an upper bound of what it needs at once). */
+static int64_t op_live_bytes(const te_graph *g, const te_op *op)
+{
+    int64_t sum = 0;
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && !g->tensors[op->in[i]].data)
+            sum += (int64_t)te_tensor_bytes(&g->tensors[op->in[i]]);
+    for (i = 0; i < op->n_out; i++)
+        if (op->out[i] >= 0)
+            sum += (int64_t)te_tensor_bytes(&g->tensors[op->out[i]]);
+    return sum;
+}
+
+/* This op's tensors and its scratch p->scratch need less than the tensors
+ * of the graph's busiest operator (other than views): a lower bound of
+ * any arena, so the scratch hardly ever raises it (checked on every shared
+ * model).  The ring's fallback asks this: a scratch the kernels before it
+ * did not take must not cost arena. */
+static int below_busiest_op(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    int64_t own = (int64_t)te_tensor_bytes(out) + (int64_t)p->scratch, most = 0;
+    int i;
+    if (!p->inplace)
+        own += (int64_t)te_tensor_bytes(in);
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op_def *def = te_op_lookup(g->ops[i].opcode);
+        if (!g->ops[i].dead && &g->ops[i] != op && (!def || !def->alias_output)) {
+            int64_t b = op_live_bytes(g, &g->ops[i]);
+            most = b > most ? b : most;
+        }
+    }
+    return own <= most;
+}
+
 /* te_conv2d_dsp_s8's patch bytes (te_conv2d_dsp_s8_get_buffer_size) for a
  * patch of k taps: on its stack buffer, at most TE_CONV2D_DSP_STACK
  * (2304) bytes, so the arena gets no scratch. */
@@ -412,11 +453,16 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
         if (ring_suits(p)) {
             p->kind = DW_DSP;
             dsp_ring(p);
-        } else {
-            p->kind = DW_DSP_NHWC;
-            p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
+            if (p->scratch <= dsp_scratch_limit(g, op, p))
+                return;
         }
-        if (p->scratch <= dsp_scratch_limit(g, op, p))
+        /* the channels-last kernel; where the ring's scratch was too big
+         * (it needs only the filter's rows of one group of channels) while
+         * it cannot be what sets the arena */
+        p->kind = DW_DSP_NHWC;
+        p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
+        if (p->scratch <= dsp_scratch_limit(g, op, p) &&
+            (!ring_suits(p) || below_busiest_op(g, op, p)))
             return;
         p->scratch = 0;
     }
