@@ -9,18 +9,19 @@
  *    te_depthwise_dsp_s8_k<K>s<S> (multiplier 1, 3x3/5x5/7x7, stride 1 or
  *    2: SMLAD on int16 column pairs of a ring of rows), or, on images where
  *    most taps would be padding, for other filters up to 7 rows or other
- *    multipliers, and where the ring's scratch would be too big (then only
- *    while below_busiest_op), te_depthwise_dsp_nhwc_s8 (any multiplier, 4
- *    channels a word, taps inside only); where neither applies (taller
+ *    multipliers, te_depthwise_dsp_nhwc_s8 (any multiplier, 4 channels a
+ *    word, taps inside only; within the scratch limit below, or beyond it
+ *    and where the ring's scratch is too big while below_busiest_op: its
+ *    scratch then cannot set the arena); where neither applies (taller
  *    filters, accumulators that may reach 2^29, dilation, scratch over the
  *    limit below) one input channel runs as the CONV_2D it is,
  *    te_conv2d_dsp_s8 (the multiplier as output channels, int8 weights
  *    re-laid out at compile time, its patches on the stack, any
- *    requantization).  No DSP path (the portable kernels below) for more
- *    than one input channel with dilation, filters over 7 rows or
- *    accumulators that may reach 2^29, for in-place layers of one channel,
- *    for layers whose scratch would exceed the limit below and for patch
- *    clones of more than one channel (no scratch);
+ *    requantization).  No DSP path (the portable kernels below) where
+ *    those refuse: more than one input channel with dilation, filters over
+ *    7 rows or accumulators that may reach 2^29; one input channel in
+ *    place or with patches over 2304 bytes; scratch over the limit where
+ *    it could set the arena; patch clones (no scratch) of more channels;
  *  - portable: te_depthwise_conv2d_s8_ring (multiplier 1, rows of 16
  *    pixels or more, 8 pixels at a time), te_depthwise_conv2d_s8_fast (any
  *    multiplier) and _fast_inplace (16 channels at a time);
@@ -456,13 +457,13 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
             if (p->scratch <= dsp_scratch_limit(g, op, p))
                 return;
         }
-        /* the channels-last kernel; where the ring's scratch was too big
-         * (it needs only the filter's rows of one group of channels) while
-         * it cannot be what sets the arena */
+        /* the channels-last kernel (it needs only the filter's rows of one
+         * group of channels): within the limit, or where its scratch cannot
+         * be what sets the arena; where the ring's was too big only then */
         p->kind = DW_DSP_NHWC;
         p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
-        if (p->scratch <= dsp_scratch_limit(g, op, p) &&
-            (!ring_suits(p) || below_busiest_op(g, op, p)))
+        if (below_busiest_op(g, op, p) ||
+            (p->scratch <= dsp_scratch_limit(g, op, p) && !ring_suits(p)))
             return;
         p->scratch = 0;
     }
