@@ -447,7 +447,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     te_params_int(e, "fast_rq", fast);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_avx2_s8", prm.s, x.s, wt.s, qr.s, y.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_AVX2_S8, prm.s, x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
@@ -528,7 +528,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
     te_params_int(e, "fast_rq", fast);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_dsp_s8", prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_DSP_S8, prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
     return 0;
 }
 
@@ -570,7 +570,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     te_params_int(e, "act_max", hi);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_s8", prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_S8, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 

@@ -796,12 +796,12 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast", params, x.s, wt.s, b.s, rq.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST, params, x.s, wt.s, b.s, rq.s, y.s);
     else if (p->kind == DW_FAST_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast_inplace", params, y.s, wt.s, b.s, rq.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE, params, y.s, wt.s, b.s, rq.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8_ring", params, p->inplace ? y.s : x.s, wt.s, b.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_RING, params, p->inplace ? y.s : x.s, wt.s, b.s,
                      rq.s, y.s, te_emit_scratch(e, "int16_t").s);
     return 0;
 }
@@ -821,10 +821,10 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_inplace", params, y.s, wt.s, b.s, mult.s, shift.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_INPLACE, params, y.s, wt.s, b.s, mult.s, shift.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8", params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8, params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
