@@ -21,12 +21,12 @@ skip() { echo "SKIP: $*"; skipped=1; }
 
 # Bounds for the generic kws_ref_model.c (5,289 lines, 52 conditionals and
 # 25 asm blocks before).  Issue 12 asks for under 2,000 lines; today the
-# file is 2,358: ~1,310 lines of kernels the model calls (with their
+# file is 2,362: ~1,315 lines of kernels the model calls (with their
 # comments; each runtime file's top comment cut to its first paragraph),
 # ~760 of constant arrays (150 columns a line, the GEMM weights as int16),
 # ~95 of kernel params (one designated field a line, emit_params.c) and
 # ~140 of invoke and accessors.  Tighten MAX_LINES when any of them shrinks.
-MAX_LINES=2365
+MAX_LINES=2363
 MAX_CONDITIONALS=8
 MAX_COLUMNS=160
 
