@@ -35,6 +35,9 @@
  * save or write.  Requantization uses te_convfam_fast_requant where exact.
  * Prepare-time values follow TFLite Micro's depthwise_conv_common.cc; the
  * shared helpers live in conv_family.c. */
+/* The runtime headers give scratch sizes and limits: declare kernels extern. */
+#define TE_KERNEL extern
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +45,9 @@
 #include "conv_family.h"
 #include "conv_family_s16.h"
 #include "ir/target.h"
+#include "te_common.h"
+#include "te_depthwise_avx2.h"
+#include "te_depthwise_conv2d.h"
 
 /* The multiplier is out_c / in_c.  TFLite Micro loops over the option's
  * value instead, so an option that disagrees (other than an absent 0)
@@ -331,15 +337,28 @@ static void dsp_ring(dw_plan *p)
                  (size_t)p->blocks * (size_t)block;
 }
 
-/* te_depthwise_conv2d_ring_bytes (runtime/te_depthwise_conv2d.h). */
-static int64_t portable_ring_bytes(const dw_plan *p)
+/* The shape fields of the portable kernels' params, for their
+ * scratch-size functions (the registry's BUFFER_SIZE, runtime/te_depthwise_conv2d.h). */
+static te_depthwise_conv2d_params portable_shape(const dw_plan *p)
 {
-    int64_t blocks = (p->out_w + 7) / 8 * 8;
-    int64_t right = (blocks - 1) * p->s_w + (int64_t)(p->k_w - 1) * p->d_w + 1;
-    int64_t cols = p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
-    int64_t rows = (int64_t)(p->k_h - 1) * p->d_h + 1;
-    cols += cols & 1;
-    return 2 * 8 * (rows * cols + (int64_t)p->k_h * p->k_w);
+    te_depthwise_conv2d_params rp;
+    memset(&rp, 0, sizeof rp);
+    rp.batches = p->batches;
+    rp.in_h = p->in_h;
+    rp.in_w = p->in_w;
+    rp.in_c = p->in_c;
+    rp.out_h = p->out_h;
+    rp.out_w = p->out_w;
+    rp.depth_mult = p->mult;
+    rp.k_h = p->k_h;
+    rp.k_w = p->k_w;
+    rp.stride_h = p->s_h;
+    rp.stride_w = p->s_w;
+    rp.dil_h = p->d_h;
+    rp.dil_w = p->d_w;
+    rp.pad_top = p->pad_top;
+    rp.pad_left = p->pad_left;
+    return rp;
 }
 
 /* A kernel's scratch is worth it up to half the output (or, in place, half
@@ -357,7 +376,6 @@ static int64_t avx2_cols(const dw_plan *p)
     return p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
 }
 
-#define AVX2_RING 49152 /* TE_DEPTHWISE_AVX2_RING (runtime/te_depthwise_avx2.h) */
 
 /* te_depthwise_avx2_s8's conditions: constant weights and bias, multiplier
  * 1, at most 16 filter rows, its ring within the stack buffer. */
@@ -366,7 +384,7 @@ static int avx2_eligible(const te_graph *g, const te_op *op, const dw_plan *p, i
     const te_tensor *w = &g->tensors[op->in[1]];
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     return te_target_has_avx2(g->target) && p->mult == 1 && p->k_h <= 16 && w->data &&
-           (!b || b->data) && (int64_t)(span + 1) * avx2_cols(p) * 16 <= AVX2_RING &&
+           (!b || b->data) && TE_DEPTHWISE_AVX2_RING_BYTES((int64_t)span, avx2_cols(p)) <= TE_DEPTHWISE_AVX2_RING &&
            (!p->inplace || inplace_safe(p, span));
 }
 
@@ -439,8 +457,10 @@ static int dsp_conv_eligible(const te_graph *g, const te_op *op, const dw_plan *
 
 static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
 {
+    te_depthwise_conv2d_params rp;
     int span;
     geometry(g, op, inplace, p);
+    rp = portable_shape(p);
     span = (p->k_h - 1) * p->d_h + 1;
     if (avx2_conv_eligible(g, op, p)) {
         p->kind = DW_AVX2_CONV;
@@ -476,7 +496,7 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     if (p->mult == 1 && p->k_h <= 16 && p->k_w <= 16 && p->s_w <= 2 && p->out_w >= 16 &&
         !is_clone(g, op) && (!p->inplace || inplace_safe(p, span))) {
         p->kind = DW_RING;
-        p->scratch = (size_t)portable_ring_bytes(p);
+        p->scratch = (size_t)te_depthwise_conv2d_ring_bytes(&rp);
         if (p->scratch <= dsp_scratch_limit(g, op, p))
             return;
     }
@@ -484,15 +504,15 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     if (p->k_h <= 16 && !p->inplace) {
         p->kind = DW_FAST;
     } else if (p->mult == 1 && p->k_h <= 16 && inplace_safe(p, span) &&
-               (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16) <=
+               (size_t)te_depthwise_conv2d_s8_fast_inplace_get_buffer_size(&rp) <=
                    dsp_scratch_limit(g, op, p) / 2) {
         /* rows of 16 channels, while a quarter of the tensor at most (else
          * the one plane of the plain kernel is less memory) */
         p->kind = DW_FAST_INPLACE;
-        p->scratch = (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16);
+        p->scratch = (size_t)te_depthwise_conv2d_s8_fast_inplace_get_buffer_size(&rp);
     } else if (p->inplace) {
         p->kind = DW_REF_INPLACE;
-        p->scratch = (size_t)p->in_h * (size_t)p->in_w;
+        p->scratch = (size_t)te_depthwise_conv2d_s8_inplace_get_buffer_size(&rp);
     } else {
         p->kind = DW_REF;
     }
@@ -955,12 +975,12 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast", params, x.s, wt.s, b.s, rq.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST, params, x.s, wt.s, b.s, rq.s, y.s);
     else if (p->kind == DW_FAST_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast_inplace", params, y.s, wt.s, b.s, rq.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE, params, y.s, wt.s, b.s, rq.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8_ring", params, p->inplace ? y.s : x.s, wt.s, b.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_RING, params, p->inplace ? y.s : x.s, wt.s, b.s,
                      rq.s, y.s, te_emit_scratch(e, "int16_t").s);
     return 0;
 }
@@ -980,10 +1000,10 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_inplace", params, y.s, wt.s, b.s, mult.s, shift.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_INPLACE, params, y.s, wt.s, b.s, mult.s, shift.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8", params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8, params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
