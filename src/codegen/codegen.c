@@ -263,27 +263,25 @@ static int state_has_zero_points(const te_graph *g)
     return 0;
 }
 
-/* The stack work buffer of the DSP convolution, sized to the model's
- * largest patches (te_lowering.stack_buffer; the kernel's default 2304
- * bytes otherwise). */
-static void emit_stack_buffers(te_buf *c, const te_plan *p)
+/* The stack work buffer of the DSP convolution when the code calls it
+ * (TE_K_CONV2D_DSP_S8, as the emitter recorded), sized to the largest
+ * patches its records keep on the stack (te_lowering.stack_buffer, at most
+ * the kernel's default; 4 bytes when every op has arena scratch). */
+static void emit_stack_buffers(te_buf *c, const te_emit *e, const te_plan *p)
 {
     size_t most = 0;
     int i, dsp = 0;
-    for (i = 0; p->low && i < p->low->n_ops + p->low->n_clones; i++) {
-        const te_lowering *l = &p->low->ops[i];
-        if (l->kernel && !strcmp(l->kernel, "te_conv2d_dsp_s8")) {
-            dsp = 1;
-            if (l->stack_buffer > most)
-                most = l->stack_buffer;
-        }
-    }
+    for (i = 0; i < e->n_kernels; i++)
+        dsp |= e->kernels[i] == TE_K_CONV2D_DSP_S8;
+    for (i = 0; dsp && p->low && i < p->low->n_ops + p->low->n_clones; i++)
+        if (p->low->ops[i].stack_buffer > most)
+            most = p->low->ops[i].stack_buffer;
     if (dsp)
         te_buf_printf(c, "\n/* patches of the DSP convolution on the stack: its largest */\n"
                          "#define TE_CONV2D_DSP_STACK %zu\n", (most + 7) & ~(size_t)3);
 }
 
-static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
+static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const te_plan *p,
                           const te_codegen_opts *o)
 {
     char up[128], safe[256];
@@ -317,7 +315,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
-    emit_stack_buffers(c, p);
+    emit_stack_buffers(c, e, p);
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a
@@ -405,7 +403,7 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
         n = te_stack_plan_kernels(g, p, ids + n, 0) + n;
         emit_header(h, g, p, o, te_stack_bound_kernels(ids, n, g->target));
     }
-    emit_prologue(c, g, p, o);
+    emit_prologue(c, &e, g, p, o);
     if (paste_kernels(&e, c, d) < 0)
         goto out;
     te_buf_printf(c, "\n/* ---- constants (flash) ---- */\n");
