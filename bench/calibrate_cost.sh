@@ -7,8 +7,14 @@
 #   sh bench/calibrate_cost.sh && cmake --build build
 #
 # usage: sh bench/calibrate_cost.sh [--quick] [--measure-only|--fit-only|--patched-only]
-#                                   [--models "cortex-m4 cortex-m7 host armv7m-portable"]
+#                                   [--no-conformance] [--keep-others]
+#                                   [--models "cortex-m4 cortex-m7 host armv7m-portable x86-64-v3"]
 #   --quick         leave out the two largest models (mobilenet_v2, mcunetv2_large)
+#   --no-conformance  only the shared models (x86-64-v3: its AVX2 kernels are
+#                   those of the real models; the other kernels fall back on
+#                   the host rows, see te_cost_row)
+#   --keep-others   fit only --models; the table keeps the other cost models'
+#                   rows (their results stay in their own doc section)
 #   --measure-only  measure, do not fit
 #   --fit-only      fit the measurements already in the work folder
 #   --patched-only  only the whole-model check of --patch auto (run it after
@@ -31,15 +37,17 @@ shared=${SHARED:-$root/../shared}
 work=${WORK:-$root/build-cost}
 runtime=${RUNTIME:-$root/runtime}
 models="cortex-m4 cortex-m7 host armv7m-portable"
-quick=0 measure=1 fit=1 only_patched=0
+quick=0 measure=1 fit=1 only_patched=0 conformance=1 keep=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --no-conformance) conformance=0 ;;
+    --keep-others) keep=--keep-others ;;
     --measure-only) fit=0 ;;
     --fit-only) measure=0 ;;
     --patched-only) only_patched=1 fit=0 ;;
     --models) models=$2; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "calibrate_cost.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -58,6 +66,7 @@ setup() {
     armv7m-portable) ct=cortex-m0plus board=mps2-an386 ld=mps2-an386.ld
                flags="-mcpu=cortex-m3 -mthumb -mfloat-abi=soft" ;;
     host) ct=generic board= ld= flags= ;;
+    x86-64-v3) ct=x86-64-v3 board= ld= flags= ;; # AVX2 kernels: the functions carry the target attribute
     *) echo "calibrate_cost.sh: unknown cost model $1" >&2; exit 2 ;;
   esac
 }
@@ -105,7 +114,7 @@ measure_one() { # cost-model set name tflite inputdir
   "$te" profile --json --target "$ct" "$4" >"$d/profile.json"
   echo "$2" >"$d/set"
   inputs "$3" "$5" "$d"
-  if [ "$1" = host ]; then run_host "$d"; else run_arm "$d"; fi || {
+  case $1 in host|x86-64-v3) run_host "$d" ;; *) run_arm "$d" ;; esac || {
     why=$(grep -h -o "region .* overflowed by [0-9]* bytes" "$d/build.log" 2>/dev/null | head -n 1)
     echo "  $3: build or run failed${why:+: $why} (see $d)"; rm -f "$d/counts.txt"; return 0; }
   match=match i=0
@@ -137,7 +146,7 @@ if [ "$measure" = 1 ]; then
   for cm in $models; do
     setup "$cm"
     echo "== $cm (code for --target $ct)"
-    [ "$only_patched" = 1 ] || for m in "$shared"/conformance/*.tflite; do
+    [ "$only_patched" = 1 ] || [ "$conformance" = 0 ] || for m in "$shared"/conformance/*.tflite; do
       n=$(basename "$m" .tflite)
       measure_one "$cm" conformance "$n" "$m" "$shared/conformance/$n"
     done
@@ -156,5 +165,5 @@ fi
 
 if [ "$fit" = 1 ]; then
   python3 "$root/bench/cost/fit.py" --work "$work" --table "$root/src/api/cost_table.c" \
-    --doc "$root/docs/cost-model.md" --models "$models" --runtime "$runtime"
+    --doc "$root/docs/cost-model.md" --models "$models" --runtime "$runtime" $keep
 fi

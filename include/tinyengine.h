@@ -37,8 +37,9 @@ typedef struct {
     int int8_io;         /* 1: drop a leading QUANTIZE / trailing DEQUANTIZE */
     size_t sram_limit;   /* fail when the arena needs more bytes (0: no limit) */
     const char *patch;   /* patch-based first stage: NULL or "off", "auto", "K:HxW" */
-    double max_recompute_pct; /* patch "auto": extra MACs allowed, in percent of the
-                               * model's (0: the default 20; negative: none) */
+    double max_recompute_pct; /* patch "auto": extra instructions allowed (the target's
+                               * cost model), in percent of the model's layer by
+                               * layer (0: the default 200; negative: none) */
     double mhz;          /* clock of the latency estimate (0: 120) */
     double cpi;          /* cycles per instruction of the latency estimate (0: 1.0) */
     size_t flash_limit;  /* flash the generated code may take; int16 weight copies and

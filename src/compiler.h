@@ -24,7 +24,12 @@ typedef struct {
                           * it (0 = none given) */
 } te_compile_opts;
 
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, 0.20}, 0, 0}
+/* --max-recompute's default, 200%: the extra instructions (the target's cost
+ * model) a patch plan may cost, as a fraction of the model's layer by layer;
+ * every shared model's smallest-arena plan is within it (person_detect's the
+ * most: +186%), and compile/info/plan state the slowdown. */
+#define TE_PATCH_MAX_RECOMPUTE 2.0
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE}, 0, 0}
 
 typedef struct {
     te_graph *g;

@@ -279,7 +279,8 @@ def cost_key(op, kernel, x, cols=0):
     return kernel
 
 
-SIBLING = {"cortex-m4": "armv7m-portable", "cortex-m7": "armv7m-portable"}
+SIBLING = {"cortex-m4": "armv7m-portable", "cortex-m7": "armv7m-portable",
+           "x86-64-v3": "host"}
 TABLES = {}  # cost model -> its table, for the sibling lookup
 
 
@@ -410,7 +411,35 @@ def c_num(v):
     return "0" if v == 0 else "%.6g" % v
 
 
-def write_table(path, results, date):
+ROW_RE = re.compile(r'^    \{"([^"]*)", "([^"]*)", "([^"]*)", \{([^}]*)\},\n     \{([^}]*)\}, (\d+), ([-0-9.]+)\},$',
+                    re.M)
+CODE_RE = re.compile(r'^    \{"([^"]+)", "([^"]+)", (-?\d+), (-?\d+)\},$', re.M)
+
+
+def read_kept(path, fitted):
+    """The rows of the cost models not fitted in this run, as the table has
+    them (--keep-others): {model: [coefficient row text]}, {model: [code row
+    text]}; their coefficients also go into TABLES (sibling lookups)."""
+    text = open(path).read()
+    coef_part, code_part = text.split("te_cost_code_table[] = {", 1)
+    kept, kept_code = {}, {}
+    for m in ROW_RE.finditer(coef_part):
+        cm = m.group(1)
+        if cm in fitted:
+            continue
+        kept.setdefault(cm, []).append(m.group(0))
+        t = TABLES.setdefault(cm, Table(cm))
+        t[(m.group(2), m.group(3))] = {
+            "coef": [float(v) for v in m.group(4).split(",")],
+            "const": [float(v) for v in m.group(5).split(",")],
+            "samples": int(m.group(6)), "err": float(m.group(7))}
+    for m in CODE_RE.finditer(code_part):
+        if m.group(1) not in fitted:
+            kept_code.setdefault(m.group(1), []).append(m.group(0))
+    return kept, kept_code
+
+
+def write_table(path, results, date, kept=None, kept_code=None):
     out = ["/* cost_table.c - coefficients of the cost model (cost_model.h): per cost model",
            " * and (operator, kernel variant), estimated instructions = sum of coefficient x",
            " * feature (macs, window, taps, out, in, rows, calls); \"*\" rows are the fallbacks.",
@@ -422,6 +451,8 @@ def write_table(path, results, date):
            "    /* cost model, operator, kernel, {macs, window, taps, out, in, rows, calls},",
            "     {const bytes per constant input byte, per output channel, per call},"
            " layers, RMS error % */"]
+    for rows in (kept or {}).values():
+        out += rows
     for cm, r in results.items():
         for (op, k), e in sorted(r["table"].items()):
             out.append('    {"%s", "%s", "%s", {%s},\n     {%s}, %d, %.1f},' % (
@@ -431,6 +462,8 @@ def write_table(path, results, date):
             "const int te_cost_table_size = (int)(sizeof te_cost_table / sizeof te_cost_table[0]);",
             "", "/* cost model, kernel variant or family, bytes once, bytes per call */",
             "const te_cost_code te_cost_code_table[] = {"]
+    for rows in (kept_code or {}).values():
+        out += rows
     for cm, r in results.items():
         if not r["code"]:
             continue  # no object sizes (host)
@@ -572,8 +605,9 @@ def results_markdown(results, date):
     return "\n".join(md)
 
 
-def write_doc(path, text):
-    begin, end = "<!-- calibration results: begin -->", "<!-- calibration results: end -->"
+def write_doc(path, text, section=""):
+    begin = "<!-- calibration results%s: begin -->" % section
+    end = "<!-- calibration results%s: end -->" % section
     doc = open(path).read() if os.path.exists(path) else "# Cost model\n\n%s\n%s\n" % (begin, end)
     if begin not in doc:
         doc += "\n%s\n%s\n" % (begin, end)
@@ -588,6 +622,9 @@ def main():
     ap.add_argument("--table", required=True)
     ap.add_argument("--doc", required=True)
     ap.add_argument("--models", default="cortex-m4 cortex-m7 host armv7m-portable")
+    ap.add_argument("--keep-others", action="store_true",
+                    help="keep the table's rows of the cost models not in --models (and "
+                         "write their results into their own section of the doc)")
     ap.add_argument("--runtime", help="runtime/ folder (kernel prototypes); default beside --table")
     ap.add_argument("--no-loo", action="store_true", help="skip the leave-one-model-out refits")
     ap.add_argument("--detail", help="print each layer of this model: exact, estimate, features")
@@ -596,6 +633,9 @@ def main():
                                         "runtime")
     date = datetime.date.today().isoformat()
     results = {}
+    kept = kept_code = None
+    if a.keep_others:
+        kept, kept_code = read_kept(a.table, set(a.models.split()))
     order = sorted(a.models.split(), key=lambda cm: cm not in SIBLING.values())
     for cm in order:  # siblings first: the others fall back on them
         models = load_cost_model(a.work, cm)
@@ -627,9 +667,9 @@ def main():
     if not results:
         sys.exit("fit.py: nothing to fit")
     results = {cm: results[cm] for cm in a.models.split() if cm in results}
-    write_table(a.table, results, date)
+    write_table(a.table, results, date, kept, kept_code)
     md = results_markdown(results, date)
-    write_doc(a.doc, md)
+    write_doc(a.doc, md, " (%s)" % " ".join(results) if a.keep_others else "")
     print(md)
 
 

@@ -18,7 +18,8 @@ line's options):
     sram_limit         fail when the arena needs more bytes: an int, or a
                        string with a k/K or m/M suffix ("64K")
     patch              "off" (default), "auto" or "K:HxW" (patch-based stage)
-    max_recompute      with patch="auto": extra MACs allowed, in percent
+    max_recompute      with patch="auto": extra instructions allowed (the
+                       target's cost model), in percent (default 200)
     mhz, cpi           clock and cycles per instruction of the latency
                        estimate (profile only; defaults 120 and 1)
 $TINYENGINE_LIBRARY, when set, names the shared library to load instead of

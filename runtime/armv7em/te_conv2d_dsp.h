@@ -45,11 +45,12 @@ typedef struct {
                                 * out_c, more for a channel slice of a wider tensor */
 } te_conv2d_dsp_params;
 
-/* Bytes of stack the kernel may use for patches (k_pad <= 460; above, the
- * compiler gives arena scratch).  The generated code defines it to what its
+/* Bytes of stack the kernel may use for patches (k_pad <= 300; above, the
+ * compiler gives arena scratch).  1504 at most, so that the invoke's stack
+ * stays within 2 KiB; the generated code defines it to what its
  * convolutions need (te_lowering.stack_buffer), so the stack stays small. */
 #ifndef TE_CONV2D_DSP_STACK
-#define TE_CONV2D_DSP_STACK 2304
+#define TE_CONV2D_DSP_STACK 1504
 #endif
 
 /* te:section te_conv2d_dsp_s8_get_buffer_size */

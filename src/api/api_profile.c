@@ -75,22 +75,6 @@ static const te_lowering *lowering_of(const te_model *m, const te_op *op)
     return l ? l : &none;
 }
 
-/* A crop copy of the patch stage: an h x w box of every channel. */
-static double estimate_copy(const char *model, const te_graph *g, const te_patch_step *st,
-                            te_cost_features *f)
-{
-    const te_tensor *src = &g->tensors[st->src];
-    int64_t hw = (int64_t)src->shape[st->src_ay] * src->shape[st->src_ax];
-    double per_px = hw > 0 ? (double)te_tensor_elems(src) / (double)hw : 0;
-    memset(f, 0, sizeof *f);
-    f->f[TE_CF_OUT] = f->f[TE_CF_IN] = per_px * st->h * st->w;
-    f->f[TE_CF_ROWS] = st->h;
-    f->f[TE_CF_CALL] = 1;
-    /* not calibrated on its own: a strided box copy like STRIDED_SLICE's gather */
-    return te_cost_estimate(te_cost_row(model, "STRIDED_SLICE", "te_copy_gather_s8", f),
-                            "te_copy_gather_s8", f);
-}
-
 static void add_features(double *sum, const te_cost_features *f)
 {
     int k;
@@ -116,7 +100,7 @@ static double estimate_patched(const char *model, const te_model *m, const te_op
             sum += estimate_op(model, &pp->clones[st->clone], cl, &f);
             l->kernel = cl->kernel;
         } else {
-            sum += estimate_copy(model, g, st, &f);
+            sum += te_cost_patch_copy(model, g, st, &f);
         }
         add_features(l->features, &f);
     }

@@ -20,6 +20,7 @@ const char *te_cost_model_name(int target)
     case TE_TARGET_CORTEX_M4: return "cortex-m4";
     case TE_TARGET_CORTEX_M7: return "cortex-m7";
     case TE_TARGET_CORTEX_M0PLUS: return "armv7m-portable";
+    case TE_TARGET_X86_64_V3: return "x86-64-v3";
     default: return "host";
     }
 }
@@ -59,6 +60,10 @@ const te_cost_coef *te_cost_row(const char *model, const char *op_name, const ch
      * count on the same core with the portable build */
     if (!c && (!strcmp(model, "cortex-m4") || !strcmp(model, "cortex-m7")))
         c = kernel_row("armv7m-portable", op_name, variant, f);
+    /* x86-64-v3 is calibrated on the real models (its AVX2 kernels); the
+     * portable kernels it shares with the host keep the host's rows */
+    if (!c && !strcmp(model, "x86-64-v3"))
+        c = kernel_row("host", op_name, variant, f);
     if (!c)
         c = find_coef(model, op_name, "*");
     if (!c)
@@ -113,4 +118,27 @@ const te_cost_code *te_cost_code_row(const char *model, const char *name)
         }
     }
     return best;
+}
+
+double te_cost_op_estimate(const char *model, const te_op *op, const te_lowering *l)
+{
+    if (!l)
+        return 0;
+    return te_cost_estimate(te_cost_row(model, te_opcode_name(op->opcode), l->kernel, &l->cost),
+                            l->kernel, &l->cost);
+}
+
+double te_cost_patch_copy(const char *model, const te_graph *g, const te_patch_step *st,
+                          te_cost_features *f)
+{
+    const te_tensor *src = &g->tensors[st->src];
+    int64_t hw = (int64_t)src->shape[st->src_ay] * src->shape[st->src_ax];
+    double per_px = hw > 0 ? (double)te_tensor_elems(src) / (double)hw : 0;
+    memset(f, 0, sizeof *f);
+    f->f[TE_CF_OUT] = f->f[TE_CF_IN] = per_px * st->h * st->w;
+    f->f[TE_CF_ROWS] = st->h;
+    f->f[TE_CF_CALL] = 1;
+    /* not calibrated on its own: a strided box copy like STRIDED_SLICE's gather */
+    return te_cost_estimate(te_cost_row(model, "STRIDED_SLICE", "te_copy_gather_s8", f),
+                            "te_copy_gather_s8", f);
 }

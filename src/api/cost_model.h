@@ -10,6 +10,7 @@
 
 #include "../ir/ir.h"
 #include "../ops/op_cost.h"
+#include "../plan/patch.h"
 
 /* One row of the coefficient table. */
 typedef struct {
@@ -46,7 +47,9 @@ extern const int te_cost_code_table_size;
 const te_cost_code *te_cost_code_row(const char *model, const char *name);
 
 /* The cost model of a target (te_target): "cortex-m4", "cortex-m7", "host"
- * (generic C, measured on the build machine) or "cortex-m0plus". */
+ * (generic C, measured on the build machine), "x86-64-v3" (its AVX2
+ * kernels, callgrind on the build machine) or "armv7m-portable"
+ * (cortex-m0plus). */
 const char *te_cost_model_name(int target);
 
 /* The kernel variant and the features of an operator are in its lowering
@@ -57,13 +60,25 @@ const char *te_cost_model_name(int target);
 /* The table row for an operator: (op, kernel/<f->row>) for the op's own
  * case of its kernel (a 1x1 CONV_2D, a DSP depthwise in column mode), then
  * (op, kernel), (*, kernel); for cortex-m4/m7 then the same rows of
- * armv7m-portable (portable kernels they seldom call); then (op, *), (*, *);
+ * armv7m-portable (portable kernels they seldom call), for x86-64-v3 the
+ * same rows of host; then (op, *), (*, *);
  * NULL when the cost model has none. */
 const te_cost_coef *te_cost_row(const char *model, const char *op_name, const char *variant,
                                 const te_cost_features *f);
 
 /* Estimated instructions of an operator (features f, variant v) on a cost model. */
 double te_cost_estimate(const te_cost_coef *row, const char *variant, const te_cost_features *f);
+
+struct te_lowering;
+
+/* Estimated instructions of an operator as lowered (l: its record, whose
+ * cost features it reads; NULL: 0) on a cost model. */
+double te_cost_op_estimate(const char *model, const te_op *op, const struct te_lowering *l);
+
+/* Estimated instructions of a crop copy of a patch stage (an h x w box of
+ * every channel); *f gets its features. */
+double te_cost_patch_copy(const char *model, const te_graph *g, const te_patch_step *st,
+                          te_cost_features *f);
 
 /* Estimated flash bytes of its constants as its kernel lays them out
  * (weights, bias, requantization and lookup tables). */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../api/api_internal.h"
+#include "../api/cost_model.h"
 #include "../ir/target.h"
 #include "cli.h"
 
@@ -40,6 +41,22 @@ static int slowest(const te_report *r, int *best)
     return n;
 }
 
+void cli_print_patch_cost(FILE *f, const te_model *m, const char *label)
+{
+    const te_patch_plan *p = m->g->patch;
+    int64_t macs = te_model_macs(m);
+    double extra;
+    if (!p)
+        return;
+    extra = p->patched_instructions - p->stage_instructions;
+    fprintf(f, "%sfirst %d operators in %dx%d patches: +%.1f%% MACs, about %+.1f%% "
+               "instructions (%+.0f, %s cost model) vs layer by layer\n",
+            label, p->n_ops, p->grid_h, p->grid_w,
+            100.0 * (double)(p->patched_macs - p->stage_macs) / (double)(macs ? macs : 1),
+            100.0 * extra / (p->model_instructions > 0 ? p->model_instructions : 1.0), extra,
+            te_cost_model_name(m->g->target));
+}
+
 void cli_summary(FILE *f, const char *what, const te_model *m, double started)
 {
     te_config cfg = {0};
@@ -59,6 +76,7 @@ void cli_summary(FILE *f, const char *what, const te_model *m, double started)
             r->flash_bytes, r->weights_bytes, r->const_bytes - r->weights_bytes, r->code_bytes);
     fprintf(f, "  MACs:   %lld, about %.0f instructions (%s cost model)\n", r->macs,
             r->instructions, r->cost_model);
+    cli_print_patch_cost(f, m, "  patch:  ");
     n = slowest(r, best);
     if (n > 0) {
         fprintf(f, "  slowest layers (estimate):");

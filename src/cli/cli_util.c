@@ -148,8 +148,9 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"     \
     "                      grid with the smallest arena), or K:HxW (the first K operators\n"  \
     "                      over an H x W grid of the stage output)\n"                          \
-    "  --max-recompute PCT with --patch auto (an error without): extra MACs allowed for\n"    \
-    "                      overlapping patches, in percent of the model's MACs (default 20)\n"
+    "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
+    "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
+    "                      the target's cost model), in percent of the model's (default 200)\n"
 
 const char cli_compile_options_help[] =
     "  --target T          generic (default: portable C99), cortex-m0plus, cortex-m4,\n"

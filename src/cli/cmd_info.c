@@ -89,9 +89,12 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
         fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
-                   "\"extra_macs\": %lld},\n",
+                   "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
+                   "\"instructions_layer_by_layer_estimate\": %.0f},\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
-                (long long)(g->patch->patched_macs - g->patch->stage_macs));
+                (long long)(g->patch->patched_macs - g->patch->stage_macs),
+                g->patch->patched_instructions - g->patch->stage_instructions,
+                g->patch->model_instructions);
     else
         fprintf(f, "  \"patch\": null,\n");
     fprintf(f, "  \"inputs\": ");
@@ -158,13 +161,15 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);
-    if (g->patch)
+    if (g->patch) {
         fprintf(f, "patch stage:     first %d operators, %dx%d patches, %zu bytes per patch, "
                    "%lld extra MACs (+%.1f%%)\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 100.0 * (double)(g->patch->patched_macs - g->patch->stage_macs) /
                     (double)(te_model_macs(m) ? te_model_macs(m) : 1));
+        cli_print_patch_cost(f, m, "patch cost:      ");
+    }
 }
 
 /* ------------------------------------------- models we cannot compile */

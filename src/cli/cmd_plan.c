@@ -27,6 +27,7 @@ static void print_summary(FILE *f, const char *path, const te_model *m, const te
         fprintf(f, "patch stage:     steps %d..%d, %d x %d patches, %zu bytes of working memory\n",
                 p->buffers[p->patch_scratch].first, p->buffers[p->patch_scratch].last,
                 m->g->patch->grid_h, m->g->patch->grid_w, p->buffers[p->patch_scratch].bytes);
+    cli_print_patch_cost(f, m, "patch cost:      ");
     fprintf(f, "steps: %d, buffers: %d\n", p->n_steps, p->n_buffers);
 }
 

@@ -346,21 +346,20 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
     te_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
-/* The stack work buffer of the DSP convolution, sized to the model's
- * largest patches (te_lowering.stack_buffer; the kernel's default 2304
- * bytes otherwise). */
-static size_t dsp_stack_buffer(const te_plan *p)
+/* The stack work buffer of the DSP convolution when the code calls it
+ * (TE_K_CONV2D_DSP_S8, as the emitter recorded), sized to the largest
+ * patches its records keep on the stack (te_lowering.stack_buffer, at most
+ * the kernel's default; 4 bytes when every op has arena scratch); 0 when
+ * the code does not call it. */
+static size_t dsp_stack_buffer(const te_emit *e, const te_plan *p)
 {
     size_t most = 0;
     int i, dsp = 0;
-    for (i = 0; p->low && i < p->low->n_ops + p->low->n_clones; i++) {
-        const te_lowering *l = &p->low->ops[i];
-        if (l->kernel && !strcmp(l->kernel, "te_conv2d_dsp_s8")) {
-            dsp = 1;
-            if (l->stack_buffer > most)
-                most = l->stack_buffer;
-        }
-    }
+    for (i = 0; i < e->n_kernels; i++)
+        dsp |= e->kernels[i] == TE_K_CONV2D_DSP_S8;
+    for (i = 0; dsp && p->low && i < p->low->n_ops + p->low->n_clones; i++)
+        if (p->low->ops[i].stack_buffer > most)
+            most = p->low->ops[i].stack_buffer;
     return dsp ? (most + 7) & ~(size_t)3 : 0;
 }
 
@@ -373,11 +372,11 @@ static void emit_stack_buffers(te_buf *c, size_t bytes)
 
 /* The arena: the model's own, or in a library the library's (the DSP
  * stack buffer then sized in LIB.c for all its models). */
-static void emit_arena(te_buf *c, const te_plan *p, const te_codegen_opts *o, const char *up,
-                       te_codegen_lib *lib)
+static void emit_arena(te_buf *c, const te_emit *e, const te_plan *p, const te_codegen_opts *o,
+                       const char *up, te_codegen_lib *lib)
 {
     if (lib) {
-        size_t dsp = dsp_stack_buffer(p);
+        size_t dsp = dsp_stack_buffer(e, p);
         char lib_up[128];
         upper(lib->name, lib_up, sizeof lib_up);
         te_buf_printf(c, "\n/* The arena of library %s, shared with its other models (%s_ARENA_BYTES\n"
@@ -395,7 +394,7 @@ static void emit_arena(te_buf *c, const te_plan *p, const te_codegen_opts *o, co
                   p->arena_bytes ? p->arena_bytes : 16, o->name, up);
 }
 
-static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
+static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const te_plan *p,
                           const te_codegen_opts *o, te_codegen_lib *lib)
 {
     char up[128], safe[256];
@@ -421,7 +420,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
-    emit_arena(c, p, o, up, lib);
+    emit_arena(c, e, p, o, up, lib);
     if (p->state_bytes && state_has_resources(g))
         te_buf_printf(c, "\n/* Variables: given their initial values by %s_reset() (the first invoke\n"
                          " * calls it), kept across invokes. */\n", o->name);
@@ -440,7 +439,7 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, o->name, up);
     if (!lib)
-        emit_stack_buffers(c, dsp_stack_buffer(p));
+        emit_stack_buffers(c, dsp_stack_buffer(e, p));
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a
@@ -603,7 +602,7 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
         n = te_stack_plan_kernels(g, p, ids + n, 0) + n;
         emit_header(h, g, p, o, te_stack_bound_kernels(ids, n, g->target));
     }
-    emit_prologue(c, g, p, o, lib);
+    emit_prologue(c, &e, g, p, o, lib);
     if (lib ? add_to_library(lib, &e, o->name, d) < 0 : paste_kernels(&e, c, d) < 0)
         goto out;
     te_buf_printf(c, "\n/* ---- constants (flash) ---- */\n");

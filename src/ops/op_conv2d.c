@@ -578,6 +578,26 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
  * the int16x8 form (conv_family_s16.c). */
 enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_S16 };
 
+/* The kernel's int8 variant for a non-int16 op (CONV_AVX2, CONV_GEMM,
+ * CONV_DSP or CONV_REF) and its GEMM geometry. */
+static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    return use_avx2(g, op, s)  ? CONV_AVX2
+           : use_gemm(g, op, s) ? CONV_GEMM
+           : use_dsp(g, op, s)  ? CONV_DSP
+                                : CONV_REF;
+}
+
+/* Bytes te_conv2d_dsp_s8 needs for the patches of two pixels
+ * (te_conv2d_dsp_s8_get_buffer_size), 0 when another kernel runs op. */
+static long dsp_patch_bytes(const te_graph *g, const te_op *op)
+{
+    gemm_shape s;
+    if (te_convfam_s16(&g->tensors[op->in[0]]) || int8_variant(g, op, &s) != CONV_DSP)
+        return 0;
+    return te_conv2d_dsp_s8_get_buffer_size(s.k_pad);
+}
+
 /* The kernel, and a work area for the GEMM kernel when it writes a strided
  * output (which cannot hold patches in its unwritten part) unless the plan
  * says no (o->slice_no_work). */
@@ -592,19 +612,18 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
         l->kernel = te_convfam_s16_window_kernel(g, op, 0);
         return;
     }
-    l->variant = use_avx2(g, op, &s)  ? CONV_AVX2
-                 : use_gemm(g, op, &s) ? CONV_GEMM
-                 : use_dsp(g, op, &s)  ? CONV_DSP
-                                       : CONV_REF;
+    l->variant = int8_variant(g, op, &s);
     l->kernel = names[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
-    /* te_conv2d_dsp_s8: arena scratch (its get_buffer_size, the registry's)
-     * where its stack buffer (at most TE_CONV2D_DSP_STACK bytes; sized per
-     * model to the largest patches of its convolutions, stack_buffer)
-     * cannot hold the patches of the output's last pixels (the kernel builds
-     * the others in the output's free part); never for a patch clone (not an
-     * op of the graph: patches provide no scratch) */
+    /* te_conv2d_dsp_s8 builds the patches of all but the output's last
+     * pixels in the output's free part; those of the last ones on the stack
+     * when they fit TE_CONV2D_DSP_STACK (its default, the cap; stack_buffer:
+     * the generated code sizes the buffer to the largest), else in arena
+     * scratch (its get_buffer_size, counted in the arena), as for a strided
+     * output.  A patch clone (not an op of the graph) is never that large:
+     * patch_kind keeps such ops out of patch stages, which provide no
+     * scratch. */
     dsp_bytes = l->variant == CONV_DSP ? te_conv2d_dsp_s8_get_buffer_size(s.k_pad) : 0;
     if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
         (dsp_bytes > TE_CONV2D_DSP_STACK || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
@@ -618,6 +637,15 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
         l->scratch_bytes = (size_t)te_conv2d_gemm_s8_get_buffer_size(s.k_pad);
         l->work_area = 1;
     }
+}
+
+/* A window op of a patch stage, unless te_conv2d_dsp_s8 would need more
+ * than its stack buffer for the patches of its clones' last pixels (a
+ * patch stage has no arena scratch to give; computing those pixels
+ * directly would be a silent slowdown). */
+static te_patch_kind patch_kind(const te_graph *g, const te_op *op)
+{
+    return dsp_patch_bytes(g, op) > TE_CONV2D_DSP_STACK ? TE_PATCH_NONE : TE_PATCH_WINDOW;
 }
 
 static int emit(te_emit *e, const te_op *op)
@@ -670,7 +698,7 @@ const te_op_def te_op_conv2d = {
     .slice_output = slice_output,
     .lower = lower,
     .cost_features = cost_features,
-    .patch_kind = te_patch_window,
+    .patch_kind = patch_kind,
     .absorbs_padding = 1,
     .rescale = {2, 0, 1},
 };

@@ -48,6 +48,10 @@ typedef struct te_patch_plan {
     int out_tensor;     /* S */
     size_t scratch_bytes; /* micro-plan arena: working memory of one patch */
     int64_t stage_macs, patched_macs; /* MACs of the stage without / with patches */
+    /* estimated instructions on the target's cost model (src/api/cost_model.h),
+     * set by te_patch_search / te_patch_estimate: the stage layer by layer and
+     * patch by patch (clones and crop copies), the whole model layer by layer */
+    double stage_instructions, patched_instructions, model_instructions;
 
     /* filled by te_patch_materialize(): */
     te_op *clones;      /* operator clones on region tensors */
@@ -60,7 +64,8 @@ typedef struct te_patch_plan {
 typedef struct {
     int mode;            /* TE_PATCH_OFF, TE_PATCH_AUTO, TE_PATCH_EXPLICIT */
     int n_ops, grid_h, grid_w; /* explicit form */
-    double max_recompute; /* auto: extra MACs allowed, as a fraction of the model's */
+    double max_recompute; /* auto: extra instructions allowed (the target's cost
+                           * model), as a fraction of the model's layer by layer */
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
@@ -86,16 +91,28 @@ int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
 
 struct te_lowered;
 
+/* MACs the overlapping patches of `--patch auto` may recompute, as a
+ * fraction of the model's (beside the instruction budget, max_recompute). */
+#define TE_PATCH_MAX_EXTRA_MACS 0.20
+
 /* --patch auto: the stage and grid with the smallest arena (below
- * `baseline`, the arena without patches) whose extra MACs are at most
- * max_recompute x model_macs; NULL when no patch plan beats the baseline.
- * With fit > 0 (an SRAM budget for the arena): of the plans whose arena fits
- * it, the one recomputing the fewest MACs (the fastest); the smallest arena
- * when none fits.  *arena (if not NULL) gets the estimated arena of the plan
- * returned.  low: g's current lowering (the scratch of the operators after
- * a stage). */
+ * `baseline`, the arena without patches) whose recomputed MACs are at most
+ * TE_PATCH_MAX_EXTRA_MACS x model_macs and whose extra instructions (the
+ * target's cost model: clones and crop copies against the stage layer by
+ * layer) are at most max_recompute x the model's, the fewest extra
+ * instructions among equal arenas; NULL when no patch plan beats the
+ * baseline.  With fit > 0 (an SRAM budget for the arena): of the plans whose
+ * arena fits it, the one with the fewest extra instructions (the fastest);
+ * the smallest arena when none fits.  *arena (if not NULL) gets the
+ * estimated arena of the plan returned.  low: g's current lowering (the
+ * scratch of the operators after a stage, the cost of each operator). */
 te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double max_recompute,
                                int64_t model_macs, size_t baseline, size_t fit, size_t *arena);
+
+/* Sets p's instruction estimates (stage_instructions, ...) by building its
+ * patches on g and lowering them (low: g's lowering without patches), then
+ * leaves g as it was; -1 when the patches cannot be built. */
+int te_patch_estimate(te_graph *g, const struct te_lowered *low, te_patch_plan *p);
 
 void te_patch_plan_free(te_patch_plan *p);
 

@@ -1,11 +1,15 @@
 /* patch_search.c - `--patch auto`: tries every stage length and grid the
  * model allows, estimates the whole arena each would need (planning the
  * graph as if the stage ran patch by patch) and keeps the smallest whose
- * recomputed MACs stay within the budget; and parses the --patch setting. */
+ * recomputed MACs and extra instructions (the target's cost model, the
+ * patches built and lowered) stay within their budgets, the fastest of
+ * equal arenas; and parses the --patch setting. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../api/cost_model.h"
+#include "../ops/lowering.h"
 #include "patch.h"
 #include "patch_walk.h"
 #include "plan.h"
@@ -42,11 +46,96 @@ static size_t estimate_arena(te_graph *g, const te_lowered *low, te_patch_plan *
     return arena;
 }
 
-/* 1 if (arena, extra) is a better choice than the best so far. */
-static int better(size_t arena, int64_t extra, const te_patch_plan *best, size_t best_arena,
+/* Estimated instructions of every live operator of g, layer by layer. */
+static double model_instructions(const te_graph *g, const te_lowered *low, const char *cm)
+{
+    double sum = 0;
+    int i;
+    for (i = 0; i < g->n_ops; i++)
+        if (!g->ops[i].dead)
+            sum += te_cost_op_estimate(cm, &g->ops[i], te_lowered_find(low, g, &g->ops[i]));
+    return sum;
+}
+
+/* Takes te_patch_materialize's work off g (done or not): its region
+ * tensors (from n_tensors on), clones and steps; the tensors as saved. */
+static void unbuild(te_graph *g, te_patch_plan *p, const te_tensor *saved, int n_tensors)
+{
+    int i;
+    for (i = n_tensors; i < g->n_tensors; i++) {
+        free(g->tensors[i].name);
+        free(g->tensors[i].q.scale);
+        free(g->tensors[i].q.zero_point);
+    }
+    memcpy(g->tensors, saved, sizeof *saved * (size_t)n_tensors);
+    g->n_tensors = n_tensors;
+    for (i = 0; i < p->n_clones; i++) {
+        free(p->clones[i].in);
+        free(p->clones[i].out);
+    }
+    free(p->clones);
+    free(p->steps);
+    p->clones = NULL;
+    p->steps = NULL;
+    p->n_clones = p->n_steps = 0;
+    g->patch = NULL;
+}
+
+/* The patches' instructions: every clone as lowered, every crop copy. */
+static double patched_instructions(const te_graph *g, const te_lowered *low,
+                                   const te_patch_plan *p, const char *cm)
+{
+    double sum = 0;
+    int k;
+    for (k = 0; k < p->n_steps; k++) {
+        const te_patch_step *st = &p->steps[k];
+        te_cost_features f;
+        te_lowering l;
+        if (st->kind == TE_PSTEP_OP) {
+            te_lower_op(g, &p->clones[st->clone], &low->opts, &l);
+            sum += te_cost_op_estimate(cm, &p->clones[st->clone], &l);
+        } else {
+            sum += te_cost_patch_copy(cm, g, st, &f);
+        }
+    }
+    return sum;
+}
+
+int te_patch_estimate(te_graph *g, const te_lowered *low, te_patch_plan *p)
+{
+    const char *cm = te_cost_model_name(g->target);
+    int n_tensors = g->n_tensors, rc = -1, i;
+    te_tensor *save = malloc(sizeof *save * ((size_t)n_tensors + 1));
+    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    te_diag d = {{0}, 0};
+    if (save && w && !g->patch) {
+        memcpy(save, g->tensors, sizeof *save * (size_t)n_tensors);
+        p->stage_instructions = 0;
+        for (i = 0; i < w->n_ops; i++)
+            p->stage_instructions +=
+                te_cost_op_estimate(cm, &g->ops[w->ops[i]], te_lowered_find(low, g, &g->ops[w->ops[i]]));
+        p->model_instructions = model_instructions(g, low, cm);
+        if (te_patch_materialize(g, p, &d) == 0) {
+            p->patched_instructions = patched_instructions(g, low, p, cm);
+            rc = 0;
+        }
+        unbuild(g, p, save, n_tensors);
+    }
+    free(save);
+    te_patch_walk_free(w);
+    return rc;
+}
+
+static double extra_of(const te_patch_plan *p)
+{
+    return p ? p->patched_instructions - p->stage_instructions : 0;
+}
+
+/* 1 if (arena, extra instructions) is a better choice than the best so far. */
+static int better(size_t arena, double extra, const te_patch_plan *best, size_t best_arena,
                   size_t fit)
 {
-    int64_t best_extra = best ? best->patched_macs - best->stage_macs : 0;
+    double best_extra = extra_of(best);
     if (arena == (size_t)-1)
         return 0;
     if (fit && arena <= fit) /* fits the budget: the fastest one */
@@ -57,25 +146,33 @@ static int better(size_t arena, int64_t extra, const te_patch_plan *best, size_t
     return arena < best_arena || (best && arena == best_arena && extra < best_extra);
 }
 
+/* 1 if a plan with this arena may still beat the best (before its
+ * instructions are estimated). */
+static int may_win(size_t arena, size_t best_arena, size_t fit)
+{
+    return (fit && arena <= fit) || arena <= best_arena;
+}
+
 te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
                                int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
+    double budget = max_recompute * model_instructions(g, low, te_cost_model_name(g->target));
     int n_live = 0, k, n, i;
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
     for (k = 1; k < n_live; k++) {
         for (n = 2; n <= TE_PATCH_MAX_GRID; n++) {
             te_patch_plan *p = te_patch_analyse(g, k, n, n, NULL);
-            size_t arena;
-            int64_t extra;
+            size_t arena = (size_t)-1;
             if (!p)
                 continue;
-            extra = p->patched_macs - p->stage_macs;
-            arena = extra <= (int64_t)(max_recompute * (double)model_macs) ? estimate_arena(g, low, p)
-                                                                          : (size_t)-1;
-            if (arena < baseline && better(arena, extra, best, best_arena, fit)) {
+            if (p->patched_macs - p->stage_macs <= (int64_t)(TE_PATCH_MAX_EXTRA_MACS * (double)model_macs))
+                arena = estimate_arena(g, low, p);
+            if (arena < baseline && may_win(arena, best_arena, fit) &&
+                te_patch_estimate(g, low, p) == 0 && extra_of(p) <= budget &&
+                better(arena, extra_of(p), best, best_arena, fit)) {
                 te_patch_plan_free(best);
                 best = p;
                 best_arena = arena;

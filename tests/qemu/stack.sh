@@ -8,12 +8,6 @@
 # Missing shared data or tools: skipped (77), a failure when CI=true.
 set -u
 te=$1 shared=$2 opt=$3 patch=$4
-# Models known to need more than 2 KiB at an optimised level (issue 17's target
-# not reached yet), as tests/golden/pending.txt does for models: listed ones
-# must stay within their bound; one that gets under 2 KiB fails until taken off.
-#   mit_mcunet_320kb_1mb_imagenet: --patch auto -O2, 2,452 B: the int8-weight
-#   DSP convolution's 2304-byte patch buffer (its 3x3x48+ layers; issue 15).
-over_2k_known=" mit_mcunet_320kb_1mb_imagenet "
 shift 4
 missing() {
   if [ "${CI:-}" = true ]; then echo "ERROR: $1 (CI=true: the test cannot be skipped)"; exit 1; fi
@@ -41,14 +35,8 @@ for model in "$@"; do
   if [ -z "$used" ] || [ -z "$bound" ]; then
     echo "FAIL: $model: no stack line in the bench report"; fail=$((fail+1)); continue
   fi
-  case $over_2k_known in *" $model "*) known=1 ;; *) known=0 ;; esac
-  if [ "$opt" != -O0 ] && [ "$used" -gt 2048 ] && [ $known = 0 ]; then
-    echo "FAIL: $model: $used bytes of stack at $opt, over 2 KiB"; fail=$((fail+1))
-  elif [ "$opt" != -O0 ] && [ "$used" -le 2048 ] && [ $known = 1 ] && [ "$patch" = auto ]; then
-    echo "FAIL: $model: $used bytes at $opt, within 2 KiB now: take it off over_2k_known"
-    fail=$((fail+1))
-  elif [ "$opt" != -O0 ] && [ $known = 1 ]; then
-    echo "KNOWN: $model: $used bytes of stack at $opt, over 2 KiB (issue 17)"
+  if [ "$opt" != -O0 ] && [ "$used" -gt 2048 ]; then
+    echo "FAIL: $model: $used bytes of stack at $opt, over 2 KiB"; fail=$((fail+1)); continue
   fi
   n=$((n+1))
 done
