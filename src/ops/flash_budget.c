@@ -49,7 +49,75 @@ int64_t te_flash_trade_budget(const te_graph *g)
     return left < 0 ? 0 : left;
 }
 
-/* ---- 1. ADD/SUB lookup tables ------------------------------------------ */
+/* ---- 1. depthwise DSP kernels inlined ----------------------------------- */
+
+/* The multiply-accumulates of a live int8 depthwise op (what its inlined
+ * copy speeds up), or -1. */
+static int64_t dw_macs(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w, *out;
+    if (op->opcode != TE_OP_DEPTHWISE_CONV_2D || op->dead || op->n_in < 2 || op->in[1] < 0)
+        return -1;
+    w = &g->tensors[op->in[1]];
+    out = &g->tensors[op->out[0]];
+    if (out->type != TE_DT_INT8 || w->rank != 4)
+        return -1;
+    return (int64_t)te_tensor_elems(out) * w->shape[1] * w->shape[2];
+}
+
+/* The op of the graph a patch clone stands for (itself otherwise). */
+static const te_op *original(const te_graph *g, const te_op *op)
+{
+    int i;
+    if (op >= g->ops && op < g->ops + g->n_ops)
+        return op;
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].index == op->index)
+            return &g->ops[i];
+    return op;
+}
+
+/* Whether depthwise op `me` is among the inlined ones: by MACs, most
+ * first (then op order), while their copies fit the budget. */
+static int dw_fits(const te_graph *g, const te_op *me, int64_t budget)
+{
+    int64_t mine = dw_macs(g, me), used = DW_INLINE_BYTES;
+    int i;
+    if (mine < 0)
+        return 0;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *o = &g->ops[i];
+        int64_t e = dw_macs(g, o);
+        if (o != me && e >= 0 && (e > mine || (e == mine && o < me)))
+            used += DW_INLINE_BYTES;
+    }
+    return used <= budget;
+}
+
+int te_flash_dw_inline(const te_graph *g, const te_op *op)
+{
+    if (!te_target_has_dsp(g->target))
+        return 0;
+    return te_flash_limit(g) < 0 || dw_fits(g, original(g, op), te_flash_trade_budget(g));
+}
+
+int64_t te_flash_dw_inline_bytes(const te_graph *g)
+{
+    int64_t budget = te_flash_trade_budget(g), sum = 0;
+    int i;
+    if (!te_target_has_dsp(g->target))
+        return 0;
+    for (i = 0; i < g->n_ops; i++)
+        if (dw_fits(g, &g->ops[i], budget))
+            sum += DW_INLINE_BYTES;
+    if (g->patch) /* clones inlined like their ops: one more copy each */
+        for (i = 0; i < g->patch->n_clones; i++)
+            if (dw_fits(g, original(g, &g->patch->clones[i]), budget))
+                sum += DW_INLINE_BYTES;
+    return sum;
+}
+
+/* ---- 2. ADD/SUB lookup tables ------------------------------------------ */
 
 static int64_t lut_elems(const te_graph *g, const te_op *op)
 {
@@ -79,58 +147,25 @@ static int lut_fits(const te_graph *g, const te_op *me, int64_t budget)
     return used <= budget;
 }
 
+/* What the inlined depthwise calls leave of the budget. */
+static int64_t lut_budget(const te_graph *g)
+{
+    return te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g);
+}
+
 int te_flash_lut_allowed(const te_graph *g, const te_op *op)
 {
-    int i;
-    if (te_flash_limit(g) < 0)
-        return 1;
-    if (op < g->ops || op >= g->ops + g->n_ops) /* a patch clone: its op's choice */
-        for (i = 0; i < g->n_ops; i++)
-            if (g->ops[i].index == op->index)
-                return lut_fits(g, &g->ops[i], te_flash_trade_budget(g));
-    return lut_fits(g, op, te_flash_trade_budget(g));
+    return te_flash_limit(g) < 0 || lut_fits(g, original(g, op), lut_budget(g));
 }
 
 int64_t te_flash_lut_bytes(const te_graph *g)
 {
-    int64_t budget = te_flash_trade_budget(g), sum = 0;
+    int64_t budget = lut_budget(g), sum = 0;
     int i;
     for (i = 0; i < g->n_ops; i++)
         if (lut_fits(g, &g->ops[i], budget))
             sum += LUT_BYTES;
     return sum;
-}
-
-/* ---- 3. depthwise DSP kernels inlined ---------------------------------- */
-
-/* Live int8 depthwise calls (patch clones included): an upper bound of
- * the DSP ring kernel's calls. */
-static int dw_calls(const te_graph *g)
-{
-    int i, n = 0;
-    for (i = 0; i < g->n_ops; i++)
-        n += g->ops[i].opcode == TE_OP_DEPTHWISE_CONV_2D && !g->ops[i].dead &&
-             g->tensors[g->ops[i].out[0]].type == TE_DT_INT8;
-    if (g->patch)
-        for (i = 0; i < g->patch->n_clones; i++)
-            n += g->patch->clones[i].opcode == TE_OP_DEPTHWISE_CONV_2D;
-    return n;
-}
-
-int te_flash_dw_inline(const te_graph *g)
-{
-    int64_t left = te_flash_trade_budget(g);
-    if (!te_target_has_dsp(g->target))
-        return 0;
-    if (left == INT64_MAX)
-        return 1;
-    left -= te_flash_lut_bytes(g) + te_flash_gemm_bytes(g);
-    return left >= (int64_t)dw_calls(g) * DW_INLINE_BYTES;
-}
-
-int64_t te_flash_dw_inline_bytes(const te_graph *g)
-{
-    return te_flash_dw_inline(g) ? (int64_t)dw_calls(g) * DW_INLINE_BYTES : 0;
 }
 
 int64_t te_flash_trades_bytes(const te_graph *g)

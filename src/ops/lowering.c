@@ -71,11 +71,17 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
 
 /* Code: a fixed part (invoke function, the common helpers) and a part per
  * live operator (its call, params record, its kernel when first used);
- * tables: the requantization entries per output channel of the
- * convolution family.  Figures measured on the shared models (arm-gcc
- * -O2, Cortex-M4), rounded up. */
-#define TE_FLASH_CODE_FIXED 6144
+ * tables: the requantization entries per output channel beyond the bias
+ * (counted in the constants): 12 bytes for CONV_2D (te_conv2d_dsp_s8's
+ * {m, H, e}), 8 for DEPTHWISE_CONV_2D (the ring kernels' packed entries),
+ * 16 for the others.  Figures measured on the shared models without any
+ * flash-for-speed trade (arm-gcc 12 -O2, Cortex-M4), rounded up: an upper
+ * bound of every shared model but those whose code is mostly one large
+ * kernel (LSTM, SVDF, depthwise multiplier > 1: up to 16 KB more). */
+#define TE_FLASH_CODE_FIXED 10240
 #define TE_FLASH_CODE_PER_OP 640
+#define TE_FLASH_TABLE_CONV 12
+#define TE_FLASH_TABLE_DW 8
 #define TE_FLASH_TABLE_PER_CHANNEL 16
 
 int64_t te_flash_code_estimate(const te_graph *g)
@@ -89,7 +95,9 @@ int64_t te_flash_code_estimate(const te_graph *g)
             continue;
         code += TE_FLASH_CODE_PER_OP;
         if (w && w->data && w->rank >= 2)
-            code += (int64_t)TE_FLASH_TABLE_PER_CHANNEL *
+            code += (int64_t)(op->opcode == TE_OP_CONV_2D ? TE_FLASH_TABLE_CONV
+                              : op->opcode == TE_OP_DEPTHWISE_CONV_2D ? TE_FLASH_TABLE_DW
+                                                                       : TE_FLASH_TABLE_PER_CHANNEL) *
                     (w->shape[0] > 1 ? w->shape[0] : w->shape[w->rank - 1]);
     }
     return code;

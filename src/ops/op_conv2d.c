@@ -108,8 +108,9 @@ typedef struct {
     int pad_top, pad_left;
 } gemm_shape;
 
-/* int16 weights cost flash: they are the second trade of the flash
- * budget (flash_budget.h: what the ADD/SUB tables leave of the limit
+/* int16 weights cost flash: they are the third trade of the flash
+ * budget (flash_budget.h: what the inlined depthwise calls and the
+ * ADD/SUB tables leave of the limit
  * minus te_flash_base_estimate; te_conv2d_dsp_s8 runs the rest with int8
  * weights).  Without a limit (targets without DSP, no --flash-limit):
  * GEMM_FLASH (the flash of a large Cortex-M part), the int16 weights
@@ -125,7 +126,7 @@ static int64_t gemm_budget(const te_graph *g)
 {
     int64_t consts = te_flash_const_bytes(g), left;
     if (te_flash_limit(g) >= 0) {
-        left = te_flash_trade_budget(g) - te_flash_lut_bytes(g);
+        left = te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) - te_flash_lut_bytes(g);
         return left < 0 ? 0 : left;
     }
     consts = GEMM_FLASH - consts;
@@ -372,9 +373,8 @@ static int gemm_inline(const te_graph *g)
         return 0;
     if (!te_target_has_dsp(g->target))
         return 1;
-    return g->flash_limit && gemm_budget(g) - te_flash_gemm_bytes(g) -
-                                     te_flash_dw_inline_bytes(g) >=
-                                 (int64_t)convs * GEMM_INLINE_BYTES;
+    return g->flash_limit &&
+           gemm_budget(g) - te_flash_gemm_bytes(g) >= (int64_t)convs * GEMM_INLINE_BYTES;
 }
 
 int64_t te_flash_gemm_inline_bytes(const te_graph *g)

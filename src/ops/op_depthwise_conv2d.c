@@ -579,11 +579,11 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
  * -O0 nothing is specialised and every inlined copy would keep a frame of
  * its own, so the plain kernel is called instead.  Both names are written
  * in the call: the runtime pasted is what the code names (runtime_select).
- * The copies cost flash: only when they fit the flash budget (its third
- * trade, flash_budget.h), else every call is the plain kernel. */
-static te_name dsp_call(te_emit *e, const char *kernel)
+ * The copies cost flash: only for the layers that fit the flash budget
+ * (its first trade, flash_budget.h); the others call the plain kernel. */
+static te_name dsp_call(te_emit *e, const te_op *op, const char *kernel)
 {
-    if (!te_flash_dw_inline(e->g))
+    if (!te_flash_dw_inline(e->g, op))
         return te_expr("%s", kernel);
     te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
                  "/* depthwise DSP kernels: specialised at their call when optimising */\n"
@@ -625,7 +625,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
+    te_emit_call(e, dsp_call(e, op, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
                  p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, ring.s);
     return 0;
 }
@@ -663,7 +663,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
+    te_emit_call(e, dsp_call(e, op, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
                  rq.s, sc.s);
     return 0;
 }
