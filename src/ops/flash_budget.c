@@ -10,6 +10,11 @@
 /* 1.25 x the constants + 32 KiB: flash close to the weights */
 #define DEFAULT_FLASH(consts) ((consts) + (consts) / 4 + 32768)
 
+/* Bytes the default limit keeps free of trades: a margin for the
+ * estimates (fitted on the shared models, 1-4 KB above the objects the
+ * trades fill the budget of). */
+#define DEFAULT_RESERVE 4096
+
 /* ADD/SUB outputs from which te_add_s8_lut is worth its tables (the
  * op files' own threshold), and the flash of one op's tables: two
  * 256-entry int32 tables and their params record. */
@@ -22,6 +27,8 @@
  * once every call of its variant is inlined is not credited (an upper
  * bound). */
 #define DW_INLINE_BYTES 1792
+/* Depthwise ops the ranking looks at (more: the rest stay plain calls). */
+#define TE_FLASH_DW_MAX 512
 
 int64_t te_flash_const_bytes(const te_graph *g)
 {
@@ -47,7 +54,7 @@ int64_t te_flash_trade_budget(const te_graph *g)
     int64_t limit = te_flash_limit(g), left;
     if (limit < 0)
         return INT64_MAX;
-    left = limit - te_flash_base_estimate(g);
+    left = limit - te_flash_base_estimate(g) - (g->flash_limit ? 0 : DEFAULT_RESERVE);
     return left < 0 ? 0 : left;
 }
 
@@ -79,21 +86,59 @@ static const te_op *original(const te_graph *g, const te_op *op)
     return op;
 }
 
-/* Whether depthwise op `me` is among the inlined ones: by MACs, most
- * first (then op order), while their copies fit the budget. */
+/* How many depthwise ops are inlined: the longest prefix of them by MACs
+ * (most first, then op order) whose copies, less the shared kernels no
+ * call needs any more (each variant's TE_FLASH_CODE_DW of the base
+ * estimate), fit the budget; *bytes: what that prefix costs. */
+static int dw_inlined_count(const te_graph *g, int64_t budget, int64_t *bytes)
+{
+    int idx[TE_FLASH_DW_MAX], n = 0, i, j, best = 0;
+    int64_t best_bytes = 0;
+    for (i = 0; i < g->n_ops && n < TE_FLASH_DW_MAX; i++)
+        if (dw_macs(g, &g->ops[i]) >= 0)
+            idx[n++] = i;
+    for (i = 1; i < n; i++) /* insertion sort: MACs down, op order */
+        for (j = i; j > 0 && dw_macs(g, &g->ops[idx[j]]) > dw_macs(g, &g->ops[idx[j - 1]]); j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    for (i = 1; i <= n; i++) {
+        int64_t cost = (int64_t)i * DW_INLINE_BYTES;
+        for (j = 0; j < i; j++) { /* variants whose every call is among the first i */
+            const int v = te_flash_dw_variant(g, &g->ops[idx[j]]);
+            int k, first = 1, all = 1;
+            for (k = 0; k < j; k++)
+                first &= te_flash_dw_variant(g, &g->ops[idx[k]]) != v;
+            for (k = i; k < n; k++)
+                all &= te_flash_dw_variant(g, &g->ops[idx[k]]) != v;
+            if (first && all)
+                cost -= TE_FLASH_CODE_DW;
+        }
+        if (cost <= budget) {
+            best = i;
+            best_bytes = cost;
+        }
+    }
+    if (bytes)
+        *bytes = best_bytes > 0 ? best_bytes : 0;
+    return best;
+}
+
+/* Whether depthwise op `me` is among the inlined ones. */
 static int dw_fits(const te_graph *g, const te_op *me, int64_t budget)
 {
-    int64_t mine = dw_macs(g, me), used = DW_INLINE_BYTES;
-    int i;
+    int64_t mine = dw_macs(g, me);
+    int i, rank = 0;
     if (mine < 0)
         return 0;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *o = &g->ops[i];
         int64_t e = dw_macs(g, o);
         if (o != me && e >= 0 && (e > mine || (e == mine && o < me)))
-            used += DW_INLINE_BYTES;
+            rank++;
     }
-    return used <= budget;
+    return rank < dw_inlined_count(g, budget, NULL);
 }
 
 int te_flash_dw_inline(const te_graph *g, const te_op *op)
@@ -109,9 +154,7 @@ int64_t te_flash_dw_inline_bytes(const te_graph *g)
     int i;
     if (!te_target_has_dsp(g->target))
         return 0;
-    for (i = 0; i < g->n_ops; i++)
-        if (dw_fits(g, &g->ops[i], budget))
-            sum += DW_INLINE_BYTES;
+    dw_inlined_count(g, budget, &sum);
     if (g->patch) /* clones inlined like their ops: one more copy each */
         for (i = 0; i < g->patch->n_clones; i++)
             if (dw_fits(g, original(g, &g->patch->clones[i]), budget))

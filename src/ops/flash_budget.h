@@ -12,8 +12,9 @@
  *   4. the conv2d GEMM kernel specialised at every call (op_conv2d.c).
  * Each trade is taken only when it fits what the earlier ones left of
  * the budget: the flash limit minus te_flash_base_estimate (the model
- * without any trade).  The limit: --flash-limit when given; else on the
- * DSP targets (Cortex-M4/M7) 1.25 x the constants + 32 KiB; elsewhere
+ * without any trade; the default limit keeps 4 KiB free).  The limit:
+ * --flash-limit when given; else on the DSP targets (Cortex-M4/M7)
+ * 1.25 x the constants + 32 KiB; elsewhere
  * none (te_flash_limit() < 0: every trade is taken, op_conv2d.c bounds
  * its int16 copies itself). */
 #ifndef TE_FLASH_BUDGET_H

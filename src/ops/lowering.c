@@ -86,7 +86,6 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
 #define TE_FLASH_CODE_FC 2048
 #define TE_FLASH_CODE_LSTM 20480
 #define TE_FLASH_CODE_SVDF 4096
-#define TE_FLASH_CODE_DW 6144           /* one depthwise kernel variant */
 #define TE_FLASH_CODE_DW_MULT 8192      /* more for a multiplier > 1 one */
 #define TE_FLASH_TABLE_CONV 12
 #define TE_FLASH_TABLE_OTHER 8
@@ -106,14 +105,21 @@ static int64_t family_code(int opcode)
     }
 }
 
-/* A depthwise op's kernel variant key: filter, stride, multiplier > 1;
- * its code when first seen in seen[0..*n). */
-static int64_t dw_variant_code(const te_graph *g, const te_op *op, int *seen, int *n)
+int te_flash_dw_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const int mult = w->rank == 4 && in->rank == 4 && w->shape[3] != in->shape[3];
-    const int key = w->rank == 4 ? ((w->shape[1] * 16 + w->shape[2]) * 16 + op->opt.stride_h) * 2 + mult
-                                 : -1;
+    const int dilated = op->opt.dilation_h > 1 || op->opt.dilation_w > 1;
+    return w->rank == 4
+               ? (((w->shape[1] * 16 + w->shape[2]) * 16 + op->opt.stride_h) * 2 + dilated) * 2 + mult
+               : -1;
+}
+
+/* The code of a depthwise op's kernel variant when first seen in
+ * seen[0..*n). */
+static int64_t dw_variant_code(const te_graph *g, const te_op *op, int *seen, int *n)
+{
+    const int key = te_flash_dw_variant(g, op), mult = key >= 0 && (key & 1);
     int i;
     for (i = 0; i < *n; i++)
         if (seen[i] == key)
