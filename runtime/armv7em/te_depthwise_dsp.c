@@ -1048,9 +1048,15 @@ TE_DEPTHWISE_DSP_INLINE void te_depthwise_dsp_constants(const te_depthwise_dsp_p
     for (ch = 0; ch < n; ch++, oc++) {
         int32_t *f = cs + ch * words + TE_DEPTHWISE_DSP_FIELDS(k);
         f[TE_DEPTHWISE_DSP_B2] = bias ? (int32_t)((uint32_t)bias[oc] * 2u) : 0;
-        f[TE_DEPTHWISE_DSP_M] = rq[3 * oc];
-        f[TE_DEPTHWISE_DSP_M + 1] = rq[3 * oc + 1];
-        f[TE_DEPTHWISE_DSP_M + 2] = rq[3 * oc + 2];
+        const int32_t x = rq[2 * oc + 1];
+        f[TE_DEPTHWISE_DSP_M] = rq[2 * oc];
+        if (x > 0) { /* fast form, e = x: H = (2 zp + 1) 2^(e - 1) */
+            f[TE_DEPTHWISE_DSP_M + 1] = (int32_t)((uint32_t)(2 * p->output_offset + 1) << (x - 1));
+            f[TE_DEPTHWISE_DSP_M + 2] = x;
+        } else { /* exact form: the shift */
+            f[TE_DEPTHWISE_DSP_M + 1] = x + TE_DEPTHWISE_DSP_RQ_EXACT;
+            f[TE_DEPTHWISE_DSP_M + 2] = 0;
+        }
         f[TE_DEPTHWISE_DSP_C] = p->cols ? p->out_w * p->c : p->c;
         f[TE_DEPTHWISE_DSP_C3] = 3 * f[TE_DEPTHWISE_DSP_C];
     }

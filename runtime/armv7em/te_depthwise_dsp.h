@@ -41,10 +41,17 @@ typedef struct {
 #define TE_DEPTHWISE_DSP_SAT 1
 #define TE_DEPTHWISE_DSP_CLAMP 2
 
+/* The ring kernels' rq: two int32 per channel, the entry {mult, H, e} or
+ * {mult, shift, 0} of te_convfam_fast_requant packed (flash): {mult, e}
+ * for the fast form (e >= 1; H = (2 output_offset + 1) 2^(e - 1) is
+ * recomputed), {mult, shift - TE_DEPTHWISE_DSP_RQ_EXACT} for the exact
+ * one. */
+#define TE_DEPTHWISE_DSP_RQ_EXACT (1 << 24)
+
 /* te:section TE_DEPTHWISE_DSP_DECLARE */
 /* te_depthwise_dsp_s8_k<K>s<S>: filter K x K, stride S.  weights: the
- * model's [1, K, K, c]; bias: c values or NULL; rq: three int32 per channel
- * from te_convfam_fast_requant.  ring: scratch of 4 * ring_h * ring_w +
+ * model's [1, K, K, c]; bias: c values or NULL; rq: two int32 per channel
+ * (TE_DEPTHWISE_DSP_RQ_EXACT above).  ring: scratch of 4 * ring_h * ring_w +
  * 2 * band * K + blocks * (K * (K + 1) + 15) words (the ring; the row
  * pointer table; per-channel constants, one block per channel of the group
  * made once per group, or a single one remade per channel and band).

@@ -9,6 +9,7 @@
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "../report/json_text.h"
+#include "../ops/flash_budget.h"
 #include "../ops/lowering.h"
 #include "cli.h"
 
@@ -82,9 +83,14 @@ static void print_json(FILE *f, const char *path, const te_model *m)
                 m->plan->arena_bytes + m->plan->state_bytes + sb.opt);
     }
     fprintf(f, "  \"flash\": {\"weights\": %zu, \"expanded_weights\": %lld, "
-               "\"code_and_tables_estimate\": %lld},\n",
+               "\"code_and_tables_estimate\": %lld, \"add_tables\": %lld, "
+               "\"speed_kernels\": %lld},\n",
             te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
-            (long long)te_flash_code_estimate(m->g));
+            (long long)te_flash_code_estimate(m->g), (long long)te_flash_lut_bytes(m->g),
+            (long long)(te_flash_dw_inline_bytes(m->g) + te_flash_gemm_inline_bytes(m->g) +
+                        (te_flash_gemm_bytes(m->g) > te_model_flash_extra(m)
+                             ? te_flash_gemm_bytes(m->g) - te_model_flash_extra(m)
+                             : 0)));
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
@@ -150,13 +156,21 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     }
     fprintf(f, "total MACs:      %lld\n", (long long)te_model_macs(m));
     fprintf(f, "weights bytes:   %zu\n", te_model_weights_bytes(m));
-    fprintf(f, "flash (estimate): %lld bytes: weights %zu, int16 weight copies %lld, code and "
-               "tables ~%lld%s\n",
-            (long long)(te_model_weights_bytes(m) + te_model_flash_extra(m) +
-                        te_flash_code_estimate(g)),
-            te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
-            (long long)te_flash_code_estimate(g),
-            g->flash_limit ? " (within --flash-limit)" : "");
+    {
+        /* the trades: int16 copies (as lowered), ADD/SUB tables, inlined kernels */
+        const long long luts = (long long)te_flash_lut_bytes(g);
+        const long long gemm_code = (long long)(te_flash_gemm_bytes(g) - te_model_flash_extra(m));
+        const long long inl = (long long)(te_flash_dw_inline_bytes(g) +
+                                          te_flash_gemm_inline_bytes(g)) +
+                              (gemm_code > 0 ? gemm_code : 0);
+        fprintf(f, "flash (estimate): %lld bytes: weights %zu, int16 weight copies %lld, code and "
+                   "tables ~%lld, ADD tables %lld, kernels for speed ~%lld%s\n",
+                (long long)(te_model_weights_bytes(m) + te_model_flash_extra(m) +
+                            te_flash_code_estimate(g)) + luts + inl,
+                te_model_weights_bytes(m), (long long)te_model_flash_extra(m),
+                (long long)te_flash_code_estimate(g), luts, inl,
+                g->flash_limit ? " (within --flash-limit)" : "");
+    }
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
     cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",

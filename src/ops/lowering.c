@@ -69,18 +69,71 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
         def->lower(g, op, o, l);
 }
 
-/* Code: a fixed part (invoke function, the common helpers) and a part per
- * live operator (its call, params record, its kernel when first used);
- * tables: the requantization entries per output channel of the
- * convolution family.  Figures measured on the shared models (arm-gcc
- * -O2, Cortex-M4), rounded up. */
-#define TE_FLASH_CODE_FIXED 6144
-#define TE_FLASH_CODE_PER_OP 640
-#define TE_FLASH_TABLE_PER_CHANNEL 16
+/* Code: a fixed part (invoke function, common helpers), a part per live
+ * operator (its call and params record) and each kernel family's code
+ * once (the depthwise DSP kernels once per filter size, stride and
+ * multiplier kind, as without the flash trades every call shares them);
+ * tables: the requantization entries per output channel beyond the bias
+ * (counted in the constants): 12 bytes for CONV_2D (te_conv2d_dsp_s8's
+ * {m, H, e}), 8 for DEPTHWISE_CONV_2D (the ring kernels' packed entries)
+ * and the other weighted ops.  Figures fitted to the shared models without
+ * any flash-for-speed trade (arm-gcc 12 -O2, Cortex-M4) as an upper bound
+ * of every one (0.3-26 KB above). */
+#define TE_FLASH_CODE_FIXED 2048
+#define TE_FLASH_CODE_PER_OP 128
+#define TE_FLASH_CODE_FAMILY 1024       /* any other kernel family */
+#define TE_FLASH_CODE_CONV 8192         /* te_conv2d_dsp_s8 and its helpers */
+#define TE_FLASH_CODE_FC 2048
+#define TE_FLASH_CODE_LSTM 20480
+#define TE_FLASH_CODE_SVDF 4096
+#define TE_FLASH_CODE_DW_MULT 8192      /* more for a multiplier > 1 one */
+#define TE_FLASH_TABLE_CONV 12
+#define TE_FLASH_TABLE_OTHER 8
+#define TE_FLASH_MAX_OPCODE 256
+#define TE_FLASH_MAX_DW_VARIANTS 32
+
+/* The code of the family of opcode (a depthwise variant counts apart). */
+static int64_t family_code(int opcode)
+{
+    switch (opcode) {
+    case TE_OP_CONV_2D: return TE_FLASH_CODE_CONV;
+    case TE_OP_FULLY_CONNECTED: return TE_FLASH_CODE_FC;
+    case TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return TE_FLASH_CODE_LSTM;
+    case TE_OP_SVDF: return TE_FLASH_CODE_SVDF;
+    case TE_OP_DEPTHWISE_CONV_2D: return 0;
+    default: return TE_FLASH_CODE_FAMILY;
+    }
+}
+
+int te_flash_dw_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const int mult = w->rank == 4 && in->rank == 4 && w->shape[3] != in->shape[3];
+    const int dilated = op->opt.dilation_h > 1 || op->opt.dilation_w > 1;
+    return w->rank == 4
+               ? (((w->shape[1] * 16 + w->shape[2]) * 16 + op->opt.stride_h) * 2 + dilated) * 2 + mult
+               : -1;
+}
+
+/* The code of a depthwise op's kernel variant when first seen in
+ * seen[0..*n). */
+static int64_t dw_variant_code(const te_graph *g, const te_op *op, int *seen, int *n)
+{
+    const int key = te_flash_dw_variant(g, op), mult = key >= 0 && (key & 1);
+    int i;
+    for (i = 0; i < *n; i++)
+        if (seen[i] == key)
+            return 0;
+    if (*n < TE_FLASH_MAX_DW_VARIANTS)
+        seen[(*n)++] = key;
+    return TE_FLASH_CODE_DW + (mult ? TE_FLASH_CODE_DW_MULT : 0);
+}
 
 int64_t te_flash_code_estimate(const te_graph *g)
 {
     int64_t code = TE_FLASH_CODE_FIXED;
+    unsigned char family[TE_FLASH_MAX_OPCODE] = {0};
+    int dw_seen[TE_FLASH_MAX_DW_VARIANTS], n_dw = 0;
     int i;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
@@ -88,8 +141,15 @@ int64_t te_flash_code_estimate(const te_graph *g)
         if (op->dead)
             continue;
         code += TE_FLASH_CODE_PER_OP;
+        if (op->opcode >= 0 && op->opcode < TE_FLASH_MAX_OPCODE && !family[op->opcode]) {
+            family[op->opcode] = 1;
+            code += family_code(op->opcode);
+        }
+        if (op->opcode == TE_OP_DEPTHWISE_CONV_2D && op->in[0] >= 0 && w)
+            code += dw_variant_code(g, op, dw_seen, &n_dw);
         if (w && w->data && w->rank >= 2)
-            code += (int64_t)TE_FLASH_TABLE_PER_CHANNEL *
+            code += (int64_t)(op->opcode == TE_OP_CONV_2D ? TE_FLASH_TABLE_CONV
+                                                           : TE_FLASH_TABLE_OTHER) *
                     (w->shape[0] > 1 ? w->shape[0] : w->shape[w->rank - 1]);
     }
     return code;

@@ -54,6 +54,12 @@ typedef struct te_lowered {
  * trade: the model's constants plus an estimate of the kernels' code and
  * the per-channel tables (--flash-limit). */
 int64_t te_flash_code_estimate(const te_graph *g);
+/* The depthwise kernel variant of op (filter, stride, dilated,
+ * multiplier > 1) as a key (bit 0: multiplier > 1); the estimate counts
+ * each variant's code once. */
+int te_flash_dw_variant(const te_graph *g, const te_op *op);
+/* The code the estimate counts for one depthwise kernel variant. */
+#define TE_FLASH_CODE_DW 6144
 int64_t te_flash_base_estimate(const te_graph *g);
 
 /* Lowers one operator (of g->ops or a patch clone). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "broadcast.h"
+#include "flash_budget.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -210,7 +211,8 @@ int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int3
 
 /* Outputs below which an ADD keeps te_add_s8: the two tables cost 2 KB of
  * flash and their search milliseconds of compile time, for a few hundred
- * instructions saved. */
+ * instructions saved.  Above, the tables are a flash-for-speed trade of
+ * the flash budget (flash_budget.h). */
 #define ADD_LUT_MIN_ELEMS 256
 
 /* Parameters of op and, when it has tables, the tables (returns 1). */
@@ -221,7 +223,7 @@ static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_
     te_add_make_params(op->opt.activation, te_in(gm, op, 0), te_in(gm, op, 1),
                        te_out(gm, op, 0), p);
     return te_tensor_elems(te_out(gm, op, 0)) >= ADD_LUT_MIN_ELEMS &&
-           te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
+           te_flash_lut_allowed(g, op) && te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
 static int add_check(te_graph *g, const te_op *op, te_diag *d)

@@ -26,6 +26,7 @@
 
 #include "conv_family.h"
 #include "conv_family_s16.h"
+#include "flash_budget.h"
 #include "ir/target.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -114,38 +115,25 @@ typedef struct {
     int pad_top, pad_left;
 } gemm_shape;
 
-/* int16 weights cost flash: they fit a flash budget, the flash limit
- * minus the model's constants and estimated code and tables
- * (te_flash_base_estimate).  The limit: --flash-limit when given; else on
- * Cortex-M4/M7 DEFAULT_FLASH (te_conv2d_dsp_s8 runs the rest with int8
- * weights); elsewhere GEMM_FLASH (the flash of a large Cortex-M part),
- * the int16 weights adding at most GEMM_EXTRA_FLASH bytes. */
+/* int16 weights cost flash: they are the third trade of the flash
+ * budget (flash_budget.h: what the inlined depthwise calls and the
+ * ADD/SUB tables leave of the limit
+ * minus te_flash_base_estimate; te_conv2d_dsp_s8 runs the rest with int8
+ * weights).  Without a limit (targets without DSP, no --flash-limit):
+ * GEMM_FLASH (the flash of a large Cortex-M part), the int16 weights
+ * adding at most GEMM_EXTRA_FLASH bytes. */
 #define GEMM_EXTRA_FLASH ((int64_t)1 << 20)
 #define GEMM_FLASH ((int64_t)2 << 20)
-/* 1.25 x the constants + 32 KiB: flash close to the weights */
-#define DEFAULT_FLASH(consts) ((consts) + (consts) / 4 + 32768)
 /* On Cortex-M4/M7 the GEMM kernel's own code (arm-gcc -O2), paid once when
  * any convolution gets int16 weights. */
 #define GEMM_CODE_BYTES 24576
 
-/* The model's constants, in bytes. */
-static int64_t const_bytes(const te_graph *g)
-{
-    int64_t consts = 0;
-    int i;
-    for (i = 0; i < g->n_tensors; i++)
-        if (g->tensors[i].data)
-            consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
-    return consts;
-}
-
 /* How many bytes int16 weights may add to this model. */
 static int64_t gemm_budget(const te_graph *g)
 {
-    int64_t consts = const_bytes(g), left;
-    if (g->flash_limit || te_target_has_dsp(g->target)) {
-        left = (g->flash_limit ? (int64_t)g->flash_limit : DEFAULT_FLASH(consts)) -
-               te_flash_base_estimate(g);
+    int64_t consts = te_flash_const_bytes(g), left;
+    if (te_flash_limit(g) >= 0) {
+        left = te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) - te_flash_lut_bytes(g);
         return left < 0 ? 0 : left;
     }
     consts = GEMM_FLASH - consts;
@@ -213,6 +201,15 @@ static int64_t gemm_extra_total(const te_graph *g)
             (e = gemm_extra(g, &g->ops[i])) >= 0 && gemm_chosen(g, g->ops[i].in[1]))
             sum += e;
     return sum;
+}
+
+int64_t te_flash_gemm_bytes(const te_graph *g)
+{
+    int64_t sum;
+    if (te_target_has_avx2(g->target))
+        return 0; /* x86-64-v3: its own layout, no budget (use_gemm) */
+    sum = gemm_extra_total(g);
+    return sum > 0 && te_target_has_dsp(g->target) ? sum + GEMM_CODE_BYTES : sum;
 }
 
 /* The GEMM kernels' layout of this op. */
@@ -366,18 +363,39 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
 #define GEMM_INLINE_MAX_CONVS 16
 #define GEMM_INLINE_BYTES 4096
 
+/* CONV_2D ops of the model. */
+static int conv_count(const te_graph *g)
+{
+    int i, convs = 0;
+    for (i = 0; i < g->n_ops; i++)
+        convs += g->ops[i].opcode == TE_OP_CONV_2D;
+    return convs;
+}
+
+/* Whether the GEMM calls are inlined: the last trade of the budget. */
+static int gemm_inline(const te_graph *g)
+{
+    int convs = conv_count(g);
+    if (convs > GEMM_INLINE_MAX_CONVS)
+        return 0;
+    if (!te_target_has_dsp(g->target))
+        return 1;
+    return g->flash_limit &&
+           gemm_budget(g) - te_flash_gemm_bytes(g) >= (int64_t)convs * GEMM_INLINE_BYTES;
+}
+
+int64_t te_flash_gemm_inline_bytes(const te_graph *g)
+{
+    return gemm_extra_total(g) > 0 && gemm_inline(g)
+               ? (int64_t)conv_count(g) * GEMM_INLINE_BYTES
+               : 0;
+}
+
 /* "te_conv2d_gemm_s8", or the macro picking its _inl form when optimising
  * (both names are written: runtime_select pastes what the code names). */
 static const char *gemm_call(te_emit *e)
 {
-    int i, convs = 0;
-    for (i = 0; i < e->g->n_ops; i++)
-        convs += e->g->ops[i].opcode == TE_OP_CONV_2D;
-    if (convs > GEMM_INLINE_MAX_CONVS ||
-        (te_target_has_dsp(e->g->target) &&
-         (!e->g->flash_limit ||
-          gemm_budget(e->g) - gemm_extra_total(e->g) - GEMM_CODE_BYTES <
-              (int64_t)convs * GEMM_INLINE_BYTES)))
+    if (!gemm_inline(e->g))
         return "te_conv2d_gemm_s8";
     te_emit_once(e, "TE_CONV2D_GEMM_CALL",
                  "/* conv2d GEMM kernel: specialised at its call when optimising */\n"

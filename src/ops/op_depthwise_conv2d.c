@@ -44,6 +44,7 @@
 
 #include "conv_family.h"
 #include "conv_family_s16.h"
+#include "flash_budget.h"
 #include "ir/target.h"
 #include "te_common.h"
 #include "te_depthwise_avx2.h"
@@ -598,6 +599,46 @@ static te_name emit_rq(te_emit *e, const te_op *op, int channels)
     return n;
 }
 
+/* The ring kernels' packed entries (runtime/armv7em/te_depthwise_dsp.h):
+ * two int32 per channel instead of three, the exact form's shift offset by
+ * TE_DEPTHWISE_DSP_RQ_EXACT (unit.dw_fast runs the kernels on entries
+ * packed alike). */
+#define TE_DEPTHWISE_DSP_RQ_EXACT (1 << 24)
+static te_name emit_rq_ring(te_emit *e, const te_op *op, int channels)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const int32_t zp = (int32_t)out->q.zero_point[0];
+    int32_t *rq = malloc(sizeof(int32_t) * 2 * (size_t)channels);
+    te_name n;
+    int c;
+    if (!rq) {
+        te_fail(e->diag, "out of memory");
+        n.s[0] = 0;
+        return n;
+    }
+    for (c = 0; c < channels; c++) {
+        int32_t m, entry[3];
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &m, &sh);
+        rq[2 * c] = entry[0] = m;
+        if (te_convfam_fast_requant(m, sh, zp, acc_bound(g, op, c), entry) &&
+            entry[1] == (int32_t)((uint32_t)(2 * zp + 1) << (entry[2] - 1))) {
+            rq[2 * c + 1] = entry[2];
+        } else if (!entry[2] && entry[1] > -(1 << 20) && entry[1] < (1 << 20)) {
+            rq[2 * c + 1] = entry[1] - TE_DEPTHWISE_DSP_RQ_EXACT;
+        } else {
+            free(rq);
+            te_fail(e->diag, "depthwise: requantization entry not packable");
+            n.s[0] = 0;
+            return n;
+        }
+    }
+    n = te_emit_const_i32(e, rq, 2 * (size_t)channels, "requant");
+    free(rq);
+    return n;
+}
+
 /* The bias tensor, or zeros. */
 static te_name emit_bias(te_emit *e, const te_op *op, int channels)
 {
@@ -639,9 +680,13 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
  * the compiler optimises (at -O2 their locals share the invoke's frame); at
  * -O0 nothing is specialised and every inlined copy would keep a frame of
  * its own, so the plain kernel is called instead.  Both names are written
- * in the call: the runtime pasted is what the code names (runtime_select). */
-static te_name dsp_call(te_emit *e, const char *kernel)
+ * in the call: the runtime pasted is what the code names (runtime_select).
+ * The copies cost flash: only for the layers that fit the flash budget
+ * (its first trade, flash_budget.h); the others call the plain kernel. */
+static te_name dsp_call(te_emit *e, const te_op *op, const char *kernel)
 {
+    if (!te_flash_dw_inline(e->g, op))
+        return te_expr("%s", kernel);
     te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
                  "/* depthwise DSP kernels: specialised at their call when optimising */\n"
                  "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) inl\n"
@@ -653,7 +698,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    te_name wt, b, rq = emit_rq(e, op, p->in_c), x, y, ring, prm;
+    te_name wt, b, rq = emit_rq_ring(e, op, p->in_c), x, y, ring, prm;
     if (!rq.s[0])
         return -1;
     wt = te_emit_tensor(e, w->id);
@@ -682,7 +727,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
+    te_emit_call(e, dsp_call(e, op, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
                  p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, ring.s);
     return 0;
 }
@@ -720,7 +765,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
+    te_emit_call(e, dsp_call(e, op, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
                  rq.s, sc.s);
     return 0;
 }

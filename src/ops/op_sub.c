@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "broadcast.h"
+#include "flash_budget.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -113,7 +114,7 @@ static int sub_plan(const te_graph *g, const te_op *op, te_sub_params *p, te_add
                        te_out(gm, op, 0), p);
     as_add_params(p, ap);
     return te_tensor_elems(te_out(gm, op, 0)) >= SUB_LUT_MIN_ELEMS &&
-           te_add_make_lut_signed(ap, 1, TE_ADD_LUT_SHIFT, u1, u2);
+           te_flash_lut_allowed(g, op) && te_add_make_lut_signed(ap, 1, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
 /* The lowering's variants: ADD's table kernel or the plain one. */

@@ -65,6 +65,7 @@ typedef struct {
     int pad_top, pad_left, out_h, out_w;
     int8_t *in, *wt;
     int32_t *bias, *m, *sh, *rq;
+    int32_t *rq2; /* rq packed for the DSP ring kernels (TE_DEPTHWISE_DSP_RQ_EXACT) */
     int32_t in_zp, out_zp, act_min, act_max;
     int fast; /* every rq entry of the fast form */
 } layer;
@@ -146,6 +147,7 @@ static void make_quant(layer *l)
     l->m = malloc(sizeof(int32_t) * (size_t)n);
     l->sh = malloc(sizeof(int32_t) * (size_t)n);
     l->rq = malloc(sizeof(int32_t) * 3 * (size_t)n);
+    l->rq2 = malloc(sizeof(int32_t) * 2 * (size_t)n);
     l->in_zp = test_rand_range(-128, 127);
     l->out_zp = test_rand_range(-128, 127);
     l->fast = 1;
@@ -168,6 +170,9 @@ static void make_quant(layer *l)
         }
         l->sh[oc] = s;
         l->fast &= te_convfam_fast_requant(l->m[oc], s, l->out_zp, bound(l, oc), l->rq + 3 * oc);
+        l->rq2[2 * oc] = l->rq[3 * oc];
+        l->rq2[2 * oc + 1] = l->rq[3 * oc + 2] ? l->rq[3 * oc + 2]
+                                               : l->rq[3 * oc + 1] - TE_DEPTHWISE_DSP_RQ_EXACT;
     }
     l->act_min = -128;
     l->act_max = 127;
@@ -235,6 +240,7 @@ static void free_layer(layer *l)
     free(l->m);
     free(l->sh);
     free(l->rq);
+    free(l->rq2);
 }
 
 /* Output rows land only on input rows saved first (the emitter's check). */
@@ -503,11 +509,11 @@ static void test_ring_case(void)
     got = malloc(out_bytes(&l) + in_bytes(&l));
     scratch = malloc(sb);
     reference(&l, want);
-    ring_kernel(l.k_h, l.s_h)(&p, l.in, got, l.wt, l.bias, l.rq, scratch);
+    ring_kernel(l.k_h, l.s_h)(&p, l.in, got, l.wt, l.bias, l.rq2, scratch);
     CHECK(report(&l, p.cols ? "dsp ring (columns)" : "dsp ring", got, want, out_bytes(&l)));
     if (ring_inplace_ok(&l, &p)) {
         memcpy(got, l.in, in_bytes(&l));
-        ring_kernel(l.k_h, l.s_h)(&p, got, got, l.wt, l.bias, l.rq, scratch);
+        ring_kernel(l.k_h, l.s_h)(&p, got, got, l.wt, l.bias, l.rq2, scratch);
         CHECK(report(&l, p.cols ? "dsp ring (columns) in place" : "dsp ring in place", got,
                      want, out_bytes(&l)));
     }

@@ -1,0 +1,57 @@
+/* flash_budget.h - the flash budget of the generated code and the
+ * flash-for-speed trades charged to it, in one fixed order (most
+ * instructions saved per byte first, measured on the shared models at
+ * arm-gcc -O2 on Cortex-M4):
+ *   1. the depthwise DSP kernels specialised (inlined) at their calls, the
+ *      layers with the most MACs first (a copy saves about a thousand
+ *      instructions per byte: without any, himax_fastest_coco_relu6 runs
+ *      18% more instructions);
+ *   2. the lookup tables of ADD/SUB (te_add_s8_lut), largest outputs first;
+ *   3. int16 weight copies of convolutions (op_conv2d.c, by reuse; tens of
+ *      instructions per byte);
+ *   4. the conv2d GEMM kernel specialised at every call (op_conv2d.c).
+ * Each trade is taken only when it fits what the earlier ones left of
+ * the budget: the flash limit minus te_flash_base_estimate (the model
+ * without any trade; the default limit keeps 4 KiB free).  The limit:
+ * --flash-limit when given; else on the DSP targets (Cortex-M4/M7)
+ * 1.25 x the constants + 32 KiB; elsewhere
+ * none (te_flash_limit() < 0: every trade is taken, op_conv2d.c bounds
+ * its int16 copies itself). */
+#ifndef TE_FLASH_BUDGET_H
+#define TE_FLASH_BUDGET_H
+
+#include <stdint.h>
+
+#include "../ir/ir.h"
+
+/* The model's constants (weights, biases, tables of the graph), bytes. */
+int64_t te_flash_const_bytes(const te_graph *g);
+/* The flash limit in effect, or -1 for none. */
+int64_t te_flash_limit(const te_graph *g);
+/* Bytes the trades may take: the limit minus the base estimate (>= 0);
+ * INT64_MAX when there is no limit. */
+int64_t te_flash_trade_budget(const te_graph *g);
+
+/* 1. Whether depthwise op (or patch clone) calls its DSP kernel's inlined
+ * copy (by MACs, most first, DW_INLINE_BYTES a call); the bytes of all
+ * the copies. */
+int te_flash_dw_inline(const te_graph *g, const te_op *op);
+int64_t te_flash_dw_inline_bytes(const te_graph *g);
+
+/* 2. Whether ADD/SUB op (int8, >= 256 outputs) may have lookup tables (by
+ * output elements, most first); the bytes all chosen tables take. */
+int te_flash_lut_allowed(const te_graph *g, const te_op *op);
+int64_t te_flash_lut_bytes(const te_graph *g);
+
+/* 3. (op_conv2d.c) bytes of the int16 weight copies chosen, with the GEMM
+ * kernel's own code when any. */
+int64_t te_flash_gemm_bytes(const te_graph *g);
+
+/* 4. (op_conv2d.c) bytes of the GEMM kernel's inlined calls (0: none). */
+int64_t te_flash_gemm_inline_bytes(const te_graph *g);
+
+/* Bytes of every trade taken: what the generated code adds to
+ * te_flash_base_estimate. */
+int64_t te_flash_trades_bytes(const te_graph *g);
+
+#endif
