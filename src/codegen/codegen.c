@@ -73,13 +73,14 @@ static void emit_layer_done(te_emit *e, const te_op *op)
     int j;
     for (j = 0; j < op->n_out; j++) {
         const te_tensor *t = te_out(e->g, op, j);
-        size_t row, rows;
+        size_t row, rows, pitch;
         if (!t || t->patch_role)
             continue;
-        rows = t->slice && t->slice_pitch ? slice_rows(t, &row) : 0;
+        pitch = te_storage_slice_pitch(te_emit_storage(e), t->id);
+        rows = pitch ? slice_rows(t, &row) : 0;
         if (rows) /* gathered for the hook (pass_concat.c) */
             te_buf_printf(&e->body, "    TE_LAYER_SLICE(%d, %d, %s, %zu, %zu, %zu);\n",
-                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, t->slice_pitch);
+                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, pitch);
         else
             te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
                           te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
@@ -88,13 +89,13 @@ static void emit_layer_done(te_emit *e, const te_op *op)
 
 /* The layer hook of strided concatenation slices: the slice's rows are
  * gathered into a buffer that exists only when the hook is defined. */
-static void emit_slice_hook(te_buf *c, const te_graph *g, const char *name, const char *up)
+static void emit_slice_hook(te_buf *c, const te_graph *g, const te_storage *st, const char *name,
+                            const char *up)
 {
     size_t most = 0;
     int t;
     for (t = 0; t < g->n_tensors; t++)
-        if (g->tensors[t].slice && g->tensors[t].slice_pitch &&
-            te_tensor_bytes(&g->tensors[t]) > most)
+        if (te_storage_slice_pitch(st, t) && te_tensor_bytes(&g->tensors[t]) > most)
             most = te_tensor_bytes(&g->tensors[t]);
     if (!most)
         return;
@@ -251,12 +252,12 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
 
 /* 1 if a variable tensor of the state region does not start at zero:
  * TFLite Micro resets an int8 variable to its zero point. */
-static int state_has_zero_points(const te_graph *g)
+static int state_has_zero_points(const te_graph *g, const te_plan *p)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
-        if (tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
+        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 && tt->in_state &&
             tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0)
             return 1;
     }
@@ -313,10 +314,10 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                          "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
                       o->name, p->state_bytes, o->name, up);
-    if (p->state_bytes && state_has_zero_points(g))
+    if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
-    emit_slice_hook(c, g, o->name, up);
+    emit_slice_hook(c, g, p->st, o->name, up);
     emit_stack_buffers(c, p);
 }
 
@@ -339,10 +340,11 @@ static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const cha
     if (p->state_bytes)
         te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
                          "        %s_state.bytes[i] = 0;\n", name, name);
-    if (p->state_bytes && state_has_zero_points(g)) {
+    if (p->state_bytes && state_has_zero_points(g, p)) {
         for (t = 0; t < g->n_tensors; t++) {
             const te_tensor *tt = &g->tensors[t];
-            if (!(tt->is_variable && !tt->data && tt->alias_of < 0 && tt->in_state &&
+            if (!(tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 &&
+                  tt->in_state &&
                   tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0))
                 continue;
             te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
@@ -415,7 +417,7 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
     if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
         !mentions_arena(&e.consts, o->name))
         te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
-    if (p->state_bytes && state_has_zero_points(g))
+    if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "    if (!%s_state_ready)\n        %s_reset();\n", o->name, o->name);
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);

@@ -269,6 +269,8 @@ te_name te_emit_tensor(te_emit *e, int tid)
     return n;
 }
 
+const te_storage *te_emit_storage(const te_emit *e) { return e->plan ? e->plan->st : NULL; }
+
 te_name te_emit_scratch(te_emit *e, const char *ctype)
 {
     te_name n;

@@ -220,5 +220,5 @@ int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
         return 0;
     in = &g->tensors[op->in[in_i]];
     out = &g->tensors[op->out[out_i]];
-    return out->alias_of == in->id && !out->inplace && !out->slice;
+    return out->alias_of == in->id; /* the graph's aliases are views only */
 }

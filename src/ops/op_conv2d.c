@@ -87,14 +87,16 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2] * w->shape[3];
 }
 
-static int strided(const te_tensor *out) { return out->slice && out->slice_pitch; }
+/* Output 0 is a strided channel slice (te_lowering.slice_pitch). */
+static int strided(const te_lowering *l) { return l->slice && l->slice_pitch; }
 
 /* The out_stride field when the output is a channel slice of a
  * concatenation's output (pass_concat.c); nothing else. */
 static void param_out_stride(te_emit *e, const te_tensor *out)
 {
-    if (strided(out))
-        te_params_int(e, "out_stride", (long long)out->slice_pitch);
+    (void)out;
+    if (strided(e->low))
+        te_params_int(e, "out_stride", (long long)e->low->slice_pitch);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -597,15 +599,15 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
      * cannot hold the patches of the output's last pixels (the kernel builds
      * the others in the output's free part); never for a patch clone (not an
      * op of the graph: patches provide no scratch) */
-    if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
-        (5 * s.k_pad + 4 > 2304 || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
+    if (l->variant == CONV_DSP && !(strided(l) && o->slice_no_work) &&
+        (5 * s.k_pad + 4 > 2304 || strided(l)) && op >= g->ops &&
         op < g->ops + g->n_ops) {
         l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
         l->work_area = 1;
     }
     if (l->variant == CONV_DSP && !l->scratch_bytes && 5 * s.k_pad + 4 <= 2304)
         l->stack_buffer = (size_t)(5 * s.k_pad + 4);
-    if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
+    if (l->variant == CONV_GEMM && strided(l) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
         l->work_area = 1;
     }

@@ -43,12 +43,16 @@ struct te_plan {
                               * execution (zero-copy reshapes still shared) */
     const te_lowered *low; /* the operators' lowering it was planned with
                             * (scratch bytes; not owned) */
+    const te_storage *st;  /* the storage decisions it was planned with:
+                            * low->opts.st (not owned), or own_st */
+    te_storage *own_st;    /* the graph's views alone, when low gave none */
 };
 typedef struct te_plan te_plan;
 
 /* Builds the schedule, the lifetimes and the placement of g as lowered by
- * low (te_lower_graph on g's current storage decisions; it must outlive
- * the plan; NULL: no operator needs scratch).  Tensor fields in_arena / arena_offset
+ * low (te_lower_graph with a candidate's storage decisions, low->opts.st,
+ * which the plan follows; both must outlive the plan; NULL: no operator
+ * needs scratch, the graph's views are the only links).  Tensor fields in_arena / arena_offset
  * are filled in (aliases get root offset + alias_offset); variable tensors get
  * in_state / state_offset in the state region instead.  Returns NULL with d set on failure. */
 te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d);

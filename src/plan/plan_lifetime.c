@@ -12,13 +12,7 @@
 #include "plan.h"
 
 
-static int root_of(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
+static int root_of(const te_plan *p, int t) { return te_storage_root(p->st, t, NULL); }
 
 static size_t align_up(size_t n) { return (n + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1); }
 
@@ -40,7 +34,7 @@ static void touch(te_plan *p, const te_graph *g, int t, int step)
     int b;
     if (t < 0 || g->tensors[t].data)
         return;
-    b = p->tensor_buffer[root_of(g, t)];
+    b = p->tensor_buffer[root_of(p, t)];
     if (b < 0)
         return;
     if (step < p->buffers[b].first)
@@ -50,10 +44,9 @@ static void touch(te_plan *p, const te_graph *g, int t, int step)
 }
 
 /* 1 if t is stored in the state region (a variable tensor or a view of one). */
-static int in_state(const te_graph *g, int t)
+static int in_state(const te_plan *p, const te_graph *g, int t)
 {
-    size_t off;
-    return g->tensors[te_tensor_root(g, t, &off)].is_variable;
+    return g->tensors[root_of(p, t)].is_variable;
 }
 
 static int make_tensor_buffers(te_plan *p, te_graph *g)
@@ -62,16 +55,17 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
-        if (tt->data || tt->alias_of >= 0 || tt->patch_role || tt->is_variable)
+        if (tt->data || te_storage_alias_of(p->st, t) >= 0 || tt->patch_role || tt->is_variable)
             continue;
         p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
-        if (tt->alias_of >= 0 && !tt->data && !tt->patch_role && !in_state(g, t)) {
+        if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !tt->patch_role &&
+            !in_state(p, g, t)) {
             size_t off;
-            te_buffer *b = &p->buffers[p->tensor_buffer[te_tensor_root(g, t, &off)]];
+            te_buffer *b = &p->buffers[p->tensor_buffer[te_storage_root(p->st, t, &off)]];
             size_t need = align_up(off + te_tensor_bytes(tt));
             if (need > b->bytes)
                 b->bytes = need;
@@ -136,7 +130,7 @@ static void place_state(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         tt->in_state = 0;
-        if (tt->is_variable && !tt->data && tt->alias_of < 0) {
+        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0) {
             tt->state_offset = p->state_bytes;
             p->state_bytes += align_up(te_tensor_bytes(tt));
         }
@@ -149,7 +143,7 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         te_tensor *tt = &g->tensors[t];
         size_t off;
-        int r = te_tensor_root(g, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
+        int r = te_storage_root(p->st, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
         if (!tt->data && g->tensors[r].is_variable) {
             tt->in_arena = 0;
             tt->in_state = 1;
@@ -169,14 +163,7 @@ static void assign_tensor_offsets(te_plan *p, te_graph *g)
 
 /* Storage root when in-place and concatenation-slice links are ignored
  * (zero-copy views kept). */
-static int view_root(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && !g->tensors[t].inplace && !g->tensors[t].slice &&
-           guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
+static int view_root(const te_plan *p, int t) { return te_storage_view_root(p->st, t); }
 
 static void widen(int *first, int *last, int r, int step)
 {
@@ -203,18 +190,18 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         last[t] = -1;
     }
     for (i = 0; i < g->n_inputs; i++)
-        widen(first, last, view_root(g, g->inputs[i]), 0);
+        widen(first, last, view_root(p, g->inputs[i]), 0);
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
             if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role &&
-                !in_state(g, tid))
-                widen(first, last, view_root(g, tid), s);
+                !in_state(p, g, tid))
+                widen(first, last, view_root(p, tid), s);
         }
     }
     for (i = 0; i < g->n_outputs; i++)
-        widen(first, last, view_root(g, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
+        widen(first, last, view_root(p, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = 0;
         for (t = 0; t < g->n_tensors; t++)
@@ -226,8 +213,8 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
             /* scratch, except what only in-place execution (or a
              * concatenation slice) needs */
             if (op && b->first == s && !(op->n_out > 0 && op->out[0] >= 0 &&
-                                          (g->tensors[op->out[0]].inplace ||
-                                           g->tensors[op->out[0]].slice)))
+                                          (te_storage_inplace(p->st, op->out[0]) ||
+                                           te_storage_slice(p->st, op->out[0]))))
                 live += b->bytes;
         }
         if (live > peak)
@@ -261,6 +248,12 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
             p->schedule[p->n_steps++] = i;
     }
     p->quick = quick;
+    p->st = low && low->opts.st ? low->opts.st : (p->own_st = te_storage_new(g));
+    if (!p->st) {
+        te_plan_free(p);
+        te_fail(d, "out of memory while planning");
+        return NULL;
+    }
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
     p->low = low;
@@ -291,6 +284,7 @@ void te_plan_free(te_plan *p)
     free(p->buffers);
     free(p->tensor_buffer);
     free(p->op_scratch);
+    te_storage_free(p->own_st);
     free(p);
 }
 
