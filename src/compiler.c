@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codegen/codegen.h"
 #include "frontend/tflite_reader.h"
@@ -40,7 +41,7 @@ static int plan_candidate(const te_graph *g, te_storage *st, const te_lower_opts
     lo.st = st;
     c->st = st;
     c->low = st ? te_lower_graph(g, &lo, prev, d) : NULL;
-    c->plan = c->low ? te_plan_build((te_graph *)g, c->low, d) : NULL;
+    c->plan = c->low ? te_plan_build(g, c->low, d) : NULL;
     if (!c->plan) {
         if (!st)
             te_fail(d, "out of memory");
@@ -63,7 +64,9 @@ static te_storage *without_inplace(const te_storage *st)
 
 /* Plans storage decisions st (in place where pass_inplace.c put it); if
  * the placement then comes out larger than planning without in-place
- * links (merged buffers can fragment the arena), keeps the plan without. */
+ * links (merged buffers can fragment the arena), keeps the plan without.
+ * When in place wins after all, the links are the ones pass_inplace.c
+ * makes on st without them (st's own when st came from it). */
 static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                      const te_lowered *prev, candidate *best, te_diag *d)
 {
@@ -84,13 +87,16 @@ static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opt
         *best = without;
         return 0;
     }
-    /* in place wins: planned again last (the planner writes the placement
-     * into the tensors), with the links pass_inplace.c makes now */
+    candidate_free(&without);
     redo = without_inplace(st);
     if (redo)
         te_pass_inplace(g, redo);
+    if (redo && te_storage_equal(redo, st)) {
+        te_storage_free(redo);
+        *best = with;
+        return 0;
+    }
     t = plan_candidate(g, redo, o, with.low, best, d);
-    candidate_free(&without);
     candidate_free(&with);
     return t;
 }
@@ -125,43 +131,60 @@ static int plan_slices(const te_graph *g, int choice, const te_lowered *prev, ca
     return rc;
 }
 
+/* 1 if (st, o) are the decisions of slice choice 0. */
+static int is_choice_0(const te_graph *g, const te_storage *st, const te_lower_opts *o)
+{
+    te_storage *c0 = o->slice_no_work ? NULL : slice_storage(g, 0);
+    int same = c0 && te_storage_equal(c0, st);
+    te_storage_free(c0);
+    return same;
+}
+
+static void candidates_free(candidate *c, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        candidate_free(&c[i]);
+}
+
 /* plan_best() with the storage decisions st (and its concatenation
  * slices), then without work areas for the slices, and without them: a
  * slice makes the concatenation's output live from its first producer on,
  * which can raise the peak in between.  Keeps the smallest arena, the
  * earlier choice on a tie (the slices save the copies, the work areas
- * time).  o: the lowering options of st's slices. */
+ * time); when that is the first and st are not the decisions of slice
+ * choice 0 (a patch stage kept a layer-by-layer plan's), choice 0 itself.
+ * o: the lowering options of st's slices. */
 static int plan_graph(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                       candidate *c, te_diag *d)
 {
-    candidate next;
-    size_t best_bytes;
+    candidate cand[3];
     int choice, best = 0;
-    if (plan_best(g, st, o, NULL, c, d) < 0)
+    memset(cand, 0, sizeof cand);
+    if (plan_best(g, st, o, NULL, &cand[0], d) < 0)
         return -1;
-    if (!te_storage_any(st, TE_STORE_SLICE))
+    if (!te_storage_any(st, TE_STORE_SLICE)) {
+        *c = cand[0];
         return 0;
-    best_bytes = c->plan->arena_bytes;
+    }
     for (choice = 1; choice <= 2; choice++) {
-        if (plan_slices(g, choice, c->low, &next, d) < 0) {
-            candidate_free(c);
+        if (plan_slices(g, choice, cand[choice - 1].low, &cand[choice], d) < 0) {
+            candidates_free(cand, 3);
             return -1;
         }
-        candidate_free(c);
-        *c = next;
-        if (c->plan->arena_bytes < best_bytes) {
-            best_bytes = c->plan->arena_bytes;
+        if (cand[choice].plan->arena_bytes < cand[best].plan->arena_bytes)
             best = choice;
+    }
+    if (best == 0 && !is_choice_0(g, st, o)) {
+        candidate_free(&cand[0]);
+        if (plan_slices(g, 0, cand[2].low, &cand[0], d) < 0) {
+            candidates_free(cand, 3);
+            return -1;
         }
     }
-    if (best == 2)
-        return 0;
-    if (plan_slices(g, best, c->low, &next, d) < 0) {
-        candidate_free(c);
-        return -1;
-    }
-    candidate_free(c);
-    *c = next;
+    *c = cand[best];
+    memset(&cand[best], 0, sizeof cand[best]);
+    candidates_free(cand, 3);
     return 0;
 }
 

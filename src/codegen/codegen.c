@@ -257,7 +257,8 @@ static int state_has_zero_points(const te_graph *g, const te_plan *p)
     int t;
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
-        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 && tt->in_state &&
+        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 &&
+            p->place[t].in_state &&
             tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0)
             return 1;
     }
@@ -344,12 +345,13 @@ static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const cha
         for (t = 0; t < g->n_tensors; t++) {
             const te_tensor *tt = &g->tensors[t];
             if (!(tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 &&
-                  tt->in_state &&
+                  p->place[t].in_state &&
                   tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0))
                 continue;
             te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
                              "        %s_state.bytes[i] = (uint8_t)%lld;\n",
-                          tt->state_offset, tt->state_offset + te_tensor_bytes(tt),
+                          p->place[t].state_offset,
+                          p->place[t].state_offset + te_tensor_bytes(tt),
                           "zero point of an int8 variable", name,
                           (long long)tt->q.zero_point[0]);
         }

@@ -74,12 +74,6 @@ typedef struct {
                             * place, concatenation slices) are not here: they
                             * are a te_storage value (storage.h) */
     size_t alias_offset;   /* byte offset of the view inside alias_of */
-    size_t arena_offset;   /* byte offset in the arena (if in the arena) */
-    int in_arena;          /* 1 once the planner placed it */
-    int in_state;          /* 1: a variable tensor (or a view of one) kept in the
-                            * persistent state region, not the arena */
-    size_t state_offset;   /* byte offset in the state region (if in_state) */
-
     /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
      * intermediate of the patched stage, never stored whole; 2 a region
      * tensor of one patch, stored at slot_offset inside the stage scratch */

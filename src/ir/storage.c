@@ -88,3 +88,16 @@ int te_storage_any(const te_storage *s, te_store_kind kind)
             return 1;
     return 0;
 }
+
+int te_storage_equal(const te_storage *a, const te_storage *b)
+{
+    int t;
+    if (a->n_tensors != b->n_tensors)
+        return 0;
+    for (t = 0; t < a->n_tensors; t++)
+        if (a->t[t].kind != b->t[t].kind || a->t[t].alias_of != b->t[t].alias_of ||
+            a->t[t].alias_offset != b->t[t].alias_offset ||
+            a->t[t].slice_pitch != b->t[t].slice_pitch)
+            return 0;
+    return 1;
+}

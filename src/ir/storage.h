@@ -68,6 +68,8 @@ static inline size_t te_storage_slice_pitch(const te_storage *s, int t)
 int te_storage_root(const te_storage *s, int t, size_t *offset);
 /* The root when in-place and slice links are ignored (views followed). */
 int te_storage_view_root(const te_storage *s, int t);
+/* 1 if a and b make the same decisions. */
+int te_storage_equal(const te_storage *a, const te_storage *b);
 /* 1 if some tensor has a link of that kind. */
 int te_storage_any(const te_storage *s, te_store_kind kind);
 

@@ -49,11 +49,11 @@ static int in_state(const te_plan *p, const te_graph *g, int t)
     return g->tensors[root_of(p, t)].is_variable;
 }
 
-static int make_tensor_buffers(te_plan *p, te_graph *g)
+static int make_tensor_buffers(te_plan *p, const te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
+        const te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
         if (tt->data || te_storage_alias_of(p->st, t) >= 0 || tt->patch_role || tt->is_variable)
             continue;
@@ -61,7 +61,7 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
+        const te_tensor *tt = &g->tensors[t];
         if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !tt->patch_role &&
             !in_state(p, g, t)) {
             size_t off;
@@ -77,7 +77,7 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
 /* Steps of the patch stage (its first and last), or 0 and -1. */
 static int stage_last_step(const te_graph *g) { return g->patch ? g->patch->n_ops - 1 : -1; }
 
-static void compute_lifetimes(te_plan *p, te_graph *g)
+static void compute_lifetimes(te_plan *p, const te_graph *g)
 {
     int s, i, stage_last = stage_last_step(g);
     for (i = 0; i < g->n_inputs; i++)
@@ -97,7 +97,7 @@ static void compute_lifetimes(te_plan *p, te_graph *g)
         touch(p, g, g->outputs[i], p->n_steps > 0 ? p->n_steps - 1 : 0);
 }
 
-static void add_scratch_buffers(te_plan *p, te_graph *g, const te_lowered *low)
+static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered *low)
 {
     int s, stage_last = stage_last_step(g);
     p->patch_scratch = -1;
@@ -123,41 +123,41 @@ static void drop_unused(te_plan *p)
 }
 
 /* Lays the variable tensors out in the state region, in tensor order. */
-static void place_state(te_plan *p, te_graph *g)
+static void place_state(te_plan *p, const te_graph *g)
 {
     int t;
     p->state_bytes = 0;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
-        tt->in_state = 0;
+        const te_tensor *tt = &g->tensors[t];
         if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0) {
-            tt->state_offset = p->state_bytes;
+            p->place[t].state_offset = p->state_bytes;
             p->state_bytes += align_up(te_tensor_bytes(tt));
         }
     }
 }
 
-static void assign_tensor_offsets(te_plan *p, te_graph *g)
+static void assign_tensor_offsets(te_plan *p, const te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
+        const te_tensor *tt = &g->tensors[t];
+        te_tensor_place *pl = &p->place[t];
         size_t off;
         int r = te_storage_root(p->st, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
         if (!tt->data && g->tensors[r].is_variable) {
-            tt->in_arena = 0;
-            tt->in_state = 1;
-            tt->state_offset = g->tensors[r].state_offset + off;
+            pl->in_arena = 0;
+            pl->in_state = 1;
+            pl->state_offset = p->place[r].state_offset + off;
             continue;
         }
         if (tt->patch_role == 2 && p->patch_scratch >= 0) {
-            tt->in_arena = 1;
-            tt->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
+            pl->in_arena = 1;
+            pl->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
             continue;
         }
-        tt->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
-        if (tt->in_arena)
-            tt->arena_offset = p->buffers[b].offset + off;
+        pl->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
+        if (pl->in_arena)
+            pl->arena_offset = p->buffers[b].offset + off;
     }
 }
 
@@ -225,7 +225,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     return peak;
 }
 
-static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
+static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
     int i;
@@ -237,7 +237,8 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
     p->buffers = calloc((size_t)(g->n_tensors + g->n_ops) + 1, sizeof *p->buffers);
     p->tensor_buffer = calloc((size_t)g->n_tensors + 1, sizeof *p->tensor_buffer);
     p->op_scratch = calloc((size_t)g->n_ops + 1, sizeof *p->op_scratch);
-    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch) {
+    p->place = calloc((size_t)g->n_tensors + 1, sizeof *p->place);
+    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch || !p->place) {
         te_plan_free(p);
         te_fail(d, "out of memory while planning");
         return NULL;
@@ -266,12 +267,12 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
     return p;
 }
 
-te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d)
+te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d)
 {
     return build(g, low, 0, d);
 }
 
-te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d)
+te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d)
 {
     return build(g, low, 1, d);
 }
@@ -284,6 +285,7 @@ void te_plan_free(te_plan *p)
     free(p->buffers);
     free(p->tensor_buffer);
     free(p->op_scratch);
+    free(p->place);
     te_storage_free(p->own_st);
     free(p);
 }

@@ -72,7 +72,7 @@ static void add_tensor_seg(te_plan_view *v, int b, int t, int first, int last)
     sg->first = first < buf->first ? buf->first : first;
     sg->last = last > buf->last ? buf->last : last;
     sg->from_mid = te_storage_inplace(v->p->st, t);
-    sg->offset = tt->in_arena ? tt->arena_offset : buf->offset;
+    sg->offset = v->p->place[t].in_arena ? v->p->place[t].arena_offset : buf->offset;
     if (sg->offset >= end || sg->first > sg->last)
         return;
     want = te_storage_alias_of(v->p->st, t) < 0 ? buf->bytes : align16(te_tensor_bytes(tt));
