@@ -1,6 +1,8 @@
 /* ir.h - the in-memory graph that every pass, the planner and the code
- * emitter work on: tensors, operators with their parsed options, and the
- * per-tensor plan fields the memory planner fills in.
+ * emitter work on: tensors, operators with their parsed options, and what
+ * the passes decide for every plan alike (views, the patch stage).  What
+ * varies between plan candidates is not here: storage decisions are a
+ * te_storage (storage.h), the placement is te_plan.place (plan/plan.h).
  *
  * The frontend (src/frontend) builds a te_graph from a .tflite file; nothing
  * after it looks at FlatBuffers again.  Constant tensor data points into the
@@ -66,7 +68,7 @@ typedef struct {
     size_t data_bytes;
     int is_variable;
 
-    /* filled by passes / planner */
+    /* filled by the frontend and the passes */
     int producer;          /* op index that writes it, -1 for inputs/consts */
     int alias_of;          /* tensor id this one is a zero-copy view of (RESHAPE,
                             * SPLIT ...: pass_alias.c), or -1.  The storage
@@ -74,6 +76,7 @@ typedef struct {
                             * place, concatenation slices) are not here: they
                             * are a te_storage value (storage.h) */
     size_t alias_offset;   /* byte offset of the view inside alias_of */
+
     /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
      * intermediate of the patched stage, never stored whole; 2 a region
      * tensor of one patch, stored at slot_offset inside the stage scratch */
