@@ -57,6 +57,12 @@ struct te_plan {
                             * low->opts.st (not owned), or own_st */
     te_storage *own_st;    /* the graph's views alone, when low gave none */
     te_tensor_place *place; /* by tensor id: where each tensor lives */
+    const struct te_patch_plan *stage; /* the patch stage it runs patch by patch:
+                                        * g->patch, a trial stage of the patch
+                                        * search, or NULL */
+    unsigned char *patch_role; /* by tensor id: te_tensor.patch_role in that
+                                * stage (0 ordinary, 1 stage intermediate,
+                                * 2 region tensor) */
 };
 typedef struct te_plan te_plan;
 
@@ -69,6 +75,12 @@ typedef struct te_plan te_plan;
 te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
 te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d);
+/* The quick plan of g if its first stage->n_ops live operators ran patch by
+ * patch as `stage` (not materialized: g has no patch stage), for the patch
+ * search.  low's storage must give the stage's outputs storage of their own. */
+struct te_patch_plan;
+te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
+                             const struct te_patch_plan *stage, te_diag *d);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets

@@ -55,14 +55,14 @@ static int make_tensor_buffers(te_plan *p, const te_graph *g)
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
-        if (tt->data || te_storage_alias_of(p->st, t) >= 0 || tt->patch_role || tt->is_variable)
+        if (tt->data || te_storage_alias_of(p->st, t) >= 0 || p->patch_role[t] || tt->is_variable)
             continue;
         p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
-        if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !tt->patch_role &&
+        if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !p->patch_role[t] &&
             !in_state(p, g, t)) {
             size_t off;
             te_buffer *b = &p->buffers[p->tensor_buffer[te_storage_root(p->st, t, &off)]];
@@ -75,11 +75,11 @@ static int make_tensor_buffers(te_plan *p, const te_graph *g)
 }
 
 /* Steps of the patch stage (its first and last), or 0 and -1. */
-static int stage_last_step(const te_graph *g) { return g->patch ? g->patch->n_ops - 1 : -1; }
+static int stage_last_step(const te_plan *p) { return p->stage ? p->stage->n_ops - 1 : -1; }
 
 static void compute_lifetimes(te_plan *p, const te_graph *g)
 {
-    int s, i, stage_last = stage_last_step(g);
+    int s, i, stage_last = stage_last_step(p);
     for (i = 0; i < g->n_inputs; i++)
         touch(p, g, g->inputs[i], 0);
     for (s = 0; s < p->n_steps; s++) {
@@ -99,10 +99,10 @@ static void compute_lifetimes(te_plan *p, const te_graph *g)
 
 static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered *low)
 {
-    int s, stage_last = stage_last_step(g);
+    int s, stage_last = stage_last_step(p);
     p->patch_scratch = -1;
-    if (g->patch)
-        p->patch_scratch = add_buffer(p, g->patch->scratch_bytes, 0, stage_last, -1, -1);
+    if (p->stage)
+        p->patch_scratch = add_buffer(p, p->stage->scratch_bytes, 0, stage_last, -1, -1);
     for (s = stage_last + 1; s < p->n_steps; s++) {
         int oi = p->schedule[s];
         const te_lowering *l = te_lowered_find(low, g, &g->ops[oi]);
@@ -150,7 +150,7 @@ static void assign_tensor_offsets(te_plan *p, const te_graph *g)
             pl->state_offset = p->place[r].state_offset + off;
             continue;
         }
-        if (tt->patch_role == 2 && p->patch_scratch >= 0) {
+        if (p->patch_role[t] == 2 && p->patch_scratch >= 0) {
             pl->in_arena = 1;
             pl->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
             continue;
@@ -195,7 +195,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         const te_op *op = &g->ops[p->schedule[s]];
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
-            if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role &&
+            if (tid >= 0 && !g->tensors[tid].data && !p->patch_role[tid] &&
                 !in_state(p, g, tid))
                 widen(first, last, view_root(p, tid), s);
         }
@@ -225,7 +225,25 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     return peak;
 }
 
-static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_diag *d)
+/* The patch roles of the tensors: g's, or those of a trial stage (the
+ * outputs of its operators, but the stage's output, are intermediates). */
+static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *trial)
+{
+    int t, i, n = 0;
+    for (t = 0; t < g->n_tensors; t++)
+        p->patch_role[t] = (unsigned char)g->tensors[t].patch_role;
+    for (i = 0; trial && i < g->n_ops && n < trial->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        if (op->dead)
+            continue;
+        n++;
+        if (op->n_out > 0 && op->out[0] >= 0)
+            p->patch_role[op->out[0]] = op->out[0] != trial->out_tensor;
+    }
+}
+
+static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_plan *trial,
+                      int quick, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
     int i;
@@ -238,7 +256,9 @@ static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_di
     p->tensor_buffer = calloc((size_t)g->n_tensors + 1, sizeof *p->tensor_buffer);
     p->op_scratch = calloc((size_t)g->n_ops + 1, sizeof *p->op_scratch);
     p->place = calloc((size_t)g->n_tensors + 1, sizeof *p->place);
-    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch || !p->place) {
+    p->patch_role = calloc((size_t)g->n_tensors + 1, 1);
+    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch || !p->place ||
+        !p->patch_role) {
         te_plan_free(p);
         te_fail(d, "out of memory while planning");
         return NULL;
@@ -249,6 +269,8 @@ static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_di
             p->schedule[p->n_steps++] = i;
     }
     p->quick = quick;
+    p->stage = trial ? trial : g->patch;
+    set_patch_roles(p, g, trial);
     p->st = low && low->opts.st ? low->opts.st : (p->own_st = te_storage_new(g));
     if (!p->st) {
         te_plan_free(p);
@@ -269,12 +291,18 @@ static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_di
 
 te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, 0, d);
+    return build(g, low, NULL, 0, d);
 }
 
 te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, 1, d);
+    return build(g, low, NULL, 1, d);
+}
+
+te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
+                             const te_patch_plan *stage, te_diag *d)
+{
+    return build(g, low, stage, 1, d);
 }
 
 void te_plan_free(te_plan *p)
@@ -286,6 +314,7 @@ void te_plan_free(te_plan *p)
     free(p->tensor_buffer);
     free(p->op_scratch);
     free(p->place);
+    free(p->patch_role);
     te_storage_free(p->own_st);
     free(p);
 }
