@@ -80,8 +80,16 @@ objflash() {
       --name net >/dev/null 2>&1 &&
     arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -c \
       "$work/gen/net.c" -o "$work/gen/net.o" 2>/dev/null &&
-    arm-none-eabi-size "$work/gen/net.o" | awk 'NR == 2 { print $1 + $2 }'
+    arm-none-eabi-size -A "$work/gen/net.o" | awk '
+      $1 == ".text" || $1 ~ /^\.text\./ { code += $2 }
+      $1 ~ /^\.(rodata|data)/ { konst += $2 }
+      END { print code + konst, code }'
 }
+
+# split WEIGHTS CODE TOTAL: "weights / tables / code" of an object, tables
+# being every constant byte beyond the model's weights (requantization
+# tables, look-up tables, kernel params, int16 weight copies).
+split() { echo "$1 / $(( $3 - $2 - $1 )) / $2"; }
 
 # ratio A B: A / B with two decimals (integers in, no floating point shell).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b }'; }
@@ -97,14 +105,16 @@ echo "\`targets/cortex-m/qemu/te_icount.c\`), golden sample 0, not cycles. *defa
 echo "a user starts with (int8 weights read by the DSP kernels; flash kept to 1.25 x weights +"
 echo "32 KiB); *8M*: \`--flash-limit 8M\` (int16 weight copies and inlined kernels wherever they"
 echo "save instructions). Flash: text + data of the generated code alone for the M4 (arm-none-eabi-gcc"
-echo "-O2 -c, no startup or harness); *bound*: issue 15's 1.25 x weights + 32 KiB. Match: the"
+echo "-O2 -c, no startup or harness), split into the model's weights, tables (every other constant"
+echo "byte: requantization and look-up tables, kernel params, int16 weight copies) and code"
+echo "(.text); *bound*: issue 15's 1.25 x weights + 32 KiB. Match: the"
 echo "output bytes of all four runs equal TFLite Micro's. TFLM+CMSIS-NN: the instructions TensorFlow"
 echo "Lite Micro with CMSIS-NN executes for the same inference (issues 5, 14, 15); *fewer* ="
 echo "TFLM+CMSIS-NN / M4 default."
 echo "Rerun: \`sh bench/speed_table.sh build/tinyengine ../shared [--quick]\`."
 echo
-echo "| model | MACs | weights | M4 default | /MAC | flash | bound | M4 8M | flash 8M | M7 default | M7 8M | match | TFLM+CMSIS-NN | fewer |"
-echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|"
+echo "| model | MACs | weights | M4 default | /MAC | flash | weights / tables / code | bound | M4 8M | flash 8M | M7 default | M7 8M | match | TFLM+CMSIS-NN | fewer |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|"
 for mp in "$shared"/models/*.tflite; do
   m=$(basename "$mp" .tflite)
   case $exclude in *" $m "*) continue ;; esac
@@ -115,20 +125,26 @@ for mp in "$shared"/models/*.tflite; do
     bench "$m" "cortex-$cpu" "$work/$cpu-f.log" --flash-limit 8M || ok="$ok $cpu-8M"
   done
   if grep -q "overflowed" "$work/m4-d.log"; then
-    echo "| $m | | | | | | | | | | | does not fit | | |"
+    echo "| $m | | | | | | | | | | | | does not fit | | |"
     continue
   fi
   match=yes
   [ -z "$ok" ] || match="no:$ok"
   m4d=$(field instructions "$work/m4-d.log")
   wb=$("$te" info "$mp" --target cortex-m4 --json | sed -n 's/^ *"weights_bytes": \([0-9]*\),.*/\1/p')
-  flash=$(objflash "$m")
+  # shellcheck disable=SC2046
+  set -- $(objflash "$m") "" ""
+  flash=$1 fsplit=""
+  [ -z "$flash" ] || fsplit=$(split "$wb" "$2" "$1")
+  # shellcheck disable=SC2046
+  set -- $(objflash "$m" --flash-limit 8M) ""
+  flash8=$1
   bound=$(( wb + wb / 4 + 32768 ))
   ref=$(tflm_of "$m") fewer=""
   [ -z "$ref" ] || fewer="$(ratio "$ref" "$m4d")x"
   echo "| $m | $(field MACs "$work/m4-d.log") | $wb | $m4d | $(field 'per MAC' "$work/m4-d.log") |" \
-    "$flash | $bound ($( [ "${flash:-0}" -le "$bound" ] 2>/dev/null && echo met || echo NOT met)) |" \
-    "$(field instructions "$work/m4-f.log") | $(objflash "$m" --flash-limit 8M) |" \
+    "$flash | $fsplit | $bound ($( [ "${flash:-0}" -le "$bound" ] 2>/dev/null && echo met || echo NOT met)) |" \
+    "$(field instructions "$work/m4-f.log") | $flash8 |" \
     "$(field instructions "$work/m7-d.log") | $(field instructions "$work/m7-f.log") | $match |" \
     "$ref | $fewer |"
 done

@@ -2,8 +2,10 @@
 #include "te_common.h"
 #include "te_add.h"
 
-/* te:section te_add_one */
-static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8_t b)
+/* te:section te_add_sum */
+/* TFLite's quantized sum of two values, clamped to the activation range
+ * (int8 and int16 alike: the params' left shift is 20 or 15). */
+static inline TE_UNUSED int32_t te_add_sum(const te_add_params *p, int32_t a, int32_t b)
 {
     int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
     int32_t y = te_shl_i32(p->in2_offset + b, p->left_shift);
@@ -11,7 +13,14 @@ static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8
     x = te_mul_by_quant_mult_smaller_than_one(x, p->in1_mult, p->in1_shift);
     y = te_mul_by_quant_mult_smaller_than_one(y, p->in2_mult, p->in2_shift);
     sum = te_mul_by_quant_mult_smaller_than_one(x + y, p->out_mult, p->out_shift) + p->out_offset;
-    return (int8_t)te_clamp_i32(sum, p->act_min, p->act_max);
+    return te_clamp_i32(sum, p->act_min, p->act_max);
+}
+/* te:end */
+
+/* te:section te_add_one */
+static inline TE_UNUSED int8_t te_add_one(const te_add_params *p, int8_t a, int8_t b)
+{
+    return (int8_t)te_add_sum(p, a, b);
 }
 /* te:end */
 
@@ -133,13 +142,7 @@ TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, cons
 /* The int8 arithmetic on int16 values (left shift 15 in the params). */
 static inline TE_UNUSED int16_t te_add_one_s16(const te_add_params *p, int16_t a, int16_t b)
 {
-    int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
-    int32_t y = te_shl_i32(p->in2_offset + b, p->left_shift);
-    int32_t sum;
-    x = te_mul_by_quant_mult_smaller_than_one(x, p->in1_mult, p->in1_shift);
-    y = te_mul_by_quant_mult_smaller_than_one(y, p->in2_mult, p->in2_shift);
-    sum = te_mul_by_quant_mult_smaller_than_one(x + y, p->out_mult, p->out_shift) + p->out_offset;
-    return (int16_t)te_clamp_i32(sum, p->act_min, p->act_max);
+    return (int16_t)te_add_sum(p, a, b);
 }
 /* te:end */
 

@@ -462,6 +462,21 @@ tflb_options tflb_opt_cumsum(int exclusive, int reverse)
     return o;
 }
 
+tflb_options tflb_opt_var_handle(const char *container, const char *shared_name)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_VAR_HANDLE);
+    o.container = container;
+    o.shared_name = shared_name;
+    return o;
+}
+
+tflb_options tflb_opt_call_once(int init_subgraph_index)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_CALL_ONCE);
+    o.subgraph[0] = init_subgraph_index;
+    return o;
+}
+
 tflb_quant tflb_quant1(const float *scale, const int64_t *zero_point)
 {
     tflb_quant q;
@@ -551,7 +566,27 @@ void tflb_free(tflb_model *m)
     free(m->outputs);
     free(m->description);
     free(m->subgraph_name);
+    for (i = 0; i < m->n_extra; i++) {
+        tflb_free(m->extra[i]);
+        free(m->extra[i]);
+    }
+    free(m->extra);
     memset(m, 0, sizeof(*m));
+}
+
+tflb_model *tflb_add_subgraph(tflb_model *m)
+{
+    tflb_model **grown = realloc(m->extra, sizeof *grown * (size_t)(m->n_extra + 1));
+    tflb_model *sub = calloc(1, sizeof *sub);
+    if (grown)
+        m->extra = grown;
+    if (!grown || !sub) {
+        free(sub);
+        m->err = 1;
+        return NULL;
+    }
+    m->extra[m->n_extra++] = sub;
+    return sub;
 }
 
 void tflb_set_description(tflb_model *m, const char *s)
@@ -851,9 +886,30 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         fbb_add_u8(b, 0, (uint8_t)(o->exclusive != 0));
         fbb_add_u8(b, 1, (uint8_t)(o->reverse != 0));
         break;
+    case TE_OPT_CALL_ONCE:
+        fbb_add_i32(b, 0, o->subgraph[0]);
+        break;
+    case TE_OPT_IF:
+    case TE_OPT_WHILE:
+        fbb_add_i32(b, 0, o->subgraph[0]);
+        fbb_add_i32(b, 1, o->subgraph[1]);
+        break;
     default:
         break;  /* other option tables are written empty */
     }
+}
+
+/* VarHandleOptions: its strings are written before the table. */
+static fbb_ref tflb_write_var_handle(fbb *b, const tflb_options *o)
+{
+    fbb_ref container = o->container ? fbb_string(b, o->container) : 0;
+    fbb_ref name = o->shared_name ? fbb_string(b, o->shared_name) : 0;
+    fbb_start(b);
+    if (container)
+        fbb_add_ref(b, 0, container);
+    if (name)
+        fbb_add_ref(b, 1, name);
+    return fbb_end(b);
 }
 
 static fbb_ref tflb_write_options(fbb *b, const tflb_options *o)
@@ -862,6 +918,8 @@ static fbb_ref tflb_write_options(fbb *b, const tflb_options *o)
 
     if (o->type == TE_OPT_NONE)
         return 0;
+    if (o->type == TE_OPT_VAR_HANDLE)
+        return tflb_write_var_handle(b, o);
     if ((o->type == TE_OPT_RESHAPE || o->type == TE_OPT_SQUEEZE) && o->n_dims >= 0)
         dims = fbb_vec_i32(b, o->dims, (uint32_t)o->n_dims);
     fbb_start(b);
@@ -927,13 +985,22 @@ static fbb_ref tflb_write_subgraph(fbb *b, const tflb_model *m)
 
 static fbb_ref tflb_write_model(fbb *b, const tflb_model *m)
 {
-    fbb_ref buffers, opcodes, sg, subgraphs, desc;
+    fbb_ref buffers, opcodes, subgraphs, desc, *sg;
+    int i;
 
     /* Buffers first: they end up at the end of the file, as in converter
      * output, keeping the tables compact. */
     TFLB_WRITE_ALL(b, m->buffers, m->n_buffers, tflb_write_buffer, buffers);
-    sg = tflb_write_subgraph(b, m);
-    subgraphs = fbb_vec_ref(b, &sg, 1);
+    sg = malloc(sizeof *sg * (size_t)(m->n_extra + 1));
+    if (!sg) {
+        b->err = 1;
+        return 0;
+    }
+    for (i = m->n_extra; i >= 1; i--)
+        sg[i] = tflb_write_subgraph(b, m->extra[i - 1]);
+    sg[0] = tflb_write_subgraph(b, m);
+    subgraphs = fbb_vec_ref(b, sg, (uint32_t)(m->n_extra + 1));
+    free(sg);
     TFLB_WRITE_ALL(b, m->opcodes, m->n_opcodes, tflb_write_opcode, opcodes);
     desc = fbb_string(b, m->description ? m->description : "tinyengine te_mkmodel");
     fbb_start(b);
@@ -949,12 +1016,15 @@ int tflb_finish(const tflb_model *m, uint8_t **out, size_t *size)
 {
     fbb b;
     const uint8_t *data;
-    int rc = -1;
+    int rc = -1, i;
 
     *out = NULL;
     *size = 0;
     if (m->err)
         return -1;
+    for (i = 0; i < m->n_extra; i++)
+        if (m->extra[i]->err)
+            return -1;
     fbb_init(&b);
     if (fbb_finish(&b, tflb_write_model(&b, m), "TFL3") == 0) {
         data = fbb_data(&b, size);

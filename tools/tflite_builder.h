@@ -116,6 +116,8 @@ typedef struct {
     int32_t masks[5];
     int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR */
     int exclusive, reverse;    /* CUMSUM */
+    const char *container, *shared_name; /* VAR_HANDLE (NULL: field absent) */
+    int subgraph[2];           /* CALL_ONCE init; IF then, else; WHILE cond, body */
 } tflb_options;
 
 tflb_options tflb_opt_none(void);
@@ -139,6 +141,9 @@ tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, in
 tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask);
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers);
 tflb_options tflb_opt_cumsum(int exclusive, int reverse);
+/* VAR_HANDLE (the strings must outlive the model) and CALL_ONCE. */
+tflb_options tflb_opt_var_handle(const char *container, const char *shared_name);
+tflb_options tflb_opt_call_once(int init_subgraph_index);
 
 /* Quantization parameters as written.  n_scale and n_zero_point are kept
  * separate on purpose (a mismatch is a test case). */
@@ -188,7 +193,7 @@ typedef struct {
 
 /* The model being built.  Fields may be read (and, in tests, altered
  * before tflb_finish); use the functions below to add things. */
-typedef struct {
+typedef struct tflb_model {
     tflb_buffer *buffers;
     int n_buffers, cap_buffers;
     tflb_tensor *tensors;
@@ -203,6 +208,11 @@ typedef struct {
     char *subgraph_name;
     uint32_t schema_version;  /* 3 */
     int err;                  /* out of memory: finish fails */
+    /* Subgraphs 1, 2, ... (tflb_add_subgraph): only their tensors, ops,
+     * inputs and outputs are written; buffers and operator codes are this
+     * model's (add them here, then use their indices there). */
+    struct tflb_model **extra;
+    int n_extra;
 } tflb_model;
 
 /* Starts an empty model holding buffer 0 (the empty sentinel buffer). */
@@ -234,6 +244,9 @@ int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
 /* Gives operator op_index a copy of custom_options bytes (the opaque
  * configuration of a CUSTOM operator). */
 void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes);
+
+/* Starts subgraph number n_extra + 1 and returns it (owned by m), or NULL. */
+tflb_model *tflb_add_subgraph(tflb_model *m);
 
 void tflb_set_inputs(tflb_model *m, const int32_t *t, int n);
 void tflb_set_outputs(tflb_model *m, const int32_t *t, int n);

@@ -54,6 +54,12 @@ void cli_print_ram(FILE *f, const te_model *m);
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
 
+/* Compiles n models into one library in dir (cli_library.c): each model's
+ * NAME.h/NAME.c, and LIB.h/LIB.c (the shared kernels and arena); prints
+ * the summaries unless quiet.  Returns the exit status. */
+int cli_compile_library(const char *const *models, char names[][128], int n, const char *lib,
+                        const char *dir, const te_compile_opts *opts, int quiet, double started);
+
 /* Runs argv[0] (looked up in PATH) with argv and waits for it.  With log,
  * its stdout and stderr go to that file (exit status 126 if it cannot be
  * opened).  Returns the exit status, 128 + signal, 127 when the program

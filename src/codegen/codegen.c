@@ -118,9 +118,55 @@ static void emit_slice_hook(te_buf *c, const te_graph *g, const te_storage *st, 
                   up, name, most, up, name);
 }
 
+/* The guard block the previous operator left open (an IF branch). */
+typedef struct {
+    int guard, guard_false;
+} open_block;
+
+/* Closes the open block and opens op's, as `} else {` when op runs in the
+ * other branch of the same condition. */
+static void open_guard(te_emit *e, open_block *b, const te_op *op)
+{
+    if (b->guard == op->guard && b->guard_false == op->guard_false)
+        return;
+    if (b->guard && b->guard == op->guard && !b->guard_false && op->guard_false)
+        te_buf_printf(&e->body, "    } else {\n");
+    else {
+        if (b->guard)
+            te_buf_printf(&e->body, "    }\n");
+        if (op->guard)
+            te_buf_printf(&e->body, "    if (%s*(const uint8_t *)%s) {\n",
+                          op->guard_false ? "!" : "", te_emit_tensor(e, op->guard - 1).s);
+    }
+    b->guard = op->guard;
+    b->guard_false = op->guard_false;
+}
+
+/* Indents the code written since `start` by one level (inside a guard). */
+static void indent_tail(te_buf *b, size_t start)
+{
+    size_t n = b->len - start, i;
+    char *tail = malloc(n + 1);
+    if (!tail) {
+        b->oom = 1;
+        return;
+    }
+    memcpy(tail, b->s + start, n);
+    b->len = start;
+    b->s[start] = '\0';
+    for (i = 0; i < n; i++) {
+        if (i == 0 || tail[i - 1] == '\n')
+            if (tail[i] != '\n' && tail[i] != '#')
+                te_buf_append(b, "    ", 4);
+        te_buf_append(b, tail + i, 1);
+    }
+    free(tail);
+}
+
 static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
+    open_block guard = {0, 0};
     int s, first = 0;
     if (e->g->patch) {
         if (te_emit_patch_stage(e, d) < 0)
@@ -132,9 +178,12 @@ static int emit_ops(te_emit *e, te_diag *d)
     for (s = first; s < p->n_steps; s++) {
         const te_op *op = &e->g->ops[p->schedule[s]];
         const te_op_def *def = te_op_find(op->opcode);
+        size_t start;
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
                            op->index);
+        open_guard(e, &guard, op);
+        start = e->body.len;
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
         e->low = te_lowered_find(p->low, e->g, op);
@@ -144,7 +193,11 @@ static int emit_ops(te_emit *e, te_diag *d)
             return -1;
         }
         emit_layer_done(e, op);
+        if (op->guard)
+            indent_tail(&e->body, start);
     }
+    if (guard.guard)
+        te_buf_printf(&e->body, "    }\n");
     e->cur_op = NULL;
     e->low = NULL;
     return 0;
@@ -203,6 +256,47 @@ static void emit_io_macros(te_buf *h, const te_tensor *t, const char *up, const 
     }
 }
 
+/* 1 for tensor t with storage of its own in plan p's state region. */
+static int state_root(const te_plan *p, const te_tensor *t)
+{
+    return t->is_variable && !t->data && te_storage_alias_of(p->st, t->id) < 0 &&
+           p->place[t->id].in_state;
+}
+
+/* The byte NAME_reset fills state tensor t with (the region is zeroed
+ * first): TFLite Micro resets an int8 variable tensor to its zero point,
+ * and a resource variable to its zero point cast to a byte, any type. */
+static uint8_t state_fill(const te_tensor *t)
+{
+    if (t->is_resource)
+        return t->q.count > 0 ? (uint8_t)(int8_t)t->q.zero_point[0] : 0;
+    if (t->type == TE_DT_INT8 && t->q.count > 0 && t->q.zero_point[0] != 0)
+        return (uint8_t)t->q.zero_point[0];
+    return 0;
+}
+
+/* 1 if a tensor of the state region does not start at zero. */
+static int state_has_zero_points(const te_graph *g, const te_plan *p)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        const te_tensor *tt = &g->tensors[t];
+        if (state_root(p, tt) && (state_fill(tt) || tt->state_init))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if the state holds resource variables (READ_VARIABLE / ASSIGN_VARIABLE). */
+static int state_has_resources(const te_graph *g, const te_plan *p)
+{
+    int t;
+    for (t = 0; t < g->n_tensors; t++)
+        if (state_root(p, &g->tensors[t]) && g->tensors[t].is_resource)
+            return 1;
+    return 0;
+}
+
 static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te_codegen_opts *o,
                         te_stack_bound sb)
 {
@@ -239,8 +333,12 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                        is_in ? "INPUT" : "OUTPUT", k);
     }
     te_buf_printf(h, "\nint         %s_invoke(void);   /* one inference; 0 on success */\n", o->name);
-    te_buf_printf(h, "void        %s_reset(void);    /* zero the state (it starts zeroed) */\n",
-                  o->name);
+    if (state_has_resources(g, p))
+        te_buf_printf(h, "void        %s_reset(void);    /* the state back to its start: variables' "
+                         "initial values */\n", o->name);
+    else
+        te_buf_printf(h, "void        %s_reset(void);    /* zero the state (it starts zeroed) */\n",
+                      o->name);
     te_buf_printf(h, "void       *%s_input(int i);   /* input i's bytes go here */\n", o->name);
     te_buf_printf(h, "const void *%s_output(int i);  /* output i after invoke */\n", o->name);
     te_buf_printf(h, "size_t      %s_input_bytes(int i);\n", o->name);
@@ -250,25 +348,10 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
     te_buf_printf(h, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
 }
 
-/* 1 if a variable tensor of the state region does not start at zero:
- * TFLite Micro resets an int8 variable to its zero point. */
-static int state_has_zero_points(const te_graph *g, const te_plan *p)
-{
-    int t;
-    for (t = 0; t < g->n_tensors; t++) {
-        const te_tensor *tt = &g->tensors[t];
-        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 &&
-            p->place[t].in_state &&
-            tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* The stack work buffer of the DSP convolution, sized to the model's
  * largest patches (te_lowering.stack_buffer; the kernel's default 2304
  * bytes otherwise). */
-static void emit_stack_buffers(te_buf *c, const te_plan *p)
+static size_t dsp_stack_buffer(const te_plan *p)
 {
     size_t most = 0;
     int i, dsp = 0;
@@ -280,13 +363,42 @@ static void emit_stack_buffers(te_buf *c, const te_plan *p)
                 most = l->stack_buffer;
         }
     }
-    if (dsp)
+    return dsp ? (most + 7) & ~(size_t)3 : 0;
+}
+
+static void emit_stack_buffers(te_buf *c, size_t bytes)
+{
+    if (bytes)
         te_buf_printf(c, "\n/* patches of the DSP convolution on the stack: its largest */\n"
-                         "#define TE_CONV2D_DSP_STACK %zu\n", (most + 7) & ~(size_t)3);
+                         "#define TE_CONV2D_DSP_STACK %zu\n", bytes);
+}
+
+/* The arena: the model's own, or in a library the library's (the DSP
+ * stack buffer then sized in LIB.c for all its models). */
+static void emit_arena(te_buf *c, const te_plan *p, const te_codegen_opts *o, const char *up,
+                       te_codegen_lib *lib)
+{
+    if (lib) {
+        size_t dsp = dsp_stack_buffer(p);
+        char lib_up[128];
+        upper(lib->name, lib_up, sizeof lib_up);
+        te_buf_printf(c, "\n/* The arena of library %s, shared with its other models (%s_ARENA_BYTES\n"
+                         " * is the largest of theirs): they must not run at the same time. */\n"
+                         "#define %s_arena %s_arena\n",
+                      lib->name, lib_up, o->name, lib->name);
+        if (p->arena_bytes > lib->arena_bytes)
+            lib->arena_bytes = p->arena_bytes;
+        if (dsp > lib->dsp_stack)
+            lib->dsp_stack = dsp;
+        return;
+    }
+    te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
+                     "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
+                  p->arena_bytes ? p->arena_bytes : 16, o->name, up);
 }
 
 static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
-                          const te_codegen_opts *o)
+                          const te_codegen_opts *o, te_codegen_lib *lib)
 {
     char up[128], safe[256];
     upper(o->name, up, sizeof up);
@@ -297,7 +409,11 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      " * after every operator (used by `tinyengine run --dump-layers`).\n",
                   up);
     te_buf_printf(c, " * Target: %s. */\n", te_target_name(g->target));
-    te_buf_printf(c, "#include \"%s.h\"\n\n#include <stddef.h>\n#include <stdint.h>\n", o->name);
+    te_buf_printf(c, "#include \"%s.h\"\n", o->name);
+    if (lib)
+        te_buf_printf(c, "#include \"%s.h\" /* the kernels, shared with the library's other models */\n",
+                      lib->name);
+    te_buf_printf(c, "\n#include <stddef.h>\n#include <stdint.h>\n");
     if (te_target_has_dsp(g->target))
         te_buf_printf(c, "\n/* Armv7E-M DSP SIMD kernels (exact C emulation where the compiler lacks\n"
                          " * __ARM_FEATURE_DSP) */\n");
@@ -307,19 +423,26 @@ static void emit_prologue(te_buf *c, const te_graph *g, const te_plan *p,
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
-    te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
-                     "    uint8_t bytes[%zu];\n} %s_arena %s_ARENA_ATTR;\n",
-                  p->arena_bytes ? p->arena_bytes : 16, o->name, up);
+    emit_arena(c, p, o, up, lib);
+    if (p->state_bytes && state_has_resources(g, p))
+        te_buf_printf(c, "\n/* Variables: given their initial values by %s_reset() (the first invoke\n"
+                         " * calls it), kept across invokes. */\n", o->name);
+    else if (p->state_bytes)
+        te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n",
+                      o->name);
     if (p->state_bytes)
-        te_buf_printf(c, "\n/* Variable tensors: zeroed at start and by %s_reset(), kept across invokes. */\n"
-                         "static union {\n    double align_d;\n    int64_t align_i;\n"
+        te_buf_printf(c, "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
-                      o->name, p->state_bytes, o->name, up);
-    if (p->state_bytes && state_has_zero_points(g, p))
+                      p->state_bytes, o->name, up);
+    if (p->state_bytes && state_has_resources(g, p))
+        te_buf_printf(c, "/* 0 until %s_reset() gave the variables their initial values. */\n"
+                         "static int %s_state_ready;\n", o->name, o->name);
+    else if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
     emit_slice_hook(c, g, p->st, o->name, up);
-    emit_stack_buffers(c, p);
+    if (!lib)
+        emit_stack_buffers(c, dsp_stack_buffer(p));
 }
 
 /* 1 when the code in b uses NAME_arena (a model whose only output is a
@@ -331,12 +454,38 @@ static int mentions_arena(const te_buf *b, const char *name)
     return b->s && strstr(b->s, needle) != NULL;
 }
 
+/* The initial values of resource variables (CALL_ONCE's init subgraph),
+ * before NAME_reset(). */
+static void emit_state_inits(te_buf *c, const te_graph *g, const te_plan *p, const char *name)
+{
+    char safe[256];
+    int t;
+    size_t i, n;
+    for (t = 0; t < g->n_tensors; t++) {
+        const te_tensor *tt = &g->tensors[t];
+        if (!state_root(p, tt) || !tt->state_init)
+            continue;
+        n = te_tensor_bytes(tt);
+        te_buf_printf(c, "/* initial value of resource variable '%s' (CALL_ONCE) */\n"
+                         "static const uint8_t %s_init_%d[%zu] = {",
+                      comment_safe(tt->name, safe, sizeof safe), name, t, n);
+        for (i = 0; i < n; i++)
+            te_buf_printf(c, "%s%u,", i % 16 ? " " : "\n    ", (unsigned)tt->state_init[i]);
+        te_buf_printf(c, "\n};\n\n");
+    }
+}
+
 /* NAME_reset(): TFLite Micro's ResetVariableTensors: zeroes the state,
  * then sets each int8 variable tensor to its zero point (and then the
- * first invoke calls it: NAME_state_ready). */
+ * first invoke calls it: NAME_state_ready); a resource variable gets its
+ * zero point byte, or the value CALL_ONCE's init subgraph gives it (the
+ * init runs again after a reset, unlike TFLite Micro's Reset(), which
+ * leaves CALL_ONCE spent). */
 static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const char *name)
 {
     int t;
+    if (p->state_bytes)
+        emit_state_inits(c, g, p, name);
     te_buf_printf(c, "void %s_reset(void)\n{\n", name);
     if (p->state_bytes)
         te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
@@ -344,16 +493,24 @@ static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const cha
     if (p->state_bytes && state_has_zero_points(g, p)) {
         for (t = 0; t < g->n_tensors; t++) {
             const te_tensor *tt = &g->tensors[t];
-            if (!(tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0 &&
-                  p->place[t].in_state &&
-                  tt->type == TE_DT_INT8 && tt->q.count > 0 && tt->q.zero_point[0] != 0))
+            size_t off = p->place[t].state_offset, end = off + te_tensor_bytes(tt);
+            if (!state_root(p, tt))
                 continue;
-            te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
-                             "        %s_state.bytes[i] = (uint8_t)%lld;\n",
-                          p->place[t].state_offset,
-                          p->place[t].state_offset + te_tensor_bytes(tt),
-                          "zero point of an int8 variable", name,
-                          (long long)tt->q.zero_point[0]);
+            if (tt->state_init)
+                te_buf_printf(c, "    for (i = 0; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[%zu + i] = %s_init_%d[i];\n",
+                              te_tensor_bytes(tt), "initial value (CALL_ONCE)", name,
+                              off, name, t);
+            else if (tt->is_resource && state_fill(tt))
+                te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[i] = %u;\n",
+                              off, end, "zero point of a resource variable", name,
+                              (unsigned)state_fill(tt));
+            else if (!tt->is_resource && state_fill(tt))
+                te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
+                                 "        %s_state.bytes[i] = (uint8_t)%lld;\n",
+                              off, end, "zero point of an int8 variable", name,
+                              (long long)tt->q.zero_point[0]);
         }
         te_buf_printf(c, "    %s_state_ready = 1;\n", name);
     }
@@ -376,8 +533,47 @@ static int paste_kernels(const te_emit *e, te_buf *c, te_diag *d)
                             d);
 }
 
-int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
-               te_diag *d)
+/* In a library the model calls the shared kernels, never copies of its
+ * own: the calls that would inline a kernel when optimising call it. */
+static void call_shared_kernels(te_buf *c, const te_buf *consts)
+{
+    static const char *const calls[] = {"TE_CONV2D_GEMM_CALL", "TE_DEPTHWISE_DSP_CALL"};
+    size_t i;
+    for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (consts->s && strstr(consts->s, calls[i]))
+            te_buf_printf(c, "\n/* library: the shared kernel, not a copy inlined here */\n"
+                             "#undef %s\n#define %s(inl, plain) plain\n",
+                          calls[i], calls[i]);
+}
+
+/* What the model's code calls, for the library's runtime. */
+static int add_to_library(te_codegen_lib *lib, const te_emit *e, const char *name, te_diag *d)
+{
+    int i, j;
+    if (lib->n_models && e->g->target != lib->target)
+        return te_fail(d, "model %s is for target %s, the library's first model for %s", name,
+                       te_target_name(e->g->target), te_target_name(lib->target));
+    lib->target = e->g->target;
+    te_buf_printf(&lib->models, "%s%s", lib->n_models++ ? ", " : "", name);
+    if (e->body.len)
+        te_buf_append(&lib->calls, e->body.s, e->body.len);
+    for (i = 0; i < e->n_kernels; i++) {
+        const char *fam = te_kernel_get(e->kernels[i])->family;
+        for (j = 0; j < lib->n_families && strcmp(lib->families[j], fam) != 0; j++)
+            ;
+        if (j < lib->n_families)
+            continue;
+        if (lib->n_families == (int)(sizeof lib->families / sizeof lib->families[0]))
+            return te_fail(d, "internal: too many kernel families in one library");
+        lib->families[lib->n_families++] = fam;
+    }
+    if (lib->models.oom || lib->calls.oom || e->body.oom)
+        return te_fail(d, "out of memory in code generation");
+    return 0;
+}
+
+static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_codegen_lib *lib,
+                   te_buf *h, te_buf *c, te_diag *d)
 {
     te_emit e;
     te_buf io = {0};
@@ -409,12 +605,14 @@ int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *
         n = te_stack_plan_kernels(g, p, ids + n, 0) + n;
         emit_header(h, g, p, o, te_stack_bound_kernels(ids, n, g->target));
     }
-    emit_prologue(c, g, p, o);
-    if (paste_kernels(&e, c, d) < 0)
+    emit_prologue(c, g, p, o, lib);
+    if (lib ? add_to_library(lib, &e, o->name, d) < 0 : paste_kernels(&e, c, d) < 0)
         goto out;
     te_buf_printf(c, "\n/* ---- constants (flash) ---- */\n");
     if (e.consts.len)
         te_buf_append(c, e.consts.s, e.consts.len);
+    if (lib)
+        call_shared_kernels(c, &e.consts);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
     if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
         !mentions_arena(&e.consts, o->name))
@@ -439,4 +637,16 @@ out:
     te_buf_free(&io);
     free(e.tensor_const);
     return rc;
+}
+
+int te_codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_buf *h, te_buf *c,
+               te_diag *d)
+{
+    return codegen(g, p, o, NULL, h, c, d);
+}
+
+int te_codegen_in_library(te_graph *g, const te_plan *p, const te_codegen_opts *o,
+                          te_codegen_lib *lib, te_buf *h, te_buf *c, te_diag *d)
+{
+    return codegen(g, p, o, lib, h, c, d);
 }

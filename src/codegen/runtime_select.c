@@ -864,21 +864,25 @@ static void called_family(void *ctx, const char *name, size_t len)
         add_family(ctx, te_kernel_get((te_kernel_id)k)->family);
 }
 
-static void isa_macros(macro_env *env, te_runtime_isa isa)
+/* shared: the library's header defines TE_KERNEL (external linkage);
+ * otherwise te_common.h defines it: static. */
+static void isa_macros(macro_env *env, te_runtime_isa isa, int shared)
 {
     env_set(env, "TE_TARGET_DSP", 13, isa.dsp ? 1 : 0);
     env_set(env, "TE_TARGET_AVX2", 14, isa.avx2 ? 1 : 0);
     env_set(env, "__SSE2__", 8, isa.avx2 ? 1 : 0);
-    env_set(env, "TE_KERNEL", 9, 0); /* te_common.h defines it: static */
+    env_set(env, "TE_KERNEL", 9, shared ? 1 : 0);
 }
 
-int te_runtime_paste(te_buf *out, const char *body, size_t body_len, const char *const *families,
-                     int n, te_runtime_isa isa, te_diag *d)
+/* The pasted pieces: all to out, or (decls set) the headers' to decls and
+ * the sources' to out.  File 0 is te_common.h, then each family's .h, .c. */
+static int paste(te_buf *out, te_buf *decls, const char *body, size_t body_len,
+                 const char *const *families, int n, te_runtime_isa isa, te_diag *d)
 {
     family_list fams = {0};
     macro_env env = {0};
     selection sel;
-    te_buf *resolved = NULL, text = {0};
+    te_buf *resolved = NULL, text = {0}, header = {0};
     const char **names = NULL;
     int i, n_files, rc = -1;
     memset(&sel, 0, sizeof sel);
@@ -892,7 +896,7 @@ int te_runtime_paste(te_buf *out, const char *body, size_t body_len, const char 
         te_fail(d, "out of memory in code generation");
         goto out;
     }
-    isa_macros(&env, isa);
+    isa_macros(&env, isa, decls != NULL);
     for (i = 0; i < n_files; i++) {
         char fname[MAX_NAME + 8];
         const te_runtime_file *f;
@@ -924,14 +928,17 @@ int te_runtime_paste(te_buf *out, const char *body, size_t body_len, const char 
     }
     for (i = 0; i < sel.n_pc; i++) {
         const piece *pc = &sel.pc[i];
+        te_buf *to = decls && (pc->file == 0 || pc->file % 2) ? &header : &text;
         if (i == 0 || pc->file != sel.pc[i - 1].file)
-            te_buf_printf(&text, "\n/* ---- runtime/%s ---- */\n", names[pc->file]);
+            te_buf_printf(to, "\n/* ---- runtime/%s ---- */\n", names[pc->file]);
         if (pc->section < 0 || sel.sec[pc->section].needed)
-            te_buf_append(&text, pc->s, pc->len);
+            te_buf_append(to, pc->s, pc->len);
     }
+    if (header.len)
+        tidy(decls, header.s, header.len);
     if (text.len)
         tidy(out, text.s, text.len);
-    if (text.oom || out->oom) {
+    if (text.oom || out->oom || header.oom || (decls && decls->oom)) {
         te_fail(d, "out of memory in code generation");
         goto out;
     }
@@ -949,5 +956,18 @@ out:
     free(fams.fam);
     free(env.v);
     te_buf_free(&text);
+    te_buf_free(&header);
     return rc;
+}
+
+int te_runtime_paste(te_buf *out, const char *body, size_t body_len, const char *const *families,
+                     int n, te_runtime_isa isa, te_diag *d)
+{
+    return paste(out, NULL, body, body_len, families, n, isa, d);
+}
+
+int te_runtime_paste_shared(te_buf *decls, te_buf *defs, const char *body, size_t body_len,
+                            const char *const *families, int n, te_runtime_isa isa, te_diag *d)
+{
+    return paste(defs, decls, body, body_len, families, n, isa, d);
 }

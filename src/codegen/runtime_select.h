@@ -40,4 +40,12 @@ typedef struct {
 int te_runtime_paste(te_buf *out, const char *body, size_t body_len, const char *const *families,
                      int n, te_runtime_isa isa, te_diag *d);
 
+/* The same cut in two for a library of several models: the declarations
+ * (te_common.h and the families' headers) into decls, for a header every
+ * model's file includes, and the definitions (the families' sources) into
+ * defs, compiled once.  TE_KERNEL is left to the code before decls to
+ * define (empty: the kernels get external linkage). */
+int te_runtime_paste_shared(te_buf *decls, te_buf *defs, const char *body, size_t body_len,
+                            const char *const *families, int n, te_runtime_isa isa, te_diag *d);
+
 #endif

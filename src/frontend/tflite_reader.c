@@ -1,4 +1,5 @@
-/* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0).
+/* tflite_reader.c - builds a te_graph from a .tflite image (subgraph 0, and
+ * the subgraphs its CALL_ONCE and IF operators run, in te_graph.subgraphs).
  *
  * Owns the TFLite schema knowledge: field ids of Model, OperatorCode,
  * SubGraph, Tensor, QuantizationParameters, Operator and Buffer, which
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #include "flatbuf.h"
+#include "inline_if.h"
+#include "resource_vars.h"
 
 /* Field ids (schema.fbs; a union field takes two ids: type, then value). */
 enum { MODEL_VERSION = 0, MODEL_OPCODES = 1, MODEL_SUBGRAPHS = 2, MODEL_DESC = 3, MODEL_BUFFERS = 4 };
@@ -50,6 +53,8 @@ typedef struct {
     int *versions;
     char **customs;    /* custom_code (only kept for CUSTOM) */
     uint64_t work;     /* bytes copied + tables visited (see WORK_PER_BYTE) */
+    char **res_container, **res_name; /* resource variables met so far (VAR_HANDLE) */
+    int n_res;
 } reader;
 
 /* ---------------------------------------------------------------- utils */
@@ -346,13 +351,13 @@ static int read_buffer(reader *r, te_tensor *t, uint32_t index)
             return tensor_fail(r, t, msg);
         }
         if (size) {
-            t->data = r->g->model_data + off;
+            t->data = r->b.data + off;
             t->data_bytes = (size_t)size;
         }
         return 0;
     }
     if (data.len) {
-        t->data = r->g->model_data + data.pos;
+        t->data = r->b.data + data.pos;
         t->data_bytes = data.len;
     }
     return 0;
@@ -768,11 +773,69 @@ static int dec_sequence_lstm(reader *r, const fb_table *t, te_op *op)
     return 0;
 }
 
+/* A resource variable's id, as TFLite Micro's MicroResourceVariables finds
+ * or creates it: the same shared_name, and the same container unless this
+ * one has none (an absent or empty container matches any). */
+static int resource_id(reader *r, char *container, char *name)
+{
+    int i;
+    char **c2, **n2;
+    for (i = 0; i < r->n_res; i++)
+        if ((!container[0] || !strcmp(container, r->res_container[i])) &&
+            !strcmp(name, r->res_name[i])) {
+            free(container);
+            free(name);
+            return i;
+        }
+    c2 = realloc(r->res_container, (size_t)(r->n_res + 1) * sizeof *c2);
+    if (c2)
+        r->res_container = c2;
+    n2 = realloc(r->res_name, (size_t)(r->n_res + 1) * sizeof *n2);
+    if (n2)
+        r->res_name = n2;
+    if (!c2 || !n2) {
+        free(container);
+        free(name);
+        return te_fail(r->d, "out of memory reading resource variables");
+    }
+    r->res_container[r->n_res] = container;
+    r->res_name[r->n_res] = name;
+    return r->n_res++;
+}
+
+static int dec_var_handle(reader *r, const fb_table *t, te_op *op)
+{
+    char *container = NULL, *name = NULL;
+    if (fb_str_field(t, 0, "VarHandleOptions.container", &container) ||
+        fb_str_field(t, 1, "VarHandleOptions.shared_name", &name)) {
+        free(container);
+        return -1;
+    }
+    op->opt.resource = resource_id(r, container, name);
+    return op->opt.resource < 0 ? -1 : 0;
+}
+
+/* CALL_ONCE init_subgraph_index; IF then/else, WHILE cond/body indices. */
+static int dec_subgraphs(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t a, b = -1;
+    (void)r;
+    if (fb_i32(t, 0, 0, &a) || (op->opcode != TE_OP_CALL_ONCE && fb_i32(t, 1, 0, &b)))
+        return -1;
+    op->opt.subgraph[0] = a;
+    op->opt.subgraph[1] = b;
+    return 0;
+}
+
 static const struct {
     int opcode;
     int union_type;
     opt_decoder decode;
 } option_kinds[] = {
+    {TE_OP_VAR_HANDLE, TE_OPT_VAR_HANDLE, dec_var_handle},
+    {TE_OP_CALL_ONCE, TE_OPT_CALL_ONCE, dec_subgraphs},
+    {TE_OP_IF, TE_OPT_IF, dec_subgraphs},
+    {TE_OP_WHILE, TE_OPT_WHILE, dec_subgraphs},
     {TE_OP_CONV_2D, TE_OPT_CONV2D, dec_conv},
     {TE_OP_DEPTHWISE_CONV_2D, TE_OPT_DEPTHWISE_CONV2D, dec_depthwise},
     {TE_OP_AVERAGE_POOL_2D, TE_OPT_POOL2D, dec_pool},
@@ -824,6 +887,8 @@ static void option_defaults(te_op *op)
     }
     if (op->opcode == TE_OP_RESHAPE)
         op->opt.new_shape_count = -1;
+    op->opt.resource = -1;
+    op->opt.subgraph[0] = op->opt.subgraph[1] = -1;
 }
 
 static int read_options(reader *r, const fb_table *ot, te_op *op)
@@ -906,9 +971,19 @@ static int read_operator(reader *r, const fb_vec *v, int i)
     if (read_index_list(r, &t, OP_INPUTS, "Operator.inputs", &op->in, &op->n_in) ||
         read_index_list(r, &t, OP_OUTPUTS, "Operator.outputs", &op->out, &op->n_out))
         return -1;
-    if (check_op_tensors(r, op))
+    if (check_op_tensors(r, op) || read_options(r, &t, op))
         return -1;
-    return read_options(r, &t, op);
+    if (op->opcode == TE_OP_VAR_HANDLE && op->opt.resource < 0) { /* no options */
+        char *container = xcalloc(r, 1, 1), *name = xcalloc(r, 1, 1);
+        if (!container || !name) {
+            free(container);
+            free(name);
+            return -1;
+        }
+        op->opt.resource = resource_id(r, container, name);
+        return op->opt.resource < 0 ? -1 : 0;
+    }
+    return 0;
 }
 
 static int read_operators(reader *r, const fb_table *sg)
@@ -1022,20 +1097,80 @@ static int read_model_header(reader *r, fb_table *model)
     return fb_vec_field(model, MODEL_BUFFERS, 4, "Model.buffers", &r->buffers);
 }
 
+/* Subgraph `index` into r->g. */
+static int read_subgraph(reader *r, const fb_vec *subgraphs, int index)
+{
+    fb_table sg;
+    if (fb_vec_table(subgraphs, (uint32_t)index, "SubGraph", &sg) || read_tensors(r, &sg) ||
+        read_io(r, &sg, SG_INPUTS, "inputs", &r->g->inputs, &r->g->n_inputs) ||
+        read_io(r, &sg, SG_OUTPUTS, "outputs", &r->g->outputs, &r->g->n_outputs))
+        return -1;
+    return read_operators(r, &sg) || check_graph_order(r) ? -1 : 0;
+}
+
+/* Index of the subgraph op calls that subgraph 0 has not read yet, lowest
+ * first; -1 when none (or an invalid index: then d is set and *bad = 1). */
+static int next_called(reader *r, int after, uint32_t n_subgraphs, int *bad)
+{
+    const te_graph *g = r->g;
+    int i, k, best = -1;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        int n = op->opcode == TE_OP_CALL_ONCE ? 1 : op->opcode == TE_OP_IF ? 2 : 0;
+        for (k = 0; k < n; k++) { /* WHILE is refused by validation, unread */
+            int s = op->opt.subgraph[k];
+            if (s < 1 || (uint32_t)s >= n_subgraphs) {
+                *bad = 1;
+                te_fail(r->d, "invalid model: %s (op %d): calls subgraph %d (model has %lu "
+                        "subgraphs; 0 is the main one)", te_opcode_name(op->opcode), op->index,
+                        s, (unsigned long)n_subgraphs);
+                return -1;
+            }
+            if (s > after && (best < 0 || s < best))
+                best = s;
+        }
+    }
+    return best;
+}
+
+/* The subgraphs CALL_ONCE and IF operators of subgraph 0 run, into
+ * g->subgraphs[index], in index order (TFLite Micro prepares subgraphs in
+ * that order, which decides which VAR_HANDLE creates a resource). */
+static int read_called_subgraphs(reader *r, const fb_vec *subgraphs)
+{
+    te_graph *main_g = r->g;
+    int s = 0, bad = 0, rc = 0;
+    while (!rc && (s = next_called(r, s, subgraphs->len, &bad)) > 0) {
+        te_graph *sub;
+        if (!main_g->subgraphs) {
+            main_g->subgraphs = xcalloc(r, subgraphs->len, sizeof *main_g->subgraphs);
+            if (!main_g->subgraphs)
+                return -1;
+            main_g->n_subgraphs = (int)subgraphs->len;
+        }
+        sub = xcalloc(r, 1, sizeof *sub);
+        if (!sub)
+            return -1;
+        main_g->subgraphs[s] = sub;
+        r->g = sub;
+        rc = read_subgraph(r, subgraphs, s);
+        r->g = main_g;
+    }
+    return rc || bad ? -1 : 0;
+}
+
 static int read_graph(reader *r)
 {
-    fb_table model, sg;
+    fb_table model;
     fb_vec subgraphs;
     if (read_model_header(r, &model) || read_opcodes(r, &model) ||
         fb_vec_field(&model, MODEL_SUBGRAPHS, 4, "Model.subgraphs", &subgraphs))
         return -1;
     if (subgraphs.len == 0)
         return te_fail(r->d, "invalid model: no subgraphs");
-    if (fb_vec_table(&subgraphs, 0, "SubGraph", &sg) || read_tensors(r, &sg) ||
-        read_io(r, &sg, SG_INPUTS, "inputs", &r->g->inputs, &r->g->n_inputs) ||
-        read_io(r, &sg, SG_OUTPUTS, "outputs", &r->g->outputs, &r->g->n_outputs))
+    if (read_subgraph(r, &subgraphs, 0))
         return -1;
-    return read_operators(r, &sg) || check_graph_order(r) ? -1 : 0;
+    return read_called_subgraphs(r, &subgraphs);
 }
 
 static int check_header(const uint8_t *data, size_t size, te_diag *d)
@@ -1058,6 +1193,12 @@ static void reader_free(reader *r)
     for (i = 0; i < r->n_codes && r->customs; i++)
         free(r->customs[i]);
     free(r->customs);
+    for (i = 0; i < r->n_res; i++) {
+        free(r->res_container[i]);
+        free(r->res_name[i]);
+    }
+    free(r->res_container);
+    free(r->res_name);
     free(r->codes);
     free(r->versions);
 }
@@ -1085,6 +1226,10 @@ te_graph *te_load_tflite(const uint8_t *data, size_t size, te_diag *d)
     r.b.size = size;
     r.b.d = d;
     rc = read_graph(&r);
+    if (!rc)
+        rc = te_inline_if(r.g, d);
+    if (!rc)
+        rc = te_lower_resource_vars(r.g, r.res_name, r.n_res, d);
     reader_free(&r);
     if (rc) {
         te_graph_free(r.g);

@@ -31,6 +31,9 @@ void te_graph_free(te_graph *g)
     for (i = 0; i < g->n_owned; i++)
         free(g->owned[i]);
     free(g->owned);
+    for (i = 0; i < g->n_subgraphs; i++)
+        te_graph_free(g->subgraphs[i]);
+    free(g->subgraphs);
     free(g->model_data);
     free(g);
 }
@@ -64,6 +67,7 @@ const char *te_dtype_name(te_dtype t)
     case TE_DT_COMPLEX64: return "complex64";
     case TE_DT_INT8: return "int8";
     case TE_DT_FLOAT64: return "float64";
+    case TE_DT_RESOURCE: return "resource";
     default: return "unknown";
     }
 }

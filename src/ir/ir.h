@@ -30,7 +30,8 @@ typedef enum {
     TE_DT_INT16 = 7,
     TE_DT_COMPLEX64 = 8,
     TE_DT_INT8 = 9,
-    TE_DT_FLOAT64 = 10
+    TE_DT_FLOAT64 = 10,
+    TE_DT_RESOURCE = 20    /* a resource variable handle (VAR_HANDLE's output) */
 } te_dtype;
 
 /* te_opcode (TE_OP_<NAME> = TFLite's BuiltinOperator code, every one of them)
@@ -76,6 +77,13 @@ typedef struct {
                             * place, concatenation slices) are not here: they
                             * are a te_storage value (storage.h) */
     size_t alias_offset;   /* byte offset of the view inside alias_of */
+    /* A resource variable (VAR_HANDLE's container/shared_name, made a
+     * variable tensor by src/frontend/resource_vars.c): NAME_reset fills it
+     * with its zero point cast to a byte for any quantized type (TFLite
+     * Micro's MicroResourceVariables), then writes state_init over it (the
+     * values CALL_ONCE's init subgraph assigns) when not NULL. */
+    int is_resource;
+    const uint8_t *state_init;
 
     /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
      * intermediate of the patched stage, never stored whole; 2 a region
@@ -119,6 +127,12 @@ typedef struct {
     /* UNIDIRECTIONAL_SEQUENCE_LSTM (activation: of the cell gate) */
     float cell_clip, proj_clip;
     int time_major;
+    int resource;                  /* VAR_HANDLE: resource variable id, from its
+                                    * (container, shared_name) as TFLite Micro matches them */
+    int subgraph[2];               /* CALL_ONCE init; IF then, else; WHILE cond, body */
+    int branches;                  /* IF after inlining: 2 (output = cond ? input 1 + j
+                                    * : input 1 + n + j), or 1 (constant condition:
+                                    * output j = input 1 + j) */
 } te_options;
 
 typedef struct {
@@ -131,9 +145,13 @@ typedef struct {
     int *out;
     te_options opt;
     int dead;              /* removed by a pass; skipped by planner/codegen */
+    /* An operator of an IF branch, inlined (src/frontend/inline_if.c): 0
+     * runs always; k > 0 runs only when bool tensor k - 1 is true (false
+     * when guard_false) */
+    int guard, guard_false;
 } te_op;
 
-typedef struct {
+typedef struct te_graph {
     te_tensor *tensors;
     int n_tensors;
     te_op *ops;            /* execution order */
@@ -154,6 +172,15 @@ typedef struct {
     void **owned;          /* buffers the graph frees: constant data computed
                             * at compile time (pass_fold_const.c) */
     int n_owned;
+    /* Further subgraphs of the model that operators of this one call
+     * (CALL_ONCE's init subgraph), by model subgraph index; NULL when not
+     * read.  Their constant data points into this graph's model_data. */
+    struct te_graph **subgraphs;
+    int n_subgraphs;
+    int keep_order;        /* 1: operators have side effects on state (resource
+                            * variables) or run under guards (IF branches): the
+                            * schedule keeps the model's order */
+    int has_guards;        /* 1: some operator has a guard (no patch stage) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

@@ -99,6 +99,11 @@ extern const te_op_def te_op_fill;
 extern const te_op_def te_op_zeros_like;
 extern const te_op_def te_op_reverse_v2;
 extern const te_op_def te_op_embedding_lookup;
+extern const te_op_def te_op_read_variable;
+extern const te_op_def te_op_assign_variable;
+extern const te_op_def te_op_var_handle;
+extern const te_op_def te_op_call_once;
+extern const te_op_def te_op_if;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -194,6 +199,11 @@ static const te_op_def *const op_table[] = {
     &te_op_zeros_like,
     &te_op_reverse_v2,
     &te_op_embedding_lookup,
+    &te_op_read_variable,
+    &te_op_assign_variable,
+    &te_op_var_handle,
+    &te_op_call_once,
+    &te_op_if,
 };
 
 const te_op_def *te_op_lookup(int opcode)

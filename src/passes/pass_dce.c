@@ -1,5 +1,7 @@
 /* pass_dce.c - dead-code elimination: an operator none of whose outputs is
- * read by a live operator or is a graph output does not need to run. */
+ * read by a live operator or is a graph output does not need to run.  An
+ * operator without outputs (ASSIGN_VARIABLE) runs for its effect on the
+ * state and always stays. */
 #include <stdlib.h>
 
 #include "passes.h"
@@ -28,7 +30,7 @@ void te_pass_dce(te_graph *g)
         changed = 0;
         for (i = g->n_ops - 1; i >= 0; i--) {
             te_op *op = &g->ops[i];
-            int j, needed = 0;
+            int j, needed = op->n_out == 0;
             if (op->dead)
                 continue;
             for (j = 0; j < op->n_out && !needed; j++)

@@ -4,7 +4,9 @@
  * by their peak of live bytes: the model's, and a greedy one that always
  * runs the ready operator adding the fewest bytes (outputs made minus
  * inputs it is the last reader of).  The ops array is reordered in place;
- * each op keeps its model index (op->index) for dumps and messages. */
+ * each op keeps its model index (op->index) for dumps and messages.  A
+ * graph whose ops read and write state (resource variables: keep_order)
+ * keeps the model's order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +141,7 @@ void te_schedule_for_memory(te_graph *g)
     int *order = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
     int *scratch = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
     int n = 0, i, j;
-    if (live && order && scratch) {
+    if (live && order && scratch && !g->keep_order) {
         for (i = 0; i < g->n_ops; i++)
             if (!g->ops[i].dead)
                 live[n++] = i;

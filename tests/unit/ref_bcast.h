@@ -17,14 +17,16 @@
 #define REF_UNUSED
 #endif
 
-/* Random output shape of rank r (<= max_rank) and two input shapes that
- * broadcast to it (leading dims dropped, dims set to 1 at random). */
-static REF_UNUSED void ref_rand_bcast(int max_rank, int *r, int *out, int *ra, int *sa, int *rb, int *sb)
+/* Random output shape of rank r (<= max_rank; dims up to max_dim, 3 past
+ * rank 4) and two input shapes that broadcast to it (leading dims dropped,
+ * dims set to 1 at random; every output dim comes from an input). */
+static REF_UNUSED void ref_rand_bcast_dims(int max_rank, int max_dim, int *r, int *out, int *ra,
+                                           int *sa, int *rb, int *sb)
 {
     int i, pattern = (int)(test_rand() % 4);
     *r = test_rand_range(0, max_rank);
     for (i = 0; i < *r; i++)
-        out[i] = test_rand_range(1, *r > 4 ? 3 : 5);
+        out[i] = test_rand_range(1, *r > 4 ? 3 : max_dim);
     *ra = *rb = *r;
     if (pattern != 0 && *r > 0) {
         *ra = test_rand_range(0, *r);
@@ -48,6 +50,13 @@ static REF_UNUSED void ref_rand_bcast(int max_rank, int *r, int *out, int *ra, i
                 sb[ib] = out[i];
         }
     }
+}
+
+/* ref_rand_bcast_dims with dims up to 5. */
+static REF_UNUSED void ref_rand_bcast(int max_rank, int *r, int *out, int *ra, int *sa, int *rb,
+                                      int *sb)
+{
+    ref_rand_bcast_dims(max_rank, 5, r, out, ra, sa, rb, sb);
 }
 
 static REF_UNUSED int ref_elems(const int *s, int r)

@@ -12,6 +12,7 @@
 #include "ops/broadcast.h"
 #include "quant/lut_unary.h"
 #include "quant/quant.h"
+#include "ref_bcast.h"
 #include "te_add.h"
 #include "te_common.h"
 #include "te_minmax.h"
@@ -79,40 +80,6 @@ static int elems(const int *shape, int rank)
     return n;
 }
 
-/* Random broadcast pair: output shape `out` (rank r), inputs drop leading
- * dims and set dims to 1 at random; every output dim comes from an input. */
-static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
-{
-    int i, pattern = (int)(test_rand() % 4);
-    *r = test_rand_range(0, 6);
-    for (i = 0; i < *r; i++)
-        out[i] = test_rand_range(1, *r > 4 ? 3 : 6);
-    *ra = *r;
-    *rb = *r;
-    if (pattern != 0 && *r > 0) {
-        *ra = test_rand_range(0, *r);
-        *rb = test_rand_range(0, *r);
-        if (test_rand() % 2)
-            *ra = *r;
-        else
-            *rb = *r;
-    }
-    for (i = 0; i < *ra; i++)
-        sa[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *ra + i] : 1;
-    for (i = 0; i < *rb; i++)
-        sb[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *rb + i] : 1;
-    for (i = 0; i < *r; i++) {
-        int ia = i - (*r - *ra), ib = i - (*r - *rb);
-        int da = ia >= 0 ? sa[ia] : 1, db = ib >= 0 ? sb[ib] : 1;
-        if (da != out[i] && db != out[i]) {
-            if (ia >= 0)
-                sa[ia] = out[i];
-            else
-                sb[ib] = out[i];
-        }
-    }
-}
-
 /* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
 static int bcast_index(const int *idx, int r, const int *s, int ri)
 {
@@ -148,7 +115,7 @@ typedef int8_t (*ref_fn)(int8_t x, int8_t y, const bcase *c);
 static void bcase_make(bcase *c, ref_fn ref)
 {
     int idx[6] = {0}, i;
-    rand_bcast_shapes(&c->r, c->so, &c->ra, c->sa, &c->rb, c->sb);
+    ref_rand_bcast_dims(6, 6, &c->r, c->so, &c->ra, c->sa, &c->rb, c->sb);
     c->n = elems(c->so, c->r);
     qt_init(&c->a, 0, c->ra, c->sa, rand_scale(), test_rand_range(-128, 127));
     qt_init(&c->b, 1, c->rb, c->sb, rand_scale(), test_rand_range(-128, 127));

@@ -11,6 +11,8 @@
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
 #include "quant/quant.h"
+#include "ref_bcast.h"
+#include "ref_pool.h"
 #include "te_add.h"
 #include "te_common.h"
 #include "te_mean.h"
@@ -117,41 +119,6 @@ static int8_t ref_mul(int8_t x, int8_t y, float s1, int z1, float s2, int z2, fl
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-/* Random broadcast pair: output shape `out` (rank r), inputs drop leading
- * dims and set dims to 1 at random. */
-static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
-{
-    int i, pattern = (int)(test_rand() % 4);
-    *r = test_rand_range(0, 6);
-    for (i = 0; i < *r; i++)
-        out[i] = test_rand_range(1, *r > 4 ? 3 : 6);
-    *ra = *r;
-    *rb = *r;
-    if (pattern != 0 && *r > 0) {
-        *ra = test_rand_range(0, *r);
-        *rb = test_rand_range(0, *r);
-        if (test_rand() % 2)
-            *ra = *r;
-        else
-            *rb = *r;
-    }
-    for (i = 0; i < *ra; i++)
-        sa[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *ra + i] : 1;
-    for (i = 0; i < *rb; i++)
-        sb[i] = (pattern == 0 || test_rand() % 3) ? out[*r - *rb + i] : 1;
-    /* make sure every output dim is produced by some input */
-    for (i = 0; i < *r; i++) {
-        int ia = i - (*r - *ra), ib = i - (*r - *rb);
-        int da = ia >= 0 ? sa[ia] : 1, db = ib >= 0 ? sb[ib] : 1;
-        if (da != out[i] && db != out[i]) {
-            if (ia >= 0)
-                sa[ia] = out[i];
-            else
-                sb[ib] = out[i];
-        }
-    }
-}
-
 /* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
 static int bcast_index(const int *idx, int r, const int *s, int ri)
 {
@@ -183,7 +150,7 @@ static void test_binary(int is_mul, int cases)
         te_activation act = rand_act();
         qtensor ta, tb, to;
         int32_t lo, hi;
-        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
         n = elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
@@ -262,7 +229,7 @@ static int test_add_lut(int cases)
         int32_t lo, hi, u1[256], u2[256];
         te_add_params p;
         te_add_lut_params lp;
-        rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
+        ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
         n = elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
@@ -367,44 +334,7 @@ static void test_add_lut_all(void)
             exh);
 }
 
-/* ---- pooling reference ------------------------------------------------------ */
-
-static void ref_pool(int is_max, const int8_t *in, int n, int h, int w, int ch, int fh, int fw,
-                     int sh, int sw, te_padding pad, int oh, int ow, int32_t lo, int32_t hi,
-                     int8_t *out)
-{
-    int ph = 0, pw = 0, b, y, x, c, i, j;
-    if (pad == TE_PAD_SAME) {
-        int th = (oh - 1) * sh + fh - h, tw = (ow - 1) * sw + fw - w;
-        ph = th > 0 ? th / 2 : 0;
-        pw = tw > 0 ? tw / 2 : 0;
-    }
-    for (b = 0; b < n; b++)
-        for (y = 0; y < oh; y++)
-            for (x = 0; x < ow; x++)
-                for (c = 0; c < ch; c++) {
-                    int32_t sum = 0, mx = -128, cnt = 0, v;
-                    for (i = 0; i < fh; i++)
-                        for (j = 0; j < fw; j++) {
-                            int iy = y * sh - ph + i, ix = x * sw - pw + j;
-                            int32_t val;
-                            if (iy < 0 || iy >= h || ix < 0 || ix >= w)
-                                continue;
-                            val = in[((b * h + iy) * w + ix) * ch + c];
-                            sum += val;
-                            mx = val > mx ? val : mx;
-                            cnt++;
-                        }
-                    if (is_max)
-                        v = mx;
-                    else if (sum >= 0)
-                        v = (sum + cnt / 2) / cnt;
-                    else
-                        v = -((-sum + cnt / 2) / cnt);
-                    v = v < lo ? lo : v > hi ? hi : v;
-                    *out++ = (int8_t)v;
-                }
-}
+/* ---- pooling ---------------------------------------------------------------- */
 
 static void test_pool(int is_max, int cases)
 {
@@ -449,7 +379,8 @@ static void test_pool(int is_max, int cases)
         qt_init(&to, 1, 4, oshape, s, zp);
         fill_rand(in, n * h * w * ch);
         act_bounds(opt.activation, s, zp, &lo, &hi);
-        ref_pool(is_max, in, n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi, ref);
+        ref_pool(is_max, in, (int)sizeof in[0], n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi,
+                 ref);
         te_pool_make_params(&opt, &ti.t, &to.t, &p);
         memset(out, 0x55, (size_t)(n * oh * ow * ch) + 16);
         if (is_max)

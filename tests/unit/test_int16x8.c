@@ -14,6 +14,7 @@
 #include "ops/pool.h" /* te_pool_make_params */
 #include "quant/lut_softmax_s16.h"
 #include "quant/quant.h"
+#include "ref_pool.h"
 #include "te_add.h"
 #include "te_common.h"
 #include "te_mean.h"
@@ -238,42 +239,6 @@ static void test_binary(int is_mul, int cases)
 
 /* ---- pooling ---------------------------------------------------------------- */
 
-static void ref_pool(int is_max, const int16_t *in, int n, int h, int w, int ch, int fh, int fw,
-                     int sh, int sw, te_padding pad, int oh, int ow, int32_t lo, int32_t hi,
-                     int16_t *out)
-{
-    int ph = 0, pw = 0, b, y, x, c, i, j;
-    if (pad == TE_PAD_SAME) {
-        int th = (oh - 1) * sh + fh - h, tw = (ow - 1) * sw + fw - w;
-        ph = th > 0 ? th / 2 : 0;
-        pw = tw > 0 ? tw / 2 : 0;
-    }
-    for (b = 0; b < n; b++)
-        for (y = 0; y < oh; y++)
-            for (x = 0; x < ow; x++)
-                for (c = 0; c < ch; c++) {
-                    int32_t sum = 0, mx = -32768, cnt = 0, v;
-                    for (i = 0; i < fh; i++)
-                        for (j = 0; j < fw; j++) {
-                            int iy = y * sh - ph + i, ix = x * sw - pw + j;
-                            int32_t val;
-                            if (iy < 0 || iy >= h || ix < 0 || ix >= w)
-                                continue;
-                            val = in[((b * h + iy) * w + ix) * ch + c];
-                            sum += val;
-                            mx = val > mx ? val : mx;
-                            cnt++;
-                        }
-                    if (is_max)
-                        v = mx;
-                    else if (sum >= 0)
-                        v = (sum + cnt / 2) / cnt;
-                    else
-                        v = -((-sum + cnt / 2) / cnt);
-                    *out++ = (int16_t)clamp(v, lo, hi);
-                }
-}
-
 static void test_pool(int is_max, int cases)
 {
     static int16_t in[MAXN], out[MAXN + 16], ref[MAXN];
@@ -312,7 +277,8 @@ static void test_pool(int is_max, int cases)
         qt_init(&to, 1, 4, oshape, s, 0);
         fill_rand(in, n * h * w * ch);
         act_bounds(opt.activation, s, 0, &lo, &hi);
-        ref_pool(is_max, in, n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi, ref);
+        ref_pool(is_max, in, (int)sizeof in[0], n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi,
+                 ref);
         te_pool_make_params(&opt, &ti.t, &to.t, &p);
         CHECK(p.act_min == lo && p.act_max == hi);
         guard_fill(out, n * oh * ow * ch);
