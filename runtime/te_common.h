@@ -144,6 +144,163 @@ static inline TE_UNUSED int32_t te_mul_by_quant_mult_greater_than_one(int32_t x,
 }
 /* te:end */
 
+/* te:section te_fp_add */
+/* ---- gemmlowp fixed-point arithmetic, the kernels' and the compiler's
+ * (src/quant/fixedpoint.h): int32 values with ib integer bits ---------- */
+static inline TE_UNUSED int32_t te_fp_add(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+/* te:end */
+
+/* te:section te_fp_sub */
+static inline TE_UNUSED int32_t te_fp_sub(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a - (uint32_t)b);
+}
+/* te:end */
+
+/* te:section te_fp_neg */
+static inline TE_UNUSED int32_t te_fp_neg(int32_t a)
+{
+    return (int32_t)(0u - (uint32_t)a);
+}
+/* te:end */
+
+/* te:section te_fp_mul */
+/* Product of two fixed-point values (integer bits add up). */
+static inline TE_UNUSED int32_t te_fp_mul(int32_t a, int32_t b)
+{
+    return te_sat_round_doubling_high_mul(a, b);
+}
+/* te:end */
+
+/* te:section te_fp_sat_shl */
+/* x * 2^e for 0 <= e <= 31, saturating (SaturatingRoundingMultiplyByPOT
+ * with a left shift); e <= 0 leaves x unchanged. */
+static inline TE_UNUSED int32_t te_fp_sat_shl(int32_t x, int e)
+{
+    int32_t threshold;
+    if (e <= 0)
+        return x;
+    threshold = (int32_t)(((int64_t)1 << (31 - e)) - 1);
+    if (x > threshold)
+        return INT32_MAX;
+    if (x < -threshold)
+        return INT32_MIN;
+    return te_shl_i32(x, e);
+}
+/* te:end */
+
+/* te:section te_fp_mul_pot */
+/* x * 2^e: saturating left shift for e > 0, rounding right shift for e < 0
+ * (SaturatingRoundingMultiplyByPOT). */
+static inline TE_UNUSED int32_t te_fp_mul_pot(int32_t x, int e)
+{
+    return e < 0 ? te_rounding_divide_by_pot(x, -e) : te_fp_sat_shl(x, e);
+}
+/* te:end */
+
+/* te:section te_fp_rescale */
+/* The same value with dst_ib integer bits instead of src_ib (Rescale). */
+static inline TE_UNUSED int32_t te_fp_rescale(int32_t x, int src_ib, int dst_ib)
+{
+    return te_fp_mul_pot(x, src_ib - dst_ib);
+}
+/* te:end */
+
+/* te:section te_fp_rounding_half_sum */
+/* (a + b) / 2 rounded half away from zero (RoundingHalfSum). */
+static inline TE_UNUSED int32_t te_fp_rounding_half_sum(int32_t a, int32_t b)
+{
+    int64_t sum = (int64_t)a + (int64_t)b;
+    return (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+/* te:end */
+
+/* te:section te_fp_sat_add */
+/* int64-clamped add (TFLite's SaturatingAddNonGemmlowp). */
+static inline TE_UNUSED int32_t te_fp_sat_add(int32_t a, int32_t b)
+{
+    int64_t s = (int64_t)a + (int64_t)b;
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : s));
+}
+/* te:end */
+
+/* te:section te_fp_sat_sub */
+/* int64-clamped subtract (TFLite's SaturatingSub). */
+static inline TE_UNUSED int32_t te_fp_sat_sub(int32_t a, int32_t b)
+{
+    int64_t s = (int64_t)a - (int64_t)b;
+    return (int32_t)(s > INT32_MAX ? INT32_MAX : (s < INT32_MIN ? INT32_MIN : s));
+}
+/* te:end */
+
+/* te:section te_fp_clz */
+/* Count of leading zero bits of a 32-bit word (32 for 0). */
+static inline TE_UNUSED int te_fp_clz(uint32_t x)
+{
+    int n = 0;
+    if (x == 0)
+        return 32;
+    while (!(x & 0x80000000u)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+/* te:end */
+
+/* te:section te_fp_one_over_one_plus_x */
+/* 1 / (1 + a) for a in [0, 1), Q0.31: Newton-Raphson on d = (1 + a) / 2 in
+ * Q2.29 (one function: split, gcc compiles the Cortex-M4 softmax otherwise). */
+static inline TE_UNUSED int32_t te_fp_one_over_one_plus_x(int32_t a)
+{
+    int32_t d = te_fp_rounding_half_sum(a, INT32_MAX);
+    int32_t x = te_fp_add(1515870810, te_sat_round_doubling_high_mul(d, -1010580540));
+    int i;
+    for (i = 0; i < 3; i++) {
+        int32_t err = te_fp_sub((int32_t)1 << 29, te_sat_round_doubling_high_mul(d, x));
+        x = te_fp_add(x, te_fp_sat_shl(te_sat_round_doubling_high_mul(x, err), 2));
+    }
+    return te_fp_sat_shl(x, 1);
+}
+/* te:end */
+
+/* te:section te_fp_log_x_ge_1 */
+/* log(x) for x >= 1 with in_ib integer bits, result with out_ib integer
+ * bits (gemmlowp's log_x_for_x_greater_than_or_equal_to_1_impl): x = 2^k r
+ * with r near 1, log r from a rational approximation. */
+static inline TE_UNUSED int32_t te_fp_log_x_ge_1(int32_t x, int in_ib, int out_ib)
+{
+    const int acc_ib = out_ib + 1;
+    const int32_t log_2 = 1488522236, sqrt_sqrt_half = 1805811301, sqrt_half = 1518500250;
+    const int32_t alpha_n = 117049297, alpha_d = 127690142;
+    const int32_t alpha_i = 1057819769, alpha_f = 638450708;
+    const int32_t quarter = te_fp_rescale(536870912, 0, acc_ib); /* 1/4 */
+    int ha = te_fp_clz((uint32_t)x);
+    int hb = te_fp_clz((uint32_t)te_fp_mul(x, sqrt_half)) - 1;
+    int32_t ra = te_fp_sat_shl(te_fp_mul(te_fp_sat_shl(x, ha - 1), sqrt_half), 1);
+    int32_t za_adj = te_fp_sat_add(te_fp_sat_shl(in_ib - ha, 31 - acc_ib), quarter);
+    int32_t rb = te_fp_sat_shl(x, hb);
+    int32_t zb_adj = te_fp_sat_sub(te_fp_sat_shl(in_ib - hb, 31 - acc_ib), quarter);
+    int32_t r = ra < rb ? ra : rb;
+    int32_t z_adj = za_adj > zb_adj ? za_adj : zb_adj;
+    int32_t p = te_fp_rounding_half_sum(r, sqrt_sqrt_half);
+    int32_t q = te_fp_sub(r, sqrt_sqrt_half);
+    int32_t q2, num, den;
+    q = te_fp_add(q, q);
+    q2 = te_fp_mul(q, q);
+    num = te_fp_add(te_fp_mul(q, r), te_fp_mul(te_fp_mul(q, q2), alpha_n));
+    den = te_fp_add(te_fp_mul(p, te_fp_add(te_fp_add(alpha_i, q), te_fp_mul(alpha_d, q2))),
+                    te_fp_mul(alpha_f, q));
+    return te_fp_rescale(te_fp_add(te_fp_mul(z_adj, log_2),
+                                   te_fp_mul(te_fp_rescale(num, 0, acc_ib),
+                                             te_fp_one_over_one_plus_x(den))),
+                         acc_ib, out_ib);
+}
+/* te:end */
+
 /* te:section te_lut_interp_s16 */
 /* TFLite's int16 table lookup with linear interpolation
  * (lut_lookup_with_interpolation): lut has 513 entries over the int16

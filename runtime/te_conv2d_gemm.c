@@ -1,8 +1,10 @@
-/* te_conv2d_gemm.c - fast CONV_2D int8 kernel (see te_conv2d_gemm.h).
- *
- * Output pixels in order; for each, every block of 4 output channels is 4
+/* te_conv2d_gemm.c - fast CONV_2D int8 kernel (see te_conv2d_gemm.h):
+ * output pixels in order; for each, every block of 4 output channels is 4
  * dot products over the pixel's patch (each input loaded once for the
- * four), requantized and stored.  Which way a pixel goes depends on the
+ * four), requantized and stored.  Accumulation wraps modulo 2^32 like
+ * TFLite's int32 accumulator, without signed-overflow UB.
+ *
+ * Which way a pixel goes depends on the
  * room left in the output tensor after its own outputs (not written yet):
  *  - room for its patch widened to int16: built there, then read (the
  *    usual case; pointwise layers on a DSP core build many pixels at once);
@@ -17,9 +19,7 @@
  * Otherwise int16 loops over contiguous memory that compilers vectorise;
  * on x86 with SSE2 (every x86-64) explicit vectors instead: PMADDWD over 8
  * patch elements, 8 channels per pass, one reduction per pass, the fast
- * requantization 4 channels at a time (exact: integer arithmetic only).
- * Accumulation wraps modulo 2^32 like TFLite's int32 accumulator, without
- * signed-overflow UB. */
+ * requantization 4 channels at a time (exact: integer arithmetic only). */
 #include "te_common.h"
 #include "te_conv2d_gemm.h"
 

@@ -16,20 +16,21 @@
  * Patch element k of an output pixel is input element (ky, kx, c),
  * k = (ky * k_w + kx) * in_c + c, K = k_h * k_w * in_c, padded with zero
  * weights to k_pad.  Channels are padded to a multiple of 4 with zero
- * weights (bias and table too).  Weight layouts:
- *  - TE_TARGET_DSP (Armv7E-M SMLAD): k_pad is a multiple of 4; words of two
- *    int16; for each group of 4 channels and each group of 4 patch
- *    elements w0..w3, the words (w0,w2) (w1,w3) of each of the 4 channels
- *    (what SXTB16 and SXTB16 ROR 8 make of the input bytes x0..x3);
- *  - otherwise: k_pad is a multiple of 8, int16 [channel][k_pad]. */
+ * weights (bias and table too).  The weight layout (te_conv2d_gemm_w) is
+ * the target's. */
 #ifndef TE_CONV2D_GEMM_H
 #define TE_CONV2D_GEMM_H
 
 #include <stdint.h>
 
 #if defined(TE_TARGET_DSP)
-typedef int32_t te_conv2d_gemm_w; /* two int16 weights per word */
+/* Weights for SMLAD (Armv7E-M): k_pad is a multiple of 4; words of two
+ * int16; for each group of 4 channels and each group of 4 patch elements
+ * w0..w3, the words (w0,w2) (w1,w3) of each of the 4 channels (what SXTB16
+ * and SXTB16 ROR 8 make of the input bytes x0..x3). */
+typedef int32_t te_conv2d_gemm_w;
 #else
+/* Weights: k_pad is a multiple of 8, int16 [channel][k_pad]. */
 typedef int16_t te_conv2d_gemm_w;
 #endif
 

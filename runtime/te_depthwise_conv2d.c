@@ -839,6 +839,7 @@ static inline TE_UNUSED int te_depthwise_conv2d_ring_span(const te_depthwise_con
 }
 /* te:end */
 
+/* te:section te_depthwise_conv2d_ring_geo */
 /* What the pixel loops read, copied out of the params (stores through the
  * int8 output could alias them) and precomputed once. */
 typedef struct {
@@ -846,6 +847,7 @@ typedef struct {
     int32_t zp, lo, hi;
     int tap[16];  /* plane row index of tap kx of pixel 0 */
 } te_depthwise_conv2d_ring_geo;
+/* te:end */
 
 /* te:section te_depthwise_conv2d_ring_geometry */
 static inline TE_UNUSED void te_depthwise_conv2d_ring_geometry(

@@ -40,6 +40,14 @@ TE_KERNEL void te_depthwise_conv2d_s8_inplace(const te_depthwise_conv2d_params *
                                               int8_t *plane);
 /* te:end */
 
+/* te:section te_depthwise_conv2d_s8_inplace_get_buffer_size */
+static inline TE_UNUSED long
+te_depthwise_conv2d_s8_inplace_get_buffer_size(const te_depthwise_conv2d_params *p)
+{
+    return (long)p->in_h * p->in_w;
+}
+/* te:end */
+
 /* Fast kernels, k_h <= TE_DEPTHWISE_CONV2D_MAX_KH; te_depthwise_conv2d_s8_fast
  * takes any depth multiplier, the others 1.  bias: one entry per output
  * channel (zeros when the model has none).  rq: three int32 per output
@@ -64,6 +72,15 @@ TE_KERNEL void te_depthwise_conv2d_s8_fast_inplace(const te_depthwise_conv2d_par
                                                    int8_t *data, const int8_t *filter,
                                                    const int32_t *bias, const int32_t *rq,
                                                    int8_t *rows);
+/* te:end */
+
+/* te:section te_depthwise_conv2d_s8_fast_inplace_get_buffer_size */
+static inline TE_UNUSED long
+te_depthwise_conv2d_s8_fast_inplace_get_buffer_size(const te_depthwise_conv2d_params *p)
+{
+    long rows = (long)(p->k_h - 1) * p->dil_h + 1;
+    return rows * p->in_w * (p->in_c < 16 ? p->in_c : 16);
+}
 /* te:end */
 
 /* te:section te_depthwise_conv2d_s8_ring */

@@ -6,35 +6,6 @@
 #include "te_div.h"
 
 /* te:section te_div_s8 */
-/* gemmlowp one_over_one_plus_x_for_x_in_0_1 on Q0.31: Newton-Raphson on
- * d = (1 + a) / 2 in Q2.29 from 48/17 - 32/17 d, three steps. */
-static inline TE_UNUSED int32_t te_div_one_over_one_plus_x(int32_t a)
-{
-    int64_t s = (int64_t)a + INT32_MAX;
-    int32_t d = (int32_t)((s + (s >= 0 ? 1 : -1)) / 2), x;
-    int i;
-    x = (int32_t)((uint32_t)1515870810 + (uint32_t)te_sat_round_doubling_high_mul(d, -1010580540));
-    for (i = 0; i < 3; i++) {
-        int32_t e = (int32_t)(((uint32_t)1 << 29) - (uint32_t)te_sat_round_doubling_high_mul(d, x));
-        int32_t t = te_sat_round_doubling_high_mul(x, e);
-        t = t > 0x1FFFFFFF ? INT32_MAX : t < -0x1FFFFFFF ? INT32_MIN : te_shl_i32(t, 2);
-        x = (int32_t)((uint32_t)x + (uint32_t)t);
-    }
-    return x > 0x3FFFFFFF ? INT32_MAX : x < -0x3FFFFFFF ? INT32_MIN : te_shl_i32(x, 1);
-}
-
-static inline TE_UNUSED int te_div_clz(uint32_t x)
-{
-    int n = 0;
-    if (!x)
-        return 32;
-    while (!(x & 0x80000000u)) {
-        x <<= 1;
-        n++;
-    }
-    return n;
-}
-
 /* TFLite RoundingDivideByPOT as its reference DIV runs it on x86-64, where
  * its int8 kernel reaches exponents of 32 and more (outside gemmlowp's
  * contract): the mask is all ones and the shift count taken mod 32. */
@@ -54,11 +25,11 @@ static inline TE_UNUSED int8_t te_div_s8_one(const te_div_params *p, int8_t x, i
         a = -a;
         b = -b;
     }
-    hp1 = te_div_clz((uint32_t)b); /* GetReciprocal(b, 31) */
+    hp1 = te_fp_clz((uint32_t)b); /* GetReciprocal(b, 31) */
     recip_shift = 31 - hp1;
     shifted = hp1 < 32 ? (uint32_t)b << hp1 : 0u;
-    inv = te_div_one_over_one_plus_x((int32_t)(shifted - 0x80000000u));
-    headroom = te_div_clz((uint32_t)(a >= 0 ? a : ~a)) - 1; /* CountLeadingSignBits */
+    inv = te_fp_one_over_one_plus_x((int32_t)(shifted - 0x80000000u));
+    headroom = te_fp_clz((uint32_t)(a >= 0 ? a : ~a)) - 1; /* CountLeadingSignBits */
     q = te_mul_by_quant_mult_greater_than_one(a, inv, headroom);
     r = te_div_rdbp(te_sat_round_doubling_high_mul(q, p->out_multiplier),
                     -(p->out_shift - recip_shift - headroom)) +

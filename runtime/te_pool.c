@@ -73,9 +73,9 @@ TE_KERNEL void te_pool_max_s8(const te_pool_params *p, const int8_t *input, int8
 }
 /* te:end */
 
+/* te:section te_pool_window_s16 */
 /* ---- int16 ---------------------------------------------------------------- */
 
-/* te:section te_pool_window_s16 */
 /* te_pool_window on int16: the max starts at -32768, sums fit int32. */
 static inline TE_UNUSED int32_t te_pool_window_s16(const te_pool_params *p, const int16_t *in,
                                                    int oy, int ox, int c, int is_max)

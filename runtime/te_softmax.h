@@ -1,7 +1,5 @@
 /* te_softmax.h - int8 SOFTMAX and LOG_SOFTMAX over the last dimension,
- * bit-exact with TFLite Micro's reference kernels.
- *
- * Everything that depends only on d = row_max - x (0..255) is computed by
+ * bit-exact with TFLite Micro's reference kernels.  Everything that depends only on d = row_max - x (0..255) is computed by
  * the compiler into tables indexed by d:
  *   exp_table[d]  exp(-d * input_scale * beta) in Q0.31 as TFLite computes
  *                 it, or -1 where -d < diff_min (element ignored);
@@ -34,6 +32,7 @@ TE_KERNEL void te_softmax_s8_s16(const int8_t *in, int16_t *out, int rows, int d
                                  const int32_t *exp_table);
 /* te:end */
 
+/* te:section te_softmax_s16_params */
 typedef struct {
     int rows, depth;               /* rows x depth, softmax over depth */
     int32_t input_mult;            /* QuantizeMultiplier of scale * beta / (10 / 65535) */
@@ -41,6 +40,7 @@ typedef struct {
     const int16_t *exp_lut;        /* 513 entries: exp on [-10, 0] */
     const int16_t *recip_lut;      /* 513 entries: 1 / (1 + x) on [0, 1] */
 } te_softmax_s16_params;
+/* te:end */
 
 /* te:section te_softmax_s16 */
 /* in may be out (each element is read before it is written). */

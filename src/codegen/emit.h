@@ -92,7 +92,7 @@ const char *te_ctype(te_dtype t);
  *     te_params_int(e, "batches", 1);
  *     ...
  *     prm = te_params_end(e);            -> "&NAME_op9_pool_params"
- *     te_emit_call(e, "te_pool_avg_s8", prm.s, x.s, y.s);
+ *     te_emit_kernel_call(e, TE_K_POOL_AVG_S8, prm.s, x.s, y.s);
  *
  * Objects with the same type and contents are written once and shared. */
 void te_params_begin(te_emit *e, const char *type);
@@ -116,6 +116,13 @@ void te_emit_call_args(te_emit *e, const char *fn, ...);
 #define te_emit_call_status(e, fn, ...) \
     te_emit_call_status_args(e, fn, __VA_ARGS__, (const char *)0)
 void te_emit_call_status_args(te_emit *e, const char *fn, ...);
+
+/* The same calls naming the kernel by its registry id (runtime/te_kernels.def),
+ * never by a string: te_emit_kernel_call(e, TE_K_LUT_S8, x.s, y.s, n.s, t.s). */
+#define te_emit_kernel_call(e, id, ...) \
+    te_emit_call_args(e, te_kernel_name(id), __VA_ARGS__, (const char *)0)
+#define te_emit_kernel_call_status(e, id, ...) \
+    te_emit_call_status_args(e, te_kernel_name(id), __VA_ARGS__, (const char *)0)
 
 /* Writes `text` before the constants once per generated file, however
  * often it is asked for under the same `key`. */

@@ -50,7 +50,7 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
     arr[1] = te_emit_const_i32(e, v[1], 4, "copy_src_strides");
     arr[2] = te_emit_const_i32(e, v[2], 4, "copy_dst_strides");
     te_emit_kernel(e, TE_K_PATCH_COPY_S8);
-    te_emit_call(e, "te_patch_copy_s8",
+    te_emit_kernel_call(e, TE_K_PATCH_COPY_S8,
                  te_expr("(const int8_t *)%s + %ld", te_emit_tensor(e, s->src).s, so).s,
                  te_expr("(int8_t *)%s + %ld", te_emit_tensor(e, s->dst).s, dofs).s, arr[0].s,
                  arr[1].s, arr[2].s);

@@ -823,6 +823,49 @@ static void tidy(te_buf *out, const char *text, size_t n)
     free(stack);
 }
 
+/* ---- the file's top comment ------------------------------------------------ */
+
+/* A line of a comment that holds only its leading " *": a paragraph break. */
+static int comment_break(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    if (s == end || *s != '*')
+        return 0;
+    for (s++; s < end && *s != '\n'; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\r')
+            return 0;
+    return 1;
+}
+
+/* The text of a runtime file as pasted: its top comment cut to its first
+ * paragraph (what the file holds; the design notes that follow, often
+ * about other targets and kernels, stay in runtime/), the rest unchanged. */
+static void brief_top_comment(te_buf *out, const char *s, size_t n)
+{
+    const char *end = s + n, *close, *p;
+    if (n < 2 || s[0] != '/' || s[1] != '*') {
+        te_buf_append(out, s, n);
+        return;
+    }
+    for (close = s + 2; close + 1 < end && !(close[0] == '*' && close[1] == '/'); close++)
+        ;
+    for (p = s; p < close;) {
+        const char *nl = memchr(p, '\n', (size_t)(close - p));
+        if (!nl)
+            break;
+        if (nl + 1 < close && comment_break(nl + 1, close)) {
+            te_buf_append(out, s, (size_t)(nl - s));
+            te_buf_append(out, " */", 3);
+            p = close + 2; /* the rest of the closing line, then the file */
+            te_buf_append(out, p, (size_t)(end - p));
+            return;
+        }
+        p = nl + 1;
+    }
+    te_buf_append(out, s, n);
+}
+
 /* ---- the whole ------------------------------------------------------------- */
 
 /* The embedded file called name, in runtime/ or one of its ISA folders. */
@@ -912,7 +955,13 @@ static int paste(te_buf *out, te_buf *decls, const char *body, size_t body_len,
             goto out;
         }
         names[i] = f->name;
-        if (resolve_file(f->text, f->len, &env, &resolved[i], d) < 0)
+        te_buf_free(&text);
+        brief_top_comment(&text, f->text, f->len);
+        if (text.oom) {
+            te_fail(d, "out of memory in code generation");
+            goto out;
+        }
+        if (resolve_file(text.s, text.len, &env, &resolved[i], d) < 0)
             goto out;
         if (resolved[i].oom) {
             te_fail(d, "out of memory in code generation");
@@ -926,6 +975,7 @@ static int paste(te_buf *out, te_buf *decls, const char *body, size_t body_len,
         te_fail(d, "out of memory in code generation");
         goto out;
     }
+    te_buf_free(&text);
     for (i = 0; i < sel.n_pc; i++) {
         const piece *pc = &sel.pc[i];
         te_buf *to = decls && (pc->file == 0 || pc->file % 2) ? &header : &text;

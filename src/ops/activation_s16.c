@@ -92,7 +92,7 @@ int te_s16_act_emit(te_emit *e, const te_op *op, int tanh)
     if (te_s16_act_rescale(in->q.scale[0], tanh, &m, &s) < 0)
         return te_op_fail(e->diag, op, "lost its input rescaling (internal error)");
     te_emit_kernel(e, tanh ? TE_K_TANH_S16 : TE_K_SIGMOID_S16);
-    te_emit_call(e, tanh ? "te_tanh_s16" : "te_sigmoid_s16", x.s, y.s,
+    te_emit_kernel_call(e, tanh ? TE_K_TANH_S16 : TE_K_SIGMOID_S16, x.s, y.s,
                  te_expr("%lld", (long long)te_tensor_elems(in)).s, te_expr("%ld", (long)m).s,
                  te_expr("%ld", (long)s).s);
     return 0;

@@ -139,23 +139,13 @@ void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type)
     te_bcast_param_layout(e, broadcast, size, d, s1, s2);
 }
 
-int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params)
+int te_bcast_emit(te_emit *e, const te_op *op, te_kernel_id k, const char *params)
 {
     const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
     te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
             po = te_emit_tensor(e, o->id);
-    te_emit_kernel(e, te_kernel_of_family(kernel));
-    te_emit_call(e, te_expr("te_%s_s8", kernel).s, params, pa.s, pb.s, po.s);
-    return 0;
-}
-
-int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, const char *params)
-{
-    const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
-    te_name pa = te_emit_tensor(e, a->id), pb = te_emit_tensor(e, b->id),
-            po = te_emit_tensor(e, o->id);
-    te_emit_kernel(e, te_kernel_by_name(kernel_fn));
-    te_emit_call(e, kernel_fn, params, pa.s, pb.s, po.s);
+    te_emit_kernel(e, k);
+    te_emit_kernel_call(e, k, params, pa.s, pb.s, po.s);
     return 0;
 }
 

@@ -34,13 +34,9 @@ void te_bcast_param_layout(te_emit *e, int broadcast, int size, const int *dims,
 /* te_params_begin(type) and the layout of op's inputs 0 and 1. */
 void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type);
 
-/* Requests kernel family `kernel` and writes te_<kernel>_s8(params, input 0,
- * input 1, output 0); params is te_params_end()'s "&name". */
-int te_bcast_emit(te_emit *e, const te_op *op, const char *kernel, const char *params);
-
-/* Requests kernel_fn (a registry function name, e.g. "te_add_s16") and
- * writes kernel_fn(params, input 0, input 1, output 0). */
-int te_bcast_emit_kernel(te_emit *e, const te_op *op, const char *kernel_fn, const char *params);
+/* Requests kernel k (e.g. TE_K_ADD_S8) and writes its call (params,
+ * input 0, input 1, output 0); params is te_params_end()'s "&name". */
+int te_bcast_emit(te_emit *e, const te_op *op, te_kernel_id k, const char *params);
 
 /* te_op_def.patch_kind of ADD and MUL: pointwise on int8; the int16x8
  * kernels run on whole tensors only (patch stages are int8). */

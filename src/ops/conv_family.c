@@ -330,6 +330,14 @@ void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out)
     }
 }
 
+void te_convfam_dw_filter_rows(int taps, int c, const int8_t *w, int8_t *rows_out)
+{
+    int ch, t;
+    for (ch = 0; ch < c; ch++)
+        for (t = 0; t < taps; t++)
+            rows_out[(long)ch * taps + t] = w[(long)t * c + ch];
+}
+
 void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
                                  int16_t *w_out, int32_t *qr_out)
 {

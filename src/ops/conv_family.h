@@ -61,6 +61,12 @@ void te_convfam_dsp_s8_layout(int out_c, int k, int k_pad, const int8_t *w, int3
  * the 2 biases, then the 2 entries. */
 void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out);
 
+/* A DEPTHWISE_CONV_2D filter [1, k_h, k_w, c] (taps = k_h * k_w) read as
+ * c rows of taps, [c][taps]: with one input channel, the weights
+ * [out_c][k] of the CONV_2D it is (the multiplier's outputs as output
+ * channels, the taps as the patch). */
+void te_convfam_dw_filter_rows(int taps, int c, const int8_t *w, int8_t *rows_out);
+
 /* The constants of te_conv2d_avx2_s8 (target x86-64-v3) from those of a
  * fast te_convfam_gemm_prepare (w16: quads * 4 * k_pad, qr: 16 int32 per 4
  * channels): w_out (blocks * k_pad * 8 int16: per block of 8 channels and

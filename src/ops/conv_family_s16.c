@@ -152,7 +152,7 @@ static int emit_dsp(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const t
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_s16_dsp", prm.s, x.s, wt.s, b64.s, b32.s, mult->s, shift->s, y.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_S16_DSP, prm.s, x.s, wt.s, b64.s, b32.s, mult->s, shift->s, y.s);
     return 0;
 }
 

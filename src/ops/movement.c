@@ -88,7 +88,7 @@ int te_move_emit_copy(te_emit *e, const te_op *op)
     if (strcmp(src.s, dst.s) == 0)
         return 0;
     te_emit_kernel(e, TE_K_COPY_BYTES);
-    te_emit_call(e, "te_copy_bytes", dst.s, src.s, te_expr("%zu", te_tensor_bytes(in)).s);
+    te_emit_kernel_call(e, TE_K_COPY_BYTES, dst.s, src.s, te_expr("%zu", te_tensor_bytes(in)).s);
     return 0;
 }
 
@@ -128,7 +128,7 @@ static int emit_gather_named(te_emit *e, te_name src, te_name dst, int64_t esz, 
     }
     if (n == 1 && s[0] == 1) {
         te_emit_kernel(e, TE_K_COPY_BYTES);
-        te_emit_call(e, "te_copy_bytes", dst.s,
+        te_emit_kernel_call(e, TE_K_COPY_BYTES, dst.s,
                      te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
                      te_expr("%d", (int)c[0]).s);
         return 0;
@@ -139,7 +139,7 @@ static int emit_gather_named(te_emit *e, te_name src, te_name dst, int64_t esz, 
     }
     arr = te_emit_const_i32(e, both, (size_t)(2 * n), "gather");
     te_emit_kernel(e, TE_K_COPY_GATHER_S8);
-    te_emit_call(e, "te_copy_gather_s8",
+    te_emit_kernel_call(e, TE_K_COPY_GATHER_S8,
                  te_expr("(const int8_t *)%s + %lld", src.s, (long long)(base * esz)).s,
                  te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", n).s, arr.s,
                  te_expr("%s + %d", arr.s, n).s);

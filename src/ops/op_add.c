@@ -272,7 +272,7 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
     te_params_int(e, "act_min", p->act_min);
     te_params_int(e, "act_max", p->act_max);
     prm = te_params_end(e);
-    te_emit_call(e, "te_add_s8_lut", prm.s, pa.s, pb.s, po.s);
+    te_emit_kernel_call(e, TE_K_ADD_S8_LUT, prm.s, pa.s, pb.s, po.s);
     return 0;
 }
 
@@ -307,8 +307,8 @@ static int add_emit(te_emit *e, const te_op *op)
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
     if (s16)
-        return te_bcast_emit_kernel(e, op, "te_add_s16", te_params_end(e).s);
-    return te_bcast_emit(e, op, "add", te_params_end(e).s);
+        return te_bcast_emit(e, op, TE_K_ADD_S16, te_params_end(e).s);
+    return te_bcast_emit(e, op, TE_K_ADD_S8, te_params_end(e).s);
 }
 
 /* te_add_s8_lut when its tables exist: the search costs milliseconds, so

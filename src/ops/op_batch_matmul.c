@@ -193,7 +193,7 @@ static int bmm_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_call(e, "te_batch_matmul_s8", te_params_end(e).s, pl.s, pr.s, po.s);
+    te_emit_kernel_call(e, TE_K_BATCH_MATMUL_S8, te_params_end(e).s, pl.s, pr.s, po.s);
     return 0;
 }
 

@@ -36,7 +36,7 @@ static int cast_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CAST);
-    te_emit_call(e, "te_cast", src.s, te_expr("%d", (int)in->type).s, dst.s,
+    te_emit_kernel_call(e, TE_K_CAST, src.s, te_expr("%d", (int)in->type).s, dst.s,
                  te_expr("%d", (int)out->type).s, te_expr("%lld", (long long)te_tensor_elems(out)).s);
     return 0;
 }

@@ -108,7 +108,7 @@ static int concat_emit(te_emit *e, const te_op *op)
             continue;
         }
         src = te_emit_tensor(e, in->id);
-        te_emit_call(e, "te_concat_s8", te_expr("(const int8_t *)%s", src.s).s,
+        te_emit_kernel_call(e, TE_K_CONCAT_S8, te_expr("(const int8_t *)%s", src.s).s,
                      te_expr("(int8_t *)%s + %lld", dst.s, (long long)offset).s,
                      te_expr("%lld", (long long)outer).s, te_expr("%lld", (long long)row).s,
                      te_expr("%lld", (long long)(out->shape[axis] * inner)).s);

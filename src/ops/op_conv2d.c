@@ -16,6 +16,9 @@
  * other GEMM-shaped ones; and the plain te_conv2d_s8 for the rest: groups,
  * non-constant weights, Cortex-M0+ (where int16 weights would double the
  * flash), the convolutions left out of the budget elsewhere. */
+/* The runtime headers give scratch sizes and limits: declare kernels extern. */
+#define TE_KERNEL extern
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,10 @@
 #include "conv_family_s16.h"
 #include "ir/target.h"
 #include "quant/quant.h"
+#include "te_common.h"
+#include "te_conv2d_avx2.h"
+#include "te_conv2d_dsp.h"
+#include "te_conv2d_gemm.h"
 
 /* ------------------------------------------------------------- CONV_2D */
 
@@ -245,10 +252,10 @@ static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
 
 /* 1 when te_conv2d_avx2_s8 runs this op (target x86-64-v3): a GEMM op
  * whose patches fit the kernel's stack buffers. */
-#define AVX2_KMAX 2048 /* TE_CONV2D_AVX2_KMAX (runtime/te_conv2d_avx2.h) */
 static int use_avx2(const te_graph *g, const te_op *op, gemm_shape *s)
 {
-    return te_target_has_avx2(g->target) && use_gemm(g, op, s) && s->k_pad <= AVX2_KMAX;
+    return te_target_has_avx2(g->target) && use_gemm(g, op, s) &&
+           s->k_pad <= TE_CONV2D_AVX2_KMAX;
 }
 
 /* 1x1 filter whose every output pixel reads one input pixel. */
@@ -442,7 +449,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     te_params_int(e, "fast_rq", fast);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_avx2_s8", prm.s, x.s, wt.s, qr.s, y.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_AVX2_S8, prm.s, x.s, wt.s, qr.s, y.s);
     return 0;
 }
 
@@ -523,7 +530,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
     te_params_int(e, "fast_rq", fast);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_dsp_s8", prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_DSP_S8, prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
     return 0;
 }
 
@@ -565,7 +572,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     te_params_int(e, "act_max", hi);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_call(e, "te_conv2d_s8", prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    te_emit_kernel_call(e, TE_K_CONV2D_S8, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
@@ -581,6 +588,7 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
                                         "te_conv2d_avx2_s8", "te_conv2d_dsp_s8"};
     gemm_shape s;
+    long dsp_bytes;
     if (te_convfam_s16(&g->tensors[op->in[0]])) {
         l->variant = CONV_S16;
         l->kernel = te_convfam_s16_window_kernel(g, op, 0);
@@ -593,22 +601,23 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->kernel = names[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
-    /* te_conv2d_dsp_s8: arena scratch (te_conv2d_dsp_s8_get_buffer_size)
-     * where its stack buffer (at most 2304 bytes, TE_CONV2D_DSP_STACK; sized
-     * per model to the largest patches of its convolutions, stack_buffer)
+    /* te_conv2d_dsp_s8: arena scratch (its get_buffer_size, the registry's)
+     * where its stack buffer (at most TE_CONV2D_DSP_STACK bytes; sized per
+     * model to the largest patches of its convolutions, stack_buffer)
      * cannot hold the patches of the output's last pixels (the kernel builds
      * the others in the output's free part); never for a patch clone (not an
      * op of the graph: patches provide no scratch) */
+    dsp_bytes = l->variant == CONV_DSP ? te_conv2d_dsp_s8_get_buffer_size(s.k_pad) : 0;
     if (l->variant == CONV_DSP && !(strided(l) && o->slice_no_work) &&
-        (5 * s.k_pad + 4 > 2304 || strided(l)) && op >= g->ops &&
+        (dsp_bytes > TE_CONV2D_DSP_STACK || strided(l)) && op >= g->ops &&
         op < g->ops + g->n_ops) {
-        l->scratch_bytes = (size_t)(5 * s.k_pad + 4);
+        l->scratch_bytes = (size_t)dsp_bytes;
         l->work_area = 1;
     }
-    if (l->variant == CONV_DSP && !l->scratch_bytes && 5 * s.k_pad + 4 <= 2304)
-        l->stack_buffer = (size_t)(5 * s.k_pad + 4);
+    if (l->variant == CONV_DSP && !l->scratch_bytes && dsp_bytes <= TE_CONV2D_DSP_STACK)
+        l->stack_buffer = (size_t)dsp_bytes;
     if (l->variant == CONV_GEMM && strided(l) && !o->slice_no_work) {
-        l->scratch_bytes = (size_t)(2 * s.k_pad + 16); /* TE_CONV2D_GEMM_WORK (te_conv2d_gemm.h) */
+        l->scratch_bytes = (size_t)te_conv2d_gemm_s8_get_buffer_size(s.k_pad);
         l->work_area = 1;
     }
 }

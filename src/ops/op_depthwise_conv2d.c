@@ -8,9 +8,20 @@
  *  - DSP targets (constant weights, accumulators below 2^29, no dilation):
  *    te_depthwise_dsp_s8_k<K>s<S> (multiplier 1, 3x3/5x5/7x7, stride 1 or
  *    2: SMLAD on int16 column pairs of a ring of rows), or, on images where
- *    most taps would be padding and for other filters up to 7 rows or other
- *    multipliers, te_depthwise_dsp_nhwc_s8 (4 channels a word, taps inside
- *    only);
+ *    most taps would be padding, for other filters up to 7 rows or other
+ *    multipliers, te_depthwise_dsp_nhwc_s8 (any multiplier, 4 channels a
+ *    word, taps inside only; within the scratch limit below, or beyond it
+ *    and where the ring's scratch is too big while below_busiest_op: its
+ *    scratch then cannot set the arena); where neither applies (taller
+ *    filters, accumulators that may reach 2^29, dilation, scratch over the
+ *    limit below) one input channel runs as the CONV_2D it is,
+ *    te_conv2d_dsp_s8 (the multiplier as output channels, int8 weights
+ *    re-laid out at compile time, its patches on the stack, any
+ *    requantization).  No DSP path (the portable kernels below) where
+ *    those refuse: more than one input channel with dilation, filters over
+ *    7 rows or accumulators that may reach 2^29; one input channel in
+ *    place or with patches over 2304 bytes; scratch over the limit where
+ *    it could set the arena; patch clones (no scratch) of more channels;
  *  - portable: te_depthwise_conv2d_s8_ring (multiplier 1, rows of 16
  *    pixels or more, 8 pixels at a time), te_depthwise_conv2d_s8_fast (any
  *    multiplier) and _fast_inplace (16 channels at a time);
@@ -24,6 +35,9 @@
  * save or write.  Requantization uses te_convfam_fast_requant where exact.
  * Prepare-time values follow TFLite Micro's depthwise_conv_common.cc; the
  * shared helpers live in conv_family.c. */
+/* The runtime headers give scratch sizes and limits: declare kernels extern. */
+#define TE_KERNEL extern
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +45,9 @@
 #include "conv_family.h"
 #include "conv_family_s16.h"
 #include "ir/target.h"
+#include "te_common.h"
+#include "te_depthwise_avx2.h"
+#include "te_depthwise_conv2d.h"
 
 /* The multiplier is out_c / in_c.  TFLite Micro loops over the option's
  * value instead, so an option that disagrees (other than an absent 0)
@@ -121,7 +138,8 @@ typedef enum {
     DW_DSP_NHWC,     /* te_depthwise_dsp_nhwc_s8, in place or not: input rows in scratch */
     DW_AVX2,         /* te_depthwise_avx2_s8, in place or not: ring on the stack */
     DW_AVX2_CONV,    /* te_conv2d_avx2_s8: one input channel, as a convolution */
-    DW_S16           /* te_depthwise_conv2d_s16: the int16x8 form (conv_family_s16.c) */
+    DW_S16,          /* te_depthwise_conv2d_s16: the int16x8 form (conv_family_s16.c) */
+    DW_DSP_CONV      /* te_conv2d_dsp_s8: one input channel, as a convolution */
 } dw_kind;
 
 typedef struct {
@@ -319,15 +337,28 @@ static void dsp_ring(dw_plan *p)
                  (size_t)p->blocks * (size_t)block;
 }
 
-/* te_depthwise_conv2d_ring_bytes (runtime/te_depthwise_conv2d.h). */
-static int64_t portable_ring_bytes(const dw_plan *p)
+/* The shape fields of the portable kernels' params, for their
+ * scratch-size functions (the registry's BUFFER_SIZE, runtime/te_depthwise_conv2d.h). */
+static te_depthwise_conv2d_params portable_shape(const dw_plan *p)
 {
-    int64_t blocks = (p->out_w + 7) / 8 * 8;
-    int64_t right = (blocks - 1) * p->s_w + (int64_t)(p->k_w - 1) * p->d_w + 1;
-    int64_t cols = p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
-    int64_t rows = (int64_t)(p->k_h - 1) * p->d_h + 1;
-    cols += cols & 1;
-    return 2 * 8 * (rows * cols + (int64_t)p->k_h * p->k_w);
+    te_depthwise_conv2d_params rp;
+    memset(&rp, 0, sizeof rp);
+    rp.batches = p->batches;
+    rp.in_h = p->in_h;
+    rp.in_w = p->in_w;
+    rp.in_c = p->in_c;
+    rp.out_h = p->out_h;
+    rp.out_w = p->out_w;
+    rp.depth_mult = p->mult;
+    rp.k_h = p->k_h;
+    rp.k_w = p->k_w;
+    rp.stride_h = p->s_h;
+    rp.stride_w = p->s_w;
+    rp.dil_h = p->d_h;
+    rp.dil_w = p->d_w;
+    rp.pad_top = p->pad_top;
+    rp.pad_left = p->pad_left;
+    return rp;
 }
 
 /* A kernel's scratch is worth it up to half the output (or, in place, half
@@ -345,7 +376,6 @@ static int64_t avx2_cols(const dw_plan *p)
     return p->pad_left + p->in_w > right ? p->pad_left + p->in_w : right;
 }
 
-#define AVX2_RING 49152 /* TE_DEPTHWISE_AVX2_RING (runtime/te_depthwise_avx2.h) */
 
 /* te_depthwise_avx2_s8's conditions: constant weights and bias, multiplier
  * 1, at most 16 filter rows, its ring within the stack buffer. */
@@ -354,7 +384,7 @@ static int avx2_eligible(const te_graph *g, const te_op *op, const dw_plan *p, i
     const te_tensor *w = &g->tensors[op->in[1]];
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     return te_target_has_avx2(g->target) && p->mult == 1 && p->k_h <= 16 && w->data &&
-           (!b || b->data) && (int64_t)(span + 1) * avx2_cols(p) * 16 <= AVX2_RING &&
+           (!b || b->data) && TE_DEPTHWISE_AVX2_RING_BYTES((int64_t)span, avx2_cols(p)) <= TE_DEPTHWISE_AVX2_RING &&
            (!p->inplace || inplace_safe(p, span));
 }
 
@@ -368,10 +398,69 @@ static int avx2_conv_eligible(const te_graph *g, const te_op *op, const dw_plan 
            (!b || b->data) && p->k_h * p->k_w <= 2048;
 }
 
+/* Bytes of the non-constant tensors op reads and writes (views and
+ * aliases not told apart: an upper bound of what it needs at once). */
+static int64_t op_live_bytes(const te_graph *g, const te_op *op)
+{
+    int64_t sum = 0;
+    int i;
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && !g->tensors[op->in[i]].data)
+            sum += (int64_t)te_tensor_bytes(&g->tensors[op->in[i]]);
+    for (i = 0; i < op->n_out; i++)
+        if (op->out[i] >= 0)
+            sum += (int64_t)te_tensor_bytes(&g->tensors[op->out[i]]);
+    return sum;
+}
+
+/* This op's tensors and its scratch p->scratch need less than the tensors
+ * of the graph's busiest operator (other than views): a lower bound of
+ * any arena, so the scratch hardly ever raises it (checked on every shared
+ * model).  The ring's fallback asks this: a scratch the kernels before it
+ * did not take must not cost arena. */
+static int below_busiest_op(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    int64_t own = (int64_t)te_tensor_bytes(out) + (int64_t)p->scratch, most = 0;
+    int i;
+    if (!p->inplace)
+        own += (int64_t)te_tensor_bytes(in);
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op_def *def = te_op_lookup(g->ops[i].opcode);
+        if (!g->ops[i].dead && &g->ops[i] != op && (!def || !def->alias_output)) {
+            int64_t b = op_live_bytes(g, &g->ops[i]);
+            most = b > most ? b : most;
+        }
+    }
+    return own <= most;
+}
+
+/* te_conv2d_dsp_s8's patch bytes (te_conv2d_dsp_s8_get_buffer_size) for a
+ * patch of k taps: on its stack buffer, at most TE_CONV2D_DSP_STACK
+ * (2304) bytes, so the arena gets no scratch. */
+static int64_t dsp_conv_patch_bytes(const dw_plan *p)
+{
+    return 5 * (int64_t)te_convfam_gemm_k_pad(p->k_h * p->k_w, 1) + 4;
+}
+
+/* One input channel on a DSP target, not in place (te_conv2d_dsp_s8's
+ * input and output must not overlap), constant weights and bias, the
+ * patches on the kernel's stack buffer: that convolution (any filter,
+ * stride, dilation and requantization). */
+static int dsp_conv_eligible(const te_graph *g, const te_op *op, const dw_plan *p)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    return te_target_has_dsp(g->target) && p->in_c == 1 && !p->inplace && w->data &&
+           (!b || b->data) && dsp_conv_patch_bytes(p) <= 2304;
+}
+
 static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
 {
+    te_depthwise_conv2d_params rp;
     int span;
     geometry(g, op, inplace, p);
+    rp = portable_shape(p);
     span = (p->k_h - 1) * p->d_h + 1;
     if (avx2_conv_eligible(g, op, p)) {
         p->kind = DW_AVX2_CONV;
@@ -385,20 +474,29 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
         if (ring_suits(p)) {
             p->kind = DW_DSP;
             dsp_ring(p);
-        } else {
-            p->kind = DW_DSP_NHWC;
-            p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
+            if (p->scratch <= dsp_scratch_limit(g, op, p))
+                return;
         }
-        if (p->scratch <= dsp_scratch_limit(g, op, p))
+        /* the channels-last kernel (it needs only the filter's rows of one
+         * group of channels): within the limit, or where its scratch cannot
+         * be what sets the arena; where the ring's was too big only then */
+        p->kind = DW_DSP_NHWC;
+        p->scratch = (size_t)8 * (size_t)p->k_h * ((size_t)p->in_w + (size_t)p->k_w);
+        if (below_busiest_op(g, op, p) ||
+            (p->scratch <= dsp_scratch_limit(g, op, p) && !ring_suits(p)))
             return;
         p->scratch = 0;
+    }
+    if (dsp_conv_eligible(g, op, p)) {
+        p->kind = DW_DSP_CONV;
+        return;
     }
     /* portable: rows of 16 pixels or more go 8 pixels at a time (the ring
      * kernel), others 16 channels at a time (the fast kernels) */
     if (p->mult == 1 && p->k_h <= 16 && p->k_w <= 16 && p->s_w <= 2 && p->out_w >= 16 &&
         !is_clone(g, op) && (!p->inplace || inplace_safe(p, span))) {
         p->kind = DW_RING;
-        p->scratch = (size_t)portable_ring_bytes(p);
+        p->scratch = (size_t)te_depthwise_conv2d_ring_bytes(&rp);
         if (p->scratch <= dsp_scratch_limit(g, op, p))
             return;
     }
@@ -406,15 +504,15 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     if (p->k_h <= 16 && !p->inplace) {
         p->kind = DW_FAST;
     } else if (p->mult == 1 && p->k_h <= 16 && inplace_safe(p, span) &&
-               (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16) <=
+               (size_t)te_depthwise_conv2d_s8_fast_inplace_get_buffer_size(&rp) <=
                    dsp_scratch_limit(g, op, p) / 2) {
         /* rows of 16 channels, while a quarter of the tensor at most (else
          * the one plane of the plain kernel is less memory) */
         p->kind = DW_FAST_INPLACE;
-        p->scratch = (size_t)span * (size_t)p->in_w * (size_t)(p->in_c < 16 ? p->in_c : 16);
+        p->scratch = (size_t)te_depthwise_conv2d_s8_fast_inplace_get_buffer_size(&rp);
     } else if (p->inplace) {
         p->kind = DW_REF_INPLACE;
-        p->scratch = (size_t)p->in_h * (size_t)p->in_w;
+        p->scratch = (size_t)te_depthwise_conv2d_s8_inplace_get_buffer_size(&rp);
     } else {
         p->kind = DW_REF;
     }
@@ -437,6 +535,8 @@ static const char *kind_name(const dw_plan *p)
         return "te_depthwise_avx2_s8";
     if (p->kind == DW_AVX2_CONV)
         return "te_conv2d_avx2_s8";
+    if (p->kind == DW_DSP_CONV)
+        return "te_conv2d_dsp_s8";
     return names[p->kind];
 }
 
@@ -457,6 +557,8 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->scratch_bytes = p.scratch;
     if (op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols)
         l->cost.row = "cols";
+    if (p.kind == DW_DSP_CONV) /* the patches on the kernel's stack buffer */
+        l->stack_buffer = (size_t)dsp_conv_patch_bytes(&p);
 }
 
 /* The plan lowering chose (the kernel's layout follows from the shapes). */
@@ -736,6 +838,103 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
     return 0;
 }
 
+/* te_conv2d_dsp_s8's constants for one input channel (DW_DSP_CONV): the
+ * filter read as [mult][taps] is the convolution's [out_c][k]; its int8
+ * words and requantization records as op_conv2d.c makes them
+ * (te_convfam_gemm_prepare, te_convfam_dsp_s8_layout/_requant). */
+static int dsp_conv_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi,
+                           te_name *wt, te_name *qr, int *fast)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? te_in(g, op, 2) : NULL;
+    const int oc = p->mult, k = p->k_h * p->k_w, kp = te_convfam_gemm_k_pad(k, 1);
+    const int n = (oc + 3) / 4 * 4;
+    const size_t nwords = (size_t)(oc + 1) / 2 * (size_t)kp / 2;
+    te_convfam_gemm_spec spec;
+    int8_t *rows = malloc((size_t)oc * (size_t)k);
+    int16_t *w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)kp);
+    int32_t *words = malloc(sizeof(int32_t) * nwords);
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    int32_t *q8 = malloc(sizeof(int32_t) * (size_t)(oc + 1) / 2 * 8);
+    int rc = -1, c;
+    if (!rows || !w16 || !words || !q || !ms || !q8) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (c = 0; c < oc; c++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &ms[c], &sh);
+        ms[oc + c] = sh;
+    }
+    te_convfam_dw_filter_rows(k, oc, (const int8_t *)w->data, rows);
+    memset(&spec, 0, sizeof spec);
+    spec.out_c = oc;
+    spec.k = k;
+    spec.k_pad = kp;
+    spec.dsp = 1;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    *fast = te_convfam_gemm_prepare(&spec, rows, b ? (const int32_t *)b->data : NULL, ms, ms + oc,
+                                    w16, q);
+    te_convfam_dsp_s8_layout(oc, k, kp, rows, words);
+    te_convfam_dsp_s8_requant(oc, q, q8);
+    *wt = te_emit_const_i32(e, words, nwords, "weights_s8");
+    *qr = te_emit_const_i32(e, q8, (size_t)(oc + 1) / 2 * 8, "requant");
+    rc = 0;
+out:
+    free(rows);
+    free(w16);
+    free(words);
+    free(q);
+    free(ms);
+    free(q8);
+    return rc;
+}
+
+/* te_conv2d_dsp_s8(p, in, w, qr, out, NULL): one input channel, the
+ * multiplier's outputs as the convolution's output channels; no arena
+ * scratch (the patches go on its stack buffer, te_lowering.stack_buffer). */
+static int emit_dsp_conv(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_name wt, qr, x, y, prm;
+    int fast;
+    if (dsp_conv_consts(e, op, p, lo, hi, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, op->in[0]);
+    y = te_emit_tensor(e, op->out[0]);
+    te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
+    te_params_begin(e, "te_conv2d_dsp_params");
+    te_params_int(e, "batches", p->batches);
+    te_params_int(e, "in_h", p->in_h);
+    te_params_int(e, "in_w", p->in_w);
+    te_params_int(e, "in_c", 1);
+    te_params_int(e, "out_h", p->out_h);
+    te_params_int(e, "out_w", p->out_w);
+    te_params_int(e, "out_c", p->mult);
+    te_params_int(e, "k_h", p->k_h);
+    te_params_int(e, "k_w", p->k_w);
+    te_params_int(e, "stride_h", p->s_h);
+    te_params_int(e, "stride_w", p->s_w);
+    te_params_int(e, "dil_h", p->d_h);
+    te_params_int(e, "dil_w", p->d_w);
+    te_params_int(e, "pad_top", p->pad_top);
+    te_params_int(e, "pad_left", p->pad_left);
+    te_params_int(e, "k_pad", te_convfam_gemm_k_pad(p->k_h * p->k_w, 1));
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    prm = te_params_end(e);
+    te_emit_call(e, "te_conv2d_dsp_s8", prm.s, x.s, wt.s, qr.s, y.s, "NULL");
+    return 0;
+}
+
 /* The portable kernels' params object: its address into buf. */
 static void portable_params(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi,
                             char *buf, size_t n)
@@ -776,12 +975,12 @@ static int emit_fast(te_emit *e, const te_op *op, const dw_plan *p, const char *
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, p->kind == DW_FAST ? TE_K_DEPTHWISE_CONV2D_S8_FAST : p->kind == DW_FAST_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE : TE_K_DEPTHWISE_CONV2D_S8_RING);
     if (p->kind == DW_FAST)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast", params, x.s, wt.s, b.s, rq.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST, params, x.s, wt.s, b.s, rq.s, y.s);
     else if (p->kind == DW_FAST_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_fast_inplace", params, y.s, wt.s, b.s, rq.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE, params, y.s, wt.s, b.s, rq.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8_ring", params, p->inplace ? y.s : x.s, wt.s, b.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_RING, params, p->inplace ? y.s : x.s, wt.s, b.s,
                      rq.s, y.s, te_emit_scratch(e, "int16_t").s);
     return 0;
 }
@@ -801,10 +1000,10 @@ static int emit_ref(te_emit *e, const te_op *op, const dw_plan *p, const char *p
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, p->kind == DW_REF_INPLACE ? TE_K_DEPTHWISE_CONV2D_S8_INPLACE : TE_K_DEPTHWISE_CONV2D_S8);
     if (p->kind == DW_REF_INPLACE)
-        te_emit_call(e, "te_depthwise_conv2d_s8_inplace", params, y.s, wt.s, b.s, mult.s, shift.s,
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8_INPLACE, params, y.s, wt.s, b.s, mult.s, shift.s,
                      te_emit_scratch(e, "int8_t").s);
     else
-        te_emit_call(e, "te_depthwise_conv2d_s8", params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+        te_emit_kernel_call(e, TE_K_DEPTHWISE_CONV2D_S8, params, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
@@ -828,6 +1027,8 @@ static int emit(te_emit *e, const te_op *op)
         return emit_dsp_nhwc(e, op, &p, lo, hi);
     if (p.kind == DW_AVX2 || p.kind == DW_AVX2_CONV)
         return emit_avx2(e, op, &p, lo, hi);
+    if (p.kind == DW_DSP_CONV)
+        return emit_dsp_conv(e, op, &p, lo, hi);
     portable_params(e, op, &p, lo, hi, params, sizeof params);
     if (p.kind == DW_REF || p.kind == DW_REF_INPLACE)
         return emit_ref(e, op, &p, params);

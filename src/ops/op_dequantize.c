@@ -48,9 +48,9 @@ static int dequantize_emit(te_emit *e, const te_op *op)
             lut[i] = scale * centered;
         }
         name = te_emit_const_f32(e, lut, 256, "dequant");
-        te_emit_call(e, "te_dequantize_s8_f32", src.s, dst.s, te_expr("%lld", n).s, name.s);
+        te_emit_kernel_call(e, TE_K_DEQUANTIZE_S8_F32, src.s, dst.s, te_expr("%lld", n).s, name.s);
     } else {
-        te_emit_call(e, "te_dequantize_s16_f32", src.s, dst.s, te_expr("%lld", n).s,
+        te_emit_kernel_call(e, TE_K_DEQUANTIZE_S16_F32, src.s, dst.s, te_expr("%lld", n).s,
                      te_expr("%af", (double)scale).s, te_expr("%ld", (long)zp).s);
     }
     return 0;

@@ -58,7 +58,7 @@ static int emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, value->id);
     dst = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_GATHER_S8);
-    te_emit_call_status(e, "te_gather_s8", te_expr("(const int8_t *)%s", src.s).s,
+    te_emit_kernel_call_status(e, TE_K_GATHER_S8, te_expr("(const int8_t *)%s", src.s).s,
                         te_expr("(int8_t *)%s", dst.s).s, pd.s, ix.s);
     return 0;
 }

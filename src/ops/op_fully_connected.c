@@ -224,7 +224,7 @@ static int emit_s16(te_emit *e, const te_op *op)
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, "te_fully_connected_s16", prm.s, x.s, wt.s, bn.s, y.s);
+    te_emit_kernel_call(e, TE_K_FULLY_CONNECTED_S16, prm.s, x.s, wt.s, bn.s, y.s);
     return 0;
 }
 

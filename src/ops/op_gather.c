@@ -148,6 +148,7 @@ static int gather_emit(te_emit *e, const te_op *op)
     gather_geom q;
     int64_t first, step;
     te_name dims, src, dst, ix;
+    te_kernel_id k;
     if (te_tensor_elems(out) == 0)
         return 0;
     gather_geometry(e->g, op, &q);
@@ -163,11 +164,10 @@ static int gather_emit(te_emit *e, const te_op *op)
         return -1;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, idx->data || idx->type == TE_DT_INT32 ? TE_K_GATHER_S8 : TE_K_GATHER_IDX64_S8);
-    te_emit_call_status(e,
-                        idx->data || idx->type == TE_DT_INT32 ? "te_gather_s8" : "te_gather_idx64_s8",
-                        te_expr("(const int8_t *)%s", src.s).s, te_expr("(int8_t *)%s", dst.s).s,
-                        dims.s, ix.s);
+    k = idx->data || idx->type == TE_DT_INT32 ? TE_K_GATHER_S8 : TE_K_GATHER_IDX64_S8;
+    te_emit_kernel(e, k);
+    te_emit_kernel_call_status(e, k, te_expr("(const int8_t *)%s", src.s).s,
+                               te_expr("(int8_t *)%s", dst.s).s, dims.s, ix.s);
     return 0;
 }
 

@@ -113,7 +113,7 @@ static int emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, p->id);
     dst = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_GATHER_ND);
-    te_emit_call_status(e, "te_gather_nd", te_expr("(const int8_t *)%s", src.s).s,
+    te_emit_kernel_call_status(e, TE_K_GATHER_ND, te_expr("(const int8_t *)%s", src.s).s,
                         te_expr("(int8_t *)%s", dst.s).s, dims.s, idx.s);
     return 0;
 }

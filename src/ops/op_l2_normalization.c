@@ -40,11 +40,11 @@ static int emit(te_emit *e, const te_op *op)
     y = te_emit_tensor(e, op->out[0]);
     if (in->type == TE_DT_INT8) {
         te_emit_kernel(e, TE_K_L2NORM_S8);
-        te_emit_call(e, "te_l2norm_s8", x.s, y.s, te_expr("%lld", n / depth).s,
+        te_emit_kernel_call(e, TE_K_L2NORM_S8, x.s, y.s, te_expr("%lld", n / depth).s,
                      te_expr("%lld", depth).s, te_expr("%d", (int)in->q.zero_point[0]).s);
     } else {
         te_emit_kernel(e, TE_K_L2NORM_F32);
-        te_emit_call(e, "te_l2norm_f32", x.s, y.s, te_expr("%lld", n / depth).s,
+        te_emit_kernel_call(e, TE_K_L2NORM_F32, x.s, y.s, te_expr("%lld", n / depth).s,
                      te_expr("%lld", depth).s);
     }
     return 0;

@@ -62,7 +62,7 @@ static int l2_emit(te_emit *e, const te_op *op)
     te_params_expr(e, "f_min", te_float_literal(lo).s);
     te_params_expr(e, "f_max", te_float_literal(hi).s);
     prm = te_params_end(e);
-    te_emit_call(e, "te_l2_pool_f32", prm.s, pi.s, po.s);
+    te_emit_kernel_call(e, TE_K_L2_POOL_F32, prm.s, pi.s, po.s);
     return 0;
 }
 

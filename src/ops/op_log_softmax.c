@@ -60,7 +60,7 @@ static void emit_f32(te_emit *e, const te_op *op, int rows, int depth)
 {
     te_name x = te_emit_tensor(e, op->in[0]), y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOG_SOFTMAX_F32);
-    te_emit_call(e, "te_log_softmax_f32", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s);
+    te_emit_kernel_call(e, TE_K_LOG_SOFTMAX_F32, x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s);
 }
 
 static int emit(te_emit *e, const te_op *op)
@@ -83,7 +83,7 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOG_SOFTMAX_S8);
-    te_emit_call(e, "te_log_softmax_s8", x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s,
+    te_emit_kernel_call(e, TE_K_LOG_SOFTMAX_S8, x.s, y.s, te_expr("%d", rows).s, te_expr("%d", depth).s,
                  te.s, tq.s, te_expr("%ld", (long)p.diff_min).s,
                  te_expr("%ld", (long)p.reverse_scaling_divisor).s,
                  te_expr("%d", p.reverse_scaling_right_shift).s);

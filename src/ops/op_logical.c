@@ -28,7 +28,7 @@ static int emit_binary(te_emit *e, const te_op *op)
     pb = te_emit_tensor(e, op->in[1]);
     po = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOGICAL_BINARY);
-    te_emit_call(e, "te_logical_binary", prm.s, pa.s, pb.s, po.s);
+    te_emit_kernel_call(e, TE_K_LOGICAL_BINARY, prm.s, pa.s, pb.s, po.s);
     return 0;
 }
 
@@ -54,7 +54,7 @@ static int emit_not(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LOGICAL_NOT);
-    te_emit_call(e, "te_logical_not", x.s, y.s, te_expr("%lld", n).s);
+    te_emit_kernel_call(e, TE_K_LOGICAL_NOT, x.s, y.s, te_expr("%lld", n).s);
     return 0;
 }
 

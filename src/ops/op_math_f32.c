@@ -82,7 +82,7 @@ static int emit(te_emit *e, const te_op *op)
     y = te_emit_tensor(e, op->out[0]);
     if (is_s8_rsqrt(e->g, op)) {
         te_emit_kernel(e, TE_K_LUT_S8_MIN);
-        te_emit_call_status(e, "te_lut_s8_min", x.s, y.s, te_expr("%lld", n).s, t.s,
+        te_emit_kernel_call_status(e, TE_K_LUT_S8_MIN, x.s, y.s, te_expr("%lld", n).s, t.s,
                             te_expr("%d", (int)in->q.zero_point[0]).s);
         return 0;
     }

@@ -38,7 +38,7 @@ static int emit_table(te_emit *e, const te_op *op, int k)
     in = te_emit_tensor(e, x->id);
     out = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LUT_S8);
-    te_emit_call(e, "te_lut_s8", in.s, out.s, te_expr("%lld", (long long)te_tensor_elems(x)).s, t.s);
+    te_emit_kernel_call(e, TE_K_LUT_S8, in.s, out.s, te_expr("%lld", (long long)te_tensor_elems(x)).s, t.s);
     return 0;
 }
 
@@ -49,7 +49,7 @@ static int emit(te_emit *e, const te_op *op)
         return emit_table(e, op, k);
     te_bcast_params_begin(e, op, "te_minmax_params");
     te_params_int(e, "is_max", op->opcode == TE_OP_MAXIMUM);
-    return te_bcast_emit(e, op, "minmax", te_params_end(e).s);
+    return te_bcast_emit(e, op, TE_K_MINMAX_S8, te_params_end(e).s);
 }
 
 /* In place over the non-constant input of a table, else as ADD. */

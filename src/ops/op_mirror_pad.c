@@ -111,7 +111,7 @@ static int mirror_pad_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_COPY_TABLE_S8);
-    te_emit_call(e, "te_copy_table_s8", te_expr("(const int8_t *)%s", src.s).s,
+    te_emit_kernel_call(e, TE_K_COPY_TABLE_S8, te_expr("(const int8_t *)%s", src.s).s,
                  te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", rank).s, ct.s, tt.s,
                  te_expr("%lld", (long long)run).s);
     return 0;

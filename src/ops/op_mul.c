@@ -69,8 +69,8 @@ static int mul_emit(te_emit *e, const te_op *op)
     te_params_int(e, "act_max", p.act_max);
     params = te_params_end(e);
     if (te_out(e->g, op, 0)->type == TE_DT_INT16)
-        return te_bcast_emit_kernel(e, op, "te_mul_s16", params.s);
-    return te_bcast_emit(e, op, "mul", params.s);
+        return te_bcast_emit(e, op, TE_K_MUL_S16, params.s);
+    return te_bcast_emit(e, op, TE_K_MUL_S8, params.s);
 }
 
 /* The kernel emit() calls: the output type picks it. */

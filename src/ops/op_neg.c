@@ -27,7 +27,7 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_NEG_F32);
-    te_emit_call(e, "te_neg_f32", x.s, y.s, te_expr("%lld", n).s);
+    te_emit_kernel_call(e, TE_K_NEG_F32, x.s, y.s, te_expr("%lld", n).s);
     return 0;
 }
 

@@ -97,7 +97,7 @@ static int pack_emit(te_emit *e, const te_op *op)
     te_emit_kernel(e, TE_K_CONCAT_S8);
     for (i = 0; i < op->n_in; i++) {
         te_name src = te_emit_tensor(e, te_in(e->g, op, i)->id);
-        te_emit_call(e, "te_concat_s8", te_expr("(const int8_t *)%s", src.s).s,
+        te_emit_kernel_call(e, TE_K_CONCAT_S8, te_expr("(const int8_t *)%s", src.s).s,
                      te_expr("(int8_t *)%s + %lld", dst.s, (long long)(i * inner * esz)).s,
                      te_expr("%lld", (long long)outer).s, te_expr("%lld", (long long)(inner * esz)).s,
                      te_expr("%lld", (long long)(op->n_in * inner * esz)).s);

@@ -101,7 +101,7 @@ static int pad_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_PAD_S8);
-    te_emit_call(e, "te_pad_s8", src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
+    te_emit_kernel_call(e, TE_K_PAD_S8, src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
                  te_expr("%s + %d", arr.s, 2 * PAD_MAX_RANK).s, value);
     return 0;
 }

@@ -55,7 +55,7 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult_neg", p.mult_neg);
     te_params_int(e, "shift_neg", p.shift_neg);
     te_params_int(e, "output_offset", p.output_offset);
-    return te_bcast_emit(e, op, "prelu", te_params_end(e).s);
+    return te_bcast_emit(e, op, TE_K_PRELU_S8, te_params_end(e).s);
 }
 
 /* In place over the input only (alpha is usually a constant). */

@@ -8,19 +8,6 @@
 #include "quant/quant.h"
 #include "unary.h"
 
-/* Short type names of the te_quantize_<in>_<out> kernels; NULL: unsupported. */
-static const char *type_tag(te_dtype t)
-{
-    switch (t) {
-    case TE_DT_FLOAT32: return "f32";
-    case TE_DT_INT8: return "s8";
-    case TE_DT_UINT8: return "u8";
-    case TE_DT_INT16: return "s16";
-    case TE_DT_INT32: return "s32";
-    default: return NULL;
-    }
-}
-
 /* The input -> output pairs TFLite Micro's QUANTIZE evaluates. */
 static int supported_pair(te_dtype in, te_dtype out)
 {
@@ -70,26 +57,54 @@ static int quantize_check(te_graph *g, const te_op *op, te_diag *d)
     return te_check_unary_elems(d, op, in, out);
 }
 
+/* The kernel that quantizes in to out (te_quantize_<in>_<out>), or
+ * TE_K_COUNT for a pair without one (check() refuses it). */
+static te_kernel_id quantize_kernel(const te_tensor *in, const te_tensor *out)
+{
+    static const struct { te_dtype in, out; te_kernel_id k; } pairs[] = {
+        {TE_DT_FLOAT32, TE_DT_INT8, TE_K_QUANTIZE_F32_S8},
+        {TE_DT_FLOAT32, TE_DT_INT16, TE_K_QUANTIZE_F32_S16},
+        {TE_DT_INT8, TE_DT_INT8, TE_K_QUANTIZE_S8_S8},
+        {TE_DT_INT8, TE_DT_INT16, TE_K_QUANTIZE_S8_S16},
+        {TE_DT_INT8, TE_DT_INT32, TE_K_QUANTIZE_S8_S32},
+        {TE_DT_INT16, TE_DT_INT8, TE_K_QUANTIZE_S16_S8},
+        {TE_DT_INT16, TE_DT_INT16, TE_K_QUANTIZE_S16_S16},
+        {TE_DT_INT16, TE_DT_INT32, TE_K_QUANTIZE_S16_S32},
+        {TE_DT_UINT8, TE_DT_INT8, TE_K_QUANTIZE_U8_S8},
+        {TE_DT_INT8, TE_DT_UINT8, TE_K_QUANTIZE_S8_U8},
+        {TE_DT_INT32, TE_DT_INT8, TE_K_QUANTIZE_S32_S8},
+        {TE_DT_INT32, TE_DT_INT16, TE_K_QUANTIZE_S32_S16},
+    };
+    size_t i;
+    for (i = 0; in && out && i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].in == in->type && pairs[i].out == out->type)
+            return pairs[i].k;
+    return TE_K_COUNT;
+}
+
 static int quantize_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
     long long n = (long long)te_tensor_elems(in), out_zp = (long long)out->q.zero_point[0];
     te_name src = te_emit_tensor(e, in->id), dst = te_emit_tensor(e, out->id);
+    te_kernel_id k = quantize_kernel(in, out);
     if (n == 0)
         return 0;
     te_emit_kernel(e, in->type == TE_DT_FLOAT32 ? TE_K_QUANTIZE_F32_S8 : TE_K_QUANTIZE_S8_S8);
+    if (k == TE_K_COUNT)
+        return te_fail(e->diag, "internal: QUANTIZE %s -> %s has no kernel", te_dtype_name(in->type),
+                       te_dtype_name(out->type));
     if (in->type == TE_DT_FLOAT32) {
-        te_emit_call(e, te_expr("te_quantize_f32_%s", type_tag(out->type)).s, src.s, dst.s,
-                     te_expr("%lld", n).s, te_expr("%af", (double)out->q.scale[0]).s,
-                     te_expr("%lld", out_zp).s);
+        te_emit_kernel_call(e, k, src.s, dst.s, te_expr("%lld", n).s,
+                            te_expr("%af", (double)out->q.scale[0]).s, te_expr("%lld", out_zp).s);
     } else {
         int32_t mult;
         int shift;
         te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &mult, &shift);
-        te_emit_call(e, te_expr("te_quantize_%s_%s", type_tag(in->type), type_tag(out->type)).s,
-                     src.s, dst.s, te_expr("%lld", n).s,
-                     te_expr("%lld", (long long)in->q.zero_point[0]).s, te_expr("%ld", (long)mult).s,
-                     te_expr("%d", shift).s, te_expr("%lld", out_zp).s);
+        te_emit_kernel_call(e, k, src.s, dst.s, te_expr("%lld", n).s,
+                            te_expr("%lld", (long long)in->q.zero_point[0]).s,
+                            te_expr("%ld", (long)mult).s, te_expr("%d", shift).s,
+                            te_expr("%lld", out_zp).s);
     }
     return 0;
 }
@@ -101,29 +116,13 @@ static int quantize_inplace(const te_graph *g, const te_op *op)
     return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
 }
 
-/* The kernel emit() calls: te_quantize_<in>_<out>. */
+/* The kernel emit() calls, by name. */
 static const char *quantize_variant(const te_graph *g, const te_op *op)
 {
-    static const struct { te_dtype in, out; const char *fn; } pairs[] = {
-        {TE_DT_FLOAT32, TE_DT_INT8, "te_quantize_f32_s8"},
-        {TE_DT_FLOAT32, TE_DT_INT16, "te_quantize_f32_s16"},
-        {TE_DT_INT8, TE_DT_INT8, "te_quantize_s8_s8"},
-        {TE_DT_INT8, TE_DT_INT16, "te_quantize_s8_s16"},
-        {TE_DT_INT8, TE_DT_INT32, "te_quantize_s8_s32"},
-        {TE_DT_INT16, TE_DT_INT8, "te_quantize_s16_s8"},
-        {TE_DT_INT16, TE_DT_INT16, "te_quantize_s16_s16"},
-        {TE_DT_INT16, TE_DT_INT32, "te_quantize_s16_s32"},
-        {TE_DT_UINT8, TE_DT_INT8, "te_quantize_u8_s8"},
-        {TE_DT_INT8, TE_DT_UINT8, "te_quantize_s8_u8"},
-        {TE_DT_INT32, TE_DT_INT8, "te_quantize_s32_s8"},
-        {TE_DT_INT32, TE_DT_INT16, "te_quantize_s32_s16"},
-    };
-    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL, *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
-    size_t i;
-    for (i = 0; in && out && i < sizeof pairs / sizeof pairs[0]; i++)
-        if (pairs[i].in == in->type && pairs[i].out == out->type)
-            return pairs[i].fn;
-    return "te_quantize";
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    te_kernel_id k = quantize_kernel(in, out);
+    return k == TE_K_COUNT ? "te_quantize" : te_kernel_name(k);
 }
 
 /* On a patch: int8 requantization, or float32 / uint8 -> int8 at a model's

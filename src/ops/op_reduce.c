@@ -113,7 +113,7 @@ static int sum_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_call(e, "te_mean_s8", te_params_end(e).s, pi.s, po.s);
+    te_emit_kernel_call(e, TE_K_MEAN_S8, te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 
@@ -149,7 +149,7 @@ static int extreme_emit(te_emit *e, const te_op *op)
     te_params_begin(e, "te_reduce_params");
     param_walk(e, p.n_keep, p.keep_size, p.keep_stride, p.n_red, p.red_size, p.red_stride,
                p.count);
-    te_emit_call(e, op->opcode == TE_OP_REDUCE_MAX ? "te_reduce_max_s8" : "te_reduce_min_s8",
+    te_emit_kernel_call(e, op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8,
                  te_params_end(e).s, pi.s, po.s);
     return 0;
 }

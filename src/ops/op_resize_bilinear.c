@@ -117,7 +117,7 @@ static int bilinear_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_RESIZE_BILINEAR_S8);
-    te_emit_call(e, "te_resize_bilinear_s8", src.s, dst.s, te_expr("%d", in->shape[0]).s,
+    te_emit_kernel_call(e, TE_K_RESIZE_BILINEAR_S8, src.s, dst.s, te_expr("%d", in->shape[0]).s,
                  te_expr("%d", in->shape[1] * in->shape[2] * depth).s, te_expr("%d", depth).s,
                  te_expr("%d", out->shape[1]).s, te_expr("%d", out->shape[2]).s, ytab.s, xtab.s,
                  te_expr("%d", e->low->slice_pitch ? (int)e->low->slice_pitch : depth).s);

@@ -94,7 +94,7 @@ static int resize_emit(te_emit *e, const te_op *op)
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_RESIZE_NEAREST_S8);
-    te_emit_call(e, "te_resize_nearest_s8", te_expr("(const int8_t *)%s", src.s).s,
+    te_emit_kernel_call(e, TE_K_RESIZE_NEAREST_S8, te_expr("(const int8_t *)%s", src.s).s,
                  te_expr("(int8_t *)%s", dst.s).s, te_expr("%d", in->shape[0]).s,
                  te_expr("%d", in->shape[1]).s, te_expr("%d", in->shape[2]).s,
                  te_expr("%d", depth).s, te_expr("%d", out->shape[1]).s,

@@ -120,7 +120,7 @@ static int emit_s16(te_emit *e, const te_op *op)
     te_params_int(e, "input_shift", shift);
     te_params_expr(e, "exp_lut", te.s);
     te_params_expr(e, "recip_lut", tr.s);
-    te_emit_call(e, "te_softmax_s16", te_params_end(e).s, x.s, y.s);
+    te_emit_kernel_call(e, TE_K_SOFTMAX_S16, te_params_end(e).s, x.s, y.s);
     return 0;
 }
 
@@ -140,7 +140,7 @@ static int emit(te_emit *e, const te_op *op)
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8);
-    te_emit_call(e, out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8", x.s, y.s,
+    te_emit_kernel_call(e, out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8, x.s, y.s,
                  te_expr("%d", rows).s, te_expr("%d", depth).s, t.s);
     return 0;
 }

@@ -146,13 +146,13 @@ static int space_batch_emit(te_emit *e, const te_op *op)
     dst = te_emit_tensor(e, out->id);
     te_emit_kernel(e, op->opcode == TE_OP_SPACE_TO_BATCH_ND ? TE_K_SPACE_TO_BATCH_S8 : TE_K_BATCH_TO_SPACE_S8);
     if (op->opcode == TE_OP_SPACE_TO_BATCH_ND)
-        te_emit_call(e, "te_space_to_batch_s8", te_expr("(const int8_t *)%s", src.s).s,
+        te_emit_kernel_call(e, TE_K_SPACE_TO_BATCH_S8, te_expr("(const int8_t *)%s", src.s).s,
                      te_expr("(int8_t *)%s", dst.s).s, arr.s,
                      te_expr("%d", out->type == TE_DT_INT8 && out->q.count > 0
                                        ? (int)out->q.zero_point[0]
                                        : 0).s);
     else
-        te_emit_call(e, "te_batch_to_space_s8", te_expr("(const int8_t *)%s", src.s).s,
+        te_emit_kernel_call(e, TE_K_BATCH_TO_SPACE_S8, te_expr("(const int8_t *)%s", src.s).s,
                      te_expr("(int8_t *)%s", dst.s).s, arr.s);
     return 0;
 }

@@ -63,7 +63,7 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "out_mult", p.out_mult);
     te_params_int(e, "out_shift", p.out_shift);
     te_params_int(e, "out_offset", p.out_offset);
-    return te_bcast_emit(e, op, "squared_difference", te_params_end(e).s);
+    return te_bcast_emit(e, op, TE_K_SQUARED_DIFFERENCE_S8, te_params_end(e).s);
 }
 
 static const char *variant(const te_graph *g, const te_op *op)

@@ -144,7 +144,7 @@ static int sub_emit(te_emit *e, const te_op *op)
     te_params_int(e, "out_offset", p.out_offset);
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
-    return te_bcast_emit(e, op, "sub", te_params_end(e).s);
+    return te_bcast_emit(e, op, TE_K_SUB_S8, te_params_end(e).s);
 }
 
 /* Whether ADD's table kernel computes it: the table search costs

@@ -252,7 +252,7 @@ static int svdf_emit(te_emit *e, const te_op *op)
         te_emit_kernel(e, s16 ? TE_K_SVDF_S8_S16_DSP : TE_K_SVDF_S8_S8_DSP);
         emit_params(e, &p);
         prm = te_params_end(e);
-        te_emit_call(e, s16 ? "te_svdf_s8_s16_dsp" : "te_svdf_s8_s8_dsp", prm.s, x.s, w1.s, fb.s,
+        te_emit_kernel_call(e, s16 ? TE_K_SVDF_S8_S16_DSP : TE_K_SVDF_S8_S8_DSP, prm.s, x.s, w1.s, fb.s,
                      w2.s, ub.s, s.s, y.s);
         return 0;
     }
@@ -265,7 +265,7 @@ static int svdf_emit(te_emit *e, const te_op *op)
     te_emit_kernel(e, s16 ? TE_K_SVDF_S8_S16 : TE_K_SVDF_S8_S8);
     emit_params(e, &p);
     prm = te_params_end(e);
-    te_emit_call(e, s16 ? "te_svdf_s8_s16" : "te_svdf_s8_s8", prm.s, x.s, w1.s, w2.s, b.s, s.s,
+    te_emit_kernel_call(e, s16 ? TE_K_SVDF_S8_S16 : TE_K_SVDF_S8_S8, prm.s, x.s, w1.s, w2.s, b.s, s.s,
                  y.s);
     return 0;
 }

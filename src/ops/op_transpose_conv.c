@@ -119,7 +119,7 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", -128);
     te_params_int(e, "act_max", 127);
-    te_emit_call(e, "te_transpose_conv_s8", te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s,
+    te_emit_kernel_call(e, TE_K_TRANSPOSE_CONV_S8, te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s,
                  y.s);
     return 0;
 }

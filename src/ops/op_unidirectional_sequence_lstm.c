@@ -348,7 +348,7 @@ static int emit(te_emit *e, const te_op *op)
     pc = te_emit_tensor(e, op->in[IN_CELL]);
     po = te_emit_tensor(e, op->out[0]);
     scratch = te_emit_scratch(e, "void");
-    te_emit_call(e, "te_lstm_s8", prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
+    te_emit_kernel_call(e, TE_K_LSTM_S8, prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
     return 0;
 }
 

@@ -83,7 +83,7 @@ int te_relu_s16_emit(te_emit *e, const te_op *op, int six)
     te_params_int(e, "act_min", 0);
     te_params_int(e, "act_max", six ? relu6_six(in) : 32767);
     prm = te_params_end(e);
-    te_emit_call(e, "te_relu_s16", prm.s, x.s, y.s,
+    te_emit_kernel_call(e, TE_K_RELU_S16, prm.s, x.s, y.s,
                  te_expr("%lld", (long long)te_tensor_elems(in)).s);
     return 0;
 }

@@ -30,7 +30,7 @@ int te_lut_emit_table(te_emit *e, const te_op *op, const int8_t table[256])
     te_name x = te_emit_tensor(e, op->in[0]);
     te_name y = te_emit_tensor(e, op->out[0]);
     te_emit_kernel(e, TE_K_LUT_S8);
-    te_emit_call(e, "te_lut_s8", x.s, y.s, te_expr("%lld", (long long)te_tensor_elems(in)).s, t.s);
+    te_emit_kernel_call(e, TE_K_LUT_S8, x.s, y.s, te_expr("%lld", (long long)te_tensor_elems(in)).s, t.s);
     return 0;
 }
 

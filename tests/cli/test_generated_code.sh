@@ -21,13 +21,14 @@ skip() { echo "SKIP: $*"; skipped=1; }
 
 # Bounds for the generic kws_ref_model.c (5,289 lines, 52 conditionals and
 # 25 asm blocks before).  Issue 12 asks for under 2,000 lines; today the
-# file is ~2,400: ~1,430 lines of kernels the model calls (with their
-# comments), ~710 of constant arrays (150 columns a line) and ~160 of
-# kernel params, one designated field a line (emit_params.c).  Tighten
-# MAX_LINES when any of them shrinks.
-MAX_LINES=2450
+# file is 2,362: ~1,315 lines of kernels the model calls (with their
+# comments; each runtime file's top comment cut to its first paragraph),
+# ~760 of constant arrays (150 columns a line, the GEMM weights as int16),
+# ~95 of kernel params (one designated field a line, emit_params.c) and
+# ~140 of invoke and accessors.  Tighten MAX_LINES when any of them shrinks.
+MAX_LINES=2363
 MAX_CONDITIONALS=8
-MAX_RUNTIME_COLUMNS=160
+MAX_COLUMNS=160
 
 model=$src/../shared/models/kws_ref_model.tflite
 name=kws_ref_model
@@ -53,9 +54,8 @@ lines=$(wc -l <"$c")
 if [ "$name" = kws_ref_model ]; then
   ok test "$lines" -lt $MAX_LINES
 fi
-# the pasted runtime: from the first runtime banner to the constants
-long=$(sed -n '/^\/\* ---- runtime\//,/^\/\* ---- constants (flash) ---- \*\//p' "$c" |
-       awk -v m=$MAX_RUNTIME_COLUMNS 'length($0) > m' | wc -l)
+# no line over MAX_COLUMNS characters, pasted runtime and generated code alike
+long=$(awk -v m=$MAX_COLUMNS 'length($0) > m' "$c" | wc -l)
 ok test "$long" -eq 0
 # and it is C99 a strict compiler takes
 if command -v cc >/dev/null 2>&1; then

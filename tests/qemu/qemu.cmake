@@ -4,6 +4,7 @@
 # Missing ../shared, QEMU or the Arm toolchain: skipped (77), failed when CI=true.
 #  qemu.icount_exact.*  the instruction counter gives the exact known count
 #  qemu.unit_conv_dsp.*  kernel unit tests with their assembly, on the target
+#  qemu.unit_dw_dsp.*    (and the depthwise DSP paths, every multiplier)
 #  qemu.tiny_cnn        target output = host output; RAM overflow is a link error
 #  qemu.<model>.<cpu>   real models from ../shared (-O2; person_detect also -Os)
 #  example.firmware     examples/firmware configures and builds (tinyengine_add_model)
@@ -15,12 +16,18 @@ foreach(cpu m4 m7)
 endforeach()
 
 # Kernel unit tests whose assembly runs only on the target (the host runs
-# their portable C): test_conv_dsp (te_conv2d_dsp_s8) under QEMU.
+# their portable C): test_conv_dsp (te_conv2d_dsp_s8) and test_dw_dsp
+# (te_depthwise_dsp_nhwc_s8, one input channel as te_conv2d_dsp_s8; depth
+# multipliers 1-8) under QEMU.
 foreach(cpu m4 m7)
   add_test(NAME qemu.unit_conv_dsp.${cpu}
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/unit_kernel.sh ${CMAKE_SOURCE_DIR} cortex-${cpu}
                    test_conv_dsp 1000)
   set_tests_properties(qemu.unit_conv_dsp.${cpu} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  add_test(NAME qemu.unit_dw_dsp.${cpu}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/qemu/unit_kernel.sh ${CMAKE_SOURCE_DIR} cortex-${cpu}
+                   test_dw_dsp 800)
+  set_tests_properties(qemu.unit_dw_dsp.${cpu} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
 
 add_test(NAME qemu.tiny_cnn
