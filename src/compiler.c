@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codegen/codegen.h"
 #include "frontend/tflite_reader.h"
@@ -12,20 +13,10 @@
 #include "passes/passes.h"
 #include "plan/schedule.h"
 
-/* Drops every in-place link (outputs get storage of their own again). */
-static void undo_inplace(te_graph *g)
-{
-    int t;
-    for (t = 0; t < g->n_tensors; t++)
-        if (g->tensors[t].inplace) {
-            g->tensors[t].alias_of = -1;
-            g->tensors[t].inplace = 0;
-        }
-}
-
-/* One plan candidate: the graph's storage decisions as they stand, lowered
- * once (options o) and planned. */
+/* One plan candidate: storage decisions st, lowered once (options o with
+ * st) and planned; it owns all three. */
 typedef struct {
+    te_storage *st;
     te_lowered *low;
     te_plan *plan;
 } candidate;
@@ -34,116 +25,166 @@ static void candidate_free(candidate *c)
 {
     te_plan_free(c->plan);
     te_lowered_free(c->low);
+    te_storage_free(c->st);
     c->plan = NULL;
     c->low = NULL;
+    c->st = NULL;
 }
 
-/* 0, or -1 with d set (c left empty). prev: an earlier candidate of this
- * graph whose graph-only decisions may be reused (or NULL). */
-static int plan_candidate(te_graph *g, const te_lower_opts *o, const te_lowered *prev,
-                          candidate *c, te_diag *d)
+/* 0, or -1 with d set (c left empty).  st: the candidate's storage
+ * decisions (taken over, also on failure).  prev: an earlier candidate of
+ * this graph whose graph-only decisions may be reused (or NULL). */
+static int plan_candidate(const te_graph *g, te_storage *st, const te_lower_opts *o,
+                          const te_lowered *prev, candidate *c, te_diag *d)
 {
-    c->low = te_lower_graph(g, o, prev, d);
+    te_lower_opts lo = *o;
+    lo.st = st;
+    c->st = st;
+    c->low = st ? te_lower_graph(g, &lo, prev, d) : NULL;
     c->plan = c->low ? te_plan_build(g, c->low, d) : NULL;
     if (!c->plan) {
+        if (!st)
+            te_fail(d, "out of memory");
         candidate_free(c);
         return -1;
     }
     return 0;
 }
 
-/* Plans with in-place execution; if the placement then comes out larger
- * than planning without it (merged buffers can fragment the arena), keeps
- * the plan without. */
-static int plan_best(te_graph *g, const te_lower_opts *o, const te_lowered *prev,
-                     candidate *best, te_diag *d)
+/* A copy of st without its in-place links, or NULL. */
+static te_storage *without_inplace(const te_storage *st)
+{
+    te_storage *s = te_storage_copy(st);
+    int t;
+    for (t = 0; s && t < s->n_tensors; t++)
+        if (te_storage_inplace(s, t))
+            te_storage_unlink(s, t);
+    return s;
+}
+
+/* Plans storage decisions st (in place where pass_inplace.c put it); if
+ * the placement then comes out larger than planning without in-place
+ * links (merged buffers can fragment the arena), keeps the plan without.
+ * When in place wins after all, the links are the ones pass_inplace.c
+ * makes on st without them (st's own when st came from it). */
+static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                     const te_lowered *prev, candidate *best, te_diag *d)
 {
     candidate with, without;
-    int t, any = 0;
-    if (plan_candidate(g, o, prev, &with, d) < 0)
+    te_storage *redo;
+    int t;
+    if (plan_candidate(g, te_storage_copy(st), o, prev, &with, d) < 0)
         return -1;
-    for (t = 0; t < g->n_tensors; t++)
-        any |= g->tensors[t].inplace;
-    if (!any || with.plan->arena_bytes <= with.plan->bound_no_inplace) {
+    if (!te_storage_any(st, TE_STORE_INPLACE) ||
+        with.plan->arena_bytes <= with.plan->bound_no_inplace) {
         *best = with;
         return 0;
     }
-    undo_inplace(g);
-    if (plan_candidate(g, o, with.low, &without, d) == 0 &&
+    if (plan_candidate(g, without_inplace(st), o, with.low, &without, d) == 0 &&
         without.plan->arena_bytes < with.plan->arena_bytes) {
         without.plan->bound_no_inplace = with.plan->bound_no_inplace;
         candidate_free(&with);
         *best = without;
         return 0;
     }
-    te_pass_inplace(g);
-    t = plan_candidate(g, o, with.low, best, d);
     candidate_free(&without);
+    redo = without_inplace(st);
+    if (redo)
+        te_pass_inplace(g, redo);
+    if (redo && te_storage_equal(redo, st)) {
+        te_storage_free(redo);
+        *best = with;
+        return 0;
+    }
+    t = plan_candidate(g, redo, o, with.low, best, d);
     candidate_free(&with);
     return t;
 }
 
-/* Any concatenation input written in place (pass_concat.c)? */
-static int any_slice(const te_graph *g)
+/* The storage decisions of concatenation slice choice 0 (with work areas
+ * for the kernels writing them) or 1 (without; both: slices where
+ * pass_concat.c can make them) or 2 (no slices), in place where
+ * pass_inplace.c can; NULL when out of memory. */
+static te_storage *slice_storage(const te_graph *g, int choice)
 {
-    int t;
-    for (t = 0; t < g->n_tensors; t++)
-        if (g->tensors[t].slice)
-            return 1;
-    return 0;
+    te_storage *st = te_storage_new(g);
+    if (!st)
+        return NULL;
+    if (choice < 2)
+        te_pass_concat_slices(g, st);
+    te_pass_inplace(g, st);
+    return st;
 }
 
-/* Sets up concatenation slices (choice 0: with work areas for the
- * kernels writing them, 1: without, 2: no slices) and plans. */
-static int plan_slices(te_graph *g, int choice, const te_lowered *prev, candidate *c,
+/* plan_best() of slice choice `choice` (slice_storage). */
+static int plan_slices(const te_graph *g, int choice, const te_lowered *prev, candidate *c,
                        te_diag *d)
 {
     te_lower_opts o = {0};
-    undo_inplace(g);
-    te_pass_undo_concat_slices(g);
-    if (choice < 2)
-        te_pass_concat_slices(g);
+    te_storage *st = slice_storage(g, choice);
+    int rc;
+    if (!st)
+        return te_fail(d, "out of memory");
     o.slice_no_work = choice == 1;
-    te_pass_inplace(g);
-    return plan_best(g, &o, prev, c, d);
+    rc = plan_best(g, st, &o, prev, c, d);
+    te_storage_free(st);
+    return rc;
 }
 
-/* plan_best() with the concatenation slices the graph has, without work
- * areas for them, and without them: a slice makes the concatenation's
- * output live from its first producer on, which can raise the peak in
- * between.  Keeps the smallest arena, the earlier choice on a tie (the
- * slices save the copies, the work areas time).  o: the lowering options
- * of the graph's current slices. */
-static int plan_graph(te_graph *g, const te_lower_opts *o, candidate *c, te_diag *d)
+/* 1 if (st, o) are the decisions of slice choice 0. */
+static int is_choice_0(const te_graph *g, const te_storage *st, const te_lower_opts *o)
 {
-    candidate next;
-    size_t best_bytes;
+    te_storage *c0 = o->slice_no_work ? NULL : slice_storage(g, 0);
+    int same = c0 && te_storage_equal(c0, st);
+    te_storage_free(c0);
+    return same;
+}
+
+static void candidates_free(candidate *c, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        candidate_free(&c[i]);
+}
+
+/* plan_best() with the storage decisions st (and its concatenation
+ * slices), then without work areas for the slices, and without them: a
+ * slice makes the concatenation's output live from its first producer on,
+ * which can raise the peak in between.  Keeps the smallest arena, the
+ * earlier choice on a tie (the slices save the copies, the work areas
+ * time); when that is the first and st are not the decisions of slice
+ * choice 0 (a patch stage kept a layer-by-layer plan's), choice 0 itself.
+ * o: the lowering options of st's slices. */
+static int plan_graph(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                      candidate *c, te_diag *d)
+{
+    candidate cand[3];
     int choice, best = 0;
-    if (plan_best(g, o, NULL, c, d) < 0)
+    memset(cand, 0, sizeof cand);
+    if (plan_best(g, st, o, NULL, &cand[0], d) < 0)
         return -1;
-    if (!any_slice(g))
+    if (!te_storage_any(st, TE_STORE_SLICE)) {
+        *c = cand[0];
         return 0;
-    best_bytes = c->plan->arena_bytes;
+    }
     for (choice = 1; choice <= 2; choice++) {
-        if (plan_slices(g, choice, c->low, &next, d) < 0) {
-            candidate_free(c);
+        if (plan_slices(g, choice, cand[choice - 1].low, &cand[choice], d) < 0) {
+            candidates_free(cand, 3);
             return -1;
         }
-        candidate_free(c);
-        *c = next;
-        if (c->plan->arena_bytes < best_bytes) {
-            best_bytes = c->plan->arena_bytes;
+        if (cand[choice].plan->arena_bytes < cand[best].plan->arena_bytes)
             best = choice;
+    }
+    if (best == 0 && !is_choice_0(g, st, o)) {
+        candidate_free(&cand[0]);
+        if (plan_slices(g, 0, cand[2].low, &cand[0], d) < 0) {
+            candidates_free(cand, 3);
+            return -1;
         }
     }
-    if (best == 2)
-        return 0;
-    if (plan_slices(g, best, c->low, &next, d) < 0) {
-        candidate_free(c);
-        return -1;
-    }
-    candidate_free(c);
-    *c = next;
+    *c = cand[best];
+    memset(&cand[best], 0, sizeof cand[best]);
+    candidates_free(cand, 3);
     return 0;
 }
 
@@ -152,8 +193,10 @@ static void set_plan(te_model *m, candidate *c)
 {
     te_plan_free(m->plan);
     te_lowered_free(m->low);
+    te_storage_free(m->st);
     m->plan = c->plan;
     m->low = c->low;
+    m->st = c->st;
 }
 
 /* --sram-limit: one line naming the size reached and the layer setting it,
@@ -214,6 +257,19 @@ static int check_flash_limit(const te_model *m, te_diag *d)
                    (long long)te_flash_code_estimate(g));
 }
 
+/* The storage decisions of the layer-by-layer plan `before` on g with its
+ * patch stage materialized: the stage's outputs (never stored whole, or
+ * written patch by patch) and the new region tensors on their own. */
+static te_storage *patched_storage(const te_graph *g, const te_storage *before)
+{
+    te_storage *st = te_storage_new(g);
+    int t;
+    for (t = 0; st && t < before->n_tensors && t < st->n_tensors; t++)
+        if (!g->tensors[t].patch_role && t != g->patch->out_tensor)
+            st->t[t] = before->t[t];
+    return st;
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`). Keeps the bound of plain
@@ -224,7 +280,9 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
     te_patch_plan *p = NULL;
     te_patch_opts auto_on;
     te_lower_opts lo = m->low->opts;
+    te_storage *st;
     candidate c;
+    int rc;
     size_t bound = m->plan->bound_no_inplace;
     if (po->mode == TE_PATCH_OFF && fit && m->plan->arena_bytes > fit)
         auto_on = *po, auto_on.mode = TE_PATCH_AUTO, po = &auto_on; /* the limit drives it */
@@ -250,7 +308,12 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         te_patch_plan_free(p);
         return -1;
     }
-    if (plan_graph(g, &lo, &c, d) < 0)
+    st = patched_storage(g, m->st);
+    if (!st)
+        return te_fail(d, "out of memory");
+    rc = plan_graph(g, st, &lo, &c, d);
+    te_storage_free(st);
+    if (rc < 0)
         return -1;
     set_plan(m, &c);
     m->plan->bound_no_inplace = bound;
@@ -272,7 +335,9 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
     static const te_lower_opts plain;
     te_model *m;
+    te_storage *st;
     candidate c;
+    int rc;
     if (!g)
         return NULL;
     if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0) {
@@ -287,8 +352,6 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
     te_pass_alias(g);
-    te_pass_concat_slices(g);
-    te_pass_inplace(g);
     m = calloc(1, sizeof *m);
     if (!m) {
         te_graph_free(g);
@@ -298,7 +361,15 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     m->g = g;
     if (o)
         m->opts = *o;
-    if (plan_graph(g, &plain, &c, d) < 0) {
+    st = slice_storage(g, 0);
+    if (!st) {
+        te_model_free(m);
+        te_fail(d, "out of memory");
+        return NULL;
+    }
+    rc = plan_graph(g, st, &plain, &c, d);
+    te_storage_free(st);
+    if (rc < 0) {
         te_model_free(m);
         return NULL;
     }
@@ -327,6 +398,7 @@ void te_model_free(te_model *m)
         return;
     te_plan_free(m->plan);
     te_lowered_free(m->low);
+    te_storage_free(m->st);
     te_graph_free(m->g);
     free(m);
 }

@@ -35,6 +35,7 @@ typedef struct {
     te_graph *g;
     te_plan *plan;
     te_lowered *low; /* the operators' lowering records the plan was made with */
+    te_storage *st;  /* the storage decisions (in place, slices) of both */
     te_compile_opts opts; /* what it was compiled with (the generated files say) */
 } te_model;
 

@@ -134,7 +134,7 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     l->scratch_bytes = p->op_scratch[oi] >= 0 ? p->buffers[p->op_scratch[oi]].bytes : 0;
     l->live_bytes = te_plan_live_bytes(p, step);
     for (j = 0; j < op->n_out; j++)
-        l->in_place |= op->out[j] >= 0 && g->tensors[op->out[j]].inplace;
+        l->in_place |= op->out[j] >= 0 && te_storage_inplace(p->st, op->out[j]);
     l->patched = g->patch && step < g->patch->n_ops;
     if (l->patched) {
         l->instructions = estimate_patched(model, m, op, l); /* l->kernel: the clones' */

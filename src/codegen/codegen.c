@@ -73,13 +73,14 @@ static void emit_layer_done(te_emit *e, const te_op *op)
     int j;
     for (j = 0; j < op->n_out; j++) {
         const te_tensor *t = te_out(e->g, op, j);
-        size_t row, rows;
+        size_t row, rows, pitch;
         if (!t || t->patch_role)
             continue;
-        rows = t->slice && t->slice_pitch ? slice_rows(t, &row) : 0;
+        pitch = te_storage_slice_pitch(te_emit_storage(e), t->id);
+        rows = pitch ? slice_rows(t, &row) : 0;
         if (rows) /* gathered for the hook (pass_concat.c) */
             te_buf_printf(&e->body, "    TE_LAYER_SLICE(%d, %d, %s, %zu, %zu, %zu);\n",
-                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, t->slice_pitch);
+                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, pitch);
         else
             te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
                           te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
@@ -88,13 +89,13 @@ static void emit_layer_done(te_emit *e, const te_op *op)
 
 /* The layer hook of strided concatenation slices: the slice's rows are
  * gathered into a buffer that exists only when the hook is defined. */
-static void emit_slice_hook(te_buf *c, const te_graph *g, const char *name, const char *up)
+static void emit_slice_hook(te_buf *c, const te_graph *g, const te_storage *st, const char *name,
+                            const char *up)
 {
     size_t most = 0;
     int t;
     for (t = 0; t < g->n_tensors; t++)
-        if (g->tensors[t].slice && g->tensors[t].slice_pitch &&
-            te_tensor_bytes(&g->tensors[t]) > most)
+        if (te_storage_slice_pitch(st, t) && te_tensor_bytes(&g->tensors[t]) > most)
             most = te_tensor_bytes(&g->tensors[t]);
     if (!most)
         return;
@@ -255,10 +256,11 @@ static void emit_io_macros(te_buf *h, const te_tensor *t, const char *up, const 
     }
 }
 
-/* 1 for a tensor with storage of its own in the state region. */
-static int state_root(const te_tensor *t)
+/* 1 for tensor t with storage of its own in plan p's state region. */
+static int state_root(const te_plan *p, const te_tensor *t)
 {
-    return t->is_variable && !t->data && t->alias_of < 0 && t->in_state;
+    return t->is_variable && !t->data && te_storage_alias_of(p->st, t->id) < 0 &&
+           p->place[t->id].in_state;
 }
 
 /* The byte NAME_reset fills state tensor t with (the region is zeroed
@@ -274,23 +276,23 @@ static uint8_t state_fill(const te_tensor *t)
 }
 
 /* 1 if a tensor of the state region does not start at zero. */
-static int state_has_zero_points(const te_graph *g)
+static int state_has_zero_points(const te_graph *g, const te_plan *p)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
-        if (state_root(tt) && (state_fill(tt) || tt->state_init))
+        if (state_root(p, tt) && (state_fill(tt) || tt->state_init))
             return 1;
     }
     return 0;
 }
 
 /* 1 if the state holds resource variables (READ_VARIABLE / ASSIGN_VARIABLE). */
-static int state_has_resources(const te_graph *g)
+static int state_has_resources(const te_graph *g, const te_plan *p)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++)
-        if (state_root(&g->tensors[t]) && g->tensors[t].is_resource)
+        if (state_root(p, &g->tensors[t]) && g->tensors[t].is_resource)
             return 1;
     return 0;
 }
@@ -331,7 +333,7 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                        is_in ? "INPUT" : "OUTPUT", k);
     }
     te_buf_printf(h, "\nint         %s_invoke(void);   /* one inference; 0 on success */\n", o->name);
-    if (state_has_resources(g))
+    if (state_has_resources(g, p))
         te_buf_printf(h, "void        %s_reset(void);    /* the state back to its start: variables' "
                          "initial values */\n", o->name);
     else
@@ -421,7 +423,7 @@ static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const 
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",
                   up, up, up);
     emit_arena(c, e, p, o, up, lib);
-    if (p->state_bytes && state_has_resources(g))
+    if (p->state_bytes && state_has_resources(g, p))
         te_buf_printf(c, "\n/* Variables: given their initial values by %s_reset() (the first invoke\n"
                          " * calls it), kept across invokes. */\n", o->name);
     else if (p->state_bytes)
@@ -431,13 +433,13 @@ static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const 
         te_buf_printf(c, "static union {\n    double align_d;\n    int64_t align_i;\n"
                          "    uint8_t bytes[%zu];\n} %s_state %s_STATE_ATTR;\n",
                       p->state_bytes, o->name, up);
-    if (p->state_bytes && state_has_resources(g))
+    if (p->state_bytes && state_has_resources(g, p))
         te_buf_printf(c, "/* 0 until %s_reset() gave the variables their initial values. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
-    else if (p->state_bytes && state_has_zero_points(g))
+    else if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "/* 0 until %s_reset() set the int8 state to its zero points. */\n"
                          "static int %s_state_ready;\n", o->name, o->name);
-    emit_slice_hook(c, g, o->name, up);
+    emit_slice_hook(c, g, p->st, o->name, up);
     if (!lib)
         emit_stack_buffers(c, dsp_stack_buffer(e, p));
 }
@@ -453,14 +455,14 @@ static int mentions_arena(const te_buf *b, const char *name)
 
 /* The initial values of resource variables (CALL_ONCE's init subgraph),
  * before NAME_reset(). */
-static void emit_state_inits(te_buf *c, const te_graph *g, const char *name)
+static void emit_state_inits(te_buf *c, const te_graph *g, const te_plan *p, const char *name)
 {
     char safe[256];
     int t;
     size_t i, n;
     for (t = 0; t < g->n_tensors; t++) {
         const te_tensor *tt = &g->tensors[t];
-        if (!state_root(tt) || !tt->state_init)
+        if (!state_root(p, tt) || !tt->state_init)
             continue;
         n = te_tensor_bytes(tt);
         te_buf_printf(c, "/* initial value of resource variable '%s' (CALL_ONCE) */\n"
@@ -482,31 +484,31 @@ static void emit_reset(te_buf *c, const te_graph *g, const te_plan *p, const cha
 {
     int t;
     if (p->state_bytes)
-        emit_state_inits(c, g, name);
+        emit_state_inits(c, g, p, name);
     te_buf_printf(c, "void %s_reset(void)\n{\n", name);
     if (p->state_bytes)
         te_buf_printf(c, "    size_t i;\n    for (i = 0; i < sizeof %s_state.bytes; i++)\n"
                          "        %s_state.bytes[i] = 0;\n", name, name);
-    if (p->state_bytes && state_has_zero_points(g)) {
+    if (p->state_bytes && state_has_zero_points(g, p)) {
         for (t = 0; t < g->n_tensors; t++) {
             const te_tensor *tt = &g->tensors[t];
-            size_t end = tt->state_offset + te_tensor_bytes(tt);
-            if (!state_root(tt))
+            size_t off = p->place[t].state_offset, end = off + te_tensor_bytes(tt);
+            if (!state_root(p, tt))
                 continue;
             if (tt->state_init)
                 te_buf_printf(c, "    for (i = 0; i < %zu; i++) /* %s */\n"
                                  "        %s_state.bytes[%zu + i] = %s_init_%d[i];\n",
                               te_tensor_bytes(tt), "initial value (CALL_ONCE)", name,
-                              tt->state_offset, name, t);
+                              off, name, t);
             else if (tt->is_resource && state_fill(tt))
                 te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
                                  "        %s_state.bytes[i] = %u;\n",
-                              tt->state_offset, end, "zero point of a resource variable", name,
+                              off, end, "zero point of a resource variable", name,
                               (unsigned)state_fill(tt));
             else if (!tt->is_resource && state_fill(tt))
                 te_buf_printf(c, "    for (i = %zu; i < %zu; i++) /* %s */\n"
                                  "        %s_state.bytes[i] = (uint8_t)%lld;\n",
-                              tt->state_offset, end, "zero point of an int8 variable", name,
+                              off, end, "zero point of an int8 variable", name,
                               (long long)tt->q.zero_point[0]);
         }
         te_buf_printf(c, "    %s_state_ready = 1;\n", name);
@@ -614,7 +616,7 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
     if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
         !mentions_arena(&e.consts, o->name))
         te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
-    if (p->state_bytes && state_has_zero_points(g))
+    if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "    if (!%s_state_ready)\n        %s_reset();\n", o->name, o->name);
     if (e.body.len)
         te_buf_append(c, e.body.s, e.body.len);

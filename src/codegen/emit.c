@@ -226,6 +226,7 @@ static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
 {
     char base[64], macro[128];
     const char *src = t->name ? t->name : "";
+    const te_tensor_place *pl = &e->plan->place[t->id];
     te_name n;
     size_t i, len, room, before = e->consts.len;
     te_emit_tensor_base(e, t->id, base, sizeof base);
@@ -234,8 +235,8 @@ static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
     for (i = 0; i < strlen(e->name) && i < sizeof n.s; i++)
         n.s[i] = (char)toupper((unsigned char)n.s[i]);
     te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s_%s.bytes + %zu))", n.s, te_ctype(t->type),
-                  via_void(te_ctype(t->type)), e->name, t->in_state ? "state" : "arena",
-                  t->in_state ? t->state_offset : t->arena_offset);
+                  via_void(te_ctype(t->type)), e->name, pl->in_state ? "state" : "arena",
+                  pl->in_state ? pl->state_offset : pl->arena_offset);
     len = e->consts.len - before;
     room = len + 7 < TE_EMIT_LINE_MAX ? TE_EMIT_LINE_MAX - len - 7 : 0; /* " / *  * /" */
     if (room > 8 && src[0] && src[0] != ';') {
@@ -268,6 +269,8 @@ te_name te_emit_tensor(te_emit *e, int tid)
         *sym = n;
     return n;
 }
+
+const te_storage *te_emit_storage(const te_emit *e) { return e->plan ? e->plan->st : NULL; }
 
 te_name te_emit_scratch(te_emit *e, const char *ctype)
 {

@@ -14,6 +14,7 @@
 
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "../ir/storage.h"
 #include "cbuf.h"
 #include "kernels.h"
 
@@ -69,6 +70,10 @@ te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint
  * defined on first use as ((int8_t *)(NAME_arena.bytes + 1024)); for a
  * constant tensor its array, NAME_op<index>_weights / _bias / _<tensor>. */
 te_name te_emit_tensor(te_emit *e, int tid);
+
+/* The storage decisions of the plan being emitted (te_plan.st): which
+ * tensors run in place or are concatenation slices. */
+const te_storage *te_emit_storage(const te_emit *e);
 
 /* A pointer expression of C type `ctype *` to the current operator's
  * scratch buffer (as many bytes as its scratch_bytes() asked for): a macro

@@ -148,20 +148,4 @@ void te_tensor_unalias(te_tensor *t)
 {
     t->alias_of = -1;
     t->alias_offset = 0;
-    t->inplace = 0;
-    t->slice = 0;
-    t->slice_pitch = 0;
-}
-
-int te_tensor_root(const te_graph *g, int t, size_t *offset)
-{
-    size_t off = 0;
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors) {
-        off += g->tensors[t].alias_offset;
-        t = g->tensors[t].alias_of;
-    }
-    if (offset)
-        *offset = off;
-    return t;
 }

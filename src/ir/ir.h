@@ -1,6 +1,8 @@
 /* ir.h - the in-memory graph that every pass, the planner and the code
- * emitter work on: tensors, operators with their parsed options, and the
- * per-tensor plan fields the memory planner fills in.
+ * emitter work on: tensors, operators with their parsed options, and what
+ * the passes decide for every plan alike (views, the patch stage).  What
+ * varies between plan candidates is not here: storage decisions are a
+ * te_storage (storage.h), the placement is te_plan.place (plan/plan.h).
  *
  * The frontend (src/frontend) builds a te_graph from a .tflite file; nothing
  * after it looks at FlatBuffers again.  Constant tensor data points into the
@@ -67,22 +69,14 @@ typedef struct {
     size_t data_bytes;
     int is_variable;
 
-    /* filled by passes / planner */
+    /* filled by the frontend and the passes */
     int producer;          /* op index that writes it, -1 for inputs/consts */
-    int alias_of;          /* tensor id whose storage this one shares, or -1 */
-    int inplace;           /* 1: alias_of is an input this op overwrites in place
-                            * (0: a zero-copy view such as RESHAPE) */
-    size_t alias_offset;   /* byte offset inside the aliased storage */
-    int slice;             /* 1: alias_of is the output of the CONCATENATION that
-                            * reads this tensor, and the producer writes it
-                            * straight into its place there (pass_concat.c) */
-    size_t slice_pitch;    /* slice: bytes from the start of one row (pixel) to
-                            * the next in that output; 0 when contiguous */
-    size_t arena_offset;   /* byte offset in the arena (if in the arena) */
-    int in_arena;          /* 1 once the planner placed it */
-    int in_state;          /* 1: a variable tensor (or a view of one) kept in the
-                            * persistent state region, not the arena */
-    size_t state_offset;   /* byte offset in the state region (if in_state) */
+    int alias_of;          /* tensor id this one is a zero-copy view of (RESHAPE,
+                            * SPLIT ...: pass_alias.c), or -1.  The storage
+                            * decisions that vary between plan candidates (in
+                            * place, concatenation slices) are not here: they
+                            * are a te_storage value (storage.h) */
+    size_t alias_offset;   /* byte offset of the view inside alias_of */
     /* A resource variable (VAR_HANDLE's container/shared_name, made a
      * variable tensor by src/frontend/resource_vars.c): NAME_reset fills it
      * with its zero point cast to a byte for any quantized type (TFLite
@@ -202,11 +196,8 @@ size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
 const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
 int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
 size_t te_tensor_bytes(const te_tensor *t);
-/* Gives t storage of its own again: no view, in-place or slice link. */
+/* Makes t no view. */
 void te_tensor_unalias(te_tensor *t);
-/* Storage root of tensor t (following alias_of), and t's byte offset in it
- * (the sum of the alias offsets on the way). */
-int te_tensor_root(const te_graph *g, int t, size_t *offset);
 
 static inline te_tensor *te_in(te_graph *g, const te_op *op, int i)
 {

@@ -37,16 +37,18 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
 {
     const te_op_def *def = te_op_find(op->opcode);
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    const te_storage *st = out ? o->st : NULL;
     int k;
     memset(l, 0, sizeof *l);
     l->kernel = "unknown";
     l->inplace_input = -1;
-    for (k = 0; out && out->inplace && k < op->n_in; k++)
-        if (op->in[k] >= 0 && op->in[k] == out->alias_of) {
+    for (k = 0; st && te_storage_inplace(st, out->id) && k < op->n_in; k++)
+        if (op->in[k] >= 0 && op->in[k] == te_storage_alias_of(st, out->id)) {
             l->inplace_input = k;
             break;
         }
-    l->slice = out && out->slice;
+    l->slice = st && te_storage_slice(st, out->id);
+    l->slice_pitch = st ? te_storage_slice_pitch(st, out->id) : 0;
     if (!def)
         return;
     l->macs = def->macs ? def->macs(g, op) : 0;

@@ -14,11 +14,14 @@
 
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "../ir/storage.h"
 #include "op_cost.h"
 
-/* Plan-level choices lowering depends on, beside the tensors' storage
- * decisions (out->inplace, out->slice). */
+/* The plan candidate lowering depends on: its storage decisions and its
+ * plan-level choices. */
 typedef struct {
+    const te_storage *st; /* in place, slices (NULL: the graph's views only,
+                           * nothing in place, no slices); not owned */
     int slice_no_work; /* 1: kernels writing strided concatenation slices get
                         * no work area (they use their slower path) */
 } te_lower_opts;
@@ -30,7 +33,9 @@ typedef struct te_lowering {
     size_t scratch_bytes; /* arena scratch the kernel needs during the op */
     int inplace_input;    /* input output 0 overwrites (the planner's
                            * decision), or -1 */
-    int slice;            /* output 0 is a strided slice of a concatenation */
+    int slice;            /* output 0 is a slice of a concatenation */
+    size_t slice_pitch;   /* ... a strided one: bytes from one pixel to the
+                           * next in the concatenation's output (else 0) */
     int work_area;        /* its scratch is a work area for that slice */
     size_t stack_buffer;  /* bytes of the kernel's stack work buffer this op
                            * uses (te_conv2d_dsp_s8: its patches when no arena

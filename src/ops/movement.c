@@ -182,9 +182,6 @@ const char *te_move_copy_variant(const te_graph *g, const te_op *op)
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
     if (!in || !out || out->alias_of == in->id || te_tensor_bytes(in) == 0)
         return "view";
-    if (in->in_arena && out->in_arena && in->arena_offset == out->arena_offset &&
-        !in->patch_role && !out->patch_role)
-        return "view";
     return "te_copy_bytes";
 }
 
@@ -220,5 +217,5 @@ int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
         return 0;
     in = &g->tensors[op->in[in_i]];
     out = &g->tensors[op->out[out_i]];
-    return out->alias_of == in->id && !out->inplace && !out->slice;
+    return out->alias_of == in->id; /* the graph's aliases are views only */
 }

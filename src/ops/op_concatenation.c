@@ -68,19 +68,20 @@ static int concat_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* Input i was written straight into its place in the output (pass_concat.c). */
-static int in_place(const te_graph *g, const te_op *op, int i)
+/* Input i was written straight into its place in the output (pass_concat.c),
+ * in the candidate's storage st (NULL: no slices). */
+static int in_place(const te_storage *st, const te_op *op, int i)
 {
-    const te_tensor *in = &g->tensors[op->in[i]];
-    return in->slice && in->alias_of == op->out[0];
+    return st && te_storage_slice(st, op->in[i]) &&
+           te_storage_alias_of(st, op->in[i]) == op->out[0];
 }
 
 /* "view" when every input is already in place, else the copy kernel. */
-static const char *concat_variant(const te_graph *g, const te_op *op)
+static const char *concat_variant(const te_graph *g, const te_storage *st, const te_op *op)
 {
     int i;
     for (i = 0; i < op->n_in; i++)
-        if (!in_place(g, op, i) && te_tensor_elems(&g->tensors[op->in[i]]) > 0)
+        if (!in_place(st, op, i) && te_tensor_elems(&g->tensors[op->in[i]]) > 0)
             return "te_concat_s8";
     return "view";
 }
@@ -102,7 +103,7 @@ static int concat_emit(te_emit *e, const te_op *op)
         const te_tensor *in = te_in(e->g, op, i);
         int64_t row = in->shape[axis] * inner;
         te_name src;
-        if (row == 0 || in_place(e->g, op, i)) {
+        if (row == 0 || in_place(te_emit_storage(e), op, i)) {
             offset += row;
             continue;
         }
@@ -117,17 +118,26 @@ static int concat_emit(te_emit *e, const te_op *op)
 }
 
 /* Cost features: inputs written in place (slices) cost nothing. */
-static void cost_features(const te_graph *g, const te_op *op, te_cost_features *f)
+static void cost_features(const te_graph *g, const te_storage *st, const te_op *op,
+                          te_cost_features *f)
 {
     double copied = 0;
     int i;
     for (i = 0; i < op->n_in; i++)
-        if (op->in[i] >= 0 &&
-            !(g->tensors[op->in[i]].slice && g->tensors[op->in[i]].alias_of == op->out[0]))
+        if (op->in[i] >= 0 && !in_place(st, op, i))
             copied += (double)te_tensor_elems(&g->tensors[op->in[i]]);
     if (f->f[TE_CF_OUT] > 0)
         f->f[TE_CF_ROWS] *= copied / f->f[TE_CF_OUT];
     f->f[TE_CF_OUT] = copied;
+}
+
+/* The kernel and the cost features depend on which inputs the candidate
+ * writes in place (o->st). */
+static void concat_lower(const te_graph *g, const te_op *op, const te_lower_opts *o,
+                         te_lowering *l)
+{
+    cost_features(g, o->st, op, &l->cost);
+    l->kernel = concat_variant(g, o->st, op);
 }
 
 const te_op_def te_op_concatenation = {
@@ -135,8 +145,7 @@ const te_op_def te_op_concatenation = {
     .int16x8 = 1,
     .check = concat_check,
     .emit = concat_emit,
-    .variant = concat_variant,
-    .cost_features = cost_features,
+    .lower = concat_lower,
     .concatenates = 1,
     /* on a patch when it joins channels (fire / inception modules): every
      * input then has the output's height and width (patch_geometry.c) */

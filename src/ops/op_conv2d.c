@@ -95,14 +95,16 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2] * w->shape[3];
 }
 
-static int strided(const te_tensor *out) { return out->slice && out->slice_pitch; }
+/* Output 0 is a strided channel slice (te_lowering.slice_pitch). */
+static int strided(const te_lowering *l) { return l->slice && l->slice_pitch; }
 
 /* The out_stride field when the output is a channel slice of a
  * concatenation's output (pass_concat.c); nothing else. */
 static void param_out_stride(te_emit *e, const te_tensor *out)
 {
-    if (strided(out))
-        te_params_int(e, "out_stride", (long long)out->slice_pitch);
+    (void)out;
+    if (strided(e->low))
+        te_params_int(e, "out_stride", (long long)e->low->slice_pitch);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -643,15 +645,15 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
      * patch_kind keeps such ops out of patch stages, which provide no
      * scratch. */
     dsp_bytes = l->variant == CONV_DSP ? te_conv2d_dsp_s8_get_buffer_size(s.k_pad) : 0;
-    if (l->variant == CONV_DSP && !(strided(&g->tensors[op->out[0]]) && o->slice_no_work) &&
-        (dsp_bytes > TE_CONV2D_DSP_STACK || strided(&g->tensors[op->out[0]])) && op >= g->ops &&
+    if (l->variant == CONV_DSP && !(strided(l) && o->slice_no_work) &&
+        (dsp_bytes > TE_CONV2D_DSP_STACK || strided(l)) && op >= g->ops &&
         op < g->ops + g->n_ops) {
         l->scratch_bytes = (size_t)dsp_bytes;
         l->work_area = 1;
     }
     if (l->variant == CONV_DSP && !l->scratch_bytes && dsp_bytes <= TE_CONV2D_DSP_STACK)
         l->stack_buffer = (size_t)dsp_bytes;
-    if (l->variant == CONV_GEMM && strided(&g->tensors[op->out[0]]) && !o->slice_no_work) {
+    if (l->variant == CONV_GEMM && strided(l) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)te_conv2d_gemm_s8_get_buffer_size(s.k_pad);
         l->work_area = 1;
     }

@@ -120,7 +120,7 @@ static int bilinear_emit(te_emit *e, const te_op *op)
     te_emit_kernel_call(e, TE_K_RESIZE_BILINEAR_S8, src.s, dst.s, te_expr("%d", in->shape[0]).s,
                  te_expr("%d", in->shape[1] * in->shape[2] * depth).s, te_expr("%d", depth).s,
                  te_expr("%d", out->shape[1]).s, te_expr("%d", out->shape[2]).s, ytab.s, xtab.s,
-                 te_expr("%d", out->slice && out->slice_pitch ? (int)out->slice_pitch : depth).s);
+                 te_expr("%d", e->low->slice_pitch ? (int)e->low->slice_pitch : depth).s);
     return 0;
 }
 

@@ -99,7 +99,7 @@ static int resize_emit(te_emit *e, const te_op *op)
                  te_expr("%d", in->shape[1]).s, te_expr("%d", in->shape[2]).s,
                  te_expr("%d", depth).s, te_expr("%d", out->shape[1]).s,
                  te_expr("%d", out->shape[2]).s, ymap.s, xmap.s,
-                 te_expr("%d", out->slice && out->slice_pitch ? (int)out->slice_pitch : depth).s);
+                 te_expr("%d", e->low->slice_pitch ? (int)e->low->slice_pitch : depth).s);
     return 0;
 }
 

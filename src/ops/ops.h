@@ -50,10 +50,10 @@ typedef struct {
     /* Which input output 0 may overwrite in place (its kernel is written so
      * that reading and writing the same buffer gives the same result), or
      * -1.  The planner decides (the input must die here); emit() sees the
-     * decision as out->inplace && out->alias_of == that input.  May be NULL. */
+     * decision as te_lowering.inplace_input.  May be NULL. */
     int (*inplace_input)(const te_graph *g, const te_op *op);
     /* 1 when emit() can write output 0 as a strided channel slice of a
-     * wider tensor (out->slice with a slice_pitch): a CONCATENATION's
+     * wider tensor (te_lowering.slice_pitch): a CONCATENATION's
      * producers then write straight into its output.  May be NULL. */
     int (*slice_output)(const te_graph *g, const te_op *op);
     /* The runtime kernel emit() calls for this op as planned (for reports

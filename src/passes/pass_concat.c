@@ -1,7 +1,8 @@
 /* pass_concat.c - CONCATENATION without copies: each input whose producer
  * can write straight into its place in the concatenation's output becomes
- * a slice of that output (alias_of, alias_offset, slice = 1), and the
- * concatenation then copies only the inputs that are not.
+ * a slice of that output in the candidate's storage (TE_STORE_SLICE, at
+ * its byte offset there), and the concatenation then copies only the
+ * inputs that are not.  The graph is only read.
  *
  * Two cases.  When every dimension before the axis is 1 (a [1, N] vector,
  * or an NHWC image joined along its height), each input is one contiguous
@@ -54,18 +55,20 @@ static int readers_of(const te_graph *g, int t)
     return n;
 }
 
-static int has_views(const te_graph *g, int t)
+/* Some tensor shares t's storage (a view, or a slice of it). */
+static int has_views(const te_storage *s, int t)
 {
     int i;
-    for (i = 0; i < g->n_tensors; i++)
-        if (g->tensors[i].alias_of == t)
+    for (i = 0; i < s->n_tensors; i++)
+        if (te_storage_alias_of(s, i) == t)
             return 1;
     return 0;
 }
 
 /* Whether input tensor t of `cat` can be written in place at its slice:
  * contiguous (1) or as a strided channel slice (0). */
-static int can_slice(const te_graph *g, const te_op *cat, int t, int contiguous)
+static int can_slice(const te_graph *g, const te_storage *s, const te_op *cat, int t,
+                     int contiguous)
 {
     const te_tensor *tt = &g->tensors[t];
     const te_op *prod = producer_of(g, t);
@@ -73,26 +76,26 @@ static int can_slice(const te_graph *g, const te_op *cat, int t, int contiguous)
     int i, uses = 0;
     for (i = 0; i < cat->n_in; i++)
         uses += cat->in[i] == t;
-    if (tt->data || tt->alias_of >= 0 || tt->patch_role || uses != 1 || !def ||
+    if (tt->data || te_storage_alias_of(s, t) >= 0 || tt->patch_role || uses != 1 || !def ||
         (g->patch && t == g->patch->out_tensor) || /* written patch by patch */
         prod->n_out != 1 || in_list(g->inputs, g->n_inputs, t) ||
         in_list(g->outputs, g->n_outputs, t))
         return 0;
     if (contiguous)
         return 1;
-    return readers_of(g, t) == 1 && !has_views(g, t) && def->slice_output &&
+    return readers_of(g, t) == 1 && !has_views(s, t) && def->slice_output &&
            def->slice_output(g, prod);
 }
 
-static void slice_inputs(te_graph *g, const te_op *cat)
+static void slice_inputs(const te_graph *g, te_storage *s, const te_op *cat)
 {
-    te_tensor *out = &g->tensors[cat->out[0]];
+    const te_tensor *out = &g->tensors[cat->out[0]];
     const size_t esize = te_dtype_size(out->type);
     int64_t outer = 1, inner = (int64_t)esize, offset = 0;
     int i, k, axis = cat->opt.axis < 0 ? cat->opt.axis + out->rank : cat->opt.axis;
     int contiguous, channels;
-    if (out->alias_of >= 0 || out->data || out->patch_role || te_tensor_elems(out) == 0 ||
-        in_list(g->inputs, g->n_inputs, out->id))
+    if (te_storage_alias_of(s, out->id) >= 0 || out->data || out->patch_role ||
+        te_tensor_elems(out) == 0 || in_list(g->inputs, g->n_inputs, out->id))
         return;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];
@@ -104,32 +107,21 @@ static void slice_inputs(te_graph *g, const te_op *cat)
         return;
     for (i = 0; i < cat->n_in; i++) {
         int t = cat->in[i];
-        te_tensor *in = &g->tensors[t];
+        const te_tensor *in = &g->tensors[t];
         int64_t row = in->shape[axis] * inner;
-        if (row > 0 && can_slice(g, cat, t, contiguous)) {
-            in->alias_of = out->id;
-            in->alias_offset = (size_t)offset;
-            in->inplace = 0;
-            in->slice = 1;
-            in->slice_pitch = contiguous ? 0 : (size_t)(out->shape[3] * (int64_t)esize);
+        if (row > 0 && can_slice(g, s, cat, t, contiguous)) {
+            te_storage_link(s, t, TE_STORE_SLICE, out->id, (size_t)offset);
+            s->t[t].slice_pitch = contiguous ? 0 : (size_t)(out->shape[3] * (int64_t)esize);
         }
         offset += row;
     }
 }
 
-void te_pass_concat_slices(te_graph *g)
+void te_pass_concat_slices(const te_graph *g, te_storage *s)
 {
     int i;
     for (i = 0; i < g->n_ops; i++)
         if (!g->ops[i].dead && concatenates(&g->ops[i]) && g->ops[i].n_out == 1 &&
             g->ops[i].out[0] >= 0)
-            slice_inputs(g, &g->ops[i]);
-}
-
-void te_pass_undo_concat_slices(te_graph *g)
-{
-    int t;
-    for (t = 0; t < g->n_tensors; t++)
-        if (g->tensors[t].slice)
-            te_tensor_unalias(&g->tensors[t]);
+            slice_inputs(g, s, &g->ops[i]);
 }

@@ -1,19 +1,14 @@
 /* pass_inplace.c - in-place execution: an operator whose kernel can write
  * its output over one of its inputs (te_op_def.inplace_input) does so when
  * that input dies at this operator, so the two never need separate memory.
- * The output then aliases the input (alias_of, inplace = 1) and the planner
- * gives both one buffer. */
+ * The output is then linked to the input in the candidate's storage
+ * (TE_STORE_INPLACE) and the planner gives both one buffer.  The graph is
+ * only read. */
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "passes.h"
 
-static int root_of(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
+static int root_of(const te_storage *s, int t) { return te_storage_root(s, t, NULL); }
 
 static int is_in_list(const int *list, int n, int t)
 {
@@ -27,32 +22,32 @@ static int is_in_list(const int *list, int n, int t)
 /* 1 if storage `root` is read by a live op after op `at`, is a graph output
  * or is persistent state (then overwriting it at `at` would destroy a value
  * still needed). */
-static int used_after(const te_graph *g, int root, int at)
+static int used_after(const te_graph *g, const te_storage *s, int root, int at)
 {
     int i, j;
     if (g->tensors[root].is_variable)
         return 1;
     for (i = 0; i < g->n_outputs; i++)
-        if (root_of(g, g->outputs[i]) == root)
+        if (root_of(s, g->outputs[i]) == root)
             return 1;
     for (i = at + 1; i < g->n_ops; i++) {
         if (g->ops[i].dead)
             continue;
         for (j = 0; j < g->ops[i].n_in; j++)
             if (g->ops[i].in[j] >= 0 && !g->tensors[g->ops[i].in[j]].data &&
-                root_of(g, g->ops[i].in[j]) == root)
+                root_of(s, g->ops[i].in[j]) == root)
                 return 1;
     }
     return 0;
 }
 
-void te_pass_inplace(te_graph *g)
+void te_pass_inplace(const te_graph *g, te_storage *s)
 {
     int i;
     for (i = 0; i < g->n_ops; i++) {
-        te_op *op = &g->ops[i];
+        const te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);
-        te_tensor *in, *out;
+        const te_tensor *in, *out;
         int k;
         if (op->dead || !def || !def->inplace_input || op->n_out < 1 || op->out[0] < 0)
             continue;
@@ -63,11 +58,10 @@ void te_pass_inplace(te_graph *g)
         out = &g->tensors[op->out[0]];
         if (in->patch_role || out->patch_role || (g->patch && out->id == g->patch->out_tensor))
             continue;
-        if (in->data || out->alias_of >= 0 || is_in_list(g->inputs, g->n_inputs, out->id) ||
-            te_tensor_bytes(out) > te_tensor_bytes(in) || used_after(g, root_of(g, in->id), i))
+        if (in->data || te_storage_alias_of(s, out->id) >= 0 ||
+            is_in_list(g->inputs, g->n_inputs, out->id) ||
+            te_tensor_bytes(out) > te_tensor_bytes(in) || used_after(g, s, root_of(s, in->id), i))
             continue;
-        out->alias_of = in->id;
-        out->alias_offset = 0;
-        out->inplace = 1;
+        te_storage_link(s, out->id, TE_STORE_INPLACE, in->id, 0);
     }
 }

@@ -1,11 +1,14 @@
 /* passes.h - graph passes run between the frontend and the planner, in
  * this order: constant folding, validate, (int8 I/O), dead-code elimination, PAD folding,
- * aliasing, concatenation slices, in-place. */
+ * aliasing.  Then the graph is const: the storage decisions of each plan
+ * candidate (concatenation slices, in place) are computed from it into a
+ * te_storage value (storage.h). */
 #ifndef TE_PASSES_H
 #define TE_PASSES_H
 
 #include "../ir/diag.h"
 #include "../ir/ir.h"
+#include "../ir/storage.h"
 
 /* Evaluates at compile time every operator whose outputs can be computed
  * there (te_op_def.fold): its outputs become constants, the op dies. */
@@ -32,14 +35,13 @@ void te_pass_fold_pad(te_graph *g);
 /* Lets RESHAPE/SQUEEZE outputs share their input's storage (zero-copy). */
 void te_pass_alias(te_graph *g);
 
-/* Lets the producers of a CONCATENATION's inputs write straight into the
- * concatenation's output where they can (te_tensor.slice); the undo gives
- * every slice its own storage again. */
-void te_pass_concat_slices(te_graph *g);
-void te_pass_undo_concat_slices(te_graph *g);
+/* Links the inputs of each CONCATENATION whose producers can write straight
+ * into the concatenation's output to their place there (TE_STORE_SLICE in
+ * s, which holds the graph's views). */
+void te_pass_concat_slices(const te_graph *g, te_storage *s);
 
-/* Lets an operator write its output over an input that dies there, when
- * its kernel allows it (te_op_def.inplace_input). */
-void te_pass_inplace(te_graph *g);
+/* Links the output of each operator that may write it over an input dying
+ * there (te_op_def.inplace_input) to that input (TE_STORE_INPLACE in s). */
+void te_pass_inplace(const te_graph *g, te_storage *s);
 
 #endif

@@ -55,7 +55,6 @@ static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off,
     te_tensor_unalias(t);
     t->patch_role = 2;
     t->slot_offset = slot_off;
-    t->in_arena = 0;
     g->n_tensors++;
     return t->id;
 }

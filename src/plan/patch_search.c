@@ -16,32 +16,31 @@
 
 #define TE_PATCH_MAX_GRID 8
 
-/* Arena of the whole model if p's stage ran patch by patch.  The graph is
- * left exactly as it was (planning writes offsets into the tensors). */
-static size_t estimate_arena(te_graph *g, const te_lowered *low, te_patch_plan *p)
+/* Arena of the whole model if p's stage ran patch by patch, with the
+ * storage decisions of low (the stage's outputs on their own).  The graph
+ * is only read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, const te_patch_plan *p)
 {
-    te_tensor *save = malloc(sizeof *save * ((size_t)g->n_tensors + 1));
     te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    te_storage *st = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    te_lowered staged;
     te_diag d = {{0}, 0};
     size_t arena = (size_t)-1;
     te_plan *plan;
     int i;
-    if (save && w) {
-        memcpy(save, g->tensors, sizeof *save * (size_t)g->n_tensors);
-        for (i = 0; i < w->n_ops; i++) {
-            te_tensor *o = &g->tensors[g->ops[w->ops[i]].out[0]];
-            te_tensor_unalias(o);
-            o->patch_role = o->id == w->s ? 0 : 1;
-        }
-        g->patch = p;
-        plan = te_plan_build_quick(g, low, &d);
+    memset(&staged, 0, sizeof staged);
+    if (w && st) {
+        for (i = 0; i < w->n_ops; i++)
+            te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
+        if (low)
+            staged = *low;
+        staged.opts.st = st;
+        plan = te_plan_build_trial(g, &staged, p, &d);
         if (plan)
             arena = plan->arena_bytes;
         te_plan_free(plan);
-        g->patch = NULL;
-        memcpy(g->tensors, save, sizeof *save * (size_t)g->n_tensors);
     }
-    free(save);
+    te_storage_free(st);
     te_patch_walk_free(w);
     return arena;
 }

@@ -25,6 +25,16 @@ typedef struct {
     int op;                /* op index for scratch, else -1 */
 } te_buffer;
 
+/* Where one tensor lives in a plan. */
+typedef struct {
+    int in_arena;          /* 1: stored in the arena, at arena_offset */
+    size_t arena_offset;   /* byte offset in the arena (aliases: their root's
+                            * offset + their offset in it) */
+    int in_state;          /* 1: a variable tensor (or a view of one) kept in the
+                            * persistent state region, not the arena */
+    size_t state_offset;   /* byte offset in the state region (if in_state) */
+} te_tensor_place;
+
 struct te_plan {
     int *schedule;         /* op indices in execution order (dead ops left out) */
     int n_steps;
@@ -43,17 +53,34 @@ struct te_plan {
                               * execution (zero-copy reshapes still shared) */
     const te_lowered *low; /* the operators' lowering it was planned with
                             * (scratch bytes; not owned) */
+    const te_storage *st;  /* the storage decisions it was planned with:
+                            * low->opts.st (not owned), or own_st */
+    te_storage *own_st;    /* the graph's views alone, when low gave none */
+    te_tensor_place *place; /* by tensor id: where each tensor lives */
+    const struct te_patch_plan *stage; /* the patch stage it runs patch by patch:
+                                        * g->patch, a trial stage of the patch
+                                        * search, or NULL */
+    unsigned char *patch_role; /* by tensor id: te_tensor.patch_role in that
+                                * stage (0 ordinary, 1 stage intermediate,
+                                * 2 region tensor) */
 };
 typedef struct te_plan te_plan;
 
 /* Builds the schedule, the lifetimes and the placement of g as lowered by
- * low (te_lower_graph on g's current storage decisions; it must outlive
- * the plan; NULL: no operator needs scratch).  Tensor fields in_arena / arena_offset
- * are filled in (aliases get root offset + alias_offset); variable tensors get
- * in_state / state_offset in the state region instead.  Returns NULL with d set on failure. */
-te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d);
+ * low (te_lower_graph with a candidate's storage decisions, low->opts.st,
+ * which the plan follows; both must outlive the plan; NULL: no operator
+ * needs scratch, the graph's views are the only links).  The graph is only
+ * read: where each tensor lives is te_plan.place.  Returns NULL with d set
+ * on failure. */
+te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
-te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d);
+te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d);
+/* The quick plan of g if its first stage->n_ops live operators ran patch by
+ * patch as `stage` (not materialized: g has no patch stage), for the patch
+ * search.  low's storage must give the stage's outputs storage of their own. */
+struct te_patch_plan;
+te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
+                             const struct te_patch_plan *stage, te_diag *d);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets

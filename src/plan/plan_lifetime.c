@@ -12,13 +12,7 @@
 #include "plan.h"
 
 
-static int root_of(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
+static int root_of(const te_plan *p, int t) { return te_storage_root(p->st, t, NULL); }
 
 static size_t align_up(size_t n) { return (n + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1); }
 
@@ -40,7 +34,7 @@ static void touch(te_plan *p, const te_graph *g, int t, int step)
     int b;
     if (t < 0 || g->tensors[t].data)
         return;
-    b = p->tensor_buffer[root_of(g, t)];
+    b = p->tensor_buffer[root_of(p, t)];
     if (b < 0)
         return;
     if (step < p->buffers[b].first)
@@ -50,28 +44,28 @@ static void touch(te_plan *p, const te_graph *g, int t, int step)
 }
 
 /* 1 if t is stored in the state region (a variable tensor or a view of one). */
-static int in_state(const te_graph *g, int t)
+static int in_state(const te_plan *p, const te_graph *g, int t)
 {
-    size_t off;
-    return g->tensors[te_tensor_root(g, t, &off)].is_variable;
+    return g->tensors[root_of(p, t)].is_variable;
 }
 
-static int make_tensor_buffers(te_plan *p, te_graph *g)
+static int make_tensor_buffers(te_plan *p, const te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
+        const te_tensor *tt = &g->tensors[t];
         p->tensor_buffer[t] = -1;
-        if (tt->data || tt->alias_of >= 0 || tt->patch_role || tt->is_variable)
+        if (tt->data || te_storage_alias_of(p->st, t) >= 0 || p->patch_role[t] || tt->is_variable)
             continue;
         p->tensor_buffer[t] = add_buffer(p, te_tensor_bytes(tt), 1 << 30, -1, t, -1);
     }
     /* an alias may be larger than its root's own view (never in practice) */
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
-        if (tt->alias_of >= 0 && !tt->data && !tt->patch_role && !in_state(g, t)) {
+        const te_tensor *tt = &g->tensors[t];
+        if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !p->patch_role[t] &&
+            !in_state(p, g, t)) {
             size_t off;
-            te_buffer *b = &p->buffers[p->tensor_buffer[te_tensor_root(g, t, &off)]];
+            te_buffer *b = &p->buffers[p->tensor_buffer[te_storage_root(p->st, t, &off)]];
             size_t need = align_up(off + te_tensor_bytes(tt));
             if (need > b->bytes)
                 b->bytes = need;
@@ -81,11 +75,11 @@ static int make_tensor_buffers(te_plan *p, te_graph *g)
 }
 
 /* Steps of the patch stage (its first and last), or 0 and -1. */
-static int stage_last_step(const te_graph *g) { return g->patch ? g->patch->n_ops - 1 : -1; }
+static int stage_last_step(const te_plan *p) { return p->stage ? p->stage->n_ops - 1 : -1; }
 
-static void compute_lifetimes(te_plan *p, te_graph *g)
+static void compute_lifetimes(te_plan *p, const te_graph *g)
 {
-    int s, i, stage_last = stage_last_step(g);
+    int s, i, stage_last = stage_last_step(p);
     for (i = 0; i < g->n_inputs; i++)
         touch(p, g, g->inputs[i], 0);
     for (s = 0; s < p->n_steps; s++) {
@@ -103,12 +97,12 @@ static void compute_lifetimes(te_plan *p, te_graph *g)
         touch(p, g, g->outputs[i], p->n_steps > 0 ? p->n_steps - 1 : 0);
 }
 
-static void add_scratch_buffers(te_plan *p, te_graph *g, const te_lowered *low)
+static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered *low)
 {
-    int s, stage_last = stage_last_step(g);
+    int s, stage_last = stage_last_step(p);
     p->patch_scratch = -1;
-    if (g->patch)
-        p->patch_scratch = add_buffer(p, g->patch->scratch_bytes, 0, stage_last, -1, -1);
+    if (p->stage)
+        p->patch_scratch = add_buffer(p, p->stage->scratch_bytes, 0, stage_last, -1, -1);
     for (s = stage_last + 1; s < p->n_steps; s++) {
         int oi = p->schedule[s];
         const te_lowering *l = te_lowered_find(low, g, &g->ops[oi]);
@@ -129,54 +123,47 @@ static void drop_unused(te_plan *p)
 }
 
 /* Lays the variable tensors out in the state region, in tensor order. */
-static void place_state(te_plan *p, te_graph *g)
+static void place_state(te_plan *p, const te_graph *g)
 {
     int t;
     p->state_bytes = 0;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
-        tt->in_state = 0;
-        if (tt->is_variable && !tt->data && tt->alias_of < 0) {
-            tt->state_offset = p->state_bytes;
+        const te_tensor *tt = &g->tensors[t];
+        if (tt->is_variable && !tt->data && te_storage_alias_of(p->st, t) < 0) {
+            p->place[t].state_offset = p->state_bytes;
             p->state_bytes += align_up(te_tensor_bytes(tt));
         }
     }
 }
 
-static void assign_tensor_offsets(te_plan *p, te_graph *g)
+static void assign_tensor_offsets(te_plan *p, const te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
-        te_tensor *tt = &g->tensors[t];
+        const te_tensor *tt = &g->tensors[t];
+        te_tensor_place *pl = &p->place[t];
         size_t off;
-        int r = te_tensor_root(g, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
+        int r = te_storage_root(p->st, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
         if (!tt->data && g->tensors[r].is_variable) {
-            tt->in_arena = 0;
-            tt->in_state = 1;
-            tt->state_offset = g->tensors[r].state_offset + off;
+            pl->in_arena = 0;
+            pl->in_state = 1;
+            pl->state_offset = p->place[r].state_offset + off;
             continue;
         }
-        if (tt->patch_role == 2 && p->patch_scratch >= 0) {
-            tt->in_arena = 1;
-            tt->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
+        if (p->patch_role[t] == 2 && p->patch_scratch >= 0) {
+            pl->in_arena = 1;
+            pl->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
             continue;
         }
-        tt->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
-        if (tt->in_arena)
-            tt->arena_offset = p->buffers[b].offset + off;
+        pl->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
+        if (pl->in_arena)
+            pl->arena_offset = p->buffers[b].offset + off;
     }
 }
 
 /* Storage root when in-place and concatenation-slice links are ignored
  * (zero-copy views kept). */
-static int view_root(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && !g->tensors[t].inplace && !g->tensors[t].slice &&
-           guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
+static int view_root(const te_plan *p, int t) { return te_storage_view_root(p->st, t); }
 
 static void widen(int *first, int *last, int r, int step)
 {
@@ -203,18 +190,18 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         last[t] = -1;
     }
     for (i = 0; i < g->n_inputs; i++)
-        widen(first, last, view_root(g, g->inputs[i]), 0);
+        widen(first, last, view_root(p, g->inputs[i]), 0);
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int tid = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
-            if (tid >= 0 && !g->tensors[tid].data && !g->tensors[tid].patch_role &&
-                !in_state(g, tid))
-                widen(first, last, view_root(g, tid), s);
+            if (tid >= 0 && !g->tensors[tid].data && !p->patch_role[tid] &&
+                !in_state(p, g, tid))
+                widen(first, last, view_root(p, tid), s);
         }
     }
     for (i = 0; i < g->n_outputs; i++)
-        widen(first, last, view_root(g, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
+        widen(first, last, view_root(p, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
     for (s = 0; s < p->n_steps; s++) {
         size_t live = 0;
         for (t = 0; t < g->n_tensors; t++)
@@ -226,8 +213,8 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
             /* scratch, except what only in-place execution (or a
              * concatenation slice) needs */
             if (op && b->first == s && !(op->n_out > 0 && op->out[0] >= 0 &&
-                                          (g->tensors[op->out[0]].inplace ||
-                                           g->tensors[op->out[0]].slice)))
+                                          (te_storage_inplace(p->st, op->out[0]) ||
+                                           te_storage_slice(p->st, op->out[0]))))
                 live += b->bytes;
         }
         if (live > peak)
@@ -238,7 +225,25 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     return peak;
 }
 
-static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
+/* The patch roles of the tensors: g's, or those of a trial stage (the
+ * outputs of its operators, but the stage's output, are intermediates). */
+static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *trial)
+{
+    int t, i, n = 0;
+    for (t = 0; t < g->n_tensors; t++)
+        p->patch_role[t] = (unsigned char)g->tensors[t].patch_role;
+    for (i = 0; trial && i < g->n_ops && n < trial->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        if (op->dead)
+            continue;
+        n++;
+        if (op->n_out > 0 && op->out[0] >= 0)
+            p->patch_role[op->out[0]] = op->out[0] != trial->out_tensor;
+    }
+}
+
+static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_plan *trial,
+                      int quick, te_diag *d)
 {
     te_plan *p = calloc(1, sizeof *p);
     int i;
@@ -250,7 +255,10 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
     p->buffers = calloc((size_t)(g->n_tensors + g->n_ops) + 1, sizeof *p->buffers);
     p->tensor_buffer = calloc((size_t)g->n_tensors + 1, sizeof *p->tensor_buffer);
     p->op_scratch = calloc((size_t)g->n_ops + 1, sizeof *p->op_scratch);
-    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch) {
+    p->place = calloc((size_t)g->n_tensors + 1, sizeof *p->place);
+    p->patch_role = calloc((size_t)g->n_tensors + 1, 1);
+    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch || !p->place ||
+        !p->patch_role) {
         te_plan_free(p);
         te_fail(d, "out of memory while planning");
         return NULL;
@@ -261,6 +269,14 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
             p->schedule[p->n_steps++] = i;
     }
     p->quick = quick;
+    p->stage = trial ? trial : g->patch;
+    set_patch_roles(p, g, trial);
+    p->st = low && low->opts.st ? low->opts.st : (p->own_st = te_storage_new(g));
+    if (!p->st) {
+        te_plan_free(p);
+        te_fail(d, "out of memory while planning");
+        return NULL;
+    }
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
     p->low = low;
@@ -273,14 +289,20 @@ static te_plan *build(te_graph *g, const te_lowered *low, int quick, te_diag *d)
     return p;
 }
 
-te_plan *te_plan_build(te_graph *g, const te_lowered *low, te_diag *d)
+te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, 0, d);
+    return build(g, low, NULL, 0, d);
 }
 
-te_plan *te_plan_build_quick(te_graph *g, const te_lowered *low, te_diag *d)
+te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, 1, d);
+    return build(g, low, NULL, 1, d);
+}
+
+te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
+                             const te_patch_plan *stage, te_diag *d)
+{
+    return build(g, low, stage, 1, d);
 }
 
 void te_plan_free(te_plan *p)
@@ -291,6 +313,9 @@ void te_plan_free(te_plan *p)
     free(p->buffers);
     free(p->tensor_buffer);
     free(p->op_scratch);
+    free(p->place);
+    free(p->patch_role);
+    te_storage_free(p->own_st);
     free(p);
 }
 

@@ -251,13 +251,15 @@ static void seg_tooltip(const layout *L, const te_segment *sg)
     te_buf_printf(o, "<title>");
     if (sg->tensor >= 0) {
         const te_tensor *t = &g->tensors[sg->tensor];
+        const te_storage *st = L->v->p->st;
         shape_str(shape, sizeof shape, t);
         te_buf_printf(o, "tensor %d '", sg->tensor);
         xml_text(o, t->name);
         te_buf_printf(o, "' %s[%s]", te_dtype_name(t->type), shape);
-        if (t->alias_of >= 0)
-            te_buf_printf(o, "&#10;%s tensor %d", t->inplace ? "written in place over" : "view of",
-                          t->alias_of);
+        if (te_storage_alias_of(st, sg->tensor) >= 0)
+            te_buf_printf(o, "&#10;%s tensor %d",
+                          te_storage_inplace(st, sg->tensor) ? "written in place over" : "view of",
+                          te_storage_alias_of(st, sg->tensor));
     } else {
         if (sg->op >= 0 && sg->op < g->n_ops)
             te_buf_printf(o, "scratch of op %d (%s)", sg->op, te_opcode_name(g->ops[sg->op].opcode));

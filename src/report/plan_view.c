@@ -5,14 +5,6 @@
 
 #include <stdlib.h>
 
-static int root_of(const te_graph *g, int t)
-{
-    int guard = 0;
-    while (g->tensors[t].alias_of >= 0 && guard++ < g->n_tensors)
-        t = g->tensors[t].alias_of;
-    return t;
-}
-
 static int in_list(const int *ids, int n, int t)
 {
     int i;
@@ -53,13 +45,13 @@ static void tensor_lifetimes(const te_graph *g, const te_plan *p, int *first, in
         widen(first, last, g->outputs[i], end);
 }
 
-static te_seg_kind tensor_kind(const te_graph *g, int t)
+static te_seg_kind tensor_kind(const te_graph *g, const te_storage *st, int t)
 {
     if (in_list(g->inputs, g->n_inputs, t))
         return TE_SEG_INPUT;
     if (in_list(g->outputs, g->n_outputs, t))
         return TE_SEG_OUTPUT;
-    if (g->tensors[t].alias_of >= 0 && g->tensors[t].inplace)
+    if (te_storage_inplace(st, t))
         return TE_SEG_INPLACE;
     return TE_SEG_ACTIVATION;
 }
@@ -73,17 +65,17 @@ static void add_tensor_seg(te_plan_view *v, int b, int t, int first, int last)
     const te_tensor *tt = &v->g->tensors[t];
     te_segment *sg = &v->segs[v->n_segs];
     size_t end = buf->offset + buf->bytes, want;
-    sg->kind = tensor_kind(v->g, t);
+    sg->kind = tensor_kind(v->g, v->p->st, t);
     sg->buffer = b;
     sg->tensor = t;
     sg->op = -1;
     sg->first = first < buf->first ? buf->first : first;
     sg->last = last > buf->last ? buf->last : last;
-    sg->from_mid = tt->alias_of >= 0 && tt->inplace;
-    sg->offset = tt->in_arena ? tt->arena_offset : buf->offset;
+    sg->from_mid = te_storage_inplace(v->p->st, t);
+    sg->offset = v->p->place[t].in_arena ? v->p->place[t].arena_offset : buf->offset;
     if (sg->offset >= end || sg->first > sg->last)
         return;
-    want = tt->alias_of < 0 ? buf->bytes : align16(te_tensor_bytes(tt));
+    want = te_storage_alias_of(v->p->st, t) < 0 ? buf->bytes : align16(te_tensor_bytes(tt));
     sg->bytes = want < end - sg->offset ? want : end - sg->offset;
     v->n_segs++;
 }
@@ -93,7 +85,7 @@ static void add_buffer_seg(te_plan_view *v, int b)
 {
     const te_buffer *buf = &v->p->buffers[b];
     te_segment *sg = &v->segs[v->n_segs++];
-    sg->kind = buf->tensor < 0 ? TE_SEG_SCRATCH : tensor_kind(v->g, buf->tensor);
+    sg->kind = buf->tensor < 0 ? TE_SEG_SCRATCH : tensor_kind(v->g, v->p->st, buf->tensor);
     sg->buffer = b;
     sg->tensor = buf->tensor;
     sg->op = buf->tensor < 0 ? buf->op : -1;
@@ -112,7 +104,7 @@ static void build_segments(te_plan_view *v, const int *first, const int *last, i
     for (t = 0; t < g->n_tensors; t++) {
         if (g->tensors[t].data)
             continue;
-        b = p->tensor_buffer[root_of(g, t)];
+        b = p->tensor_buffer[te_storage_root(p->st, t, NULL)];
         if (b < 0 || p->buffers[b].last < p->buffers[b].first || first[t] > last[t])
             continue;
         add_tensor_seg(v, b, t, first[t], last[t]);

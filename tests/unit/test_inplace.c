@@ -441,9 +441,11 @@ static void test_inplace_decision(void)
             const te_tensor *y = &g->tensors[g->ops[1].out[0]];
             const te_lowering *l0 = te_lowered_find(m->low, g, &g->ops[0]);
             const te_lowering *l1 = te_lowered_find(m->low, g, &g->ops[1]);
+            const te_storage *st = m->st;
             /* multiplier 2 cannot run in place; the second op can either way */
-            CHECK(t->inplace == (mult == 1));
-            CHECK(y->inplace && y->alias_of == t->id);
+            CHECK(te_storage_inplace(st, t->id) == (mult == 1));
+            CHECK(te_storage_inplace(st, y->id) && te_storage_alias_of(st, y->id) == t->id);
+            CHECK(m->plan->st == st && m->low->opts.st == st);
             CHECK(l0 && l0->scratch_bytes == (mult == 1 ? 64u : 0u));
             CHECK(l1 && l1->scratch_bytes == 64u);
             CHECK(l1 && l1->inplace_input == 0);
@@ -545,20 +547,24 @@ static void test_concat_slices(void)
             const te_tensor *a = &g->tensors[g->ops[0].out[0]];
             const te_tensor *b = &g->tensors[g->ops[1].out[0]];
             const te_tensor *y = &g->tensors[g->ops[2].out[0]];
-            CHECK(a->slice == !cases[k].a_out);
+            const te_storage *st = m->st;
+            const te_tensor_place *pl = m->plan->place;
+            CHECK(te_storage_slice(st, a->id) == !cases[k].a_out);
             if (cases[k].a_out) { /* a slice of b alone does not pay for a work area */
-                CHECK(b->slice && m->low->opts.slice_no_work);
+                CHECK(te_storage_slice(st, b->id) && m->low->opts.slice_no_work);
                 CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
                 te_model_free(m);
                 free(data);
                 continue;
             }
-            CHECK(b->slice && b->alias_of == y->id);
-            CHECK(b->alias_offset == (cases[k].image ? 3u : 4u));
-            CHECK(b->slice_pitch == (cases[k].image ? 8u : 0u));
-            CHECK(b->arena_offset == y->arena_offset + b->alias_offset);
-            if (a->slice)
-                CHECK(a->alias_offset == 0 && a->arena_offset == y->arena_offset);
+            CHECK(te_storage_slice(st, b->id) && te_storage_alias_of(st, b->id) == y->id);
+            CHECK(st->t[b->id].alias_offset == (cases[k].image ? 3u : 4u));
+            CHECK(te_storage_slice_pitch(st, b->id) == (cases[k].image ? 8u : 0u));
+            CHECK(pl[b->id].arena_offset == pl[y->id].arena_offset + st->t[b->id].alias_offset);
+            CHECK(b->alias_of < 0 && y->alias_of < 0); /* the graph holds views only */
+            if (te_storage_slice(st, a->id))
+                CHECK(st->t[a->id].alias_offset == 0 &&
+                      pl[a->id].arena_offset == pl[y->id].arena_offset);
             CHECK(m->plan->arena_bytes <= m->plan->bound_no_inplace);
             CHECK(te_model_generate(m, "cat", "", &h, &c, &d) == 0);
             CHECK(c.s && strstr(c.s, "te_concat_s8(") == NULL);

@@ -15,6 +15,7 @@
 
 #include "codegen/emit.h"
 #include "ops/ops.h"
+#include "plan/plan.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_concat.h"
@@ -39,6 +40,8 @@ extern const te_op_def te_op_pad, te_op_reshape, te_op_squeeze, te_op_transpose,
 typedef struct {
     te_graph g;
     te_tensor t[MAXT];
+    te_tensor_place place[MAXT]; /* where the plan put each tensor */
+    te_plan plan;                /* place, for the emitter */
     float scale[MAXT];
     int64_t zp[MAXT];
     int in_ids[MAXT], out_ids[1];
@@ -72,8 +75,8 @@ static int g_tensor(graph1 *m, te_dtype type, int rank, const int *shape, long a
         t->shape[i] = shape[i];
     t->producer = -1;
     t->alias_of = -1;
-    t->arena_offset = arena < 0 ? 0 : (size_t)arena;
-    t->in_arena = arena >= 0;
+    m->place[id].arena_offset = arena < 0 ? 0 : (size_t)arena;
+    m->place[id].in_arena = arena >= 0;
     m->scale[id] = 0.05f;
     m->zp[id] = 0;
     t->q.count = 1;
@@ -321,6 +324,8 @@ static int run_op(const te_op_def *def, graph1 *m)
         return -1;
     }
     memset(&e, 0, sizeof e);
+    m->plan.place = m->place;
+    e.plan = &m->plan;
     e.g = &m->g;
     e.name = "m";
     e.tensor_const = tc;
@@ -778,7 +783,7 @@ static void test_concat(void)
         for (o = 0; o < outer; o++)
             for (i = 0; i < n_in; i++) {
                 int64_t row = sizes[i] * inner;
-                memcpy(want + off, arena + m.t[ins[i]].arena_offset + o * row, (size_t)row);
+                memcpy(want + off, arena + m.place[ins[i]].arena_offset + o * row, (size_t)row);
                 off += row;
             }
         ok &= run_op(&te_op_concatenation, &m) == 0;

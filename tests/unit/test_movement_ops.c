@@ -16,6 +16,7 @@
 
 #include "codegen/emit.h"
 #include "ops/ops.h"
+#include "plan/plan.h"
 #include "te_cast.h"
 #include "te_common.h"
 #include "te_concat.h"
@@ -39,6 +40,8 @@ extern const te_op_def te_op_expand_dims, te_op_slice, te_op_split, te_op_split_
 typedef struct {
     te_graph g;
     te_tensor t[MAXT];
+    te_tensor_place place[MAXT]; /* where the plan put each tensor */
+    te_plan plan;                /* place, for the emitter */
     float scale[MAXT];
     int64_t zp[MAXT];
     int in_ids[MAXT], out_ids[MAXT];
@@ -72,8 +75,8 @@ static int g_tensor(graph *m, te_dtype type, int rank, const int *shape, int con
     t->producer = -1;
     t->alias_of = -1;
     if (!constant) {
-        t->in_arena = 1;
-        t->arena_offset = m->next;
+        m->place[id].in_arena = 1;
+        m->place[id].arena_offset = m->next;
         m->next += (te_tensor_bytes(t) + 15) & ~(size_t)15;
     }
     m->scale[id] = 0.05f;
@@ -316,6 +319,8 @@ static int run_op(const te_op_def *def, graph *m)
         return -1;
     }
     memset(&e, 0, sizeof e);
+    m->plan.place = m->place;
+    e.plan = &m->plan;
     e.g = &m->g;
     e.name = "m";
     e.tensor_const = tc;
@@ -401,7 +406,7 @@ static te_dtype rand_type(int *esz)
 
 static const int8_t *tensor_bytes(const graph *m, int id)
 {
-    return arena + m->t[id].arena_offset;
+    return arena + m->place[id].arena_offset;
 }
 
 /* ---- SPLIT, SPLIT_V ----------------------------------------------------- */
@@ -688,7 +693,7 @@ static void test_gather(void)
             for (k = 0; k < ni; k++) {
                 int s = itype == TE_DT_INT64 ? 8 : 4, b;
                 for (b = 0; b < s; b++)
-                    arena[m.t[ix].arena_offset + (size_t)(k * s + b)] =
+                    arena[m.place[ix].arena_offset + (size_t)(k * s + b)] =
                         (int8_t)((uint64_t)iv[k] >> (8 * b));
             }
         ok &= run_op(&te_op_gather, &m) == 0;
@@ -879,7 +884,7 @@ static void test_padv2(void)
     g_in(&m, vid);
     g_out(&m, out);
     fill_random();
-    arena[m.t[vid].arena_offset] = -7;
+    arena[m.place[vid].arena_offset] = -7;
     CHECK(run_op(&te_op_padv2, &m) == 0);
     for (i = 0; i < 3; i++)
         for (j = 0; j < 5; j++) {
@@ -909,7 +914,7 @@ static void test_cast(void)
             fill_random();
             if (types[a] == TE_DT_FLOAT32)
                 for (i = 0; i < 37; i++)
-                    ((float *)(arena + m.t[in].arena_offset))[i] = (float)(i * 7 - 120) * 0.75f;
+                    ((float *)(arena + m.place[in].arena_offset))[i] = (float)(i * 7 - 120) * 0.75f;
             ok &= run_op(&te_op_cast, &m) == 0;
             for (i = 0; i < 37 && ok; i++) {
                 const int8_t *p = tensor_bytes(&m, in), *q = tensor_bytes(&m, out);

@@ -2,11 +2,14 @@
  * are alive at the same step never overlap, every tensor lies inside the
  * arena, aliases point into their root's storage, the arena is never below
  * the lifetime lower bound, and a simple chain reaches that bound; variable
- * tensors (LSTM/SVDF state) live outside the arena, in the state region. */
+ * tensors (LSTM/SVDF state) live outside the arena, in the state region.
+ * The plan follows the candidate's storage decisions (te_storage: views,
+ * in-place links) and leaves the graph as it was. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/storage.h"
 #include "plan/plan.h"
 #include "testlib.h"
 
@@ -73,16 +76,17 @@ static void check_plan(te_graph *g, te_plan *p)
     }
     for (i = 0; i < g->n_tensors; i++) {
         const te_tensor *t = &g->tensors[i];
-        if (!t->in_arena)
+        const te_tensor_store *s = &p->st->t[i];
+        if (!p->place[i].in_arena)
             continue;
-        CHECK(t->arena_offset + te_tensor_bytes(t) <= p->arena_bytes);
-        if (t->alias_of >= 0)
-            CHECK(t->arena_offset == g->tensors[t->alias_of].arena_offset + t->alias_offset);
+        CHECK(p->place[i].arena_offset + te_tensor_bytes(t) <= p->arena_bytes);
+        if (s->alias_of >= 0)
+            CHECK(p->place[i].arena_offset == p->place[s->alias_of].arena_offset + s->alias_offset);
     }
     /* every tensor some op reads or writes has storage */
     for (i = 0; i < g->n_ops; i++)
         for (j = 0; j < g->ops[i].n_in; j++)
-            CHECK(g->tensors[g->ops[i].in[j]].in_arena);
+            CHECK(p->place[g->ops[i].in[j]].in_arena);
 }
 
 static void test_random(void)
@@ -96,6 +100,67 @@ static void test_random(void)
         if (p)
             check_plan(g, p);
         te_plan_free(p);
+        te_graph_free(g);
+    }
+}
+
+/* The last op reading tensor t (-1: none). */
+static int last_reader(const te_graph *g, int t)
+{
+    int i, j, last = -1;
+    for (i = 0; i < g->n_ops; i++)
+        for (j = 0; j < g->ops[i].n_in; j++)
+            if (g->ops[i].in[j] == t)
+                last = i;
+    return last;
+}
+
+/* Random graphs planned with storage decisions of their own: op i writes
+ * in place over its input 0 when that input dies there.  The plan follows
+ * the links (one buffer, one offset) and the graph is left untouched. */
+static void test_random_storage(void)
+{
+    int trial;
+    for (trial = 0; trial < 200; trial++) {
+        te_diag d = {{0}, 0};
+        te_graph *g = random_graph(test_rand_range(1, 60), trial % 2);
+        te_storage *st = te_storage_new(g);
+        te_tensor *before = malloc(sizeof *before * (size_t)g->n_tensors);
+        te_lowered low;
+        te_plan *p;
+        int i, links = 0;
+        memset(&low, 0, sizeof low);
+        memcpy(before, g->tensors, sizeof *before * (size_t)g->n_tensors);
+        for (i = 0; st && i < g->n_ops; i++) {
+            int in = g->ops[i].in[0], out = g->ops[i].out[0];
+            if (in > 0 && out != g->outputs[0] && te_storage_alias_of(st, out) < 0 &&
+                te_storage_root(st, in, NULL) != 0 && last_reader(g, in) == i &&
+                test_rand() % 2 &&
+                te_tensor_bytes(&g->tensors[out]) <= te_tensor_bytes(&g->tensors[in])) {
+                int k, root = te_storage_root(st, in, NULL), shared = 0;
+                for (k = 0; k < g->n_tensors; k++) /* nothing else in in's storage */
+                    shared |= k != in && te_storage_root(st, k, NULL) == root;
+                if (shared)
+                    continue;
+                te_storage_link(st, out, TE_STORE_INPLACE, in, 0);
+                links++;
+            }
+        }
+        low.opts.st = st;
+        p = st ? te_plan_build(g, &low, &d) : NULL;
+        CHECK(p != NULL);
+        if (p) {
+            CHECK(p->st == st);
+            check_plan(g, p);
+            for (i = 0; i < g->n_tensors; i++)
+                if (te_storage_inplace(st, i))
+                    CHECK(p->place[i].arena_offset == p->place[st->t[i].alias_of].arena_offset);
+            CHECK(links == 0 || te_storage_any(st, TE_STORE_INPLACE));
+        }
+        CHECK(memcmp(before, g->tensors, sizeof *before * (size_t)g->n_tensors) == 0);
+        te_plan_free(p);
+        te_storage_free(st);
+        free(before);
         te_graph_free(g);
     }
 }
@@ -158,9 +223,9 @@ static void test_variable_state(void)
         CHECK(p->arena_bytes == chain_arena);
         CHECK(p->state_bytes == 48 + 16);
         CHECK(p->tensor_buffer[v0] < 0 && p->tensor_buffer[v1] < 0);
-        CHECK(g->tensors[v0].in_state && !g->tensors[v0].in_arena);
-        CHECK(g->tensors[v0].state_offset == 0 && g->tensors[v1].state_offset == 48);
-        CHECK(!g->tensors[0].in_state && g->tensors[0].in_arena);
+        CHECK(p->place[v0].in_state && !p->place[v0].in_arena);
+        CHECK(p->place[v0].state_offset == 0 && p->place[v1].state_offset == 48);
+        CHECK(!p->place[0].in_state && p->place[0].in_arena);
     }
     te_plan_free(p);
     te_graph_free(g);
@@ -170,6 +235,7 @@ int main(void)
 {
     test_seed(7);
     test_random();
+    test_random_storage();
     test_chain_reaches_bound();
     test_variable_state();
     return test_summary();

@@ -76,11 +76,14 @@ static void test_split_views(int axis)
         const te_tensor *b = &g->tensors[g->ops[0].out[1]];
         const te_tensor *ra = &g->tensors[g->ops[1].out[0]];
         if (axis == 1) {
-            CHECK(a->alias_of == x->id && a->alias_offset == 0 && !a->inplace);
-            CHECK(b->alias_of == x->id && b->alias_offset == 64 && !b->inplace);
-            CHECK(a->arena_offset == x->arena_offset);
-            CHECK(b->arena_offset == x->arena_offset + 64);
-            CHECK(!(ra->inplace && ra->alias_of == a->id)); /* b still needs x's bytes */
+            const te_storage *st = m->st;
+            const te_tensor_place *pl = m->plan->place;
+            CHECK(a->alias_of == x->id && a->alias_offset == 0 && !te_storage_inplace(st, a->id));
+            CHECK(b->alias_of == x->id && b->alias_offset == 64 && !te_storage_inplace(st, b->id));
+            CHECK(pl[a->id].arena_offset == pl[x->id].arena_offset);
+            CHECK(pl[b->id].arena_offset == pl[x->id].arena_offset + 64);
+            /* b still needs x's bytes */
+            CHECK(!(te_storage_inplace(st, ra->id) && te_storage_alias_of(st, ra->id) == a->id));
         } else {
             CHECK(a->alias_of < 0 && b->alias_of < 0);
         }
