@@ -759,10 +759,14 @@ TE_CONV2D_GEMM_NOINLINE void te_conv2d_gemm_block_d(const te_conv2d_gemm_params 
     int i, j;
     for (i = 0; i + 8 <= n; i += 8) {
         const __m128i v = te_conv2d_gemm_widen8(x + i);
-        a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w0 + i)), v));
-        a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w1 + i)), v));
-        a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w2 + i)), v));
-        a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(w3 + i)), v));
+        a0 = _mm_add_epi32(a0, _mm_madd_epi16(
+                     _mm_loadu_si128((const __m128i *)(const void *)(w0 + i)), v));
+        a1 = _mm_add_epi32(a1, _mm_madd_epi16(
+                     _mm_loadu_si128((const __m128i *)(const void *)(w1 + i)), v));
+        a2 = _mm_add_epi32(a2, _mm_madd_epi16(
+                     _mm_loadu_si128((const __m128i *)(const void *)(w2 + i)), v));
+        a3 = _mm_add_epi32(a3, _mm_madd_epi16(
+                     _mm_loadu_si128((const __m128i *)(const void *)(w3 + i)), v));
     }
     _mm_storeu_si128((__m128i *)(void *)s, te_conv2d_gemm_hsum4(a0, a1, a2, a3));
     for (; i < n; i++) {
@@ -1003,7 +1007,7 @@ TE_CONV2D_GEMM_INLINE __m128i te_conv2d_gemm_ld(const void *x, int bytes, int k)
 
 /* te:section TE_CONV2D_GEMM_MADD */
 #define TE_CONV2D_GEMM_MADD(A, W, X)                                           \
-    A = _mm_add_epi32(A, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(W)), X))
+    A = _mm_add_epi32(A, _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(const void *)(W)), X))
 /* te:end */
 
 /* te:section te_conv2d_gemm_dot8 */
@@ -1015,7 +1019,7 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_dot8(const void *x, int bytes, const i
     const int16_t *w0 = w, *w1 = w0 + kp, *w2 = w1 + kp, *w3 = w2 + kp;
     const int16_t *w4 = w3 + kp, *w5 = w4 + kp, *w6 = w5 + kp, *w7 = w6 + kp;
     const __m128i v0 = te_conv2d_gemm_ld(x, bytes, 0);
-#define TE_CONV2D_GEMM_M0(W) _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(W)), v0)
+#define TE_CONV2D_GEMM_M0(W) _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(const void *)(W)), v0)
     __m128i a0 = TE_CONV2D_GEMM_M0(w0), a1 = TE_CONV2D_GEMM_M0(w1);
     __m128i a2 = TE_CONV2D_GEMM_M0(w2), a3 = TE_CONV2D_GEMM_M0(w3);
     __m128i a4 = TE_CONV2D_GEMM_M0(w4), a5 = TE_CONV2D_GEMM_M0(w5);
@@ -1087,13 +1091,13 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_pixel_v(const te_conv2d_gemm_params *p
     const long kp = p->k_pad;
     int q;
     for (q = 0; q + 2 <= nq; q += 2) {
-        __m128i s0 = _mm_loadu_si128((const __m128i *)(qr + 16 * q));
-        __m128i s1 = _mm_loadu_si128((const __m128i *)(qr + 16 * q + 16));
+        __m128i s0 = _mm_loadu_si128((const __m128i *)(const void *)(qr + 16 * q));
+        __m128i s1 = _mm_loadu_si128((const __m128i *)(const void *)(qr + 16 * q + 16));
         te_conv2d_gemm_dot8k(x, bytes, w + 4 * q * kp, kp, &s0, &s1);
         te_conv2d_gemm_out8(p, s, qr, q, s0, s1, 1, o, mode);
     }
     if (q < nq) {
-        __m128i s0 = _mm_loadu_si128((const __m128i *)(qr + 16 * q));
+        __m128i s0 = _mm_loadu_si128((const __m128i *)(const void *)(qr + 16 * q));
         te_conv2d_gemm_dot4(x, bytes, w + 4 * q * kp, kp, &s0);
         te_conv2d_gemm_out8(p, s, qr, q, s0, s0, 0, o, mode);
     }
