@@ -289,6 +289,8 @@ int cmd_info(int argc, char **argv)
     }
     if (!model)
         return cli_error("info: need a model (usage: tinyengine info MODEL.tflite [--json])");
+    if (cli_check_options(&opts) != 0)
+        return 1;
     m = te_model_load_file(model, &opts, &d);
     if (!m)
         return info_failed(model, json, &d);

@@ -91,7 +91,7 @@ static double main_bottom(void) { return MAIN_TOP + MAIN_H; }
 static const char *op_type(const layout *L, int s) { return te_plan_view_step_type(L->v, s); }
 static int op_index(const layout *L, int s) { return L->v->p->schedule[s]; }
 
-/* 1, 2 or 5 x 10^k KB (k >= -2) in bytes, so that about `want` ticks
+/* 1, 2 or 5 x 10^k KiB (k >= -2) in bytes, so that about `want` ticks
  * cover `range` bytes. */
 static double nice_tick(double range, int want)
 {
@@ -215,7 +215,7 @@ static void draw_address_axis(const layout *L)
         double y = addr_y(L, a);
         te_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
                       LEFT, y, x1, y);
-        te_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g KB</text>\n", LEFT - 6,
+        te_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g KiB</text>\n", LEFT - 6,
                       y + 4, a / 1024.0);
     }
     te_buf_printf(o, "<text transform=\"translate(14,%.1f) rotate(-90)\" text-anchor=\"middle\" "
@@ -364,7 +364,7 @@ static void draw_live_chart(const layout *L)
                   L->live_top + LIVE_H / 2 - 2);
     te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">bytes</text>\n", LEFT - 6,
                   L->live_top + LIVE_H / 2 + 11);
-    te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g KB</text>\n",
+    te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g KiB</text>\n",
                   LEFT - 6, L->live_top + 4, top / 1024.0);
     te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">0</text>\n", LEFT - 6,
                   base + 4);
