@@ -188,6 +188,42 @@ static int plan_graph(const te_graph *g, const te_storage *st, const te_lower_op
     return 0;
 }
 
+/* 1 if a kernel of c takes scratch that only saves it time. */
+static int any_speed_scratch(const candidate *c)
+{
+    int i;
+    for (i = 0; i < c->low->n_ops + c->low->n_clones; i++)
+        if (c->low->ops[i].speed_scratch)
+            return 1;
+    return 0;
+}
+
+/* plan_graph(), and again without speed-only scratch when c has some:
+ * keeps that plan when its arena is smaller (memory first; the kernels
+ * then compute the pixels the scratch served directly). */
+static int plan_model(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                      candidate *c, te_diag *d)
+{
+    te_lower_opts lean = *o;
+    candidate alt;
+    if (plan_graph(g, st, o, c, d) < 0)
+        return -1;
+    if (o->no_speed_scratch || !any_speed_scratch(c))
+        return 0;
+    lean.no_speed_scratch = 1;
+    if (plan_graph(g, st, &lean, &alt, d) < 0) {
+        candidate_free(c);
+        return -1;
+    }
+    if (alt.plan->arena_bytes < c->plan->arena_bytes) {
+        candidate_free(c);
+        *c = alt;
+    } else {
+        candidate_free(&alt);
+    }
+    return 0;
+}
+
 /* The model's plan becomes c's. */
 static void set_plan(te_model *m, candidate *c)
 {
@@ -257,19 +293,6 @@ static int check_flash_limit(const te_model *m, te_diag *d)
                    (long long)te_flash_code_estimate(g));
 }
 
-/* The storage decisions of the layer-by-layer plan `before` on g with its
- * patch stage materialized: the stage's outputs (never stored whole, or
- * written patch by patch) and the new region tensors on their own. */
-static te_storage *patched_storage(const te_graph *g, const te_storage *before)
-{
-    te_storage *st = te_storage_new(g);
-    int t;
-    for (t = 0; st && t < before->n_tensors && t < st->n_tensors; t++)
-        if (!g->tensors[t].patch_role && t != g->patch->out_tensor)
-            st->t[t] = before->t[t];
-    return st;
-}
-
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`). Keeps the bound of plain
@@ -308,7 +331,7 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         te_patch_plan_free(p);
         return -1;
     }
-    st = patched_storage(g, m->st);
+    st = te_patch_storage(g, m->st);
     if (!st)
         return te_fail(d, "out of memory");
     rc = plan_graph(g, st, &lo, &c, d);
@@ -367,7 +390,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
         te_fail(d, "out of memory");
         return NULL;
     }
-    rc = plan_graph(g, st, &plain, &c, d);
+    rc = plan_model(g, st, &plain, &c, d);
     te_storage_free(st);
     if (rc < 0) {
         te_model_free(m);

@@ -24,6 +24,8 @@ typedef struct {
                            * nothing in place, no slices); not owned */
     int slice_no_work; /* 1: kernels writing strided concatenation slices get
                         * no work area (they use their slower path) */
+    int no_speed_scratch; /* 1: kernels whose scratch only saves time
+                           * (te_lowering.speed_scratch) go without it */
 } te_lower_opts;
 
 typedef struct te_lowering {
@@ -37,6 +39,8 @@ typedef struct te_lowering {
     size_t slice_pitch;   /* ... a strided one: bytes from one pixel to the
                            * next in the concatenation's output (else 0) */
     int work_area;        /* its scratch is a work area for that slice */
+    int speed_scratch;    /* its scratch only saves time: the kernel also runs
+                           * without (te_lower_opts.no_speed_scratch) */
     size_t stack_buffer;  /* bytes of the kernel's stack work buffer this op
                            * uses (te_conv2d_dsp_s8: its patches when no arena
                            * scratch); the generated code sizes the buffer to

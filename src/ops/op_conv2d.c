@@ -643,13 +643,16 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
      * scratch (its get_buffer_size, counted in the arena), as for a strided
      * output.  A patch clone (not an op of the graph) is never that large:
      * patch_kind keeps such ops out of patch stages, which provide no
-     * scratch. */
+     * scratch.  Scratch for patches too large for the stack only saves time
+     * (without, the kernel computes those pixels directly): the compiler
+     * drops it when that lowers the arena (no_speed_scratch). */
     dsp_bytes = l->variant == CONV_DSP ? te_conv2d_dsp_s8_get_buffer_size(s.k_pad) : 0;
     if (l->variant == CONV_DSP && !(strided(l) && o->slice_no_work) &&
-        (dsp_bytes > TE_CONV2D_DSP_STACK || strided(l)) && op >= g->ops &&
-        op < g->ops + g->n_ops) {
+        ((dsp_bytes > TE_CONV2D_DSP_STACK && !o->no_speed_scratch) || strided(l)) &&
+        op >= g->ops && op < g->ops + g->n_ops) {
         l->scratch_bytes = (size_t)dsp_bytes;
         l->work_area = 1;
+        l->speed_scratch = !strided(l);
     }
     if (l->variant == CONV_DSP && !l->scratch_bytes && dsp_bytes <= TE_CONV2D_DSP_STACK)
         l->stack_buffer = (size_t)dsp_bytes;

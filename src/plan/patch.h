@@ -114,6 +114,11 @@ te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double
  * leaves g as it was; -1 when the patches cannot be built. */
 int te_patch_estimate(te_graph *g, const struct te_lowered *low, te_patch_plan *p);
 
+/* The storage decisions `before` (of g before its patch stage was
+ * materialized; NULL: none) on g as patched: the stage's tensors (patch
+ * roles, its output) and the new region tensors on their own. */
+struct te_storage *te_patch_storage(const te_graph *g, const struct te_storage *before);
+
 void te_patch_plan_free(te_patch_plan *p);
 
 #endif

@@ -80,23 +80,41 @@ static void unbuild(te_graph *g, te_patch_plan *p, const te_tensor *saved, int n
     g->patch = NULL;
 }
 
-/* The patches' instructions: every clone as lowered, every crop copy. */
+te_storage *te_patch_storage(const te_graph *g, const te_storage *before)
+{
+    te_storage *st = te_storage_new(g);
+    int t;
+    for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
+        if (!g->tensors[t].patch_role && t != g->patch->out_tensor)
+            st->t[t] = before->t[t];
+    return st;
+}
+
+/* The patches' instructions: every clone as lowered (with the storage
+ * decisions of low on the graph as patched), every crop copy; -1 when out
+ * of memory. */
 static double patched_instructions(const te_graph *g, const te_lowered *low,
                                    const te_patch_plan *p, const char *cm)
 {
+    te_storage *patched = te_patch_storage(g, low->opts.st);
+    te_lower_opts o = low->opts;
     double sum = 0;
     int k;
+    if (!patched)
+        return -1;
+    o.st = patched;
     for (k = 0; k < p->n_steps; k++) {
         const te_patch_step *st = &p->steps[k];
         te_cost_features f;
         te_lowering l;
         if (st->kind == TE_PSTEP_OP) {
-            te_lower_op(g, &p->clones[st->clone], &low->opts, &l);
+            te_lower_op(g, &p->clones[st->clone], &o, &l);
             sum += te_cost_op_estimate(cm, &p->clones[st->clone], &l);
         } else {
             sum += te_cost_patch_copy(cm, g, st, &f);
         }
     }
+    te_storage_free(patched);
     return sum;
 }
 
@@ -116,7 +134,7 @@ int te_patch_estimate(te_graph *g, const te_lowered *low, te_patch_plan *p)
         p->model_instructions = model_instructions(g, low, cm);
         if (te_patch_materialize(g, p, &d) == 0) {
             p->patched_instructions = patched_instructions(g, low, p, cm);
-            rc = 0;
+            rc = p->patched_instructions < 0 ? -1 : 0;
         }
         unbuild(g, p, save, n_tensors);
     }
