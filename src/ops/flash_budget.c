@@ -90,7 +90,38 @@ static const te_op *original(const te_graph *g, const te_op *op)
  * (most first, then op order) whose copies, less the shared kernels no
  * call needs any more (each variant's TE_FLASH_CODE_DW of the base
  * estimate), fit the budget; *bytes: what that prefix costs. */
+static int dw_inlined_count_uncached(const te_graph *g, int64_t budget, int64_t *bytes);
+
+/* dw_inlined_count, remembered for the last graph asked: the lowering of
+ * every op (and every patch clone) asks, and the count is O(ops^3). The
+ * key is everything the count reads: the budget and each candidate op's
+ * position, MACs and kernel variant. */
 static int dw_inlined_count(const te_graph *g, int64_t budget, int64_t *bytes)
+{
+    static uint64_t last_key;
+    static int last_count, have;
+    static int64_t last_bytes;
+    uint64_t key = 1469598103934665603ull ^ (uint64_t)budget;
+    int i;
+    for (i = 0; i < g->n_ops; i++) {
+        int64_t m = dw_macs(g, &g->ops[i]);
+        if (m < 0)
+            continue;
+        key = (key ^ (uint64_t)i) * 1099511628211ull;
+        key = (key ^ (uint64_t)m) * 1099511628211ull;
+        key = (key ^ (uint64_t)te_flash_dw_variant(g, &g->ops[i])) * 1099511628211ull;
+    }
+    if (!have || key != last_key) {
+        last_count = dw_inlined_count_uncached(g, budget, &last_bytes);
+        last_key = key;
+        have = 1;
+    }
+    if (bytes)
+        *bytes = last_bytes;
+    return last_count;
+}
+
+static int dw_inlined_count_uncached(const te_graph *g, int64_t budget, int64_t *bytes)
 {
     int idx[TE_FLASH_DW_MAX], n = 0, i, j, best = 0;
     int64_t best_bytes = 0;
