@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run_samples.h"
 #include "../ir/target.h"
 
 /* 1 when the code of target x86-64-v3 can run on this machine. */
@@ -34,32 +35,46 @@ static const char harness_c[] =
     "    f = fopen(path, \"wb\");\n"
     "    if (!f || fwrite(data, 1, bytes, f) != bytes) { fprintf(stderr, \"cannot write %s\\n\", path); exit(1); }\n"
     "    fclose(f);\n}\n"
+    "/* argv: OUT LAYERS then, per sample, LABEL and one file per input; LABEL\n"
+    " * \"-\" writes OUT/output_<i>.bin, else OUT/output_<LABEL>_<i>.bin.  Layers\n"
+    " * (LAYERS not \"-\") of the first sample only; the state is reset between. */\n"
     "int main(int argc, char **argv)\n{\n"
-    "    int i;\n    char path[4096];\n"
-    "    if (argc != 3 + API(num_inputs)()) { fprintf(stderr, \"harness: bad arguments\\n\"); return 1; }\n"
+    "    int i, a, n_in = API(num_inputs)();\n    char path[4096];\n"
+    "    if (argc < 4 + n_in || (argc - 3) % (1 + n_in)) { fprintf(stderr, \"harness: bad arguments\\n\"); return 1; }\n"
     "    layer_dir = strcmp(argv[2], \"-\") ? argv[2] : NULL;\n"
-    "    for (i = 0; i < API(num_inputs)(); i++) {\n"
-    "        FILE *f = fopen(argv[3 + i], \"rb\");\n"
-    "        size_t n = API(input_bytes)(i);\n"
-    "        if (!f || fread(API(input)(i), 1, n, f) != n || fgetc(f) != EOF) {\n"
-    "            fprintf(stderr, \"cannot read %zu bytes from %s\\n\", n, argv[3 + i]); return 1; }\n"
-    "        fclose(f);\n    }\n"
-    "    if (API(invoke)() != 0) { fprintf(stderr, \"invoke failed\\n\"); return 1; }\n"
-    "    for (i = 0; i < API(num_outputs)(); i++) {\n"
-    "        FILE *f;\n"
-    "        snprintf(path, sizeof path, \"%s/output_%d.bin\", argv[1], i);\n"
-    "        f = fopen(path, \"wb\");\n"
-    "        if (!f || fwrite(API(output)(i), 1, API(output_bytes)(i), f) != API(output_bytes)(i)) {\n"
-    "            fprintf(stderr, \"cannot write %s\\n\", path); return 1; }\n"
-    "        fclose(f);\n    }\n    return 0;\n}\n";
+    "    for (a = 3; a < argc; a += 1 + n_in) {\n"
+    "        const char *label = argv[a];\n"
+    "        if (a > 3) { layer_dir = NULL; API(reset)(); }\n"
+    "        for (i = 0; i < n_in; i++) {\n"
+    "            FILE *f = fopen(argv[a + 1 + i], \"rb\");\n"
+    "            size_t n = API(input_bytes)(i);\n"
+    "            if (!f || fread(API(input)(i), 1, n, f) != n || fgetc(f) != EOF) {\n"
+    "                fprintf(stderr, \"cannot read %zu bytes from %s\\n\", n, argv[a + 1 + i]); return 1; }\n"
+    "            fclose(f);\n        }\n"
+    "        if (API(invoke)() != 0) { fprintf(stderr, \"invoke failed\\n\"); return 1; }\n"
+    "        for (i = 0; i < API(num_outputs)(); i++) {\n"
+    "            FILE *f;\n"
+    "            if (strcmp(label, \"-\"))\n"
+    "                snprintf(path, sizeof path, \"%s/output_%s_%d.bin\", argv[1], label, i);\n"
+    "            else\n"
+    "                snprintf(path, sizeof path, \"%s/output_%d.bin\", argv[1], i);\n"
+    "            f = fopen(path, \"wb\");\n"
+    "            if (!f || fwrite(API(output)(i), 1, API(output_bytes)(i), f) != API(output_bytes)(i)) {\n"
+    "                fprintf(stderr, \"cannot write %s\\n\", path); return 1; }\n"
+    "            fclose(f);\n        }\n    }\n    return 0;\n}\n";
 
 static const char *help =
     "usage: tinyengine run MODEL.tflite --input FILE [--input FILE ...] -o DIR\n"
+    "       tinyengine run MODEL.tflite --samples SDIR -o DIR\n"
     "                      [--dump-layers LDIR] [--keep-build]\n"
     "Compiles the model, builds it with the host C compiler ($CC, default cc;\n"
     "extra flags from $TE_CFLAGS, default -O2), runs one inference on the raw input\n"
     "files (one per model input, exact tensor bytes) and writes DIR/output_<i>.bin.\n"
+    "  --samples SDIR      run every sample of SDIR (input_<k>_<i>.bin: sample k, model\n"
+    "                      input i; the layout of TFLite reference data) with one build,\n"
+    "                      the state reset between samples; writes DIR/output_<k>_<i>.bin\n"
     "  --dump-layers LDIR  also write every operator output as LDIR/op<NNN>_<j>.bin\n"
+    "                      (with --samples: of the first sample)\n"
     "  --expect FILE ...   compare output i with FILE i (one per output): on a\n"
     "                      difference, print the output, the first differing byte and,\n"
     "                      with --dump-layers and FILE's folder holding layers/op<NNN>_<j>.bin,\n"
@@ -69,7 +84,7 @@ static const char *help =
 
 typedef struct {
     te_compile_opts opts;
-    const char *model, *out_dir, *layer_dir;
+    const char *model, *out_dir, *layer_dir, *samples_dir;
     const char *inputs[MAX_INPUTS], *expects[MAX_INPUTS];
     int n_inputs, n_expects, keep, quiet;
 } run_args;
@@ -94,6 +109,8 @@ static int parse_args(int argc, char **argv, run_args *a)
             a->expects[a->n_expects++] = argv[++i];
             while (i + 1 < argc && argv[i + 1][0] != '-' && a->n_expects < MAX_INPUTS)
                 a->expects[a->n_expects++] = argv[++i]; /* --expect A B ... */
+        } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
+            a->samples_dir = argv[++i];
         } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
             a->quiet = 1;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
@@ -117,6 +134,9 @@ static int parse_args(int argc, char **argv, run_args *a)
         fputs(help, stderr);
         return cli_error("run: need a model, --input FILE and -o DIR");
     }
+    if (a->samples_dir && (a->n_inputs || a->n_expects))
+        return cli_error("run: --samples runs a folder of samples: give it without --input and "
+                         "--expect");
     if (te_target_has_avx2(a->opts.target) && !host_has_avx2())
         return cli_error("run: this CPU has no AVX2: code for target x86-64-v3 cannot run here "
                          "(use --target generic)");
@@ -180,41 +200,77 @@ static int build(const char *bdir, const char *name, int hook)
     return 0;
 }
 
-static int execute(const char *bdir, const run_args *a)
+/* Runs the build: argv OUT LAYERS, then per sample its label ("-": the
+ * single sample of --input) and its input files. */
+static int execute(const char *bdir, const run_args *a, const run_samples *smp)
 {
     char exe[4096];
-    char *argv[MAX_INPUTS + 4];
-    int i, n = 0;
+    char **argv, *labels;
+    int i, j, n = 0, rc;
+    int n_samples = smp ? smp->n : 1, n_in = smp ? smp->n_inputs : a->n_inputs;
     if (FMT(exe, "%s/model_run", bdir) < 0)
         return PATH_TOO_LONG;
+    argv = malloc(((size_t)n_samples * (size_t)(n_in + 1) + 4) * sizeof *argv);
+    labels = malloc((size_t)n_samples * 24);
+    if (!argv || !labels) {
+        free(argv);
+        free(labels);
+        return cli_error("run: out of memory"), -1;
+    }
     argv[n++] = exe;
     argv[n++] = (char *)a->out_dir;
     argv[n++] = (char *)(a->layer_dir ? a->layer_dir : "-");
-    for (i = 0; i < a->n_inputs; i++)
-        argv[n++] = (char *)a->inputs[i];
+    for (j = 0; j < n_samples; j++) {
+        char *label = labels + 24 * j;
+        if (smp)
+            snprintf(label, 24, "%ld", smp->ids[j]);
+        else
+            snprintf(label, 24, "-");
+        argv[n++] = label;
+        for (i = 0; i < n_in; i++)
+            argv[n++] = smp ? smp->paths[j * n_in + i] : (char *)a->inputs[i];
+    }
     argv[n] = NULL;
-    if (cli_spawn(argv, NULL) != 0)
+    rc = cli_spawn(argv, NULL);
+    free(argv);
+    free(labels);
+    if (rc != 0)
         return cli_error("run: the compiled model failed"), -1;
     return 0;
 }
 
-static int check_inputs(const te_model *m, const run_args *a)
+/* Each of the n files has the size of the model's input i. */
+static int check_input_files(const te_model *m, const char *const *files, int n)
 {
     int i;
-    if (a->n_inputs != m->g->n_inputs)
-        return cli_error("run: the model has %d input(s), %d --input given", m->g->n_inputs,
-                         a->n_inputs);
-    for (i = 0; i < a->n_inputs; i++) {
-        size_t n = 0;
-        void *data = cli_read_file(a->inputs[i], &n);
+    if (n != m->g->n_inputs)
+        return cli_error("run: the model has %d input(s), %d --input given", m->g->n_inputs, n);
+    for (i = 0; i < n; i++) {
+        size_t got = 0;
+        void *data = cli_read_file(files[i], &got);
         size_t want = te_tensor_bytes(&m->g->tensors[m->g->inputs[i]]);
         free(data);
         if (!data)
             return 1;
-        if (n != want)
+        if (got != want)
             return cli_error("run: input %d (%s) has %zu bytes, the model's input %d needs %zu", i,
-                             a->inputs[i], n, i, want);
+                             files[i], got, i, want);
     }
+    return 0;
+}
+
+/* The --input files, or every sample of --samples (found into smp). */
+static int check_inputs(const te_model *m, const run_args *a, run_samples *smp)
+{
+    int j;
+    if (!a->samples_dir)
+        return check_input_files(m, a->inputs, a->n_inputs);
+    if (run_samples_find(a->samples_dir, m->g->n_inputs, smp) != 0)
+        return 1;
+    for (j = 0; j < smp->n; j++)
+        if (check_input_files(m, (const char *const *)smp->paths + j * smp->n_inputs,
+                              smp->n_inputs) != 0)
+            return 1;
     return 0;
 }
 
@@ -320,32 +376,39 @@ static int check_expect(const te_model *m, const run_args *a)
 int cmd_run(int argc, char **argv)
 {
     run_args a;
+    run_samples smp;
     static const char *const files[] = {"model_run", "te_run_main.c", NULL};
     char name[128], bdir[4096];
     te_model *m;
     int rc = 1;
     double started = cli_now();
+    memset(&smp, 0, sizeof smp);
     if (parse_args(argc, argv, &a) != 0)
         return 1;
     cli_default_name(a.model, name, sizeof name);
     m = cli_load_opts(a.model, &a.opts);
     if (!m)
         return 1;
-    if (check_inputs(m, &a) != 0 || cli_mkdirs(a.out_dir) < 0 ||
+    if (check_inputs(m, &a, &smp) != 0 || cli_mkdirs(a.out_dir) < 0 ||
         (a.layer_dir && cli_mkdirs(a.layer_dir) < 0) ||
         cli_build_dir_create("run", bdir, sizeof bdir) < 0)
         goto out;
     if (cli_generate(m, a.model, name, bdir) == 0 && build(bdir, name, a.layer_dir != NULL) == 0 &&
-        execute(bdir, &a) == 0)
+        execute(bdir, &a, a.samples_dir ? &smp : NULL) == 0)
         rc = check_expect(m, &a);
     cli_build_dir_finish(bdir, name, files, a.keep);
     if (rc == 0 && !a.quiet) {
         char what[4200];
-        snprintf(what, sizeof what, "ran, wrote %s/output_*.bin%s", a.out_dir,
-                 a.n_expects ? ", outputs match --expect" : "");
+        if (a.samples_dir)
+            snprintf(what, sizeof what, "ran %d samples, wrote %s/output_<k>_*.bin", smp.n,
+                     a.out_dir);
+        else
+            snprintf(what, sizeof what, "ran, wrote %s/output_*.bin%s", a.out_dir,
+                     a.n_expects ? ", outputs match --expect" : "");
         cli_summary(stdout, what, m, started);
     }
 out:
+    run_samples_free(&smp);
     te_model_free(m);
     return rc;
 }

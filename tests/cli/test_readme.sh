@@ -64,6 +64,9 @@ ok te run "$model" --input "$input" -o "$work/out2" --expect "$work/out/output_0
 ok [ -f "$work/layers/op006_0.bin" ]
 printf 'AAAA' >"$work/wrong.bin"
 no te run "$model" --input "$input" -o "$work/out3" --expect "$work/wrong.bin" --quiet
+mkdir -p "$work/samples" && cp "$input" "$work/samples/input_0_0.bin"
+ok te run "$model" --samples "$work/samples" -o "$work/out4" --quiet
+ok cmp -s "$work/out4/output_0_0.bin" "$work/out/output_0.bin"
 ok te plan "$model" --svg "$work/plan.svg" --quiet
 ok grep -q '<svg' "$work/plan.svg"
 ok te plan "$model" --json >"$work/plan.json"

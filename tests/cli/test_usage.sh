@@ -42,6 +42,22 @@ ok test -s "$work/out/output_0.bin"
 ok test "$(ls "$work/layers" | wc -l)" = 7
 ok cmp -s "$work/layers/op006_0.bin" "$work/out/output_0.bin"
 
+# run --samples: a folder of samples (input_<k>_<i>.bin) with one build, each
+# output as a run of its own gives it; the state is reset between samples
+mkdir -p "$work/samples"
+cp "$input" "$work/samples/input_0_0.bin"
+cp "$input" "$work/samples/input_7_0.bin"
+head -c 768 /dev/urandom >"$work/samples/input_2_0.bin"
+ok "$te" run "$model" --samples "$work/samples" -o "$work/sout" --quiet
+ok cmp -s "$work/sout/output_0_0.bin" "$work/out/output_0.bin"
+ok cmp -s "$work/sout/output_7_0.bin" "$work/out/output_0.bin"
+ok "$te" run "$model" --input "$work/samples/input_2_0.bin" -o "$work/out2" --quiet
+ok cmp -s "$work/sout/output_2_0.bin" "$work/out2/output_0.bin"
+ok sh -c "'$te' run '$model' --samples '$work/out' -o '$work/x' 2>&1 | grep -q 'no samples'"
+cp "$input" "$work/samples/input_7_1.bin"
+ok sh -c "'$te' run '$model' --samples '$work/samples' -o '$work/x' 2>&1 | grep -q 'sample 7 has .*input_7_1.bin but the model has 1 input'"
+ok sh -c "'$te' run '$model' --samples '$work/samples' --input '$input' -o '$work/x' 2>&1 | grep -q 'without --input'"
+
 # two models (same file, two names) in one program, strict C99
 ok "$te" compile "$model" -o "$work/two" --name net_a
 ok "$te" compile "$model" -o "$work/two" --name net_b

@@ -1,8 +1,8 @@
 #!/bin/sh
 # check_model.sh TINYENGINE MODEL.tflite GOLDEN_DIR SRC_DIR
 # Byte-exact check of one model against TFLite Micro's goldens:
-#  1. every sample through `tinyengine run` (sample 0 with --dump-layers: every
-#     layer written must equal the golden layer file),
+#  1. every sample through one `tinyengine run --samples` (sample 0's layers
+#     dumped: every layer written must equal the golden layer file),
 #  2. every sample through tests/golden/api_harness.c, built with
 #     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
 #  TE_FLAGS (environment) are passed to every tinyengine command, e.g.
@@ -20,12 +20,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/te-golden-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-inputs_of() { # sample k -> "--input f0 --input f1 ..." (or bare paths with $2=bare)
+inputs_of() { # sample k -> its input files, in order
   i=0; out=""
-  while [ -f "$gold/input_$1_$i.bin" ]; do
-    if [ "${2:-}" = bare ]; then out="$out $gold/input_$1_$i.bin"; else out="$out --input $gold/input_$1_$i.bin"; fi
-    i=$((i+1))
-  done
+  while [ -f "$gold/input_$1_$i.bin" ]; do out="$out $gold/input_$1_$i.bin"; i=$((i+1)); done
   echo "$out"
 }
 outputs_of() { i=0; out=""; while [ -f "$gold/output_$1_$i.bin" ]; do out="$out $gold/output_$1_$i.bin"; i=$((i+1)); done; echo "$out"; }
@@ -33,17 +30,18 @@ outputs_of() { i=0; out=""; while [ -f "$gold/output_$1_$i.bin" ]; do out="$out 
 samples=$(ls "$gold" | sed -n 's/^input_\([0-9]*\)_0\.bin$/\1/p' | sort -n)
 [ -n "$samples" ] || { echo "no samples in $gold"; exit 1; }
 
+layers=""
+[ -d "$gold/layers" ] && layers="--dump-layers $work/layers"
+# every sample with one build (sample 0 dumps its layers)
+# shellcheck disable=SC2086
+if ! "$te" run "$model" $flags --samples "$gold" -o "$work/out" $layers --quiet; then
+  echo "FAIL: tinyengine run --samples failed"; fail=1
+fi
 for k in $samples; do
-  layers=""
-  if [ "$k" = 0 ] && [ -d "$gold/layers" ]; then layers="--dump-layers $work/layers"; fi
-  # shellcheck disable=SC2046
-  if ! "$te" run "$model" $flags $(inputs_of "$k") -o "$work/out$k" $layers; then
-    echo "FAIL sample $k: tinyengine run failed"; fail=1; continue
-  fi
   i=0
   while [ -f "$gold/output_${k}_$i.bin" ]; do
-    if ! cmp -s "$work/out$k/output_$i.bin" "$gold/output_${k}_$i.bin"; then
-      echo "FAIL sample $k output $i differs: $(cmp "$work/out$k/output_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
+    if ! cmp -s "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin"; then
+      echo "FAIL sample $k output $i differs: $(cmp "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
     fi
     i=$((i+1))
   done
@@ -74,7 +72,7 @@ if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=t
 fi
 for k in $samples; do
   # shellcheck disable=SC2046
-  if ! "$work/api" $(inputs_of "$k" bare) $(outputs_of "$k"); then
+  if ! "$work/api" $(inputs_of "$k") $(outputs_of "$k"); then
     echo "FAIL sample $k through the API harness"; fail=1
   fi
 done
