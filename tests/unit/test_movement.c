@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/emit.h"
+#include "emit_interp.h"
 #include "ops/ops.h"
-#include "plan/plan.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_concat.h"
@@ -30,83 +29,27 @@ extern const te_op_def te_op_pad, te_op_reshape, te_op_squeeze, te_op_transpose,
     te_op_concatenation, te_op_strided_slice, te_op_resize_nearest_neighbor, te_op_quantize,
     te_op_dequantize;
 
-#define ARENA 65536
 #define IN_OFF 0
 #define OUT_OFF 32768
-#define MAXT 12
 
 /* ---- a one-operator graph ---------------------------------------------- */
 
-typedef struct {
-    te_graph g;
-    te_tensor t[MAXT];
-    te_tensor_place place[MAXT]; /* where the plan put each tensor */
-    te_plan plan;                /* place, for the emitter */
-    float scale[MAXT];
-    int64_t zp[MAXT];
-    int in_ids[MAXT], out_ids[1];
-    te_op op;
-    uint8_t cdata[MAXT][256];
-} graph1;
-
-static void g_init(graph1 *m, int opcode)
+/* A one-operator graph with one output. */
+static void g_init(op_graph *m, int opcode)
 {
-    memset(m, 0, sizeof *m);
-    m->g.tensors = m->t;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.in = m->in_ids;
-    m->op.out = m->out_ids;
+    og_init(m, opcode);
     m->op.n_out = 1;
     m->op.opt.new_shape_count = -1;
 }
 
-/* Adds a tensor; returns its id.  arena < 0: constant (data set later). */
-static int g_tensor(graph1 *m, te_dtype type, int rank, const int *shape, long arena)
+static int g_const_vec(op_graph *m, const int32_t *v, int n)
 {
-    int id = m->g.n_tensors++, i;
-    te_tensor *t = &m->t[id];
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->producer = -1;
-    t->alias_of = -1;
-    m->place[id].arena_offset = arena < 0 ? 0 : (size_t)arena;
-    m->place[id].in_arena = arena >= 0;
-    m->scale[id] = 0.05f;
-    m->zp[id] = 0;
-    t->q.count = 1;
-    t->q.scale = &m->scale[id];
-    t->q.zero_point = &m->zp[id];
+    int id = og_tensor(m, TE_DT_INT32, 1, &n, -1);
+    og_const_i32(m, id, v, n);
     return id;
 }
 
-static void g_const_i32(graph1 *m, int id, const int32_t *v, int n)
-{
-    int i;
-    for (i = 0; i < n; i++) {
-        uint32_t u = (uint32_t)v[i];
-        m->cdata[id][4 * i] = (uint8_t)u;
-        m->cdata[id][4 * i + 1] = (uint8_t)(u >> 8);
-        m->cdata[id][4 * i + 2] = (uint8_t)(u >> 16);
-        m->cdata[id][4 * i + 3] = (uint8_t)(u >> 24);
-    }
-    m->t[id].data = m->cdata[id];
-    m->t[id].data_bytes = (size_t)n * 4;
-}
-
-static int g_const_vec(graph1 *m, const int32_t *v, int n)
-{
-    int id = g_tensor(m, TE_DT_INT32, 1, &n, -1);
-    g_const_i32(m, id, v, n);
-    return id;
-}
-
-static void g_io(graph1 *m, const int *ins, int n_in, int out)
+static void g_io(op_graph *m, const int *ins, int n_in, int out)
 {
     int i;
     for (i = 0; i < n_in; i++)
@@ -117,167 +60,13 @@ static void g_io(graph1 *m, const int *ins, int n_in, int out)
 
 /* ---- running emitted code ---------------------------------------------- */
 
-typedef struct {
-    char name[64];
-    char ctype[16];
-    size_t n;
-    void *data;
-} carray;
-
-static carray consts[64];
-static int n_consts;
-
-/* "#define NAME ((T *)(m_arena.bytes + N))": the arena tensors' macros */
-typedef struct {
-    char name[128];
-    long offset;
-} amacro;
-static amacro macros[64];
-static int n_macros;
-static union {
-    double align;
-    int8_t b[ARENA];
-} arena_u;
-#define arena arena_u.b
-
-static void parse_macros(const char *s)
-{
-    n_macros = 0;
-    while (s && (s = strstr(s, "#define ")) != NULL && n_macros < 64) {
-        amacro *m = &macros[n_macros];
-        const char *at = strstr(s, "m_arena.bytes + "), *eol = strchr(s, '\n');
-        if (sscanf(s, "#define %127s", m->name) == 1 && at && (!eol || at < eol)) {
-            m->offset = strtol(at + 16, NULL, 10);
-            n_macros++;
-        }
-        s += 8;
-    }
-}
-
-/* The arena macro named in a, or NULL. */
-static const amacro *macro_in(const char *a)
-{
-    int i;
-    for (i = 0; i < n_macros; i++) {
-        const char *q = strstr(a, macros[i].name);
-        char next = q ? q[strlen(macros[i].name)] : 0;
-        if (q && !(next == '_' || (next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
-                   (next >= 'A' && next <= 'Z')))
-            return &macros[i];
-    }
-    return NULL;
-}
-
-static void parse_consts(const char *s)
-{
-    parse_macros(s);
-    n_consts = 0;
-    while (s && (s = strstr(s, "static const ")) != NULL && n_consts < 64) {
-        carray *c = &consts[n_consts++];
-        size_t i;
-        const char *p;
-        sscanf(s, "static const %15s %63[^[][%zu]", c->ctype, c->name, &c->n);
-        c->data = calloc(c->n, 8);
-        p = strchr(s, '{') + 1;
-        for (i = 0; i < c->n; i++) {
-            char *end;
-            if (strcmp(c->ctype, "float") == 0)
-                ((float *)c->data)[i] = strtof(p, &end);
-            else if (strcmp(c->ctype, "int32_t") == 0)
-                ((int32_t *)c->data)[i] = (int32_t)strtol(p, &end, 10);
-            else
-                ((int8_t *)c->data)[i] = (int8_t)strtol(p, &end, 10);
-            p = end + 1; /* skip ',' or 'f' */
-            while (*p == ',' || *p == ' ' || *p == '\n' || *p == 'f')
-                p++;
-        }
-        s = p;
-    }
-}
-
-static void free_consts(void)
-{
-    int i;
-    for (i = 0; i < n_consts; i++)
-        free(consts[i].data);
-    n_consts = 0;
-}
-
-static size_t ctype_size(const char *ctype)
-{
-    return strcmp(ctype, "int8_t") == 0 || strcmp(ctype, "uint8_t") == 0 ? 1
-           : strcmp(ctype, "int16_t") == 0                               ? 2
-                                                                         : 4;
-}
-
-/* Value of a pointer argument: an arena tensor's macro, "(T *)(m_arena.bytes
- * + N)" or a constant array name, with casts and an optional trailing "+ K"
- * (in elements of the cast type, which our lowerings always make int8_t). */
-static void *eval_ptr(const char *a)
-{
-    const char *p = strstr(a, "m_arena.bytes + ");
-    const char *plus = strrchr(a, '+');
-    const amacro *m = macro_in(a);
-    char *base = NULL;
-    long k = 0;
-    int i;
-    if (m) {
-        if (plus)
-            k = strtol(plus + 1, NULL, 10);
-        return (char *)arena + m->offset + k;
-    }
-    if (p) {
-        base = (char *)arena + strtol(p + 16, NULL, 10);
-        if (plus > p + 15 && strchr(plus, ')') == NULL)
-            k = strtol(plus + 1, NULL, 10);
-        return base + k;
-    }
-    for (i = 0; i < n_consts; i++) {
-        const char *q = strstr(a, consts[i].name);
-        size_t len = strlen(consts[i].name);
-        if (q && !(q[len] == '_' || (q[len] >= '0' && q[len] <= '9') ||
-                   (q[len] >= 'a' && q[len] <= 'z'))) {
-            if (plus && plus > q)
-                k = strtol(plus + 1, NULL, 10);
-            return (char *)consts[i].data +
-                   k * (long)(strstr(a, "(const int8_t *)") ? 1 : ctype_size(consts[i].ctype));
-        }
-    }
-    return NULL;
-}
-
-/* Splits "name(a, b, c);" into its top-level arguments. */
-static int split_args(const char *line, char args[12][200], char *fname)
-{
-    const char *p = strchr(line, '(');
-    int depth = 0, n = 0;
-    size_t len = 0;
-    sscanf(line, " %63[a-z0-9_]", fname);
-    for (p++; *p && n < 12; p++) {
-        if (*p == '(')
-            depth++;
-        if (*p == ')' && depth-- == 0) {
-            args[n++][len] = '\0';
-            break;
-        }
-        if (*p == ',' && depth == 0) {
-            args[n++][len] = '\0';
-            len = 0;
-            continue;
-        }
-        if (len < 199)
-            args[n][len++] = *p;
-    }
-    return n;
-}
-
 #define I(k) ((int32_t)strtol(a[k], NULL, 10))
-#define P(k) eval_ptr(a[k])
+#define P(k) ei_ptr(a[k])
 
 static int run_line(const char *line)
 {
     char a[12][200], f[64];
-    int n = split_args(line, a, f);
+    int n = ei_split_args(line, a, f);
     if (strcmp(f, "te_copy_bytes") == 0 && n == 3)
         te_copy_bytes(P(0), P(1), (size_t)I(2));
     else if (strcmp(f, "te_copy_gather_s8") == 0 && n == 5)
@@ -304,85 +93,14 @@ static int run_line(const char *line)
     return 0;
 }
 
-static char last_error[600];
-static int last_stmts;
-
-/* check() then emit() then run.  Returns 0, or -1 when check() failed (its
- * message is in last_error). */
-static int run_op(const te_op_def *def, graph1 *m)
-{
-    te_diag d;
-    te_emit e;
-    te_lowering low;
-    static const te_lower_opts plain;
-    int tc[MAXT] = {0}, rc = 0;
-    const char *s;
-    memset(&d, 0, sizeof d);
-    last_error[0] = '\0';
-    if (def->check(&m->g, &m->op, &d) != 0) {
-        snprintf(last_error, sizeof last_error, "%s", d.msg);
-        return -1;
-    }
-    memset(&e, 0, sizeof e);
-    m->plan.place = m->place;
-    e.plan = &m->plan;
-    e.g = &m->g;
-    e.name = "m";
-    e.tensor_const = tc;
-    e.cur_op = &m->op;
-    te_lower_op(&m->g, &m->op, &plain, &low);
-    e.low = &low;
-    e.diag = &d;
-    if (def->emit(&e, &m->op) != 0) {
-        snprintf(last_error, sizeof last_error, "emit: %s", d.msg);
-        rc = -2;
-    }
-    parse_consts(e.consts.s);
-    last_stmts = 0;
-    for (s = e.body.s; rc == 0 && s && *s;) {
-        /* one statement, its argument lines (past the line limit) joined */
-        char stmt[2048];
-        size_t len = 0;
-        const char *end = strstr(s, ";\n");
-        if (!end)
-            break;
-        for (; s < end && len + 1 < sizeof stmt; s++)
-            if (*s != '\n')
-                stmt[len++] = *s;
-        stmt[len] = '\0';
-        s = end + 2;
-        last_stmts++;
-        if (run_line(stmt))
-            rc = -2;
-    }
-    free_consts();
-    te_emit_release(&e);
-    te_buf_free(&e.consts);
-    te_buf_free(&e.body);
-    return rc;
-}
+/* check() then emit() then run: ei_run_op with this file's kernels. */
+static int run_op(const te_op_def *def, op_graph *m) { return ei_run_op(def, m, run_line); }
 
 static void fill_random(int8_t *p, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
         p[i] = (int8_t)test_rand();
-}
-
-static int64_t elems(const int *shape, int rank)
-{
-    int64_t n = 1;
-    int i;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-static void rand_shape(int *shape, int rank, int maxd)
-{
-    int i;
-    for (i = 0; i < rank; i++)
-        shape[i] = test_rand_range(1, maxd);
 }
 
 /* ---- kernels directly -------------------------------------------------- */
@@ -548,7 +266,7 @@ static void ref_pad(const int8_t *in, int8_t *out, int rank, const int *shape, c
         lo[d] = r < 0 ? 0 : pads[2 * r];
         od[d] = r < 0 ? 1 : shape[r] + pads[2 * r] + pads[2 * r + 1];
     }
-    n = elems(od, 5);
+    n = og_elems(od, 5);
     for (o = 0; o < n; o++) {
         int64_t rem = o, src = 0;
         int inside = 1;
@@ -569,31 +287,31 @@ static void test_pad(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300; trial++) {
-        graph1 m;
+        op_graph m;
         int rank = test_rand_range(1, 5), shape[5], oshape[5], k, in, out, pad, ins[3];
         int32_t pads[10];
         int8_t want[16384], value;
         g_init(&m, TE_OP_PAD);
-        rand_shape(shape, rank, rank > 3 ? 2 : 6);
+        og_rand_shape(shape, rank, rank > 3 ? 2 : 6);
         for (k = 0; k < rank; k++) {
             pads[2 * k] = test_rand_range(0, rank > 3 ? 2 : 3);
             pads[2 * k + 1] = test_rand_range(0, rank > 3 ? 2 : 3);
             oshape[k] = shape[k] + pads[2 * k] + pads[2 * k + 1];
         }
-        in = g_tensor(&m, TE_DT_INT8, rank, shape, IN_OFF);
-        out = g_tensor(&m, TE_DT_INT8, rank, oshape, OUT_OFF);
+        in = og_tensor(&m, TE_DT_INT8, rank, shape, IN_OFF);
+        out = og_tensor(&m, TE_DT_INT8, rank, oshape, OUT_OFF);
         m.zp[out] = test_rand_range(-128, 127);
         {
             int pshape[2] = {rank, 2};
-            pad = g_tensor(&m, TE_DT_INT32, 2, pshape, -1);
-            g_const_i32(&m, pad, pads, 2 * rank);
+            pad = og_tensor(&m, TE_DT_INT32, 2, pshape, -1);
+            og_const_i32(&m, pad, pads, 2 * rank);
         }
         ins[0] = in;
         ins[1] = pad;
         value = (int8_t)m.zp[out];
         if (trial % 4 == 0) { /* constant_values input */
             int one = 1;
-            ins[2] = g_tensor(&m, TE_DT_INT8, 0, &one, -1);
+            ins[2] = og_tensor(&m, TE_DT_INT8, 0, &one, -1);
             m.zp[ins[2]] = m.zp[out];
             value = (int8_t)test_rand();
             m.cdata[ins[2]][0] = (uint8_t)value;
@@ -601,10 +319,10 @@ static void test_pad(void)
             m.t[ins[2]].data_bytes = 1;
         }
         g_io(&m, ins, trial % 4 == 0 ? 3 : 2, out);
-        fill_random(arena, ARENA);
-        ref_pad(arena + IN_OFF, want, rank, shape, pads, value);
+        fill_random(ei_arena, EI_ARENA);
+        ref_pad(ei_arena + IN_OFF, want, rank, shape, pads, value);
         ok &= run_op(&te_op_pad, &m) == 0;
-        ok &= memcmp(arena + OUT_OFF, want, (size_t)elems(oshape, rank)) == 0;
+        ok &= memcmp(ei_arena + OUT_OFF, want, (size_t)og_elems(oshape, rank)) == 0;
     }
     CHECK(ok);
 }
@@ -613,29 +331,29 @@ static void test_pad(void)
 
 static void test_reshape(void)
 {
-    graph1 m;
+    op_graph m;
     int s_in[4] = {1, 4, 4, 8}, s_out[2] = {1, 128}, in, out, shp, ins[2];
     int32_t req[2] = {-1, 128}, bad[2] = {-1, 100}, two[2] = {-1, -1};
     g_init(&m, TE_OP_RESHAPE);
-    in = g_tensor(&m, TE_DT_INT8, 4, s_in, IN_OFF);
-    out = g_tensor(&m, TE_DT_INT8, 2, s_out, OUT_OFF);
+    in = og_tensor(&m, TE_DT_INT8, 4, s_in, IN_OFF);
+    out = og_tensor(&m, TE_DT_INT8, 2, s_out, OUT_OFF);
     shp = g_const_vec(&m, req, 2);
     ins[0] = in;
     ins[1] = shp;
     g_io(&m, ins, 2, out);
-    fill_random(arena, ARENA);
+    fill_random(ei_arena, EI_ARENA);
     CHECK(run_op(&te_op_reshape, &m) == 0);
-    CHECK(last_stmts == 1);
-    CHECK(memcmp(arena + IN_OFF, arena + OUT_OFF, 128) == 0);
+    CHECK(ei_last_stmts == 1);
+    CHECK(memcmp(ei_arena + IN_OFF, ei_arena + OUT_OFF, 128) == 0);
     /* aliased output: nothing emitted */
     m.t[out].alias_of = in;
     CHECK(run_op(&te_op_reshape, &m) == 0);
-    CHECK(last_stmts == 0);
+    CHECK(ei_last_stmts == 0);
     m.t[out].alias_of = -1;
     /* inconsistent shape tensors */
-    g_const_i32(&m, shp, bad, 2);
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(last_error, "cannot be resolved"));
-    g_const_i32(&m, shp, two, 2);
+    og_const_i32(&m, shp, bad, 2);
+    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "cannot be resolved"));
+    og_const_i32(&m, shp, two, 2);
     CHECK(run_op(&te_op_reshape, &m) == -1);
     /* options only (TOCO style) */
     m.op.n_in = 1;
@@ -644,34 +362,34 @@ static void test_reshape(void)
     m.op.opt.new_shape[1] = 128;
     CHECK(run_op(&te_op_reshape, &m) == 0);
     m.op.opt.new_shape[1] = 64;
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(last_error, "new_shape"));
+    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "new_shape"));
     m.op.opt.new_shape_count = -1;
     /* element count mismatch, type mismatch */
     m.t[out].shape[1] = 127;
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(last_error, "elements"));
+    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "elements"));
     m.t[out].shape[1] = 128;
     m.t[out].type = TE_DT_INT16;
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(last_error, "type"));
+    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "type"));
 }
 
 static void test_squeeze(void)
 {
-    graph1 m;
+    op_graph m;
     int s_in[4] = {1, 1, 1, 10}, s_out[2] = {1, 10}, in, out;
     g_init(&m, TE_OP_SQUEEZE);
-    in = g_tensor(&m, TE_DT_INT8, 4, s_in, IN_OFF);
-    out = g_tensor(&m, TE_DT_INT8, 2, s_out, OUT_OFF);
+    in = og_tensor(&m, TE_DT_INT8, 4, s_in, IN_OFF);
+    out = og_tensor(&m, TE_DT_INT8, 2, s_out, OUT_OFF);
     g_io(&m, &in, 1, out);
     m.op.opt.squeeze_dims_count = 2;
     m.op.opt.squeeze_dims[0] = 1;
     m.op.opt.squeeze_dims[1] = -2;
-    fill_random(arena, ARENA);
+    fill_random(ei_arena, EI_ARENA);
     CHECK(run_op(&te_op_squeeze, &m) == 0);
-    CHECK(memcmp(arena + IN_OFF, arena + OUT_OFF, 10) == 0);
+    CHECK(memcmp(ei_arena + IN_OFF, ei_arena + OUT_OFF, 10) == 0);
     m.op.opt.squeeze_dims[1] = 3; /* size 10 */
-    CHECK(run_op(&te_op_squeeze, &m) == -1 && strstr(last_error, "expected 1"));
+    CHECK(run_op(&te_op_squeeze, &m) == -1 && strstr(ei_last_error, "expected 1"));
     m.op.opt.squeeze_dims[1] = 4;
-    CHECK(run_op(&te_op_squeeze, &m) == -1 && strstr(last_error, "out of range"));
+    CHECK(run_op(&te_op_squeeze, &m) == -1 && strstr(ei_last_error, "out of range"));
 }
 
 /* ---- TRANSPOSE ---------------------------------------------------------- */
@@ -680,7 +398,7 @@ static void test_transpose(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300; trial++) {
-        graph1 m;
+        op_graph m;
         int rank = test_rand_range(1, 6), shape[6], oshape[6], k, in, out, ins[2];
         int esz = trial % 5 == 0 ? 4 : (trial % 5 == 1 ? 2 : 1);
         te_dtype type = esz == 4 ? TE_DT_FLOAT32 : (esz == 2 ? TE_DT_INT16 : TE_DT_INT8);
@@ -688,7 +406,7 @@ static void test_transpose(void)
         int64_t n, o, istride[6];
         static int8_t want[16384];
         g_init(&m, TE_OP_TRANSPOSE);
-        rand_shape(shape, rank, rank > 4 ? 3 : 6);
+        og_rand_shape(shape, rank, rank > 4 ? 3 : 6);
         for (k = 0; k < rank; k++)
             perm[k] = k;
         for (k = rank - 1; k > 0; k--) {
@@ -698,13 +416,13 @@ static void test_transpose(void)
         }
         for (k = 0; k < rank; k++)
             oshape[k] = shape[perm[k]];
-        in = g_tensor(&m, type, rank, shape, IN_OFF);
-        out = g_tensor(&m, type, rank, oshape, OUT_OFF);
+        in = og_tensor(&m, type, rank, shape, IN_OFF);
+        out = og_tensor(&m, type, rank, oshape, OUT_OFF);
         ins[0] = in;
         ins[1] = g_const_vec(&m, perm, rank);
         g_io(&m, ins, 2, out);
-        fill_random(arena, ARENA);
-        n = elems(shape, rank);
+        fill_random(ei_arena, EI_ARENA);
+        n = og_elems(shape, rank);
         istride[rank - 1] = 1;
         for (k = rank - 2; k >= 0; k--)
             istride[k] = istride[k + 1] * shape[k + 1];
@@ -714,12 +432,12 @@ static void test_transpose(void)
                 src += (rem % oshape[k]) * istride[perm[k]];
                 rem /= oshape[k];
             }
-            memcpy(want + o * esz, arena + IN_OFF + src * esz, (size_t)esz);
+            memcpy(want + o * esz, ei_arena + IN_OFF + src * esz, (size_t)esz);
         }
         ok &= run_op(&te_op_transpose, &m) == 0;
-        ok &= memcmp(arena + OUT_OFF, want, (size_t)(n * esz)) == 0;
+        ok &= memcmp(ei_arena + OUT_OFF, want, (size_t)(n * esz)) == 0;
         if (!ok) {
-            fprintf(stderr, "transpose trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "transpose trial %d failed: %s\n", trial, ei_last_error);
             break;
         }
     }
@@ -728,21 +446,21 @@ static void test_transpose(void)
 
 static void test_transpose_errors(void)
 {
-    graph1 m;
+    op_graph m;
     int s[3] = {2, 3, 4}, so[3] = {4, 3, 2}, in, out, ins[2];
     int32_t perm[3] = {2, 1, 0}, dup[3] = {2, 2, 0};
     g_init(&m, TE_OP_TRANSPOSE);
-    in = g_tensor(&m, TE_DT_INT8, 3, s, IN_OFF);
-    out = g_tensor(&m, TE_DT_INT8, 3, so, OUT_OFF);
+    in = og_tensor(&m, TE_DT_INT8, 3, s, IN_OFF);
+    out = og_tensor(&m, TE_DT_INT8, 3, so, OUT_OFF);
     ins[0] = in;
     ins[1] = g_const_vec(&m, perm, 3);
     g_io(&m, ins, 2, out);
     CHECK(run_op(&te_op_transpose, &m) == 0);
-    g_const_i32(&m, ins[1], dup, 3);
-    CHECK(run_op(&te_op_transpose, &m) == -1 && strstr(last_error, "permutation"));
-    g_const_i32(&m, ins[1], perm, 3);
+    og_const_i32(&m, ins[1], dup, 3);
+    CHECK(run_op(&te_op_transpose, &m) == -1 && strstr(ei_last_error, "permutation"));
+    og_const_i32(&m, ins[1], perm, 3);
     m.t[out].shape[0] = 3;
-    CHECK(run_op(&te_op_transpose, &m) == -1 && strstr(last_error, "shape"));
+    CHECK(run_op(&te_op_transpose, &m) == -1 && strstr(ei_last_error, "shape"));
     m.t[ins[1]].data_bytes = 8; /* data does not match the shape */
     CHECK(run_op(&te_op_transpose, &m) == -1);
 }
@@ -753,63 +471,63 @@ static void test_concat(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300; trial++) {
-        graph1 m;
+        op_graph m;
         int rank = test_rand_range(1, 5), n_in = test_rand_range(1, 5), axis, i, k;
         int shape[5], oshape[5], ins[6], out, sizes[6], total = 0;
         int64_t outer = 1, inner = 1, o, off = 0;
         static int8_t want[16384];
         long pos = IN_OFF;
         g_init(&m, TE_OP_CONCATENATION);
-        rand_shape(shape, rank, 4);
+        og_rand_shape(shape, rank, 4);
         axis = test_rand_range(0, rank - 1);
         for (i = 0; i < n_in; i++) {
             sizes[i] = test_rand_range(trial % 7 == 0 ? 0 : 1, 4);
             shape[axis] = sizes[i];
-            ins[i] = g_tensor(&m, TE_DT_INT8, rank, shape, pos);
+            ins[i] = og_tensor(&m, TE_DT_INT8, rank, shape, pos);
             m.scale[ins[i]] = 0.01f * (float)(i + 1); /* copied unchanged anyway */
-            pos += (long)elems(shape, rank);
+            pos += (long)og_elems(shape, rank);
             total += sizes[i];
         }
         memcpy(oshape, shape, sizeof shape);
         oshape[axis] = total;
-        out = g_tensor(&m, TE_DT_INT8, rank, oshape, OUT_OFF);
+        out = og_tensor(&m, TE_DT_INT8, rank, oshape, OUT_OFF);
         g_io(&m, ins, n_in, out);
         m.op.opt.axis = trial % 2 ? axis - rank : axis;
         for (k = 0; k < axis; k++)
             outer *= shape[k];
         for (k = axis + 1; k < rank; k++)
             inner *= shape[k];
-        fill_random(arena, ARENA);
+        fill_random(ei_arena, EI_ARENA);
         for (o = 0; o < outer; o++)
             for (i = 0; i < n_in; i++) {
                 int64_t row = sizes[i] * inner;
-                memcpy(want + off, arena + m.place[ins[i]].arena_offset + o * row, (size_t)row);
+                memcpy(want + off, ei_arena + m.place[ins[i]].arena_offset + o * row, (size_t)row);
                 off += row;
             }
         ok &= run_op(&te_op_concatenation, &m) == 0;
-        ok &= memcmp(arena + OUT_OFF, want, (size_t)off) == 0;
+        ok &= memcmp(ei_arena + OUT_OFF, want, (size_t)off) == 0;
     }
     CHECK(ok);
 }
 
 static void test_concat_errors(void)
 {
-    graph1 m;
+    op_graph m;
     int a[4] = {1, 2, 2, 3}, b[4] = {1, 2, 3, 2}, o[4] = {1, 2, 2, 5}, ins[2], out;
     g_init(&m, TE_OP_CONCATENATION);
-    ins[0] = g_tensor(&m, TE_DT_INT8, 4, a, 0);
-    ins[1] = g_tensor(&m, TE_DT_INT8, 4, b, 100);
-    out = g_tensor(&m, TE_DT_INT8, 4, o, OUT_OFF);
+    ins[0] = og_tensor(&m, TE_DT_INT8, 4, a, 0);
+    ins[1] = og_tensor(&m, TE_DT_INT8, 4, b, 100);
+    out = og_tensor(&m, TE_DT_INT8, 4, o, OUT_OFF);
     g_io(&m, ins, 2, out);
     m.op.opt.axis = 3;
-    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(last_error, "dimension 2"));
+    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(ei_last_error, "dimension 2"));
     m.t[ins[1]].shape[2] = 2;
     CHECK(run_op(&te_op_concatenation, &m) == 0);
     m.op.opt.axis = 4;
-    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(last_error, "axis"));
+    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(ei_last_error, "axis"));
     m.op.opt.axis = -1;
     m.op.opt.activation = TE_ACT_RELU;
-    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(last_error, "activation"));
+    CHECK(run_op(&te_op_concatenation, &m) == -1 && strstr(ei_last_error, "activation"));
 }
 
 /* ---- STRIDED_SLICE ------------------------------------------------------ */
@@ -902,7 +620,7 @@ static void test_strided_slice(void)
 {
     int trial, ok = 1, passed = 0, rejected = 0;
     for (trial = 0; trial < 6000; trial++) {
-        graph1 m;
+        op_graph m;
         slice_params p;
         int rank = test_rand_range(1, 5), shape[5], oshape[5], orank, k, in, out, ins[4], rc;
         static int8_t want[16384];
@@ -910,7 +628,7 @@ static void test_strided_slice(void)
         int written;
         memset(&p, 0, sizeof p);
         g_init(&m, TE_OP_STRIDED_SLICE);
-        rand_shape(shape, rank, rank > 3 ? 5 : 8);
+        og_rand_shape(shape, rank, rank > 3 ? 5 : 8);
         for (k = 0; k < rank; k++) {
             int sz = shape[k];
             p.strides[k] = test_rand_range(1, 3) * (test_rand() % 3 == 0 ? -1 : 1);
@@ -936,8 +654,8 @@ static void test_strided_slice(void)
         p.end_mask = (int)(test_rand() & test_rand() & 31);
         p.shrink = (int)(test_rand() & test_rand() & test_rand() & 31);
         orank = ref_slice_shape(&p, rank, shape, oshape);
-        in = g_tensor(&m, TE_DT_INT8, rank, shape, IN_OFF);
-        out = g_tensor(&m, TE_DT_INT8, orank, oshape, OUT_OFF);
+        in = og_tensor(&m, TE_DT_INT8, rank, shape, IN_OFF);
+        out = og_tensor(&m, TE_DT_INT8, orank, oshape, OUT_OFF);
         ins[0] = in;
         ins[1] = g_const_vec(&m, p.begin, rank);
         ins[2] = g_const_vec(&m, p.end, rank);
@@ -946,9 +664,9 @@ static void test_strided_slice(void)
         m.op.opt.begin_mask = p.begin_mask;
         m.op.opt.end_mask = p.end_mask;
         m.op.opt.shrink_axis_mask = p.shrink;
-        fill_random(arena, ARENA);
-        n = elems(oshape, orank);
-        written = ref_slice_eval(&p, rank, shape, arena + IN_OFF, want);
+        fill_random(ei_arena, EI_ARENA);
+        n = og_elems(oshape, orank);
+        written = ref_slice_eval(&p, rank, shape, ei_arena + IN_OFF, want);
         rc = run_op(&te_op_strided_slice, &m);
         if (n == 0) { /* empty output: rejecting or emitting nothing are both fine */
             ok &= rc == 0 || rc == -1;
@@ -960,10 +678,10 @@ static void test_strided_slice(void)
             continue;
         }
         passed++;
-        ok &= rc == 0 && memcmp(arena + OUT_OFF, want, (size_t)n) == 0;
+        ok &= rc == 0 && memcmp(ei_arena + OUT_OFF, want, (size_t)n) == 0;
         if (!ok) {
             fprintf(stderr, "strided slice trial %d failed (rc %d): %s\n", trial, rc,
-                    last_error);
+                    ei_last_error);
             break;
         }
     }
@@ -974,12 +692,12 @@ static void test_strided_slice(void)
 
 static void test_strided_slice_errors(void)
 {
-    graph1 m;
+    op_graph m;
     int s[4] = {1, 12, 10, 8}, so[4] = {1, 5, 9, 8}, in, out, ins[4];
     int32_t b[4] = {0, 1, 0, 0}, e[4] = {1, 11, 9, 8}, st[4] = {1, 2, 1, 1}, zero[4] = {1, 0, 1, 1};
     g_init(&m, TE_OP_STRIDED_SLICE);
-    in = g_tensor(&m, TE_DT_INT8, 4, s, IN_OFF);
-    out = g_tensor(&m, TE_DT_INT8, 4, so, OUT_OFF);
+    in = og_tensor(&m, TE_DT_INT8, 4, s, IN_OFF);
+    out = og_tensor(&m, TE_DT_INT8, 4, so, OUT_OFF);
     ins[0] = in;
     ins[1] = g_const_vec(&m, b, 4);
     ins[2] = g_const_vec(&m, e, 4);
@@ -987,17 +705,17 @@ static void test_strided_slice_errors(void)
     g_io(&m, ins, 4, out);
     CHECK(run_op(&te_op_strided_slice, &m) == 0);
     m.t[out].shape[1] = 6;
-    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(last_error, "shape"));
+    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(ei_last_error, "shape"));
     m.t[out].shape[1] = 5;
-    g_const_i32(&m, ins[3], zero, 4);
-    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(last_error, "stride"));
-    g_const_i32(&m, ins[3], st, 4);
+    og_const_i32(&m, ins[3], zero, 4);
+    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(ei_last_error, "stride"));
+    og_const_i32(&m, ins[3], st, 4);
     m.op.opt.new_axis_mask = 1;
-    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(last_error, "new_axis"));
+    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(ei_last_error, "new_axis"));
     m.op.opt.new_axis_mask = 0;
     m.t[ins[1]].shape[0] = 3;
     m.t[ins[1]].data_bytes = 12;
-    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(last_error, "entries"));
+    CHECK(run_op(&te_op_strided_slice, &m) == -1 && strstr(ei_last_error, "entries"));
 }
 
 /* ---- RESIZE_NEAREST_NEIGHBOR -------------------------------------------- */
@@ -1017,7 +735,7 @@ static void test_resize(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 400; trial++) {
-        graph1 m;
+        op_graph m;
         int s[4], so[4], in, out, ins[2], b, y, x, c, esz = trial % 4 == 0 ? 4 : 1;
         te_dtype type = esz == 4 ? TE_DT_FLOAT32 : TE_DT_INT8;
         int32_t size[2];
@@ -1034,14 +752,14 @@ static void test_resize(void)
         so[3] = s[3];
         size[0] = so[1];
         size[1] = so[2];
-        in = g_tensor(&m, type, 4, s, IN_OFF);
-        out = g_tensor(&m, type, 4, so, OUT_OFF);
+        in = og_tensor(&m, type, 4, s, IN_OFF);
+        out = og_tensor(&m, type, 4, so, OUT_OFF);
         ins[0] = in;
         ins[1] = g_const_vec(&m, size, 2);
         g_io(&m, ins, 2, out);
         m.op.opt.align_corners = trial % 3 == 1;
         m.op.opt.half_pixel_centers = trial % 3 == 2 || trial % 7 == 1;
-        fill_random(arena, ARENA);
+        fill_random(ei_arena, EI_ARENA);
         for (b = 0; b < so[0]; b++)
             for (y = 0; y < so[1]; y++)
                 for (x = 0; x < so[2]; x++)
@@ -1050,10 +768,10 @@ static void test_resize(void)
                                              m.op.opt.half_pixel_centers);
                         int ix = ref_nearest(x, s[2], so[2], m.op.opt.align_corners,
                                              m.op.opt.half_pixel_centers);
-                        want[o++] = arena[IN_OFF + ((b * s[1] + iy) * s[2] + ix) * s[3] * esz + c];
+                        want[o++] = ei_arena[IN_OFF + ((b * s[1] + iy) * s[2] + ix) * s[3] * esz + c];
                     }
         ok &= run_op(&te_op_resize_nearest_neighbor, &m) == 0;
-        ok &= memcmp(arena + OUT_OFF, want, (size_t)o) == 0;
+        ok &= memcmp(ei_arena + OUT_OFF, want, (size_t)o) == 0;
     }
     CHECK(ok);
     /* the classic cases */
@@ -1063,21 +781,21 @@ static void test_resize(void)
 
 static void test_resize_errors(void)
 {
-    graph1 m;
+    op_graph m;
     int s[4] = {1, 4, 4, 3}, so[4] = {1, 8, 8, 3}, in, out, ins[2];
     int32_t size[2] = {8, 7};
     g_init(&m, TE_OP_RESIZE_NEAREST_NEIGHBOR);
-    in = g_tensor(&m, TE_DT_INT8, 4, s, IN_OFF);
-    out = g_tensor(&m, TE_DT_INT8, 4, so, OUT_OFF);
+    in = og_tensor(&m, TE_DT_INT8, 4, s, IN_OFF);
+    out = og_tensor(&m, TE_DT_INT8, 4, so, OUT_OFF);
     ins[0] = in;
     ins[1] = g_const_vec(&m, size, 2);
     g_io(&m, ins, 2, out);
-    CHECK(run_op(&te_op_resize_nearest_neighbor, &m) == -1 && strstr(last_error, "size"));
+    CHECK(run_op(&te_op_resize_nearest_neighbor, &m) == -1 && strstr(ei_last_error, "size"));
     size[1] = 8;
-    g_const_i32(&m, ins[1], size, 2);
+    og_const_i32(&m, ins[1], size, 2);
     CHECK(run_op(&te_op_resize_nearest_neighbor, &m) == 0);
     m.t[out].shape[3] = 4;
-    CHECK(run_op(&te_op_resize_nearest_neighbor, &m) == -1 && strstr(last_error, "channel"));
+    CHECK(run_op(&te_op_resize_nearest_neighbor, &m) == -1 && strstr(ei_last_error, "channel"));
 }
 
 /* ---- QUANTIZE / DEQUANTIZE lowerings ------------------------------------ */
@@ -1086,37 +804,37 @@ static void test_quantize_ops(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 200; trial++) {
-        graph1 m;
+        op_graph m;
         int shape[2] = {1, 300}, in, out, i;
         int from_float = trial % 2 == 0;
         g_init(&m, TE_OP_QUANTIZE);
-        in = g_tensor(&m, from_float ? TE_DT_FLOAT32 : TE_DT_INT8, 2, shape, IN_OFF);
-        out = g_tensor(&m, TE_DT_INT8, 2, shape, OUT_OFF);
+        in = og_tensor(&m, from_float ? TE_DT_FLOAT32 : TE_DT_INT8, 2, shape, IN_OFF);
+        out = og_tensor(&m, TE_DT_INT8, 2, shape, OUT_OFF);
         m.scale[in] = ldexpf((float)test_rand_range(1, 1 << 22), test_rand_range(-30, -14));
         m.zp[in] = test_rand_range(-128, 127);
         m.scale[out] = ldexpf((float)test_rand_range(1, 1 << 22), test_rand_range(-30, -14));
         m.zp[out] = test_rand_range(-128, 127);
         g_io(&m, &in, 1, out);
-        fill_random(arena, ARENA);
+        fill_random(ei_arena, EI_ARENA);
         if (from_float)
             for (i = 0; i < 300; i++)
-                ((float *)(void *)(arena + IN_OFF))[i] =
+                ((float *)(void *)(ei_arena + IN_OFF))[i] =
                     m.scale[out] * (float)test_rand_range(-150000, 150000) / 1000.0f;
         ok &= run_op(&te_op_quantize, &m) == 0;
         for (i = 0; i < 300; i++) {
             int32_t want;
             if (from_float) {
-                want = ref_affine(((float *)(void *)(arena + IN_OFF))[i], m.scale[out],
+                want = ref_affine(((float *)(void *)(ei_arena + IN_OFF))[i], m.scale[out],
                                   (int32_t)m.zp[out], -128, 127);
             } else {
                 int32_t mult;
                 int shift;
                 te_quantize_multiplier((double)m.scale[in] / (double)m.scale[out], &mult, &shift);
-                want = te_clamp_i32(te_mul_by_quant_mult(arena[IN_OFF + i] - (int32_t)m.zp[in],
+                want = te_clamp_i32(te_mul_by_quant_mult(ei_arena[IN_OFF + i] - (int32_t)m.zp[in],
                                                          mult, shift) + (int32_t)m.zp[out],
                                     -128, 127);
             }
-            ok &= arena[OUT_OFF + i] == want;
+            ok &= ei_arena[OUT_OFF + i] == want;
         }
     }
     CHECK(ok);
@@ -1124,39 +842,39 @@ static void test_quantize_ops(void)
 
 static void test_quantize_errors(void)
 {
-    graph1 m;
+    op_graph m;
     int shape[2] = {1, 10}, in, out;
     g_init(&m, TE_OP_QUANTIZE);
-    in = g_tensor(&m, TE_DT_FLOAT32, 2, shape, IN_OFF);
-    out = g_tensor(&m, TE_DT_UINT8, 2, shape, OUT_OFF);
+    in = og_tensor(&m, TE_DT_FLOAT32, 2, shape, IN_OFF);
+    out = og_tensor(&m, TE_DT_UINT8, 2, shape, OUT_OFF);
     g_io(&m, &in, 1, out);
-    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(last_error, "not supported"));
+    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(ei_last_error, "not supported"));
     m.t[out].type = TE_DT_INT8;
     m.scale[out] = 0.0f;
-    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(last_error, "scale"));
+    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(ei_last_error, "scale"));
     m.scale[out] = 0.5f;
     m.t[out].shape[1] = 11;
-    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(last_error, "elements"));
+    CHECK(run_op(&te_op_quantize, &m) == -1 && strstr(ei_last_error, "elements"));
 }
 
 static void test_dequantize_op(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 100; trial++) {
-        graph1 m;
+        op_graph m;
         int shape[1] = {256}, in, out, i;
         g_init(&m, TE_OP_DEQUANTIZE);
-        in = g_tensor(&m, TE_DT_INT8, 1, shape, IN_OFF);
-        out = g_tensor(&m, TE_DT_FLOAT32, 1, shape, OUT_OFF);
+        in = og_tensor(&m, TE_DT_INT8, 1, shape, IN_OFF);
+        out = og_tensor(&m, TE_DT_FLOAT32, 1, shape, OUT_OFF);
         m.scale[in] = ldexpf((float)test_rand_range(1, 1 << 24), test_rand_range(-40, -10));
         m.zp[in] = test_rand_range(-128, 127);
         g_io(&m, &in, 1, out);
         for (i = 0; i < 256; i++)
-            arena[IN_OFF + i] = (int8_t)(i - 128);
+            ei_arena[IN_OFF + i] = (int8_t)(i - 128);
         ok &= run_op(&te_op_dequantize, &m) == 0;
         for (i = 0; i < 256; i++) {
             float want = m.scale[in] * (float)(i - 128 - (int32_t)m.zp[in]), got;
-            memcpy(&got, arena + OUT_OFF + 4 * i, 4);
+            memcpy(&got, ei_arena + OUT_OFF + 4 * i, 4);
             ok &= memcmp(&got, &want, 4) == 0;
         }
     }

@@ -14,9 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/emit.h"
+#include "emit_interp.h"
 #include "ops/ops.h"
-#include "plan/plan.h"
 #include "te_cast.h"
 #include "te_common.h"
 #include "te_concat.h"
@@ -31,248 +30,45 @@ extern const te_op_def te_op_expand_dims, te_op_slice, te_op_split, te_op_split_
     te_op_unpack, te_op_gather, te_op_depth_to_space, te_op_space_to_depth, te_op_mirror_pad,
     te_op_padv2, te_op_cast, te_op_space_to_batch_nd, te_op_batch_to_space_nd;
 
-#define ARENA 65536
-#define MAXT 16
-#define CMAX 512
-
 /* ---- a one-operator graph, tensors packed into the arena ---------------- */
 
-typedef struct {
-    te_graph g;
-    te_tensor t[MAXT];
-    te_tensor_place place[MAXT]; /* where the plan put each tensor */
-    te_plan plan;                /* place, for the emitter */
-    float scale[MAXT];
-    int64_t zp[MAXT];
-    int in_ids[MAXT], out_ids[MAXT];
-    te_op op;
-    uint8_t cdata[MAXT][CMAX];
-    size_t next;
-} graph;
-
-static void g_init(graph *m, int opcode)
+/* Adds a tensor; arena storage, after the ones before, unless `constant`. */
+static int g_tensor(op_graph *m, te_dtype type, int rank, const int *shape, int constant)
 {
-    memset(m, 0, sizeof *m);
-    m->g.tensors = m->t;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.in = m->in_ids;
-    m->op.out = m->out_ids;
-}
-
-/* Adds a tensor; arena storage unless `constant`. */
-static int g_tensor(graph *m, te_dtype type, int rank, const int *shape, int constant)
-{
-    int id = m->g.n_tensors++, i;
-    te_tensor *t = &m->t[id];
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->producer = -1;
-    t->alias_of = -1;
-    if (!constant) {
-        m->place[id].in_arena = 1;
-        m->place[id].arena_offset = m->next;
-        m->next += (te_tensor_bytes(t) + 15) & ~(size_t)15;
-    }
-    m->scale[id] = 0.05f;
-    t->q.count = 1;
-    t->q.scale = &m->scale[id];
-    t->q.zero_point = &m->zp[id];
+    int id = og_tensor(m, type, rank, shape, constant ? -1 : (long)m->next);
+    if (!constant)
+        m->next += (te_tensor_bytes(&m->t[id]) + 15) & ~(size_t)15;
     return id;
 }
 
-/* Constant int32 (or int64) data for tensor id. */
-static void g_const(graph *m, int id, const int64_t *v, int n)
-{
-    int i, k, size = m->t[id].type == TE_DT_INT64 ? 8 : 4;
-    for (i = 0; i < n; i++)
-        for (k = 0; k < size; k++)
-            m->cdata[id][size * i + k] = (uint8_t)((uint64_t)v[i] >> (8 * k));
-    m->t[id].data = m->cdata[id];
-    m->t[id].data_bytes = (size_t)(n * size);
-}
-
-static int g_const_vec(graph *m, te_dtype type, const int64_t *v, int n)
+static int g_const_vec(op_graph *m, te_dtype type, const int64_t *v, int n)
 {
     int id = g_tensor(m, type, 1, &n, 1);
-    g_const(m, id, v, n);
+    og_const(m, id, v, n);
     return id;
 }
 
-static int g_const_scalar(graph *m, int64_t v)
+static int g_const_scalar(op_graph *m, int64_t v)
 {
     int id = g_tensor(m, TE_DT_INT32, 0, NULL, 1);
-    g_const(m, id, &v, 1);
+    og_const(m, id, &v, 1);
     return id;
 }
 
-static void g_in(graph *m, int id) { m->in_ids[m->op.n_in++] = id; }
-static void g_out(graph *m, int id) { m->out_ids[m->op.n_out++] = id; }
+static void g_in(op_graph *m, int id) { m->in_ids[m->op.n_in++] = id; }
+static void g_out(op_graph *m, int id) { m->out_ids[m->op.n_out++] = id; }
 
 /* ---- running emitted code ---------------------------------------------- */
 
-typedef struct {
-    char name[64];
-    char ctype[16];
-    size_t n;
-    void *data;
-} carray;
-
-static carray consts[64];
-static int n_consts;
-
-/* "#define NAME ((T *)(m_arena.bytes + N))": the arena tensors' macros */
-typedef struct {
-    char name[128];
-    long offset;
-} amacro;
-static amacro macros[64];
-static int n_macros;
-static union {
-    double align;
-    int8_t b[ARENA];
-} arena_u;
-#define arena arena_u.b
-
-static void parse_macros(const char *s)
-{
-    n_macros = 0;
-    while (s && (s = strstr(s, "#define ")) != NULL && n_macros < 64) {
-        amacro *m = &macros[n_macros];
-        const char *at = strstr(s, "m_arena.bytes + "), *eol = strchr(s, '\n');
-        if (sscanf(s, "#define %127s", m->name) == 1 && at && (!eol || at < eol)) {
-            m->offset = strtol(at + 16, NULL, 10);
-            n_macros++;
-        }
-        s += 8;
-    }
-}
-
-/* The arena macro named in a, or NULL. */
-static const amacro *macro_in(const char *a)
-{
-    int i;
-    for (i = 0; i < n_macros; i++) {
-        const char *q = strstr(a, macros[i].name);
-        char next = q ? q[strlen(macros[i].name)] : 0;
-        if (q && !(next == '_' || (next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
-                   (next >= 'A' && next <= 'Z')))
-            return &macros[i];
-    }
-    return NULL;
-}
-
-static void parse_consts(const char *s)
-{
-    parse_macros(s);
-    n_consts = 0;
-    while (s && (s = strstr(s, "static const ")) != NULL && n_consts < 64) {
-        carray *c = &consts[n_consts++];
-        size_t i;
-        const char *p;
-        sscanf(s, "static const %15s %63[^[][%zu]", c->ctype, c->name, &c->n);
-        c->data = calloc(c->n + 1, 8);
-        p = strchr(s, '{') + 1;
-        for (i = 0; i < c->n; i++) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (strcmp(c->ctype, "int32_t") == 0)
-                ((int32_t *)c->data)[i] = (int32_t)v;
-            else
-                ((int8_t *)c->data)[i] = (int8_t)v;
-            p = end;
-            while (*p == ',' || *p == ' ' || *p == '\n')
-                p++;
-        }
-        s = p;
-    }
-}
-
-static void free_consts(void)
-{
-    int i;
-    for (i = 0; i < n_consts; i++)
-        free(consts[i].data);
-    n_consts = 0;
-}
-
-/* An arena tensor's macro, "((T *)(m_arena.bytes + N))" or a constant's
- * name, then an optional "+ K" in bytes (our lowerings cast to int8_t
- * first). */
-static void *eval_ptr(const char *a)
-{
-    const char *p = strstr(a, "m_arena.bytes + ");
-    const char *plus = strrchr(a, '+');
-    const amacro *m = macro_in(a);
-    long k = 0;
-    int i;
-    if (m) {
-        if (plus)
-            k = strtol(plus + 1, NULL, 10);
-        return (char *)arena + m->offset + k;
-    }
-    if (p) {
-        if (plus > p + 15 && strchr(plus, ')') == NULL)
-            k = strtol(plus + 1, NULL, 10);
-        return (char *)arena + strtol(p + 16, NULL, 10) + k;
-    }
-    for (i = 0; i < n_consts; i++) {
-        const char *q = strstr(a, consts[i].name);
-        size_t len = strlen(consts[i].name);
-        if (q && !(q[len] == '_' || (q[len] >= '0' && q[len] <= '9'))) {
-            if (plus && plus > q)
-                k = strtol(plus + 1, NULL, 10);
-            return (char *)consts[i].data +
-                   k * (strcmp(consts[i].ctype, "int32_t") == 0 && !strstr(a, "int8_t") ? 4 : 1);
-        }
-    }
-    return NULL;
-}
-
-/* Splits "name(a, b, c)" (after an optional "if (") into its arguments. */
-static int split_args(const char *line, char args[12][200], char *fname)
-{
-    const char *p;
-    int depth = 0, n = 0;
-    size_t len = 0;
-    while (*line == ' ')
-        line++;
-    if (strncmp(line, "if (", 4) == 0)
-        line += 4;
-    sscanf(line, "%63[a-z0-9_]", fname);
-    p = strchr(line, '(');
-    for (p++; *p && n < 12; p++) {
-        if (*p == '(')
-            depth++;
-        if (*p == ')' && depth-- == 0) {
-            args[n++][len] = '\0';
-            break;
-        }
-        if (*p == ',' && depth == 0) {
-            args[n++][len] = '\0';
-            len = 0;
-            continue;
-        }
-        if (len < 199)
-            args[n][len++] = *p;
-    }
-    return n;
-}
-
 #define I(k) ((int32_t)strtol(a[k], NULL, 10))
-#define P(k) eval_ptr(a[k])
+#define P(k) ei_ptr(a[k])
 
 static int kernel_status;
 
 static int run_line(const char *line)
 {
     char a[12][200], f[64];
-    int n = split_args(line, a, f);
+    int n = ei_split_args(line, a, f);
     if (strcmp(f, "te_copy_bytes") == 0 && n == 3)
         te_copy_bytes(P(0), P(1), (size_t)I(2));
     else if (strcmp(f, "te_copy_gather_s8") == 0 && n == 5)
@@ -301,56 +97,12 @@ static int run_line(const char *line)
     return 0;
 }
 
-static char last_error[600];
-
-/* check() then emit() then run.  Returns 0, -1 when check() failed (its
- * message is in last_error), -2 when emit or the run failed. */
-static int run_op(const te_op_def *def, graph *m)
+/* check() then emit() then run: ei_run_op with this file's kernels
+ * (kernel_status: what the kernels that can fail returned, or-ed). */
+static int run_op(const te_op_def *def, op_graph *m)
 {
-    te_diag d;
-    te_emit e;
-    int tc[MAXT] = {0}, rc = 0;
-    const char *s;
-    memset(&d, 0, sizeof d);
-    last_error[0] = '\0';
     kernel_status = 0;
-    if (def->check(&m->g, &m->op, &d) != 0) {
-        snprintf(last_error, sizeof last_error, "%s", d.msg);
-        return -1;
-    }
-    memset(&e, 0, sizeof e);
-    m->plan.place = m->place;
-    e.plan = &m->plan;
-    e.g = &m->g;
-    e.name = "m";
-    e.tensor_const = tc;
-    e.cur_op = &m->op;
-    e.diag = &d;
-    if (def->emit(&e, &m->op) != 0) {
-        snprintf(last_error, sizeof last_error, "emit: %s", d.msg);
-        rc = -2;
-    }
-    parse_consts(e.consts.s);
-    for (s = e.body.s; rc == 0 && s && *s;) {
-        /* one statement, its argument lines (past the line limit) joined */
-        char stmt[2048];
-        size_t len = 0;
-        const char *end = strstr(s, ";\n");
-        if (!end)
-            break;
-        for (; s < end && len + 1 < sizeof stmt; s++)
-            if (*s != '\n')
-                stmt[len++] = *s;
-        stmt[len] = '\0';
-        s = end + 2;
-        if (run_line(stmt))
-            rc = -2;
-    }
-    free_consts();
-    te_emit_release(&e);
-    te_buf_free(&e.consts);
-    te_buf_free(&e.body);
-    return rc;
+    return ei_run_op(def, m, run_line);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -358,24 +110,8 @@ static int run_op(const te_op_def *def, graph *m)
 static void fill_random(void)
 {
     size_t i;
-    for (i = 0; i < ARENA; i++)
-        arena[i] = (int8_t)test_rand();
-}
-
-static int64_t elems(const int *shape, int rank)
-{
-    int64_t n = 1;
-    int i;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-static void rand_shape(int *shape, int rank, int maxd)
-{
-    int i;
-    for (i = 0; i < rank; i++)
-        shape[i] = test_rand_range(1, maxd);
+    for (i = 0; i < EI_ARENA; i++)
+        ei_arena[i] = (int8_t)test_rand();
 }
 
 /* Element o of a row-major shape as indices, and back. */
@@ -404,9 +140,9 @@ static te_dtype rand_type(int *esz)
     return r == 0 ? TE_DT_INT8 : (r == 1 ? TE_DT_INT16 : TE_DT_INT32);
 }
 
-static const int8_t *tensor_bytes(const graph *m, int id)
+static const int8_t *tensor_bytes(const op_graph *m, int id)
 {
-    return arena + m->place[id].arena_offset;
+    return ei_arena + m->place[id].arena_offset;
 }
 
 /* ---- SPLIT, SPLIT_V ----------------------------------------------------- */
@@ -415,12 +151,12 @@ static void test_split(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 400 && ok; trial++) {
-        graph m;
+        op_graph m;
         int v = trial % 2, rank = test_rand_range(1, 5), shape[5], axis, n_out, k, esz, in, j;
         int sizes[4], outs[4], oshape[5];
         int64_t sz[4], o, idx[5], start = 0;
         te_dtype type = rand_type(&esz);
-        rand_shape(shape, rank, rank > 3 ? 4 : 6);
+        og_rand_shape(shape, rank, rank > 3 ? 4 : 6);
         axis = test_rand_range(0, rank - 1);
         n_out = test_rand_range(1, 4);
         shape[axis] = n_out * test_rand_range(1, 3);
@@ -431,7 +167,7 @@ static void test_split(void)
             sizes[0] -= moved;
             sizes[n_out - 1] += moved;
         }
-        g_init(&m, v ? TE_OP_SPLIT_V : TE_OP_SPLIT);
+        og_init(&m, v ? TE_OP_SPLIT_V : TE_OP_SPLIT);
         in = g_tensor(&m, type, rank, shape, 0);
         for (k = 0; k < n_out; k++) {
             memcpy(oshape, shape, sizeof oshape);
@@ -472,16 +208,16 @@ static void test_split(void)
             start += sizes[k];
         }
         if (!ok)
-            fprintf(stderr, "split trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "split trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
 
 static void test_split_errors(void)
 {
-    graph m;
+    op_graph m;
     int s[2] = {2, 6}, so[2] = {2, 4}, in, a, b;
-    g_init(&m, TE_OP_SPLIT);
+    og_init(&m, TE_OP_SPLIT);
     g_in(&m, g_const_scalar(&m, 1));
     in = g_tensor(&m, TE_DT_INT8, 2, s, 0);
     g_in(&m, in);
@@ -489,12 +225,12 @@ static void test_split_errors(void)
     b = g_tensor(&m, TE_DT_INT8, 2, so, 0);
     g_out(&m, a);
     g_out(&m, b);
-    CHECK(run_op(&te_op_split, &m) == -1 && strstr(last_error, "equal parts"));
+    CHECK(run_op(&te_op_split, &m) == -1 && strstr(ei_last_error, "equal parts"));
     m.t[a].shape[1] = 3;
     m.t[b].shape[1] = 3;
     CHECK(run_op(&te_op_split, &m) == 0);
-    g_const(&m, m.op.in[0], (int64_t[]){2}, 1);
-    CHECK(run_op(&te_op_split, &m) == -1 && strstr(last_error, "out of range"));
+    og_const(&m, m.op.in[0], (int64_t[]){2}, 1);
+    CHECK(run_op(&te_op_split, &m) == -1 && strstr(ei_last_error, "out of range"));
 }
 
 /* ---- UNPACK, PACK ------------------------------------------------------- */
@@ -503,20 +239,20 @@ static void test_unpack_pack(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300 && ok; trial++) {
-        graph m;
+        op_graph m;
         int pack = trial % 2, rank = test_rand_range(1, 5), big[6] = {0}, small[5] = {0};
         int ids[8], bid, j, axis, n, k, esz;
         int64_t o, idx[6];
         te_dtype type = rand_type(&esz);
-        rand_shape(big, rank + pack, 4);
+        og_rand_shape(big, rank + pack, 4);
         if (!pack)
-            rand_shape(big, rank, 4);
+            og_rand_shape(big, rank, 4);
         axis = test_rand_range(0, rank + pack - 1);
         n = big[axis];
         for (k = 0, j = 0; k < rank + pack; k++)
             if (k != axis)
                 small[j++] = big[k];
-        g_init(&m, pack ? TE_OP_PACK : TE_OP_UNPACK);
+        og_init(&m, pack ? TE_OP_PACK : TE_OP_UNPACK);
         bid = g_tensor(&m, type, rank + pack, big, 0);
         for (k = 0; k < n; k++)
             ids[k] = g_tensor(&m, type, rank + pack - 1, small, 0);
@@ -533,7 +269,7 @@ static void test_unpack_pack(void)
         m.op.opt.count = n;
         fill_random();
         ok &= run_op(pack ? &te_op_pack : &te_op_unpack, &m) == 0;
-        for (o = 0; o < elems(big, rank + pack) && ok; o++) {
+        for (o = 0; o < og_elems(big, rank + pack) && ok; o++) {
             int64_t sidx[5] = {0};
             unravel(o, big, rank + pack, idx);
             for (k = 0, j = 0; k < rank + pack; k++)
@@ -552,7 +288,7 @@ static void test_unpack_pack(void)
         }
         if (!ok)
             fprintf(stderr, "%s trial %d failed: %s\n", pack ? "pack" : "unpack", trial,
-                    last_error);
+                    ei_last_error);
     }
     CHECK(ok);
 }
@@ -563,12 +299,12 @@ static void test_slice(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300 && ok; trial++) {
-        graph m;
+        op_graph m;
         int rank = test_rand_range(1, 5), shape[5], oshape[5], k, esz, in, out;
         int64_t begin[5], size[5], o, idx[5];
         te_dtype type = rand_type(&esz);
         size_t off;
-        rand_shape(shape, rank, 5);
+        og_rand_shape(shape, rank, 5);
         for (k = 0; k < rank; k++) {
             begin[k] = test_rand_range(0, shape[k] - 1);
             oshape[k] = test_rand_range(1, shape[k] - (int)begin[k]);
@@ -579,7 +315,7 @@ static void test_slice(void)
                 size[k] = -1;
             }
         }
-        g_init(&m, TE_OP_SLICE);
+        og_init(&m, TE_OP_SLICE);
         in = g_tensor(&m, type, rank, shape, 0);
         out = g_tensor(&m, type, rank, oshape, 0);
         g_in(&m, in);
@@ -588,7 +324,7 @@ static void test_slice(void)
         g_out(&m, out);
         fill_random();
         ok &= run_op(&te_op_slice, &m) == 0;
-        for (o = 0; o < elems(oshape, rank) && ok; o++) {
+        for (o = 0; o < og_elems(oshape, rank) && ok; o++) {
             unravel(o, oshape, rank, idx);
             for (k = 0; k < rank; k++)
                 idx[k] += begin[k];
@@ -599,36 +335,36 @@ static void test_slice(void)
             ok &= memcmp(tensor_bytes(&m, in) + off, tensor_bytes(&m, out),
                          te_tensor_bytes(&m.t[out])) == 0;
         if (!ok)
-            fprintf(stderr, "slice trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "slice trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
 
 static void test_slice_errors(void)
 {
-    graph m;
+    op_graph m;
     int s[2] = {4, 6}, so[2] = {2, 3}, in, out;
     int64_t b[2] = {1, 4}, sz[2] = {2, 3};
-    g_init(&m, TE_OP_SLICE);
+    og_init(&m, TE_OP_SLICE);
     in = g_tensor(&m, TE_DT_INT8, 2, s, 0);
     out = g_tensor(&m, TE_DT_INT8, 2, so, 0);
     g_in(&m, in);
     g_in(&m, g_const_vec(&m, TE_DT_INT32, b, 2));
     g_in(&m, g_const_vec(&m, TE_DT_INT32, sz, 2));
     g_out(&m, out);
-    CHECK(run_op(&te_op_slice, &m) == -1 && strstr(last_error, "do not fit"));
+    CHECK(run_op(&te_op_slice, &m) == -1 && strstr(ei_last_error, "do not fit"));
     b[1] = 3;
-    g_const(&m, m.op.in[1], b, 2);
+    og_const(&m, m.op.in[1], b, 2);
     CHECK(run_op(&te_op_slice, &m) == 0);
     m.t[out].shape[0] = 3;
-    CHECK(run_op(&te_op_slice, &m) == -1 && strstr(last_error, "output 0"));
+    CHECK(run_op(&te_op_slice, &m) == -1 && strstr(ei_last_error, "output 0"));
 }
 
 static void test_expand_dims(void)
 {
-    graph m;
+    op_graph m;
     int s[3] = {1, 6, 8}, so[4] = {1, 6, 8, 1}, in, out, ax;
-    g_init(&m, TE_OP_EXPAND_DIMS);
+    og_init(&m, TE_OP_EXPAND_DIMS);
     in = g_tensor(&m, TE_DT_INT8, 3, s, 0);
     out = g_tensor(&m, TE_DT_INT8, 4, so, 0);
     g_in(&m, in);
@@ -638,12 +374,12 @@ static void test_expand_dims(void)
     fill_random();
     CHECK(run_op(&te_op_expand_dims, &m) == 0);
     CHECK(memcmp(tensor_bytes(&m, in), tensor_bytes(&m, out), 48) == 0);
-    g_const(&m, ax, (int64_t[]){-1}, 1);
+    og_const(&m, ax, (int64_t[]){-1}, 1);
     CHECK(run_op(&te_op_expand_dims, &m) == 0);
-    g_const(&m, ax, (int64_t[]){-2}, 1); /* [1,6,1,8] */
-    CHECK(run_op(&te_op_expand_dims, &m) == -1 && strstr(last_error, "inserted"));
-    g_const(&m, ax, (int64_t[]){5}, 1);
-    CHECK(run_op(&te_op_expand_dims, &m) == -1 && strstr(last_error, "out of range"));
+    og_const(&m, ax, (int64_t[]){-2}, 1); /* [1,6,1,8] */
+    CHECK(run_op(&te_op_expand_dims, &m) == -1 && strstr(ei_last_error, "inserted"));
+    og_const(&m, ax, (int64_t[]){5}, 1);
+    CHECK(run_op(&te_op_expand_dims, &m) == -1 && strstr(ei_last_error, "out of range"));
 }
 
 /* ---- GATHER ------------------------------------------------------------- */
@@ -652,20 +388,20 @@ static void test_gather(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 400 && ok; trial++) {
-        graph m;
+        op_graph m;
         int rank = test_rand_range(1, 4), shape[4], irank = test_rand_range(0, 2), ishape[2];
         int oshape[7], orank = 0, axis, bd = 0, k, esz, in, out, ix, cst = trial % 2, bad;
         int64_t iv[64], o, idx[7], src[4], ni;
         te_dtype type = rand_type(&esz);
         te_dtype itype = trial % 4 == 3 ? TE_DT_INT64 : TE_DT_INT32;
-        rand_shape(shape, rank, 5);
-        rand_shape(ishape, irank, 4);
+        og_rand_shape(shape, rank, 5);
+        og_rand_shape(ishape, irank, 4);
         axis = test_rand_range(0, rank - 1);
         if (axis > 0 && irank > 0 && trial % 5 == 0) { /* batch_dims 1 */
             bd = 1;
             ishape[0] = shape[0];
         }
-        ni = elems(ishape, irank);
+        ni = og_elems(ishape, irank);
         bad = !cst && trial % 7 == 0;
         for (k = 0; k < ni; k++)
             iv[k] = trial % 3 == 0 ? (k * 2) % shape[axis] : test_rand_range(0, shape[axis] - 1);
@@ -677,7 +413,7 @@ static void test_gather(void)
             oshape[orank++] = ishape[k];
         for (k = axis + 1; k < rank; k++)
             oshape[orank++] = shape[k];
-        g_init(&m, TE_OP_GATHER);
+        og_init(&m, TE_OP_GATHER);
         in = g_tensor(&m, type, rank, shape, 0);
         ix = g_tensor(&m, itype, irank, ishape, cst);
         out = g_tensor(&m, type, orank, oshape, 0);
@@ -688,12 +424,12 @@ static void test_gather(void)
         m.op.opt.batch_dims = bd;
         fill_random();
         if (cst)
-            g_const(&m, ix, iv, (int)ni);
+            og_const(&m, ix, iv, (int)ni);
         else
             for (k = 0; k < ni; k++) {
                 int s = itype == TE_DT_INT64 ? 8 : 4, b;
                 for (b = 0; b < s; b++)
-                    arena[m.place[ix].arena_offset + (size_t)(k * s + b)] =
+                    ei_arena[m.place[ix].arena_offset + (size_t)(k * s + b)] =
                         (int8_t)((uint64_t)iv[k] >> (8 * b));
             }
         ok &= run_op(&te_op_gather, &m) == 0;
@@ -702,7 +438,7 @@ static void test_gather(void)
             continue;
         }
         ok &= kernel_status == 0;
-        for (o = 0; o < elems(oshape, orank) && ok; o++) {
+        for (o = 0; o < og_elems(oshape, orank) && ok; o++) {
             int64_t coord = 0;
             unravel(o, oshape, orank, idx);
             for (k = 0; k < axis; k++)
@@ -718,33 +454,33 @@ static void test_gather(void)
                          tensor_bytes(&m, in) + ravel(src, shape, rank) * esz, (size_t)esz) == 0;
         }
         if (!ok)
-            fprintf(stderr, "gather trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "gather trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
 
 static void test_gather_errors(void)
 {
-    graph m;
+    op_graph m;
     int s[2] = {10, 8}, si = 2, so[2] = {2, 8}, in, ix, out;
     int64_t iv[2] = {3, 10};
-    g_init(&m, TE_OP_GATHER);
+    og_init(&m, TE_OP_GATHER);
     in = g_tensor(&m, TE_DT_INT8, 2, s, 0);
     ix = g_tensor(&m, TE_DT_INT32, 1, &si, 1);
     out = g_tensor(&m, TE_DT_INT8, 2, so, 0);
     g_in(&m, in);
     g_in(&m, ix);
     g_out(&m, out);
-    g_const(&m, ix, iv, 2);
-    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(last_error, "outside"));
+    og_const(&m, ix, iv, 2);
+    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(ei_last_error, "outside"));
     iv[1] = 9;
-    g_const(&m, ix, iv, 2);
+    og_const(&m, ix, iv, 2);
     CHECK(run_op(&te_op_gather, &m) == 0);
     m.op.opt.axis = 2;
-    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(last_error, "axis"));
+    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(ei_last_error, "axis"));
     m.op.opt.axis = 0;
     m.t[ix].type = TE_DT_INT16;
-    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(last_error, "int32"));
+    CHECK(run_op(&te_op_gather, &m) == -1 && strstr(ei_last_error, "int32"));
 }
 
 /* ---- DEPTH_TO_SPACE, SPACE_TO_DEPTH ------------------------------------- */
@@ -753,7 +489,7 @@ static void test_space_depth(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 200 && ok; trial++) {
-        graph m;
+        op_graph m;
         int d2s = trial % 2, b = test_rand_range(1, 3), esz, small[4] = {0}, big[4] = {0}, in, out;
         int64_t o, idx[4], src[4];
         te_dtype type = rand_type(&esz);
@@ -765,7 +501,7 @@ static void test_space_depth(void)
         small[3] = big[3] * b * b;
         big[1] = small[1] * b;
         big[2] = small[2] * b;
-        g_init(&m, d2s ? TE_OP_DEPTH_TO_SPACE : TE_OP_SPACE_TO_DEPTH);
+        og_init(&m, d2s ? TE_OP_DEPTH_TO_SPACE : TE_OP_SPACE_TO_DEPTH);
         in = g_tensor(&m, type, 4, d2s ? small : big, 0);
         out = g_tensor(&m, type, 4, d2s ? big : small, 0);
         g_in(&m, in);
@@ -773,7 +509,7 @@ static void test_space_depth(void)
         m.op.opt.block_size = b;
         fill_random();
         ok &= run_op(d2s ? &te_op_depth_to_space : &te_op_space_to_depth, &m) == 0;
-        for (o = 0; o < elems(big, 4) && ok; o++) { /* walk the spatial side */
+        for (o = 0; o < og_elems(big, 4) && ok; o++) { /* walk the spatial side */
             int64_t off;
             unravel(o, big, 4, idx);
             src[0] = idx[0];
@@ -785,7 +521,7 @@ static void test_space_depth(void)
                          tensor_bytes(&m, d2s ? in : out) + off * esz, (size_t)esz) == 0;
         }
         if (!ok)
-            fprintf(stderr, "space/depth trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "space/depth trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
@@ -807,32 +543,32 @@ static void test_mirror_pad(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300 && ok; trial++) {
-        graph m;
+        op_graph m;
         int rank = test_rand_range(1, 5), shape[5], oshape[5], k, esz, in, out, pshape[2];
         int reflect = trial % 2, pid;
         int64_t pads[10], o, idx[5];
         te_dtype type = rand_type(&esz);
-        rand_shape(shape, rank, rank > 3 ? 3 : 5);
+        og_rand_shape(shape, rank, rank > 3 ? 3 : 5);
         for (k = 0; k < rank; k++) {
             int maxp = shape[k] - reflect;
             pads[2 * k] = trial % 4 == 0 && k == rank - 1 ? 0 : test_rand_range(0, maxp);
             pads[2 * k + 1] = trial % 4 == 0 && k == rank - 1 ? 0 : test_rand_range(0, maxp);
             oshape[k] = shape[k] + (int)(pads[2 * k] + pads[2 * k + 1]);
         }
-        g_init(&m, TE_OP_MIRROR_PAD);
+        og_init(&m, TE_OP_MIRROR_PAD);
         in = g_tensor(&m, type, rank, shape, 0);
         out = g_tensor(&m, type, rank, oshape, 0);
         pshape[0] = rank;
         pshape[1] = 2;
         pid = g_tensor(&m, trial % 3 ? TE_DT_INT32 : TE_DT_INT64, 2, pshape, 1);
-        g_const(&m, pid, pads, 2 * rank);
+        og_const(&m, pid, pads, 2 * rank);
         g_in(&m, in);
         g_in(&m, pid);
         g_out(&m, out);
         m.op.opt.mirror_mode = reflect ? 0 : 1;
         fill_random();
         ok &= run_op(&te_op_mirror_pad, &m) == 0;
-        for (o = 0; o < elems(oshape, rank) && ok; o++) {
+        for (o = 0; o < og_elems(oshape, rank) && ok; o++) {
             unravel(o, oshape, rank, idx);
             for (k = 0; k < rank; k++)
                 idx[k] = mirrored(idx[k], pads[2 * k], shape[k], reflect);
@@ -840,28 +576,28 @@ static void test_mirror_pad(void)
                          tensor_bytes(&m, in) + ravel(idx, shape, rank) * esz, (size_t)esz) == 0;
         }
         if (!ok)
-            fprintf(stderr, "mirror_pad trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "mirror_pad trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
 
 static void test_mirror_pad_errors(void)
 {
-    graph m;
+    op_graph m;
     int s[2] = {3, 4}, so[2] = {7, 4}, ps[2] = {2, 2}, pid, out;
     int64_t pads[4] = {2, 2, 0, 0};
-    g_init(&m, TE_OP_MIRROR_PAD);
+    og_init(&m, TE_OP_MIRROR_PAD);
     g_in(&m, g_tensor(&m, TE_DT_INT8, 2, s, 0));
     pid = g_tensor(&m, TE_DT_INT32, 2, ps, 1);
-    g_const(&m, pid, pads, 4);
+    og_const(&m, pid, pads, 4);
     g_in(&m, pid);
     out = g_tensor(&m, TE_DT_INT8, 2, so, 0);
     g_out(&m, out);
     CHECK(run_op(&te_op_mirror_pad, &m) == 0); /* REFLECT: at most size - 1 */
     pads[0] = 3;
     m.t[out].shape[0] = 8;
-    g_const(&m, pid, pads, 4);
-    CHECK(run_op(&te_op_mirror_pad, &m) == -1 && strstr(last_error, "out of range"));
+    og_const(&m, pid, pads, 4);
+    CHECK(run_op(&te_op_mirror_pad, &m) == -1 && strstr(ei_last_error, "out of range"));
     m.op.opt.mirror_mode = 1; /* SYMMETRIC: up to size */
     CHECK(run_op(&te_op_mirror_pad, &m) == 0);
 }
@@ -870,13 +606,13 @@ static void test_mirror_pad_errors(void)
 
 static void test_padv2(void)
 {
-    graph m;
+    op_graph m;
     int s[2] = {2, 3}, so[2] = {3, 5}, ps[2] = {2, 2}, pid, vid, in, out, one = 1, i, j;
     int64_t pads[4] = {1, 0, 0, 2};
-    g_init(&m, TE_OP_PADV2);
+    og_init(&m, TE_OP_PADV2);
     in = g_tensor(&m, TE_DT_INT8, 2, s, 0);
     pid = g_tensor(&m, TE_DT_INT32, 2, ps, 1);
-    g_const(&m, pid, pads, 4);
+    og_const(&m, pid, pads, 4);
     vid = g_tensor(&m, TE_DT_INT8, 1, &one, 0);
     out = g_tensor(&m, TE_DT_INT8, 2, so, 0);
     g_in(&m, in);
@@ -884,7 +620,7 @@ static void test_padv2(void)
     g_in(&m, vid);
     g_out(&m, out);
     fill_random();
-    arena[m.place[vid].arena_offset] = -7;
+    ei_arena[m.place[vid].arena_offset] = -7;
     CHECK(run_op(&te_op_padv2, &m) == 0);
     for (i = 0; i < 3; i++)
         for (j = 0; j < 5; j++) {
@@ -892,7 +628,7 @@ static void test_padv2(void)
             CHECK(tensor_bytes(&m, out)[i * 5 + j] == want);
         }
     m.zp[vid] = 3; /* the value must be quantized like the output */
-    CHECK(run_op(&te_op_padv2, &m) == -1 && strstr(last_error, "zero point"));
+    CHECK(run_op(&te_op_padv2, &m) == -1 && strstr(ei_last_error, "zero point"));
 }
 
 /* ---- CAST --------------------------------------------------------------- */
@@ -904,9 +640,9 @@ static void test_cast(void)
     int a, b, i, ok = 1, shape[1] = {37};
     for (a = 0; a < 5; a++)
         for (b = 0; b < 5; b++) {
-            graph m;
+            op_graph m;
             int in, out;
-            g_init(&m, TE_OP_CAST);
+            og_init(&m, TE_OP_CAST);
             in = g_tensor(&m, types[a], 1, shape, 0);
             out = g_tensor(&m, types[b], 1, shape, 0);
             g_in(&m, in);
@@ -914,7 +650,7 @@ static void test_cast(void)
             fill_random();
             if (types[a] == TE_DT_FLOAT32)
                 for (i = 0; i < 37; i++)
-                    ((float *)(arena + m.place[in].arena_offset))[i] = (float)(i * 7 - 120) * 0.75f;
+                    ((float *)(ei_arena + m.place[in].arena_offset))[i] = (float)(i * 7 - 120) * 0.75f;
             ok &= run_op(&te_op_cast, &m) == 0;
             for (i = 0; i < 37 && ok; i++) {
                 const int8_t *p = tensor_bytes(&m, in), *q = tensor_bytes(&m, out);
@@ -944,7 +680,7 @@ static void test_cast(void)
                 ok &= got == want;
             }
             if (!ok) {
-                fprintf(stderr, "cast %d -> %d failed: %s\n", a, b, last_error);
+                fprintf(stderr, "cast %d -> %d failed: %s\n", a, b, ei_last_error);
                 a = b = 5;
             }
         }
@@ -957,7 +693,7 @@ static void test_space_batch(void)
 {
     int trial, ok = 1;
     for (trial = 0; trial < 300 && ok; trial++) {
-        graph m;
+        op_graph m;
         int s2b = trial % 2, four = trial % 5 != 0, rank = four ? 4 : 3, esz, k, in, out;
         int space[4], batch[4], ps[2], pid;
         int64_t blk[2], pad[4], o, idx[4];
@@ -988,14 +724,14 @@ static void test_space_batch(void)
             batch[3] = c;
             space[3] = c;
         }
-        g_init(&m, s2b ? TE_OP_SPACE_TO_BATCH_ND : TE_OP_BATCH_TO_SPACE_ND);
+        og_init(&m, s2b ? TE_OP_SPACE_TO_BATCH_ND : TE_OP_BATCH_TO_SPACE_ND);
         in = g_tensor(&m, type, rank, s2b ? space : batch, 0);
         out = g_tensor(&m, type, rank, s2b ? batch : space, 0);
         m.zp[out] = zp;
         ps[0] = rank - 2;
         ps[1] = 2;
         pid = g_tensor(&m, TE_DT_INT32, 2, ps, 1);
-        g_const(&m, pid, pad, 2 * (rank - 2));
+        og_const(&m, pid, pad, 2 * (rank - 2));
         g_in(&m, in);
         g_in(&m, g_const_vec(&m, TE_DT_INT32, blk, rank - 2));
         g_in(&m, pid);
@@ -1006,7 +742,7 @@ static void test_space_batch(void)
         ok &= run_op(s2b ? &te_op_space_to_batch_nd : &te_op_batch_to_space_nd, &m) == 0;
         /* walk the batch side: batch b, pixel (h, w) <-> space pixel
          * (h * bh + sh - top, w * bw + sw - left) of batch b % n */
-        for (o = 0; o < elems(batch, rank) && ok; o++) {
+        for (o = 0; o < og_elems(batch, rank) && ok; o++) {
             int64_t b, h, w, ch, sh, sw, y, x, sidx[4];
             unravel(o, batch, rank, idx);
             b = idx[0];
@@ -1036,30 +772,30 @@ static void test_space_batch(void)
                          (size_t)esz) == 0;
         }
         if (!ok)
-            fprintf(stderr, "space/batch trial %d failed: %s\n", trial, last_error);
+            fprintf(stderr, "space/batch trial %d failed: %s\n", trial, ei_last_error);
     }
     CHECK(ok);
 }
 
 static void test_space_batch_errors(void)
 {
-    graph m;
+    op_graph m;
     int s[4] = {1, 5, 4, 2}, so[4] = {4, 3, 2, 2}, ps[2] = {2, 2}, pid, out;
     int64_t blk[2] = {2, 2}, pad[4] = {0, 0, 0, 0};
-    g_init(&m, TE_OP_SPACE_TO_BATCH_ND);
+    og_init(&m, TE_OP_SPACE_TO_BATCH_ND);
     g_in(&m, g_tensor(&m, TE_DT_INT8, 4, s, 0));
     g_in(&m, g_const_vec(&m, TE_DT_INT32, blk, 2));
     pid = g_tensor(&m, TE_DT_INT32, 2, ps, 1);
-    g_const(&m, pid, pad, 4);
+    og_const(&m, pid, pad, 4);
     g_in(&m, pid);
     out = g_tensor(&m, TE_DT_INT8, 4, so, 0);
     g_out(&m, out);
-    CHECK(run_op(&te_op_space_to_batch_nd, &m) == -1 && strstr(last_error, "multiple"));
+    CHECK(run_op(&te_op_space_to_batch_nd, &m) == -1 && strstr(ei_last_error, "multiple"));
     pad[1] = 1;
-    g_const(&m, pid, pad, 4);
+    og_const(&m, pid, pad, 4);
     CHECK(run_op(&te_op_space_to_batch_nd, &m) == 0);
     m.t[out].shape[0] = 2;
-    CHECK(run_op(&te_op_space_to_batch_nd, &m) == -1 && strstr(last_error, "output 0"));
+    CHECK(run_op(&te_op_space_to_batch_nd, &m) == -1 && strstr(ei_last_error, "output 0"));
 }
 
 int main(void)

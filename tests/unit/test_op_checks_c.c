@@ -7,70 +7,32 @@
 
 #include "ir/diag.h"
 #include "ir/ir.h"
+#include "one_op_graph.h"
 #include "ops/ops.h"
 #include "testlib.h"
 
-#define MAXT 4
-
-typedef struct {
-    te_graph g;
-    te_tensor t[MAXT];
-    float scale[MAXT];
-    int64_t zp[MAXT];
-    int in_ids[MAXT], out_ids[1];
-    te_op op;
-    uint8_t cdata[MAXT][64];
-} graph1;
-
-static void g_init(graph1 *m, int opcode)
+/* A one-operator graph with one output. */
+static void g_init(op_graph *m, int opcode)
 {
-    memset(m, 0, sizeof *m);
-    m->g.tensors = m->t;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.in = m->in_ids;
-    m->op.out = m->out_ids;
+    og_init(m, opcode);
     m->op.n_out = 1;
 }
 
-static int g_tensor(graph1 *m, te_dtype type, int rank, const int *shape)
+static int g_tensor(op_graph *m, te_dtype type, int rank, const int *shape)
 {
-    int id = m->g.n_tensors++, i;
-    te_tensor *t = &m->t[id];
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->producer = -1;
-    t->alias_of = -1;
-    m->scale[id] = 0.05f;
-    t->q.count = 1;
-    t->q.scale = &m->scale[id];
-    t->q.zero_point = &m->zp[id];
-    return id;
+    return og_tensor(m, type, rank, shape, -1);
 }
 
 /* A constant int32 vector. */
-static int g_const_i32(graph1 *m, int n, const int32_t *v)
+static int g_const_i32(op_graph *m, int n, const int32_t *v)
 {
-    int shape[1] = {n}, id = g_tensor(m, TE_DT_INT32, 1, shape), i;
-    for (i = 0; i < n; i++) {
-        uint32_t u = (uint32_t)v[i];
-        m->cdata[id][4 * i] = (uint8_t)u;
-        m->cdata[id][4 * i + 1] = (uint8_t)(u >> 8);
-        m->cdata[id][4 * i + 2] = (uint8_t)(u >> 16);
-        m->cdata[id][4 * i + 3] = (uint8_t)(u >> 24);
-    }
-    m->t[id].data = m->cdata[id];
-    m->t[id].data_bytes = (size_t)(4 * n);
+    int shape[1] = {n}, id = g_tensor(m, TE_DT_INT32, 1, shape);
+    og_const_i32(m, id, v, n);
     m->t[id].q.count = 0;
     return id;
 }
 
-static void g_io(graph1 *m, int in0, int in1, int out)
+static void g_io(op_graph *m, int in0, int in1, int out)
 {
     m->in_ids[0] = in0;
     m->in_ids[1] = in1;
@@ -79,7 +41,7 @@ static void g_io(graph1 *m, int in0, int in1, int out)
 }
 
 /* check() result; when `want` is set, the message must contain it. */
-static int run_check(graph1 *m, const char *want)
+static int run_check(op_graph *m, const char *want)
 {
     te_diag d;
     const te_op_def *def = te_op_find(m->op.opcode);
@@ -95,7 +57,7 @@ static int run_check(graph1 *m, const char *want)
     return rc;
 }
 
-static void resize_graph(graph1 *m, int ac, int hp, int oh, int ow)
+static void resize_graph(op_graph *m, int ac, int hp, int oh, int ow)
 {
     int is[4] = {1, 4, 4, 3}, os[4] = {1, oh, ow, 3};
     int32_t size[2] = {oh, ow};
@@ -110,7 +72,7 @@ static void resize_graph(graph1 *m, int ac, int hp, int oh, int ow)
 
 static void test_resize_checks(void)
 {
-    graph1 m;
+    op_graph m;
     resize_graph(&m, 0, 1, 7, 9);
     CHECK(run_check(&m, NULL) == 0);
     resize_graph(&m, 1, 1, 7, 9);
@@ -123,7 +85,7 @@ static void test_resize_checks(void)
     CHECK(run_check(&m, "expected int8") < 0);
 }
 
-static void reduce_graph(graph1 *m, int opcode, int32_t axis, int out_elems)
+static void reduce_graph(op_graph *m, int opcode, int32_t axis, int out_elems)
 {
     int is[3] = {2, 3, 4}, os[1] = {out_elems};
     int a, b;
@@ -136,7 +98,7 @@ static void reduce_graph(graph1 *m, int opcode, int32_t axis, int out_elems)
 static void test_reduce_checks(void)
 {
     static const int ops[3] = {TE_OP_REDUCE_MAX, TE_OP_REDUCE_MIN, TE_OP_SUM};
-    graph1 m;
+    op_graph m;
     int k;
     for (k = 0; k < 3; k++) {
         reduce_graph(&m, ops[k], -1, 6);
@@ -151,7 +113,7 @@ static void test_reduce_checks(void)
     }
 }
 
-static void arg_graph(graph1 *m, int opcode, int32_t axis, te_dtype out_type, int out_elems)
+static void arg_graph(op_graph *m, int opcode, int32_t axis, te_dtype out_type, int out_elems)
 {
     int is[3] = {2, 3, 4}, os[1] = {out_elems};
     int a, b;
@@ -163,7 +125,7 @@ static void arg_graph(graph1 *m, int opcode, int32_t axis, te_dtype out_type, in
 
 static void test_arg_checks(void)
 {
-    graph1 m;
+    op_graph m;
     arg_graph(&m, TE_OP_ARG_MAX, 1, TE_DT_INT32, 8);
     CHECK(run_check(&m, NULL) == 0);
     arg_graph(&m, TE_OP_ARG_MIN, -3, TE_DT_INT64, 12);
@@ -176,7 +138,7 @@ static void test_arg_checks(void)
     CHECK(run_check(&m, "expected 6") < 0);
 }
 
-static void bmm_graph(graph1 *m, int lr, const int *ls, int rr, const int *rs, int orank,
+static void bmm_graph(op_graph *m, int lr, const int *ls, int rr, const int *rs, int orank,
                       const int *os)
 {
     int a, b;
@@ -190,7 +152,7 @@ static void test_bmm_checks(void)
 {
     static const int l[4] = {2, 1, 6, 8}, r[3] = {3, 8, 5}, o[4] = {2, 3, 6, 5};
     static const int r_bad[3] = {3, 7, 5}, o_bad[4] = {2, 3, 6, 4}, r_nb[3] = {4, 8, 5};
-    graph1 m;
+    op_graph m;
     bmm_graph(&m, 4, l, 3, r, 4, o);
     CHECK(run_check(&m, NULL) == 0);
     bmm_graph(&m, 4, l, 3, r_bad, 4, o);
