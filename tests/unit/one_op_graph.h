@@ -34,6 +34,22 @@ typedef struct {
     size_t next; /* for tests that pack tensors: the next free arena offset */
 } op_graph;
 
+/* The fields of tensor t any test graph sets: id, name "t", type, shape;
+ * no producer, no alias. */
+static OG_UNUSED void og_tensor_init(te_tensor *t, int id, te_dtype type, int rank,
+                                     const int *shape)
+{
+    int i;
+    t->id = id;
+    t->name = "t";
+    t->type = type;
+    t->rank = rank;
+    for (i = 0; i < rank; i++)
+        t->shape[i] = shape[i];
+    t->producer = -1;
+    t->alias_of = -1;
+}
+
 /* An empty graph of one operator, no inputs or outputs yet. */
 static OG_UNUSED void og_init(op_graph *m, int opcode)
 {
@@ -50,16 +66,9 @@ static OG_UNUSED void og_init(op_graph *m, int opcode)
  * constant (data set later), else its offset in the arena. */
 static OG_UNUSED int og_tensor(op_graph *m, te_dtype type, int rank, const int *shape, long arena)
 {
-    int id = m->g.n_tensors++, i;
+    int id = m->g.n_tensors++;
     te_tensor *t = &m->t[id];
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->producer = -1;
-    t->alias_of = -1;
+    og_tensor_init(t, id, type, rank, shape);
     m->place[id].arena_offset = arena < 0 ? 0 : (size_t)arena;
     m->place[id].in_arena = arena >= 0;
     m->scale[id] = 0.05f;

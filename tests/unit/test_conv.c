@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_graph.h"
 #include "ops/ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -476,42 +477,15 @@ static void test_conv_fixed(void)
 
 /* ------------------------------------------- operator checks (no crash) */
 
-/* A hand-built graph: up to 6 tensors and one operator. */
-typedef struct {
-    te_graph g;
-    te_tensor t[6];
-    te_op op;
-    int in[4], out[1];
-    float scale[6][40];
-    int64_t zp[6][40];
-    te_diag d;
-} mini_graph;
-
-static void mini_tensor(mini_graph *m, int id, te_dtype type, int rank, const int *shape,
+/* Tensor id of the checks' graphs: scale 0.05. */
+static void mini_tensor(conv_graph *m, int id, te_dtype type, int rank, const int *shape,
                         int nscales)
 {
-    te_tensor *t = &m->t[id];
-    int i;
-    memset(t, 0, sizeof *t);
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->q.count = nscales;
-    t->q.scale = m->scale[id];
-    t->q.zero_point = m->zp[id];
-    for (i = 0; i < nscales; i++) {
-        m->scale[id][i] = 0.05f;
-        m->zp[id][i] = 0;
-    }
-    t->producer = -1;
-    t->alias_of = -1;
+    cg_tensor(m, id, type, rank, shape, nscales, 0.05f);
 }
 
 /* CONV_2D 1x8x8x3 -> 1x8x8x4, 3x3 SAME, per-channel weights, bias. */
-static void mini_conv(mini_graph *m, int opcode)
+static void mini_conv(conv_graph *m, int opcode)
 {
     static const int in_s[4] = {1, 8, 8, 3}, w_s[4] = {4, 3, 3, 3}, b_s[1] = {4},
                      out_s[4] = {1, 8, 8, 4};
@@ -520,132 +494,110 @@ static void mini_conv(mini_graph *m, int opcode)
     mini_tensor(m, 1, TE_DT_INT8, 4, w_s, 4);
     mini_tensor(m, 2, TE_DT_INT32, 1, b_s, 1);
     mini_tensor(m, 3, TE_DT_INT8, 4, out_s, 1);
-    m->g.tensors = m->t;
-    m->g.n_tensors = 6;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.n_in = 3;
-    m->op.n_out = 1;
-    m->op.in = m->in;
-    m->op.out = m->out;
-    m->in[0] = 0;
-    m->in[1] = 1;
-    m->in[2] = 2;
-    m->out[0] = 3;
-    m->op.opt.padding = TE_PAD_SAME;
-    m->op.opt.stride_h = m->op.opt.stride_w = 1;
-    m->op.opt.dilation_h = m->op.opt.dilation_w = 1;
-}
-
-static int run_check(mini_graph *m)
-{
-    const te_op_def *def = te_op_find(m->op.opcode);
-    memset(&m->d, 0, sizeof m->d);
-    return def && def->check ? def->check(&m->g, &m->op, &m->d) : -2;
+    cg_wire(m, opcode, 6);
 }
 
 static void test_conv_checks(void)
 {
-    mini_graph m;
+    conv_graph m;
     mini_conv(&m, TE_OP_CONV_2D);
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     CHECK(te_op_find(TE_OP_CONV_2D)->macs(&m.g, &m.op) == 8 * 8 * 4 * 3 * 3 * 3);
     m.in[2] = -1; /* bias absent */
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     m.op.n_in = 2;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
 
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[0].type = TE_DT_INT16;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "int16") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "int16") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[1].type = TE_DT_UINT8;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "only int8 weights") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "only int8 weights") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[1].q.count = 3; /* neither 1 nor out_c */
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "scales") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "scales") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.zp[1][2] = 3;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "symmetric") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "symmetric") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[2].type = TE_DT_INT8;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[3].shape[1] = 7;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "output shape") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "output shape") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.op.opt.padding = TE_PAD_VALID;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     m.t[3].shape[1] = m.t[3].shape[2] = 6;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     mini_conv(&m, TE_OP_CONV_2D);
     m.op.opt.activation = TE_ACT_TANH;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "activation") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "activation") != NULL);
     mini_conv(&m, TE_OP_CONV_2D);
     m.op.opt.stride_h = 0;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     mini_conv(&m, TE_OP_CONV_2D);
     m.in[1] = -1; /* weights absent: an error, not a crash */
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[1].shape[3] = 2; /* 3 input channels, filter depth 2: no grouping */
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     mini_conv(&m, TE_OP_CONV_2D);
     m.t[1].shape[3] = 0;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
 }
 
 static void test_dw_checks(void)
 {
     static const int w_s[4] = {1, 3, 3, 6}, out_s[4] = {1, 8, 8, 6};
-    mini_graph m;
+    conv_graph m;
     mini_conv(&m, TE_OP_DEPTHWISE_CONV_2D);
     mini_tensor(&m, 1, TE_DT_INT8, 4, w_s, 6);
     m.t[1].q.quantized_dim = 3;
     m.t[2].shape[0] = 6;
     mini_tensor(&m, 3, TE_DT_INT8, 4, out_s, 1);
     m.op.opt.depth_multiplier = 2;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     CHECK(te_op_find(TE_OP_DEPTHWISE_CONV_2D)->macs(&m.g, &m.op) == 8 * 8 * 6 * 9);
     m.op.opt.depth_multiplier = 0;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     m.op.opt.depth_multiplier = 1;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "depth_multiplier") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "depth_multiplier") != NULL);
     m.op.opt.depth_multiplier = 2;
     m.t[1].q.count = 4;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     m.t[1].q.count = 6;
     m.t[1].shape[0] = 2;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
 }
 
 static void test_fc_checks(void)
 {
     static const int in_s[2] = {2, 12}, w_s[2] = {5, 12}, b_s[1] = {5}, out_s[2] = {2, 5};
-    mini_graph m;
+    conv_graph m;
     mini_conv(&m, TE_OP_FULLY_CONNECTED);
     mini_tensor(&m, 0, TE_DT_INT8, 2, in_s, 1);
     mini_tensor(&m, 1, TE_DT_INT8, 2, w_s, 1);
     mini_tensor(&m, 2, TE_DT_INT32, 1, b_s, 1);
     mini_tensor(&m, 3, TE_DT_INT8, 2, out_s, 1);
     m.scale[2][0] = 0.05f * 0.05f;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     CHECK(te_op_find(TE_OP_FULLY_CONNECTED)->macs(&m.g, &m.op) == 2 * 5 * 12);
     m.scale[2][0] = 1.0f; /* bias scale far from in*w: TFLite refuses it */
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "bias") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "bias") != NULL);
     m.in[2] = -1;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     m.op.opt.weights_format = 1;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "format") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "format") != NULL);
     m.op.opt.weights_format = 0;
     m.t[1].q.count = 5; /* per-channel */
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     m.t[1].q.quantized_dim = 1;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
     m.t[1].q.quantized_dim = 0;
     m.t[0].shape[1] = 11;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "elements") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "elements") != NULL);
 }
 
 static void test_tconv_checks(void)
@@ -654,7 +606,7 @@ static void test_tconv_checks(void)
                      out_s[4] = {1, 8, 8, 4}, b_s[1] = {4};
     static const uint8_t shape_bytes[16] = {1, 0, 0, 0, 8, 0, 0, 0, 8, 0, 0, 0, 4, 0, 0, 0};
     static const uint8_t bad_bytes[16] = {1, 0, 0, 0, 8, 0, 0, 0, 9, 0, 0, 0, 4, 0, 0, 0};
-    mini_graph m;
+    conv_graph m;
     mini_conv(&m, TE_OP_TRANSPOSE_CONV);
     mini_tensor(&m, 0, TE_DT_INT32, 1, s_s, 0);
     m.t[0].data = shape_bytes;
@@ -666,15 +618,15 @@ static void test_tconv_checks(void)
     m.op.n_in = 4;
     m.in[3] = 4;
     m.op.opt.stride_h = m.op.opt.stride_w = 2;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     CHECK(te_op_find(TE_OP_TRANSPOSE_CONV)->macs(&m.g, &m.op) == 4 * 4 * 8 * 9 * 4);
     m.op.n_in = 3;
-    CHECK(run_check(&m) == 0);
+    CHECK(cg_check(&m) == 0);
     m.t[0].data = bad_bytes;
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "output shape") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "output shape") != NULL);
     m.t[0].data = shape_bytes;
     m.t[2].shape[3] = 7;
-    CHECK(run_check(&m) == -1);
+    CHECK(cg_check(&m) == -1);
 }
 
 int main(void)

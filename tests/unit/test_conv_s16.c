@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_graph.h"
 #include "ops/ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -439,40 +440,16 @@ static void test_mbqm64(void)
 
 /* ---- operator checks ------------------------------------------------------ */
 
-typedef struct {
-    te_graph g;
-    te_tensor t[4];
-    te_op op;
-    int in[3], out[1];
-    float scale[4][16];
-    int64_t zp[4][16];
-    te_diag d;
-} mini_graph;
-
-static void mini_tensor(mini_graph *m, int id, te_dtype type, int rank, const int *shape,
+/* Tensor id of the checks' graphs: input scale 1/4096, others 0.01. */
+static void mini_tensor(conv_graph *m, int id, te_dtype type, int rank, const int *shape,
                         int nscales)
 {
-    te_tensor *t = &m->t[id];
-    int i;
-    memset(t, 0, sizeof *t);
-    t->id = id;
-    t->name = "t";
-    t->type = type;
-    t->rank = rank;
-    for (i = 0; i < rank; i++)
-        t->shape[i] = shape[i];
-    t->q.count = nscales;
-    t->q.scale = m->scale[id];
-    t->q.zero_point = m->zp[id];
-    for (i = 0; i < nscales; i++)
-        m->scale[id][i] = id == 0 ? 1.0f / 4096.0f : 0.01f;
-    t->producer = -1;
-    t->alias_of = -1;
+    cg_tensor(m, id, type, rank, shape, nscales, id == 0 ? 1.0f / 4096.0f : 0.01f);
 }
 
 /* int16 CONV_2D / DEPTHWISE_CONV_2D 1x6x6x4 -> 1x6x6x4 3x3 SAME, or
  * FULLY_CONNECTED 1x24 -> 1x4; int64 bias. */
-static void mini(mini_graph *m, int opcode)
+static void mini(conv_graph *m, int opcode)
 {
     static const int x4[4] = {1, 6, 6, 4}, wc[4] = {4, 3, 3, 4}, wd[4] = {1, 3, 3, 4},
                      x2[2] = {1, 24}, wf[2] = {4, 24}, y2[2] = {1, 4}, b1[1] = {4};
@@ -485,63 +462,41 @@ static void mini(mini_graph *m, int opcode)
     mini_tensor(m, 2, TE_DT_INT64, 1, b1, 1);
     m->scale[2][0] = m->scale[0][0] * m->scale[1][0];
     mini_tensor(m, 3, TE_DT_INT16, fc ? 2 : 4, fc ? y2 : x4, 1);
-    m->g.tensors = m->t;
-    m->g.n_tensors = 4;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.n_in = 3;
-    m->op.n_out = 1;
-    m->op.in = m->in;
-    m->op.out = m->out;
-    m->in[0] = 0;
-    m->in[1] = 1;
-    m->in[2] = 2;
-    m->out[0] = 3;
-    m->op.opt.padding = TE_PAD_SAME;
-    m->op.opt.stride_h = m->op.opt.stride_w = 1;
-    m->op.opt.dilation_h = m->op.opt.dilation_w = 1;
-}
-
-static int run_check(mini_graph *m)
-{
-    const te_op_def *def = te_op_find(m->op.opcode);
-    memset(&m->d, 0, sizeof m->d);
-    return def && def->check ? def->check(&m->g, &m->op, &m->d) : -2;
+    cg_wire(m, opcode, 4);
 }
 
 static void test_checks(void)
 {
     static const int ops[3] = {TE_OP_CONV_2D, TE_OP_DEPTHWISE_CONV_2D, TE_OP_FULLY_CONNECTED};
-    mini_graph m;
+    conv_graph m;
     int i;
     for (i = 0; i < 3; i++) {
         mini(&m, ops[i]);
-        CHECK(run_check(&m) == 0);
+        CHECK(cg_check(&m) == 0);
         m.op.n_in = 2; /* no bias */
-        CHECK(run_check(&m) == 0);
+        CHECK(cg_check(&m) == 0);
         mini(&m, ops[i]);
         m.zp[0][0] = 3;
-        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
+        CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
         mini(&m, ops[i]);
         m.zp[3][0] = -1;
-        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
+        CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
         mini(&m, ops[i]);
         m.t[3].type = TE_DT_INT8; /* int16 in, int8 out */
-        CHECK(run_check(&m) == -1);
+        CHECK(cg_check(&m) == -1);
         mini(&m, ops[i]);
         m.t[2].type = TE_DT_INT32; /* TFLite Micro: CONV_2D only */
-        CHECK(run_check(&m) == (ops[i] == TE_OP_CONV_2D ? 0 : -1));
+        CHECK(cg_check(&m) == (ops[i] == TE_OP_CONV_2D ? 0 : -1));
         mini(&m, ops[i]);
         m.t[2].type = TE_DT_INT16;
-        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "int64") != NULL);
+        CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "int64") != NULL);
         mini(&m, ops[i]);
         m.op.opt.activation = TE_ACT_RELU6;
-        CHECK(run_check(&m) == 0);
+        CHECK(cg_check(&m) == 0);
     }
     mini(&m, TE_OP_FULLY_CONNECTED);
     m.t[1].q.count = 4; /* per-channel: int8 inputs only in TFLite Micro */
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "per tensor") != NULL);
+    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "per tensor") != NULL);
 }
 
 int main(void)
