@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "qtensor.h"
 #include "quant/quant.h"
 #include "te_batch_matmul.h"
 #include "te_common.h"
@@ -18,28 +19,6 @@ void te_batch_matmul_make_params(const te_tensor *lhs, const te_tensor *rhs,
                                  te_batch_matmul_params *p);
 
 #define MAXN 8192
-
-typedef struct {
-    te_tensor t;
-    float scale;
-    int64_t zp;
-} qtensor;
-
-static void qt_init(qtensor *q, int rank, const int *shape, float scale, int zp)
-{
-    int i;
-    memset(q, 0, sizeof *q);
-    q->t.name = "t";
-    q->t.type = TE_DT_INT8;
-    q->t.rank = rank;
-    for (i = 0; i < rank; i++)
-        q->t.shape[i] = shape[i];
-    q->scale = scale;
-    q->zp = zp;
-    q->t.q.count = 1;
-    q->t.q.scale = &q->scale;
-    q->t.q.zero_point = &q->zp;
-}
 
 static long elems(const int *d, int n)
 {
@@ -120,9 +99,9 @@ static void run_case(int c)
                 want[(b * rows + i) * cols + j] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
             }
     }
-    qt_init(&tl, lr, lsh, sl, zl);
-    qt_init(&trh, rr, rsh, sr, zr);
-    qt_init(&to, orank, osh, so, zo);
+    qt_init_type(&tl, 0, TE_DT_INT8, lr, lsh, sl, zl);
+    qt_init_type(&trh, 0, TE_DT_INT8, rr, rsh, sr, zr);
+    qt_init_type(&to, 0, TE_DT_INT8, orank, osh, so, zo);
     memset(&op, 0, sizeof op);
     op.opt.adj_x = adj_x;
     op.opt.adj_y = adj_y;

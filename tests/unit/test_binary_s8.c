@@ -12,6 +12,7 @@
 #include "ops/broadcast.h"
 #include "quant/lut_unary.h"
 #include "quant/quant.h"
+#include "qtensor.h"
 #include "ref_bcast.h"
 #include "te_add.h"
 #include "te_common.h"
@@ -35,70 +36,9 @@ void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
 
 /* ---- test tensors and broadcast shapes ------------------------------------ */
 
-typedef struct {
-    te_tensor t;
-    float scale;
-    int64_t zp;
-} qtensor;
-
 static void qt_init(qtensor *q, int id, int rank, const int *shape, float scale, int zp)
 {
-    int i;
-    memset(q, 0, sizeof *q);
-    q->t.id = id;
-    q->t.name = "t";
-    q->t.type = TE_DT_INT8;
-    q->t.rank = rank;
-    for (i = 0; i < rank; i++)
-        q->t.shape[i] = shape[i];
-    q->scale = scale;
-    q->zp = zp;
-    q->t.q.count = 1;
-    q->t.q.scale = &q->scale;
-    q->t.q.zero_point = &q->zp;
-    q->t.producer = -1;
-    q->t.alias_of = -1;
-}
-
-static float rand_scale(void)
-{
-    return (float)(0.0005 * pow(400.0, (double)(test_rand() % 10000) / 10000.0));
-}
-
-static void fill_rand(int8_t *v, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        v[i] = (int8_t)test_rand_range(-128, 127);
-}
-
-static int elems(const int *shape, int rank)
-{
-    int i, n = 1;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-/* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
-static int bcast_index(const int *idx, int r, const int *s, int ri)
-{
-    int i, off = 0;
-    for (i = 0; i < ri; i++) {
-        int c = idx[r - ri + i];
-        off = off * s[i] + (s[i] == 1 ? 0 : c);
-    }
-    return off;
-}
-
-static void next_index(int *idx, const int *shape, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < shape[i])
-            return;
-        idx[i] = 0;
-    }
+    qt_init_type(q, id, TE_DT_INT8, rank, shape, scale, zp);
 }
 
 /* ---- one random broadcast case, any kernel --------------------------------- */
@@ -116,18 +56,18 @@ static void bcase_make(bcase *c, ref_fn ref)
 {
     int idx[6] = {0}, i;
     ref_rand_bcast_dims(6, 6, &c->r, c->so, &c->ra, c->sa, &c->rb, c->sb);
-    c->n = elems(c->so, c->r);
-    qt_init(&c->a, 0, c->ra, c->sa, rand_scale(), test_rand_range(-128, 127));
-    qt_init(&c->b, 1, c->rb, c->sb, rand_scale(), test_rand_range(-128, 127));
-    qt_init(&c->o, 2, c->r, c->so, rand_scale(), test_rand_range(-128, 127));
+    c->n = ref_elems(c->so, c->r);
+    qt_init(&c->a, 0, c->ra, c->sa, rand_scale_s8(), test_rand_range(-128, 127));
+    qt_init(&c->b, 1, c->rb, c->sb, rand_scale_s8(), test_rand_range(-128, 127));
+    qt_init(&c->o, 2, c->r, c->so, rand_scale_s8(), test_rand_range(-128, 127));
     if (test_rand() % 5 == 0)
         c->b.scale = c->a.scale; /* equal input scales: exact ties */
-    fill_rand(c->in1, elems(c->sa, c->ra));
-    fill_rand(c->in2, elems(c->sb, c->rb));
+    fill_rand_s8(c->in1, ref_elems(c->sa, c->ra));
+    fill_rand_s8(c->in2, ref_elems(c->sb, c->rb));
     for (i = 0; i < c->n; i++) {
-        int ia = bcast_index(idx, c->r, c->sa, c->ra), ib = bcast_index(idx, c->r, c->sb, c->rb);
+        int ia = ref_bcast_index(idx, c->r, c->sa, c->ra), ib = ref_bcast_index(idx, c->r, c->sb, c->rb);
         c->ref[i] = ref(c->in1[ia], c->in2[ib], c);
-        next_index(idx, c->so, c->r);
+        ref_next_index(idx, c->so, c->r);
     }
     memset(c->out, 0x55, sizeof c->out);
 }
@@ -329,7 +269,7 @@ static void test_unary_tables(int cases)
 {
     int k, v;
     for (k = 0; k < cases; k++) {
-        float si = rand_scale(), so = k % 4 == 0 ? si : rand_scale();
+        float si = rand_scale_s8(), so = k % 4 == 0 ? si : rand_scale_s8();
         int zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
         float alpha = (float)test_rand_range(-300, 300) / 100.0f;
         int8_t leaky[256], elu[256], absv[256];
@@ -381,10 +321,10 @@ static int test_sub_lut(int cases)
         te_add_params p;
         int32_t u1[256], u2[256];
         g_act = acts[k % 3];
-        qt_init(&c.a, 0, 1, shape, rand_scale(), test_rand_range(-128, 127));
-        qt_init(&c.b, 1, 1, shape, k % 4 == 0 ? c.a.scale : rand_scale(),
+        qt_init(&c.a, 0, 1, shape, rand_scale_s8(), test_rand_range(-128, 127));
+        qt_init(&c.b, 1, 1, shape, k % 4 == 0 ? c.a.scale : rand_scale_s8(),
                 test_rand_range(-128, 127));
-        qt_init(&c.o, 2, 1, shape, rand_scale(), test_rand_range(-128, 127));
+        qt_init(&c.o, 2, 1, shape, rand_scale_s8(), test_rand_range(-128, 127));
         te_sub_make_params(g_act, &c.a.t, &c.b.t, &c.o.t, &sp);
         memset(&p, 0, sizeof p);
         p.in1_offset = sp.in1_offset;

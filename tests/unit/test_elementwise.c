@@ -10,6 +10,7 @@
 
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
+#include "qtensor.h"
 #include "quant/quant.h"
 #include "ref_bcast.h"
 #include "ref_pool.h"
@@ -33,48 +34,9 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
 
 /* ---- test tensors ------------------------------------------------------ */
 
-typedef struct {
-    te_tensor t;
-    float scale;
-    int64_t zp;
-} qtensor;
-
 static void qt_init(qtensor *q, int id, int rank, const int *shape, float scale, int zp)
 {
-    int i;
-    memset(q, 0, sizeof *q);
-    q->t.id = id;
-    q->t.name = "t";
-    q->t.type = TE_DT_INT8;
-    q->t.rank = rank;
-    for (i = 0; i < rank; i++)
-        q->t.shape[i] = shape[i];
-    q->scale = scale;
-    q->zp = zp;
-    q->t.q.count = 1;
-    q->t.q.scale = &q->scale;
-    q->t.q.zero_point = &q->zp;
-    q->t.producer = -1;
-    q->t.alias_of = -1;
-}
-
-static float rand_scale(void)
-{
-    return (float)(0.0005 * pow(400.0, (double)(test_rand() % 10000) / 10000.0));
-}
-
-static te_activation rand_act(void)
-{
-    static const te_activation acts[] = {TE_ACT_NONE, TE_ACT_RELU, TE_ACT_RELU6,
-                                         TE_ACT_RELU_N1_TO_1};
-    return acts[test_rand() % 4];
-}
-
-static void fill_rand(int8_t *v, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        v[i] = (int8_t)test_rand_range(-128, 127);
+    qt_init_type(q, id, TE_DT_INT8, rank, shape, scale, zp);
 }
 
 static void act_bounds(te_activation act, float scale, int zp, int32_t *lo, int32_t *hi)
@@ -82,14 +44,6 @@ static void act_bounds(te_activation act, float scale, int zp, int32_t *lo, int3
     *lo = -128;
     *hi = 127;
     te_activation_range(act, scale, zp, -128, 127, lo, hi);
-}
-
-static int elems(const int *shape, int rank)
-{
-    int i, n = 1;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
 }
 
 /* ---- ADD / MUL reference -------------------------------------------------- */
@@ -119,39 +73,18 @@ static int8_t ref_mul(int8_t x, int8_t y, float s1, int z1, float s2, int z2, fl
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-/* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
-static int bcast_index(const int *idx, int r, const int *s, int ri)
-{
-    int i, off = 0;
-    for (i = 0; i < ri; i++) {
-        int c = idx[r - ri + i];
-        off = off * s[i] + (s[i] == 1 ? 0 : c);
-    }
-    return off;
-}
-
-static void next_index(int *idx, const int *shape, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < shape[i])
-            return;
-        idx[i] = 0;
-    }
-}
-
 static void test_binary(int is_mul, int cases)
 {
     static int8_t a[MAXN], b[MAXN], out[MAXN], ref[MAXN];
     int c;
     for (c = 0; c < cases; c++) {
         int r, ra, rb, so[6], sa[6], sb[6], idx[6] = {0}, n, i, z1, z2, zo, same = 1;
-        float s1 = rand_scale(), s2 = rand_scale(), sout = rand_scale();
+        float s1 = rand_scale_s8(), s2 = rand_scale_s8(), sout = rand_scale_s8();
         te_activation act = rand_act();
         qtensor ta, tb, to;
         int32_t lo, hi;
         ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
-        n = elems(so, r);
+        n = ref_elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
         zo = test_rand_range(-128, 127);
@@ -160,14 +93,14 @@ static void test_binary(int is_mul, int cases)
         qt_init(&ta, 0, ra, sa, s1, z1);
         qt_init(&tb, 1, rb, sb, s2, z2);
         qt_init(&to, 2, r, so, sout, zo);
-        fill_rand(a, elems(sa, ra));
-        fill_rand(b, elems(sb, rb));
+        fill_rand_s8(a, ref_elems(sa, ra));
+        fill_rand_s8(b, ref_elems(sb, rb));
         act_bounds(act, sout, zo, &lo, &hi);
         for (i = 0; i < n; i++) {
-            int ia = bcast_index(idx, r, sa, ra), ib = bcast_index(idx, r, sb, rb);
+            int ia = ref_bcast_index(idx, r, sa, ra), ib = ref_bcast_index(idx, r, sb, rb);
             ref[i] = is_mul ? ref_mul(a[ia], b[ib], s1, z1, s2, z2, sout, zo, lo, hi)
                             : ref_add(a[ia], b[ib], s1, z1, s2, z2, sout, zo, lo, hi);
-            next_index(idx, so, r);
+            ref_next_index(idx, so, r);
         }
         memset(out, 0x55, (size_t)n + 16);
         if (is_mul) {
@@ -223,14 +156,14 @@ static int test_add_lut(int cases)
     int c, found = 0;
     for (c = 0; c < cases; c++) {
         int r, ra, rb, so[6], sa[6], sb[6], idx[6] = {0}, n, i, z1, z2, zo, ok = 1;
-        float s1 = rand_scale(), s2 = rand_scale(), sout = rand_scale();
+        float s1 = rand_scale_s8(), s2 = rand_scale_s8(), sout = rand_scale_s8();
         te_activation act = rand_act();
         qtensor ta, tb, to;
         int32_t lo, hi, u1[256], u2[256];
         te_add_params p;
         te_add_lut_params lp;
         ref_rand_bcast_dims(6, 6, &r, so, &ra, sa, &rb, sb);
-        n = elems(so, r);
+        n = ref_elems(so, r);
         z1 = test_rand_range(-128, 127);
         z2 = test_rand_range(-128, 127);
         zo = test_rand_range(-128, 127);
@@ -243,13 +176,13 @@ static int test_add_lut(int cases)
         qt_init(&ta, 0, ra, sa, s1, z1);
         qt_init(&tb, 1, rb, sb, s2, z2);
         qt_init(&to, 2, r, so, sout, zo);
-        fill_rand(a, elems(sa, ra));
-        fill_rand(b, elems(sb, rb));
+        fill_rand_s8(a, ref_elems(sa, ra));
+        fill_rand_s8(b, ref_elems(sb, rb));
         act_bounds(act, sout, zo, &lo, &hi);
         for (i = 0; i < n; i++) {
-            ref[i] = ref_add(a[bcast_index(idx, r, sa, ra)], b[bcast_index(idx, r, sb, rb)], s1,
+            ref[i] = ref_add(a[ref_bcast_index(idx, r, sa, ra)], b[ref_bcast_index(idx, r, sb, rb)], s1,
                              z1, s2, z2, sout, zo, lo, hi);
-            next_index(idx, so, r);
+            ref_next_index(idx, so, r);
         }
         te_add_make_params(act, &ta.t, &tb.t, &to.t, &p);
         if (!te_add_make_lut(&p, TE_ADD_LUT_SHIFT, u1, u2))
@@ -268,11 +201,11 @@ static int test_add_lut(int cases)
         ok = add_lut_run(&lp, a, b, out, ref, n);
         for (i = n; i < n + 16; i++)
             ok = ok && out[i] == 0x55;
-        if (elems(sa, ra) == n) { /* in place over input 1 */
+        if (ref_elems(sa, ra) == n) { /* in place over input 1 */
             memcpy(out, a, (size_t)n);
             ok = ok && add_lut_run(&lp, out, b, out, ref, n);
         }
-        if (elems(sb, rb) == n) { /* in place over input 2 */
+        if (ref_elems(sb, rb) == n) { /* in place over input 2 */
             memcpy(out, b, (size_t)n);
             ok = ok && add_lut_run(&lp, a, out, out, ref, n);
         }
@@ -345,7 +278,7 @@ static void test_pool(int is_max, int cases)
         int ch = test_rand_range(1, 6), fh = test_rand_range(1, 5), fw = test_rand_range(1, 5);
         int sh = test_rand_range(1, 3), sw = test_rand_range(1, 3), oh, ow, i, same = 1;
         int ishape[4], oshape[4], zp = test_rand_range(-128, 127);
-        float s = rand_scale();
+        float s = rand_scale_s8();
         te_padding pad = test_rand() % 2 ? TE_PAD_SAME : TE_PAD_VALID;
         te_options opt;
         te_pool_params p;
@@ -377,7 +310,7 @@ static void test_pool(int is_max, int cases)
         ishape[3] = oshape[3] = ch;
         qt_init(&ti, 0, 4, ishape, s, zp);
         qt_init(&to, 1, 4, oshape, s, zp);
-        fill_rand(in, n * h * w * ch);
+        fill_rand_s8(in, n * h * w * ch);
         act_bounds(opt.activation, s, zp, &lo, &hi);
         ref_pool(is_max, in, (int)sizeof in[0], n, h, w, ch, fh, fw, sh, sw, pad, oh, ow, lo, hi,
                  ref);
@@ -431,7 +364,7 @@ static void test_mean(int cases)
         int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6] = {0}, i, k;
         int oshape[6], orank = 0, idx[6] = {0}, n, nout, same = 1, keep = (int)(test_rand() % 2);
         int zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
-        float si = rand_scale(), so = c % 6 == 0 ? si : rand_scale();
+        float si = rand_scale_s8(), so = c % 6 == 0 ? si : rand_scale_s8();
         int64_t count = 1;
         qtensor ti, to;
         te_tensor tax;
@@ -458,9 +391,9 @@ static void test_mean(int cases)
             if (!red[i] || keep)
                 oshape[orank++] = red[i] ? 1 : shape[i];
         }
-        n = elems(shape, r);
-        nout = elems(oshape, orank);
-        fill_rand(in, n);
+        n = ref_elems(shape, r);
+        nout = ref_elems(oshape, orank);
+        fill_rand_s8(in, n);
         /* plain reference: accumulate each input element into its output */
         memset(sums, 0, sizeof sums);
         for (i = 0; i < n; i++) {
@@ -468,28 +401,14 @@ static void test_mean(int cases)
             for (k = 0; k < r; k++)
                 o = o * (red[k] ? 1 : shape[k]) + (red[k] ? 0 : idx[k]);
             sums[o] += in[i];
-            next_index(idx, shape, r);
+            ref_next_index(idx, shape, r);
         }
         for (i = 0; i < nout; i++)
             ref[i] = ref_mean_value(sums[i], count, si, zi, so, zo);
         /* kernel with the compiler's parameters */
         qt_init(&ti, 0, r, shape, si, zi);
         qt_init(&to, 2, orank, oshape, so, zo);
-        memset(&tax, 0, sizeof tax);
-        tax.id = 1;
-        tax.name = "axis";
-        tax.type = TE_DT_INT32;
-        tax.rank = 1;
-        tax.shape[0] = n_axes;
-        for (i = 0; i < n_axes; i++) {
-            uint32_t u = (uint32_t)axes[i];
-            axbytes[4 * i] = (uint8_t)u;
-            axbytes[4 * i + 1] = (uint8_t)(u >> 8);
-            axbytes[4 * i + 2] = (uint8_t)(u >> 16);
-            axbytes[4 * i + 3] = (uint8_t)(u >> 24);
-        }
-        tax.data = axbytes;
-        tax.data_bytes = (size_t)(4 * n_axes);
+        qt_axis_tensor(&tax, 1, axes, n_axes, axbytes);
         te_mean_make_params(&ti.t, &tax, &to.t, &p);
         memset(out, 0x55, (size_t)nout + 16);
         te_mean_s8(&p, in, out);

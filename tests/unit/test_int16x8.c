@@ -12,8 +12,10 @@
 
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
+#include "qtensor.h"
 #include "quant/lut_softmax_s16.h"
 #include "quant/quant.h"
+#include "ref_bcast.h"
 #include "ref_pool.h"
 #include "te_add.h"
 #include "te_common.h"
@@ -36,42 +38,15 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
 
 /* ---- test tensors ------------------------------------------------------ */
 
-typedef struct {
-    te_tensor t;
-    float scale;
-    int64_t zp;
-} qtensor;
-
 static void qt_init(qtensor *q, int id, int rank, const int *shape, float scale, int zp)
 {
-    int i;
-    memset(q, 0, sizeof *q);
-    q->t.id = id;
-    q->t.name = "t";
-    q->t.type = TE_DT_INT16;
-    q->t.rank = rank;
-    for (i = 0; i < rank; i++)
-        q->t.shape[i] = shape[i];
-    q->scale = scale;
-    q->zp = zp;
-    q->t.q.count = 1;
-    q->t.q.scale = &q->scale;
-    q->t.q.zero_point = &q->zp;
-    q->t.producer = -1;
-    q->t.alias_of = -1;
+    qt_init_type(q, id, TE_DT_INT16, rank, shape, scale, zp);
 }
 
 /* int16x8 activation scales: ranges of about 0.01 .. 40 over 32768 steps. */
 static float rand_scale(void)
 {
     return (float)(3.0e-7 * pow(4000.0, (double)(test_rand() % 10000) / 10000.0));
-}
-
-static te_activation rand_act(void)
-{
-    static const te_activation acts[] = {TE_ACT_NONE, TE_ACT_RELU, TE_ACT_RELU6,
-                                         TE_ACT_RELU_N1_TO_1};
-    return acts[test_rand() % 4];
 }
 
 static void fill_rand(int16_t *v, int n)
@@ -88,24 +63,6 @@ static void act_bounds(te_activation act, float scale, int zp, int32_t *lo, int3
     *lo = -32768;
     *hi = 32767;
     te_activation_range(act, scale, zp, -32768, 32767, lo, hi);
-}
-
-static int elems(const int *shape, int rank)
-{
-    int i, n = 1;
-    for (i = 0; i < rank; i++)
-        n *= shape[i];
-    return n;
-}
-
-static void next_index(int *idx, const int *shape, int r)
-{
-    int i;
-    for (i = r - 1; i >= 0; i--) {
-        if (++idx[i] < shape[i])
-            return;
-        idx[i] = 0;
-    }
 }
 
 /* Output and its guard words after n elements match ref. */
@@ -153,15 +110,6 @@ static int16_t ref_mul(int16_t x, int16_t y, float s1, float s2, float so, int32
     return (int16_t)clamp(te_mul_by_quant_mult(x * y, m, e), lo, hi);
 }
 
-/* Flat index of input `s` (rank ri, right-aligned in rank r) for output index idx. */
-static int bcast_index(const int *idx, int r, const int *s, int ri)
-{
-    int i, off = 0;
-    for (i = 0; i < ri; i++)
-        off = off * s[i] + (s[i] == 1 ? 0 : idx[r - ri + i]);
-    return off;
-}
-
 /* Output shape (rank 0..6) and two inputs that broadcast to it. */
 static void rand_bcast_shapes(int *r, int *out, int *ra, int *sa, int *rb, int *sb)
 {
@@ -199,24 +147,24 @@ static void test_binary(int is_mul, int cases)
         qtensor ta, tb, to;
         int32_t lo, hi;
         rand_bcast_shapes(&r, so, &ra, sa, &rb, sb);
-        n = elems(so, r);
+        n = ref_elems(so, r);
         if (!is_mul && !(2.0 * (s1 > s2 ? s1 : s2) < 32768.0 * sout))
             sout = (float)(2.0 * (s1 > s2 ? s1 : s2) / 16384.0); /* rescale below 1 */
         qt_init(&ta, 0, ra, sa, s1, 0);
         qt_init(&tb, 1, rb, sb, s2, 0);
         qt_init(&to, 2, r, so, sout, 0);
-        fill_rand(a, elems(sa, ra));
-        fill_rand(b, elems(sb, rb));
+        fill_rand(a, ref_elems(sa, ra));
+        fill_rand(b, ref_elems(sb, rb));
         if (c % 4 == 0) { /* the extremes */
             a[0] = -32768;
             b[0] = c % 8 ? -32768 : 32767;
         }
         act_bounds(act, sout, 0, &lo, &hi);
         for (i = 0; i < n; i++) {
-            int16_t x = a[bcast_index(idx, r, sa, ra)], y = b[bcast_index(idx, r, sb, rb)];
+            int16_t x = a[ref_bcast_index(idx, r, sa, ra)], y = b[ref_bcast_index(idx, r, sb, rb)];
             ref[i] = is_mul ? ref_mul(x, y, s1, s2, sout, lo, hi)
                             : ref_add(x, y, s1, s2, sout, lo, hi);
-            next_index(idx, so, r);
+            ref_next_index(idx, so, r);
         }
         guard_fill(out, n);
         if (is_mul) {
@@ -342,8 +290,8 @@ static void test_mean(int cases)
             if (!red[i] || keep)
                 oshape[orank++] = red[i] ? 1 : shape[i];
         }
-        n = elems(shape, r);
-        nout = elems(oshape, orank);
+        n = ref_elems(shape, r);
+        nout = ref_elems(oshape, orank);
         fill_rand(in, n);
         memset(sums, 0, sizeof sums);
         for (i = 0; i < n; i++) {
@@ -351,27 +299,13 @@ static void test_mean(int cases)
             for (k = 0; k < r; k++)
                 o = o * (red[k] ? 1 : shape[k]) + (red[k] ? 0 : idx[k]);
             sums[o] += in[i];
-            next_index(idx, shape, r);
+            ref_next_index(idx, shape, r);
         }
         for (i = 0; i < nout; i++)
             ref[i] = ref_mean_value(sums[i], count, si, so, same);
         qt_init(&ti, 0, r, shape, si, 0);
         qt_init(&to, 2, orank, oshape, so, 0);
-        memset(&tax, 0, sizeof tax);
-        tax.id = 1;
-        tax.name = "axis";
-        tax.type = TE_DT_INT32;
-        tax.rank = 1;
-        tax.shape[0] = n_axes;
-        for (i = 0; i < n_axes; i++) {
-            uint32_t u = (uint32_t)axes[i];
-            axbytes[4 * i] = (uint8_t)u;
-            axbytes[4 * i + 1] = (uint8_t)(u >> 8);
-            axbytes[4 * i + 2] = (uint8_t)(u >> 16);
-            axbytes[4 * i + 3] = (uint8_t)(u >> 24);
-        }
-        tax.data = axbytes;
-        tax.data_bytes = (size_t)(4 * n_axes);
+        qt_axis_tensor(&tax, 1, axes, n_axes, axbytes);
         te_mean_make_params(&ti.t, &tax, &to.t, &p);
         guard_fill(out, nout);
         if (same)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "qtensor.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_mean.h"
@@ -21,28 +22,6 @@ void te_sum_make_params(const te_tensor *in, const te_tensor *axis, const te_ten
                         te_mean_params *p);
 
 #define MAXN 4096
-
-typedef struct {
-    te_tensor t;
-    float scale;
-    int64_t zp;
-} qtensor;
-
-static void qt_init(qtensor *q, int rank, const int *shape, float scale, int zp)
-{
-    int i;
-    memset(q, 0, sizeof *q);
-    q->t.name = "t";
-    q->t.type = TE_DT_INT8;
-    q->t.rank = rank;
-    for (i = 0; i < rank; i++)
-        q->t.shape[i] = shape[i];
-    q->scale = scale;
-    q->zp = zp;
-    q->t.q.count = 1;
-    q->t.q.scale = &q->scale;
-    q->t.q.zero_point = &q->zp;
-}
 
 /* kind: 0 max, 1 min, 2 sum */
 static void run_case(int kind, int c)
@@ -104,22 +83,9 @@ static void run_case(int kind, int c)
             ref[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
         }
     }
-    qt_init(&ti, r, shape, si, zi);
-    qt_init(&to, orank, oshape, so, zo);
-    memset(&tax, 0, sizeof tax);
-    tax.name = "axis";
-    tax.type = TE_DT_INT32;
-    tax.rank = 1;
-    tax.shape[0] = n_axes;
-    for (i = 0; i < n_axes; i++) {
-        uint32_t u = (uint32_t)axes[i];
-        axbytes[4 * i] = (uint8_t)u;
-        axbytes[4 * i + 1] = (uint8_t)(u >> 8);
-        axbytes[4 * i + 2] = (uint8_t)(u >> 16);
-        axbytes[4 * i + 3] = (uint8_t)(u >> 24);
-    }
-    tax.data = axbytes;
-    tax.data_bytes = (size_t)(4 * n_axes);
+    qt_init_type(&ti, 0, TE_DT_INT8, r, shape, si, zi);
+    qt_init_type(&to, 0, TE_DT_INT8, orank, oshape, so, zo);
+    qt_axis_tensor(&tax, 0, axes, n_axes, axbytes);
     memset(out, 0x55, sizeof out);
     if (kind < 2) {
         te_reduce_params p;
