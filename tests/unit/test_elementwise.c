@@ -14,6 +14,7 @@
 #include "quant/quant.h"
 #include "ref_bcast.h"
 #include "ref_pool.h"
+#include "ref_reduce.h"
 #include "te_add.h"
 #include "te_common.h"
 #include "te_mean.h"
@@ -361,11 +362,11 @@ static void test_mean(int cases)
     static int64_t sums[MAXN];
     int c;
     for (c = 0; c < cases; c++) {
-        int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6] = {0}, i, k;
-        int oshape[6], orank = 0, idx[6] = {0}, n, nout, same = 1, keep = (int)(test_rand() % 2);
+        int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6], i;
+        int oshape[6], orank, idx[6] = {0}, n, nout, same = 1, keep = (int)(test_rand() % 2);
         int zi = test_rand_range(-128, 127), zo = test_rand_range(-128, 127);
         float si = rand_scale_s8(), so = c % 6 == 0 ? si : rand_scale_s8();
-        int64_t count = 1;
+        int64_t count;
         qtensor ti, to;
         te_tensor tax;
         te_mean_params p;
@@ -383,24 +384,14 @@ static void test_mean(int cases)
             for (i = 0; i < n_axes; i++)
                 axes[i] = test_rand_range(-r, r - 1); /* negatives and duplicates */
         }
-        for (i = 0; i < n_axes; i++)
-            red[axes[i] < 0 ? axes[i] + r : axes[i]] = 1;
-        for (i = 0; i < r; i++) {
-            if (red[i])
-                count *= shape[i];
-            if (!red[i] || keep)
-                oshape[orank++] = red[i] ? 1 : shape[i];
-        }
+        count = ref_reduce_shape(shape, r, axes, n_axes, keep, red, oshape, &orank);
         n = ref_elems(shape, r);
         nout = ref_elems(oshape, orank);
         fill_rand_s8(in, n);
         /* plain reference: accumulate each input element into its output */
         memset(sums, 0, sizeof sums);
         for (i = 0; i < n; i++) {
-            int o = 0;
-            for (k = 0; k < r; k++)
-                o = o * (red[k] ? 1 : shape[k]) + (red[k] ? 0 : idx[k]);
-            sums[o] += in[i];
+            sums[ref_reduce_out_index(idx, shape, red, r)] += in[i];
             ref_next_index(idx, shape, r);
         }
         for (i = 0; i < nout; i++)

@@ -11,6 +11,8 @@
 #include "ir/ir.h"
 #include "qtensor.h"
 #include "quant/quant.h"
+#include "ref_bcast.h"
+#include "ref_reduce.h"
 #include "te_common.h"
 #include "te_mean.h"
 #include "te_reduce.h"
@@ -28,13 +30,13 @@ static void run_case(int kind, int c)
 {
     static int8_t in[MAXN], out[MAXN + 16], ref[MAXN];
     static int64_t acc[MAXN];
-    int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6] = {0}, i, k;
-    int oshape[6], orank = 0, idx[6] = {0}, n = 1, nout = 1, same = 1,
+    int r = test_rand_range(1, 5), shape[6], axes[8], n_axes, red[6], i, k;
+    int oshape[6], orank, idx[6] = {0}, n = 1, nout, same = 1,
         keep = (int)(test_rand() % 2);
     int zi = test_rand_range(-128, 127), zo = kind == 2 ? test_rand_range(-128, 127) : zi;
     float si = 0.01f + (float)test_rand_range(1, 1000) / 1000.0f;
     float so = kind == 2 ? si * (float)test_rand_range(1, 400) / 10.0f : si;
-    int64_t count = 1;
+    int64_t count;
     qtensor ti, to;
     te_tensor tax;
     uint8_t axbytes[32];
@@ -43,26 +45,16 @@ static void run_case(int kind, int c)
         n *= shape[i];
     }
     n_axes = test_rand_range(0, 4);
-    for (i = 0; i < n_axes; i++) {
+    for (i = 0; i < n_axes; i++)
         axes[i] = test_rand_range(-r, r - 1);
-        red[axes[i] < 0 ? axes[i] + r : axes[i]] = 1;
-    }
-    for (i = 0; i < r; i++) {
-        if (red[i])
-            count *= shape[i];
-        else
-            nout *= shape[i];
-        if (!red[i] || keep)
-            oshape[orank++] = red[i] ? 1 : shape[i];
-    }
+    count = ref_reduce_shape(shape, r, axes, n_axes, keep, red, oshape, &orank);
+    nout = ref_elems(oshape, orank);
     for (i = 0; i < n; i++)
         in[i] = (int8_t)test_rand_range(-128, 127);
     for (i = 0; i < nout; i++)
         acc[i] = kind == 0 ? -128 : kind == 1 ? 127 : 0;
     for (i = 0; i < n; i++) { /* plain reference: each element into its output */
-        int o = 0;
-        for (k = 0; k < r; k++)
-            o = o * (red[k] ? 1 : shape[k]) + (red[k] ? 0 : idx[k]);
+        int o = ref_reduce_out_index(idx, shape, red, r);
         if (kind == 0)
             acc[o] = in[i] > acc[o] ? in[i] : acc[o];
         else if (kind == 1)
