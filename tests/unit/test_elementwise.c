@@ -10,6 +10,7 @@
 
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
+#include "qt_graph.h"
 #include "qtensor.h"
 #include "quant/quant.h"
 #include "ref_bcast.h"
@@ -443,59 +444,18 @@ static void test_mean_rounding(void)
 
 /* ---- check(): invalid graphs ---------------------------------------------- */
 
-typedef struct {
-    te_graph g;
-    qtensor t[4];
-    te_op op;
-    int in[3], out[1];
-} mini_graph;
-
-static void mini_init(mini_graph *m, int opcode, int n_in)
+static void mini_set(qt_graph *m, int id, int rank, const int *shape, float scale, int zp)
 {
-    int i;
-    memset(m, 0, sizeof *m);
-    m->g.n_tensors = 4;
-    m->g.tensors = calloc(4, sizeof(te_tensor));
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.n_in = n_in;
-    m->op.n_out = 1;
-    m->op.in = m->in;
-    m->op.out = m->out;
-    for (i = 0; i < n_in; i++)
-        m->in[i] = i;
-    m->out[0] = 3;
-}
-
-static void mini_set(mini_graph *m, int id, int rank, const int *shape, float scale, int zp)
-{
-    qt_init(&m->t[id], id, rank, shape, scale, zp);
-    m->g.tensors[id] = m->t[id].t;
-}
-
-static int mini_check(mini_graph *m, const char *expect)
-{
-    const te_op_def *def = te_op_find(m->op.opcode);
-    te_diag d;
-    int rc;
-    memset(&d, 0, sizeof d);
-    rc = def && def->check ? def->check(&m->g, &m->op, &d) : 0;
-    if (expect && (rc == 0 || !strstr(d.msg, expect)))
-        fprintf(stderr, "expected error '%s', got rc %d '%s'\n", expect, rc, d.msg);
-    if (!expect && rc != 0)
-        fprintf(stderr, "unexpected error '%s'\n", d.msg);
-    free(m->g.tensors);
-    return expect ? rc < 0 && strstr(d.msg, expect) != NULL : rc == 0;
+    qg_set(m, id, TE_DT_INT8, rank, shape, scale, zp);
 }
 
 static const int s8x4[] = {1, 8, 8, 4}, s1x4[] = {1, 1, 1, 4}, s1x3[] = {1, 1, 1, 3};
 static const int s4x4[] = {1, 4, 4, 4}, s3x3[] = {1, 3, 3, 4};
 
 /* ADD / MUL: inputs of scale 0.1, output of scale 0.2, zero points 0. */
-static void mini_binary(mini_graph *m, int opcode, const int *a, const int *b, const int *out)
+static void mini_binary(qt_graph *m, int opcode, const int *a, const int *b, const int *out)
 {
-    mini_init(m, opcode, 2);
+    qg_init(m, opcode, 2);
     mini_set(m, 0, 4, a, 0.1f, 0);
     mini_set(m, 1, 4, b, 0.1f, 0);
     mini_set(m, 3, 4, out, 0.2f, 0);
@@ -503,10 +463,10 @@ static void mini_binary(mini_graph *m, int opcode, const int *a, const int *b, c
 
 /* Stride-2 pooling of a 1x8x8x4 input (scale 0.1, zero point 3) into an
  * output of shape out, scale out_scale, zero point 3. */
-static void mini_pool(mini_graph *m, int opcode, te_padding pad, int filter, const int *out,
+static void mini_pool(qt_graph *m, int opcode, te_padding pad, int filter, const int *out,
                       float out_scale)
 {
-    mini_init(m, opcode, 1);
+    qg_init(m, opcode, 1);
     m->op.opt.padding = pad;
     m->op.opt.stride_h = m->op.opt.stride_w = 2;
     m->op.opt.filter_h = m->op.opt.filter_w = filter;
@@ -516,9 +476,9 @@ static void mini_pool(mini_graph *m, int opcode, te_padding pad, int filter, con
 
 /* MEAN of a 1x8x8x4 input into 1x1x1x4 over an int32 axis tensor of
  * n_axes entries (axes: its little-endian data, NULL: not constant). */
-static void mini_mean(mini_graph *m, int n_axes, const uint8_t *axes)
+static void mini_mean(qt_graph *m, int n_axes, const uint8_t *axes)
 {
-    mini_init(m, TE_OP_MEAN, 2);
+    qg_init(m, TE_OP_MEAN, 2);
     mini_set(m, 0, 4, s8x4, 0.1f, 3);
     mini_set(m, 3, 4, s1x4, 0.05f, -3);
     m->g.tensors[1].type = TE_DT_INT32;
@@ -533,31 +493,31 @@ static void mini_mean(mini_graph *m, int n_axes, const uint8_t *axes)
 static void test_checks(void)
 {
     static const uint8_t ax12[] = {1, 0, 0, 0, 2, 0, 0, 0}, ax5[] = {5, 0, 0, 0};
-    mini_graph m;
+    qt_graph m;
 
     mini_binary(&m, TE_OP_ADD, s8x4, s1x4, s8x4);
-    CHECK(mini_check(&m, NULL));
+    CHECK(qg_check(&m, NULL));
     mini_binary(&m, TE_OP_ADD, s8x4, s1x3, s8x4);
-    CHECK(mini_check(&m, "do not broadcast"));
+    CHECK(qg_check(&m, "do not broadcast"));
     mini_binary(&m, TE_OP_MUL, s8x4, s1x4, s4x4);
-    CHECK(mini_check(&m, "broadcast shape"));
+    CHECK(qg_check(&m, "broadcast shape"));
     mini_binary(&m, TE_OP_MUL, s8x4, s8x4, s8x4);
     m.g.tensors[1].type = TE_DT_FLOAT32;
-    CHECK(mini_check(&m, "has type float32, expected int8"));
+    CHECK(qg_check(&m, "has type float32, expected int8"));
 
     mini_pool(&m, TE_OP_AVERAGE_POOL_2D, TE_PAD_VALID, 2, s4x4, 0.1f);
-    CHECK(mini_check(&m, NULL));
+    CHECK(qg_check(&m, NULL));
     mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_VALID, 2, s3x3, 0.1f);
-    CHECK(mini_check(&m, "expected [1,4,4,4]"));
+    CHECK(qg_check(&m, "expected [1,4,4,4]"));
     mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_SAME, 3, s4x4, 0.2f);
-    CHECK(mini_check(&m, "same quantization"));
+    CHECK(qg_check(&m, "same quantization"));
 
     mini_mean(&m, 2, ax12);
-    CHECK(mini_check(&m, NULL));
+    CHECK(qg_check(&m, NULL));
     mini_mean(&m, 1, ax5);
-    CHECK(mini_check(&m, "axis outside"));
+    CHECK(qg_check(&m, "axis outside"));
     mini_mean(&m, 2, NULL);
-    CHECK(mini_check(&m, "must be a constant"));
+    CHECK(qg_check(&m, "must be a constant"));
 }
 
 int main(void)

@@ -12,6 +12,7 @@
 
 #include "ops/ops.h"
 #include "ops/pool.h" /* te_pool_make_params */
+#include "qt_graph.h"
 #include "qtensor.h"
 #include "quant/lut_softmax_s16.h"
 #include "quant/quant.h"
@@ -442,89 +443,41 @@ static void test_softmax(int cases)
 
 /* ---- check() ---------------------------------------------------------------- */
 
-typedef struct {
-    te_graph g;
-    qtensor t[4];
-    te_op op;
-    int in[3], out[1];
-} mini_graph;
-
-static void mini_init(mini_graph *m, int opcode, int n_in)
-{
-    int i;
-    memset(m, 0, sizeof *m);
-    m->g.n_tensors = 4;
-    m->g.tensors = calloc(4, sizeof(te_tensor));
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.n_in = n_in;
-    m->op.n_out = 1;
-    m->op.in = m->in;
-    m->op.out = m->out;
-    for (i = 0; i < n_in; i++)
-        m->in[i] = i;
-    m->out[0] = 3;
-}
-
-static void mini_set(mini_graph *m, int id, int rank, const int *shape, float scale, int zp,
-                     te_dtype type)
-{
-    qt_init(&m->t[id], id, rank, shape, scale, zp);
-    m->t[id].t.type = type;
-    m->g.tensors[id] = m->t[id].t;
-}
-
-static int mini_check(mini_graph *m, const char *expect)
-{
-    const te_op_def *def = te_op_find(m->op.opcode);
-    te_diag d;
-    int rc;
-    memset(&d, 0, sizeof d);
-    rc = def && def->check ? def->check(&m->g, &m->op, &d) : 0;
-    if (expect && (rc == 0 || !strstr(d.msg, expect)))
-        fprintf(stderr, "expected error '%s', got rc %d '%s'\n", expect, rc, d.msg);
-    if (!expect && rc != 0)
-        fprintf(stderr, "unexpected error '%s'\n", d.msg);
-    free(m->g.tensors);
-    return expect ? rc < 0 && strstr(d.msg, expect) != NULL : rc == 0;
-}
-
-static void mini_binary(mini_graph *m, int opcode, te_dtype ta, te_dtype tb, int zp)
+static void mini_binary(qt_graph *m, int opcode, te_dtype ta, te_dtype tb, int zp)
 {
     static const int s8x4[] = {1, 8, 8, 4}, s1x4[] = {1, 1, 1, 4};
-    mini_init(m, opcode, 2);
-    mini_set(m, 0, 4, s8x4, 0.001f, 0, ta);
-    mini_set(m, 1, 4, s1x4, 0.001f, zp, tb);
-    mini_set(m, 3, 4, s8x4, 0.002f, 0, ta);
+    qg_init(m, opcode, 2);
+    qg_set(m, 0, ta, 4, s8x4, 0.001f, 0);
+    qg_set(m, 1, tb, 4, s1x4, 0.001f, zp);
+    qg_set(m, 3, ta, 4, s8x4, 0.002f, 0);
 }
 
 static void test_checks(void)
 {
     static const int s1x10[] = {1, 10};
-    mini_graph m;
+    qt_graph m;
     mini_binary(&m, TE_OP_ADD, TE_DT_INT16, TE_DT_INT16, 0);
-    CHECK(mini_check(&m, NULL));
+    CHECK(qg_check(&m, NULL));
     mini_binary(&m, TE_OP_ADD, TE_DT_INT16, TE_DT_INT8, 0);
-    CHECK(mini_check(&m, "input 1"));
+    CHECK(qg_check(&m, "input 1"));
     mini_binary(&m, TE_OP_MUL, TE_DT_INT16, TE_DT_INT16, 0);
-    CHECK(mini_check(&m, NULL));
+    CHECK(qg_check(&m, NULL));
     mini_binary(&m, TE_OP_MUL, TE_DT_INT16, TE_DT_INT16, 5);
-    CHECK(mini_check(&m, "zero point 0"));
+    CHECK(qg_check(&m, "zero point 0"));
     /* SUB keeps its int8-only check */
     mini_binary(&m, TE_OP_SUB, TE_DT_INT16, TE_DT_INT16, 0);
-    CHECK(mini_check(&m, "input 0"));
+    CHECK(qg_check(&m, "input 0"));
 
-    mini_init(&m, TE_OP_SOFTMAX, 1);
+    qg_init(&m, TE_OP_SOFTMAX, 1);
     m.op.opt.beta = 1.0f;
-    mini_set(&m, 0, 2, s1x10, 0.001f, 0, TE_DT_INT16);
-    mini_set(&m, 3, 2, s1x10, 1.0f / 32768, 0, TE_DT_INT16);
-    CHECK(mini_check(&m, NULL));
-    mini_init(&m, TE_OP_SOFTMAX, 1);
+    qg_set(&m, 0, TE_DT_INT16, 2, s1x10, 0.001f, 0);
+    qg_set(&m, 3, TE_DT_INT16, 2, s1x10, 1.0f / 32768, 0);
+    CHECK(qg_check(&m, NULL));
+    qg_init(&m, TE_OP_SOFTMAX, 1);
     m.op.opt.beta = 1.0f;
-    mini_set(&m, 0, 2, s1x10, 0.001f, 0, TE_DT_INT16);
-    mini_set(&m, 3, 2, s1x10, 1.0f / 65536, 0, TE_DT_INT16);
-    CHECK(mini_check(&m, "expected 1/32768"));
+    qg_set(&m, 0, TE_DT_INT16, 2, s1x10, 0.001f, 0);
+    qg_set(&m, 3, TE_DT_INT16, 2, s1x10, 1.0f / 65536, 0);
+    CHECK(qg_check(&m, "expected 1/32768"));
 }
 
 int main(void)
