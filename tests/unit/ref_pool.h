@@ -1,13 +1,14 @@
 /* ref_pool.h - plain AVERAGE_POOL_2D / MAX_POOL_2D reference for the
  * pooling kernel tests, int8 or int16 (elem_bytes 1 or 2): TFLite's window
  * clipped to the input, the average rounded half away from zero, the result
- * clamped to [lo, hi].  Header only. */
+ * clamped to [lo, hi]; and a random case's geometry (output shape,
+ * options).  Header only. */
 #ifndef TE_REF_POOL_H
 #define TE_REF_POOL_H
 
 #include <stdint.h>
 
-#include "ir/ir.h" /* te_padding */
+#include "ir/ir.h" /* te_padding, te_options */
 
 #if defined(__GNUC__)
 #define REF_POOL_UNUSED __attribute__((unused))
@@ -70,6 +71,32 @@ static REF_POOL_UNUSED void ref_pool(int is_max, const void *in, int elem_bytes,
                                                 y * sh - ph, x * sw - pw, b, c);
                     ref_pool_set(out, elem_bytes, k++, v < lo ? lo : v > hi ? hi : v);
                 }
+}
+
+
+/* A pooling case's geometry: the output size TFLite's padding gives for
+ * an n x h x w x ch input, window fh x fw, strides sh, sw, in oshape (and
+ * the input shape in ishape), and the operator options for it (activation
+ * NONE). */
+static REF_POOL_UNUSED void ref_pool_geometry(te_padding pad, int n, int h, int w, int ch, int fh,
+                                              int fw, int sh, int sw, te_options *opt,
+                                              int *ishape, int *oshape)
+{
+    te_options o = {0};
+    int oh = pad == TE_PAD_SAME ? (h + sh - 1) / sh : (h - fh) / sh + 1;
+    int ow = pad == TE_PAD_SAME ? (w + sw - 1) / sw : (w - fw) / sw + 1;
+    o.padding = pad;
+    o.stride_h = sh;
+    o.stride_w = sw;
+    o.filter_h = fh;
+    o.filter_w = fw;
+    *opt = o;
+    ishape[0] = oshape[0] = n;
+    ishape[1] = h;
+    ishape[2] = w;
+    oshape[1] = oh;
+    oshape[2] = ow;
+    ishape[3] = oshape[3] = ch;
 }
 
 #endif

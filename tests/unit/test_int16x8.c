@@ -208,21 +208,10 @@ static void test_pool(int is_max, int cases)
             fh = fh > h ? h : fh;
             fw = fw > w ? w : fw;
         }
-        oh = pad == TE_PAD_SAME ? (h + sh - 1) / sh : (h - fh) / sh + 1;
-        ow = pad == TE_PAD_SAME ? (w + sw - 1) / sw : (w - fw) / sw + 1;
-        memset(&opt, 0, sizeof opt);
-        opt.padding = pad;
-        opt.stride_h = sh;
-        opt.stride_w = sw;
-        opt.filter_h = fh;
-        opt.filter_w = fw;
+        ref_pool_geometry(pad, n, h, w, ch, fh, fw, sh, sw, &opt, ishape, oshape);
+        oh = oshape[1];
+        ow = oshape[2];
         opt.activation = rand_act();
-        ishape[0] = oshape[0] = n;
-        ishape[1] = h;
-        ishape[2] = w;
-        oshape[1] = oh;
-        oshape[2] = ow;
-        ishape[3] = oshape[3] = ch;
         qt_init(&ti, 0, 4, ishape, s, 0);
         qt_init(&to, 1, 4, oshape, s, 0);
         fill_rand(in, n * h * w * ch);
