@@ -51,20 +51,16 @@ static QT_UNUSED void qt_init_type(qtensor *q, int id, te_dtype type, int rank, 
 static QT_UNUSED void qt_axis_tensor(te_tensor *tax, int id, const int *axes, int n_axes,
                                      uint8_t *bytes)
 {
-    int i;
+    int i, k;
     memset(tax, 0, sizeof *tax);
     tax->id = id;
     tax->name = "axis";
     tax->type = TE_DT_INT32;
     tax->rank = 1;
     tax->shape[0] = n_axes;
-    for (i = 0; i < n_axes; i++) {
-        uint32_t u = (uint32_t)axes[i];
-        bytes[4 * i] = (uint8_t)u;
-        bytes[4 * i + 1] = (uint8_t)(u >> 8);
-        bytes[4 * i + 2] = (uint8_t)(u >> 16);
-        bytes[4 * i + 3] = (uint8_t)(u >> 24);
-    }
+    for (i = 0; i < n_axes; i++)
+        for (k = 0; k < 4; k++)
+            bytes[4 * i + k] = (uint8_t)((uint32_t)axes[i] >> (8 * k));
     tax->data = bytes;
     tax->data_bytes = (size_t)(4 * n_axes);
 }
