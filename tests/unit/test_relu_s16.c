@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "one_op_graph.h"
 #include "ops/ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
@@ -71,60 +72,33 @@ static void test_kernel(void)
 
 /* ---- op checks ---------------------------------------------------------- */
 
-typedef struct {
-    te_graph g;
-    te_tensor t[2];
-    te_op op;
-    int in[1], out[1];
-    float scale[2];
-    int64_t zp[2];
-    te_diag d;
-} mini_graph;
-
-static void mini(mini_graph *m, int opcode)
+/* RELU / RELU6 of an int16 1x40 tensor, scales 0.001, zero points 0. */
+static void mini(op_graph *m, int opcode)
 {
     static const int shape[2] = {1, 40};
     int i;
-    memset(m, 0, sizeof *m);
+    og_init(m, opcode);
     for (i = 0; i < 2; i++) {
-        te_tensor *t = &m->t[i];
-        t->id = i;
-        t->name = "t";
-        t->type = TE_DT_INT16;
-        t->rank = 2;
-        t->shape[0] = shape[0];
-        t->shape[1] = shape[1];
-        t->q.count = 1;
-        t->q.scale = &m->scale[i];
-        t->q.zero_point = &m->zp[i];
+        og_tensor(m, TE_DT_INT16, 2, shape, -1);
         m->scale[i] = 0.001f;
-        t->producer = -1;
-        t->alias_of = -1;
     }
-    m->g.tensors = m->t;
-    m->g.n_tensors = 2;
-    m->g.ops = &m->op;
-    m->g.n_ops = 1;
-    m->op.opcode = opcode;
-    m->op.n_in = 1;
-    m->op.n_out = 1;
-    m->op.in = m->in;
-    m->op.out = m->out;
-    m->in[0] = 0;
-    m->out[0] = 1;
+    m->in_ids[m->op.n_in++] = 0;
+    m->out_ids[m->op.n_out++] = 1;
 }
 
-static int run_check(mini_graph *m)
+static te_diag diag; /* check()'s message */
+
+static int run_check(op_graph *m)
 {
     const te_op_def *def = te_op_find(m->op.opcode);
-    memset(&m->d, 0, sizeof m->d);
-    return def && def->check ? def->check(&m->g, &m->op, &m->d) : -2;
+    memset(&diag, 0, sizeof diag);
+    return def && def->check ? def->check(&m->g, &m->op, &diag) : -2;
 }
 
 static void test_checks(void)
 {
     static const int ops[2] = {TE_OP_RELU, TE_OP_RELU6};
-    mini_graph m;
+    op_graph m;
     int i;
     for (i = 0; i < 2; i++) {
         mini(&m, ops[i]);
@@ -132,7 +106,7 @@ static void test_checks(void)
         CHECK(strcmp(te_op_find(ops[i])->variant(&m.g, &m.op), "te_relu_s16") == 0);
         mini(&m, ops[i]);
         m.zp[0] = 2;
-        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "zero point") != NULL);
+        CHECK(run_check(&m) == -1 && strstr(diag.msg, "zero point") != NULL);
         mini(&m, ops[i]);
         m.zp[1] = 2; /* RELU6 ignores the output's quantization */
         CHECK(run_check(&m) == (ops[i] == TE_OP_RELU ? -1 : 0));
@@ -141,11 +115,11 @@ static void test_checks(void)
         CHECK(run_check(&m) == -1);
         mini(&m, ops[i]);
         m.t[1].shape[1] = 39;
-        CHECK(run_check(&m) == -1 && strstr(m.d.msg, "elements") != NULL);
+        CHECK(run_check(&m) == -1 && strstr(diag.msg, "elements") != NULL);
     }
     mini(&m, TE_OP_RELU);
     m.scale[1] = 1e-14f; /* rescale beyond a 31-bit left shift */
-    CHECK(run_check(&m) == -1 && strstr(m.d.msg, "too large") != NULL);
+    CHECK(run_check(&m) == -1 && strstr(diag.msg, "too large") != NULL);
 }
 
 int main(void)
