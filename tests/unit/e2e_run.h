@@ -16,6 +16,12 @@
 
 #include "tinyengine.h"
 
+#if defined(__GNUC__)
+#define E2E_UNUSED __attribute__((unused))
+#else
+#define E2E_UNUSED
+#endif
+
 #define E2E_MAX_IO 8
 
 static const char e2e_harness[] =
@@ -34,7 +40,7 @@ static const char e2e_harness[] =
     "        if (!f || fwrite(net_output(i), 1, net_output_bytes(i), f) != net_output_bytes(i)) return 4;\n"
     "        fclose(f);\n    }\n    return 0;\n}\n";
 
-static int e2e_write(const char *dir, const char *name, const void *data, size_t n)
+static E2E_UNUSED int e2e_write(const char *dir, const char *name, const void *data, size_t n)
 {
     char path[512];
     FILE *f;
@@ -49,9 +55,45 @@ static int e2e_write(const char *dir, const char *name, const void *data, size_t
     return fclose(f);
 }
 
+/* TE_E2E_SAVE=DIR: writes the model there as STEMn.tflite (n counts the
+ * models saved), for portability / QEMU checks by hand. */
+static E2E_UNUSED void e2e_save_model(const uint8_t *model, size_t size, const char *stem)
+{
+    static int saved;
+    char path[600];
+    FILE *f;
+    if (!getenv("TE_E2E_SAVE"))
+        return;
+    snprintf(path, sizeof path, "%s/%s%d.tflite", getenv("TE_E2E_SAVE"), stem, saved++);
+    f = fopen(path, "wb");
+    if (f) {
+        fwrite(model, 1, size, f);
+        fclose(f);
+    }
+}
+
+/* The generated net.h, net.c and the harness main.c in dir; 0, or -1. */
+static E2E_UNUSED int e2e_write_sources(const char *dir, const te_generated *gen,
+                                        const char *harness, size_t harness_bytes)
+{
+    if (e2e_write(dir, "net.h", gen->header, gen->header_bytes) < 0 ||
+        e2e_write(dir, "net.c", gen->source, gen->source_bytes) < 0 ||
+        e2e_write(dir, "main.c", harness, harness_bytes) < 0)
+        return -1;
+    return 0;
+}
+
+/* Removes a run's temporary directory; 0, or -1. */
+static E2E_UNUSED int e2e_remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) != 0 ? -1 : 0;
+}
+
 /* Runs the model on inputs in[i] (in_bytes[i] each) and reads output i into
  * out[i] (out_bytes[i] expected).  0 on success; -1 with a message printed. */
-static int e2e_run(const uint8_t *model, size_t size, int n_in, const void *const *in,
+static E2E_UNUSED int e2e_run(const uint8_t *model, size_t size, int n_in, const void *const *in,
                    const size_t *in_bytes, int n_out, void *const *out, const size_t *out_bytes)
 {
     char err[512], tmpl[] = "/tmp/te-e2e-XXXXXX", cmd[2048], name[32];
@@ -63,21 +105,9 @@ static int e2e_run(const uint8_t *model, size_t size, int n_in, const void *cons
         printf("e2e: compile failed: %s\n", err);
         return -1;
     }
-    if (getenv("TE_E2E_SAVE")) { /* keep the models, for portability / QEMU checks by hand */
-        static int saved;
-        snprintf(cmd, sizeof cmd, "%s/model%d.tflite", getenv("TE_E2E_SAVE"), saved++);
-        {
-            FILE *f = fopen(cmd, "wb");
-            if (f) {
-                fwrite(model, 1, size, f);
-                fclose(f);
-            }
-        }
-    }
+    e2e_save_model(model, size, "model");
     dir = mkdtemp(tmpl);
-    if (!dir || e2e_write(dir, "net.h", gen->header, gen->header_bytes) < 0 ||
-        e2e_write(dir, "net.c", gen->source, gen->source_bytes) < 0 ||
-        e2e_write(dir, "main.c", e2e_harness, sizeof e2e_harness - 1) < 0)
+    if (!dir || e2e_write_sources(dir, gen, e2e_harness, sizeof e2e_harness - 1) < 0)
         goto done;
     for (i = 0; i < n_in; i++) {
         snprintf(name, sizeof name, "in%d.bin", i);
@@ -109,11 +139,8 @@ static int e2e_run(const uint8_t *model, size_t size, int n_in, const void *cons
     }
     rc = 0;
 done:
-    if (dir) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = -1;
-    }
+    if (dir && e2e_remove_dir(dir) < 0)
+        rc = -1;
     te_generated_free(gen);
     return rc;
 }

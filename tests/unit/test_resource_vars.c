@@ -4,7 +4,8 @@
  * invokes several times and calls NAME_reset() in between, compared with
  * a plain reference computed here; and the one-line errors of what is not
  * supported. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include "e2e_run.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,21 +38,6 @@ static const char harness[] =
     "        if (fwrite(net_output(0), 1, net_output_bytes(0), fo) != net_output_bytes(0)) return 5;\n"
     "    }\n    fclose(fi);\n    return fclose(fo) ? 6 : 0;\n}\n";
 
-static int write_file(const char *dir, const char *name, const void *data, size_t n)
-{
-    char path[512];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    if (n && fwrite(data, 1, n, f) != n) {
-        fclose(f);
-        return -1;
-    }
-    return fclose(f);
-}
-
 /* Compiles the model, runs it `steps` times on in (step_in bytes each),
  * reads the outputs (step_out bytes each) into out.  0, or -1 (printed). */
 static int run_steps(const uint8_t *model, size_t size, const void *in, size_t step_in,
@@ -67,20 +53,10 @@ static int run_steps(const uint8_t *model, size_t size, const void *in, size_t s
         printf("compile failed: %s\n", err);
         return -1;
     }
-    if (getenv("TE_E2E_SAVE")) { /* keep the models, for checks by hand */
-        static int saved;
-        snprintf(path, sizeof path, "%s/resvar%d.tflite", getenv("TE_E2E_SAVE"), saved++);
-        f = fopen(path, "wb");
-        if (f) {
-            fwrite(model, 1, size, f);
-            fclose(f);
-        }
-    }
+    e2e_save_model(model, size, "resvar");
     dir = mkdtemp(tmpl);
-    if (!dir || write_file(dir, "net.h", gen->header, gen->header_bytes) < 0 ||
-        write_file(dir, "net.c", gen->source, gen->source_bytes) < 0 ||
-        write_file(dir, "main.c", harness, sizeof harness - 1) < 0 ||
-        write_file(dir, "in.bin", in, step_in * (size_t)steps) < 0)
+    if (!dir || e2e_write_sources(dir, gen, harness, sizeof harness - 1) < 0 ||
+        e2e_write(dir, "in.bin", in, step_in * (size_t)steps) < 0)
         goto done;
     snprintf(cmd, sizeof cmd,
              "%s -std=c99 -O1 -Wall -Wextra -Werror -o %s/net %s/net.c %s/main.c -lm && "
@@ -96,11 +72,8 @@ static int run_steps(const uint8_t *model, size_t size, const void *in, size_t s
         fclose(f);
     }
 done:
-    if (dir) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = -1;
-    }
+    if (dir && e2e_remove_dir(dir) < 0)
+        rc = -1;
     te_generated_free(gen);
     return rc;
 }
