@@ -1,9 +1,9 @@
 /* emit_interp.h - runs the C an operator's emit() writes without compiling
  * it: check() then emit() on a one_op_graph, the emitted constant arrays read
  * back, and each emitted statement split into a kernel name and arguments
- * that the test's own dispatcher (it knows the kernels) calls on a test
- * arena, pointer arguments resolved with ei_ptr.  Header only (static
- * functions and state). */
+ * and called on a test arena, pointer arguments resolved with ei_ptr: the
+ * copy, pad and concatenation kernels here, the others by the test's own
+ * dispatcher.  Header only (static functions and state). */
 #ifndef TE_EMIT_INTERP_H
 #define TE_EMIT_INTERP_H
 
@@ -14,6 +14,9 @@
 #include "codegen/emit.h"
 #include "one_op_graph.h"
 #include "ops/ops.h"
+#include "te_concat.h"
+#include "te_copy.h"
+#include "te_pad.h"
 
 #if defined(__GNUC__)
 #define EI_UNUSED __attribute__((unused))
@@ -183,9 +186,41 @@ static EI_UNUSED int ei_split_args(const char *line, char args[12][200], char *f
     return n;
 }
 
-/* The test's dispatcher: runs one emitted statement; -1 when it does not
- * know the call. */
-typedef int (*ei_run_call)(const char *stmt);
+#define EI_INT(a, k) ((int32_t)strtol((a)[k], NULL, 10))
+
+/* Runs the copy, gather-copy, pad and concatenation kernels the data
+ * movement lowerings emit; 1 when the call (f, its n arguments a) was one of
+ * them. */
+static EI_UNUSED int ei_run_copy_call(const char *f, int n, char a[12][200])
+{
+    if (strcmp(f, "te_copy_bytes") == 0 && n == 3)
+        te_copy_bytes(ei_ptr(a[0]), ei_ptr(a[1]), (size_t)EI_INT(a, 2));
+    else if (strcmp(f, "te_copy_gather_s8") == 0 && n == 5)
+        te_copy_gather_s8(ei_ptr(a[0]), ei_ptr(a[1]), EI_INT(a, 2), ei_ptr(a[3]), ei_ptr(a[4]));
+    else if (strcmp(f, "te_pad_s8") == 0 && n == 6)
+        te_pad_s8(ei_ptr(a[0]), ei_ptr(a[1]), ei_ptr(a[2]), ei_ptr(a[3]), ei_ptr(a[4]),
+                  (int8_t)(strstr(a[5], "[0]") ? *(int8_t *)ei_ptr(a[5]) : EI_INT(a, 5)));
+    else if (strcmp(f, "te_concat_s8") == 0 && n == 5)
+        te_concat_s8(ei_ptr(a[0]), ei_ptr(a[1]), EI_INT(a, 2), EI_INT(a, 3), EI_INT(a, 4));
+    else
+        return 0;
+    return 1;
+}
+
+/* The test's dispatcher for the other kernels: runs call f with its n
+ * arguments a; -1 when it does not know the call. */
+typedef int (*ei_run_call)(const char *f, int n, char a[12][200]);
+
+/* One statement; 0, or -1 (printed) when no dispatcher knows its call. */
+static EI_UNUSED int ei_run_statement(const char *stmt, ei_run_call run_call)
+{
+    char a[12][200], f[64];
+    int n = ei_split_args(stmt, a, f);
+    if (ei_run_copy_call(f, n, a) || run_call(f, n, a) == 0)
+        return 0;
+    fprintf(stderr, "unknown emitted call: %s", stmt);
+    return -1;
+}
 
 /* Runs each statement of emitted body text (argument lines past the line
  * limit joined) with run_call; 0, or -2 when one failed. */
@@ -204,7 +239,7 @@ static EI_UNUSED int ei_run_body(const char *s, ei_run_call run_call)
         stmt[len] = '\0';
         s = end + 2;
         ei_last_stmts++;
-        if (run_call(stmt))
+        if (ei_run_statement(stmt, run_call))
             return -2;
     }
     return 0;
