@@ -519,26 +519,26 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     }
 }
 
-static const char *kind_name(const dw_plan *p)
+static te_kernel_id kind_kernel(const dw_plan *p)
 {
-    static const char *const names[] = {
-        "te_depthwise_conv2d_s8", "te_depthwise_conv2d_s8_inplace", "te_depthwise_conv2d_s8_fast",
-        "te_depthwise_conv2d_s8_fast_inplace", "te_depthwise_conv2d_s8_ring"};
-    static const char *const dsp[3][2] = {
-        {"te_depthwise_dsp_s8_k3s1", "te_depthwise_dsp_s8_k3s2"},
-        {"te_depthwise_dsp_s8_k5s1", "te_depthwise_dsp_s8_k5s2"},
-        {"te_depthwise_dsp_s8_k7s1", "te_depthwise_dsp_s8_k7s2"}};
+    static const te_kernel_id kernels[] = {
+        TE_K_DEPTHWISE_CONV2D_S8, TE_K_DEPTHWISE_CONV2D_S8_INPLACE, TE_K_DEPTHWISE_CONV2D_S8_FAST,
+        TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE, TE_K_DEPTHWISE_CONV2D_S8_RING};
+    static const te_kernel_id dsp[3][2] = {
+        {TE_K_DEPTHWISE_DSP_S8_K3S1, TE_K_DEPTHWISE_DSP_S8_K3S2},
+        {TE_K_DEPTHWISE_DSP_S8_K5S1, TE_K_DEPTHWISE_DSP_S8_K5S2},
+        {TE_K_DEPTHWISE_DSP_S8_K7S1, TE_K_DEPTHWISE_DSP_S8_K7S2}};
     if (p->kind == DW_DSP)
         return dsp[(p->k_h - 3) / 2][p->s_h - 1];
     if (p->kind == DW_DSP_NHWC)
-        return "te_depthwise_dsp_nhwc_s8";
+        return TE_K_DEPTHWISE_DSP_NHWC_S8;
     if (p->kind == DW_AVX2)
-        return "te_depthwise_avx2_s8";
+        return TE_K_DEPTHWISE_AVX2_S8;
     if (p->kind == DW_AVX2_CONV)
-        return "te_conv2d_avx2_s8";
+        return TE_K_CONV2D_AVX2_S8;
     if (p->kind == DW_DSP_CONV)
-        return "te_conv2d_dsp_s8";
-    return names[p->kind];
+        return TE_K_CONV2D_DSP_S8;
+    return kernels[p->kind];
 }
 
 /* The kernel (variant: its dw_kind), its scratch, and the DSP column mode
@@ -554,7 +554,7 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     }
     choose(g, op, l->inplace_input == 0, &p);
     l->variant = (int)p.kind;
-    l->kernel = kind_name(&p);
+    l->kernel = kind_kernel(&p);
     l->scratch_bytes = p.scratch;
     if (op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols)
         l->cost.row = "cols";
