@@ -31,6 +31,14 @@ extern const te_cost_coef te_cost_table[];
 extern const int te_cost_table_size;
 extern const char te_cost_table_date[];
 
+/* Registry kernels without a row of their own, on purpose: those whose
+ * estimate is their operator's generic row, and those no lowering record
+ * names (unit.cost_rows keeps the lists and the table in step). */
+extern const te_kernel_id te_cost_generic[];
+extern const int te_cost_generic_size;
+extern const te_kernel_id te_cost_not_lowered[];
+extern const int te_cost_not_lowered_size;
+
 /* Flash bytes of code on a cost model, per kernel variant (kernel), or
  * with kernel TE_K_ANY per name: a kernel family (the runtime file
  * te_<family>.c: the mean of its variants, for variants not calibrated
