@@ -35,8 +35,8 @@ const char *te_kernel_name(te_kernel_id id);
 
 /* The name reports print for id (info/profile, the cost tables): the C
  * name, without the _inl of an always-inline form (the DSP depthwise
- * kernels are registered by it); "view", "unknown" or "*" for the
- * pseudo ids. */
+ * kernels are registered by it; the name is then its outlined twin's);
+ * "view", "unknown" or "*" for the pseudo ids. */
 const char *te_kernel_report_name(te_kernel_id id);
 
 /* Id of the kernel whose C name is the first len bytes of s, or -1. */
