@@ -72,7 +72,7 @@ const char *te_cost_model_name(int target);
  * file fills; bench/calibrate_cost.sh and tests/unit/test_api.c check the
  * kernel against generated code. */
 
-/* The table row for an operator: (op, kernel/<f->row>) for the op's own
+/* The table row for an operator: (op, kernel, f->row) for the op's own
  * case of its kernel (a 1x1 CONV_2D, a DSP depthwise in column mode), then
  * (op, kernel), (*, kernel); for cortex-m4/m7 then the same rows of
  * armv7m-portable (portable kernels they seldom call), for x86-64-v3 the
