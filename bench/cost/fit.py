@@ -411,9 +411,41 @@ def c_num(v):
     return "0" if v == 0 else "%.6g" % v
 
 
-ROW_RE = re.compile(r'^    \{"([^"]*)", "([^"]*)", "([^"]*)", \{([^}]*)\},\n     \{([^}]*)\}, (\d+), ([-0-9.]+)\},$',
-                    re.M)
-CODE_RE = re.compile(r'^    \{"([^"]+)", "([^"]+)", (-?\d+), (-?\d+)\},$', re.M)
+ROW_RE = re.compile(r'^    \{"([^"]*)", "([^"]*)", (TE_K_\w+), (NULL|"[^"]*"), \{([^}]*)\},\n'
+                    r'     \{([^}]*)\}, (\d+), ([-0-9.]+)\},$', re.M)
+CODE_RE = re.compile(r'^    \{"([^"]+)", (TE_K_\w+), (NULL|"[^"]*"), (-?\d+), (-?\d+)\},$', re.M)
+
+# The kernel registry: C table rows name kernels by id (TE_K_<ID>), reports
+# and the calibration by the name te_kernel_report_name gives (the C
+# function without the _inl of an always-inline form).
+KERNEL_IDS = {}    # report name -> "TE_K_<ID>"
+KERNEL_NAMES = {}  # "TE_K_<ID>" -> report name
+
+
+def read_registry(runtime):
+    text = open(os.path.join(runtime, "te_kernels.def")).read()
+    for m in re.finditer(r'^TE_KERNEL_DEF\((\w+),\s*(\w+)', text, re.M):
+        name = m.group(2)[:-4] if m.group(2).endswith("_inl") else m.group(2)
+        KERNEL_IDS[name] = "TE_K_" + m.group(1)
+        KERNEL_NAMES["TE_K_" + m.group(1)] = name
+
+
+def kernel_key(kid, row):
+    """The calibration's key "<kernel>[/<row>]" or "*" of a C row."""
+    if kid == "TE_K_ANY":
+        return "*"
+    name = KERNEL_NAMES[kid]
+    return name if row == "NULL" else "%s/%s" % (name, row.strip('"'))
+
+
+def c_kernel(key):
+    """The C row's kernel id and row case of a key "<kernel>[/<row>]" or "*"."""
+    if key == "*":
+        return "TE_K_ANY, NULL"
+    name, _, row = key.partition("/")
+    if name not in KERNEL_IDS:
+        raise SystemExit("fit.py: kernel %s is not in runtime/te_kernels.def" % name)
+    return "%s, %s" % (KERNEL_IDS[name], '"%s"' % row if row else "NULL")
 
 
 def read_kept(path, fitted):
@@ -429,10 +461,10 @@ def read_kept(path, fitted):
             continue
         kept.setdefault(cm, []).append(m.group(0))
         t = TABLES.setdefault(cm, Table(cm))
-        t[(m.group(2), m.group(3))] = {
-            "coef": [float(v) for v in m.group(4).split(",")],
-            "const": [float(v) for v in m.group(5).split(",")],
-            "samples": int(m.group(6)), "err": float(m.group(7))}
+        t[(m.group(2), kernel_key(m.group(3), m.group(4)))] = {
+            "coef": [float(v) for v in m.group(5).split(",")],
+            "const": [float(v) for v in m.group(6).split(",")],
+            "samples": int(m.group(7)), "err": float(m.group(8))}
     for m in CODE_RE.finditer(code_part):
         if m.group(1) not in fitted:
             kept_code.setdefault(m.group(1), []).append(m.group(0))
@@ -448,29 +480,31 @@ def write_table(path, results, date, kept=None, kept_code=None):
            '#include "cost_model.h"', "",
            'const char te_cost_table_date[] = "%s";' % date, "",
            "const te_cost_coef te_cost_table[] = {",
-           "    /* cost model, operator, kernel, {macs, window, taps, out, in, rows, calls},",
+           "    /* cost model, operator, kernel, its case (te_cost_features.row) or NULL,",
+           "     {macs, window, taps, out, in, rows, calls},",
            "     {const bytes per constant input byte, per output channel, per call},"
            " layers, RMS error % */"]
     for rows in (kept or {}).values():
         out += rows
     for cm, r in results.items():
         for (op, k), e in sorted(r["table"].items()):
-            out.append('    {"%s", "%s", "%s", {%s},\n     {%s}, %d, %.1f},' % (
-                cm, op, k, ", ".join(c_num(v) for v in e["coef"]),
+            out.append('    {"%s", "%s", %s, {%s},\n     {%s}, %d, %.1f},' % (
+                cm, op, c_kernel(k), ", ".join(c_num(v) for v in e["coef"]),
                 ", ".join(c_num(v) for v in e["const"]), e["samples"], e.get("err", 0)))
     out += ["};",
             "const int te_cost_table_size = (int)(sizeof te_cost_table / sizeof te_cost_table[0]);",
-            "", "/* cost model, kernel variant or family, bytes once, bytes per call */",
+            "", "/* cost model, kernel variant (or TE_K_ANY), family or \"base\", bytes once, bytes per call */",
             "const te_cost_code te_cost_code_table[] = {"]
     for rows in (kept_code or {}).values():
         out += rows
     for cm, r in results.items():
         if not r["code"]:
             continue  # no object sizes (host)
-        out.append('    {"%s", "base", %d, 0},' % (cm, round(r["base"])))
+        out.append('    {"%s", TE_K_ANY, "base", %d, 0},' % (cm, round(r["base"])))
         for k, v in sorted(r["code"].items()):
-            out.append('    {"%s", "%s", %d, %d},' % (cm, k, round(v[0]), round(v[1])))
-    out += ['    {"", "", 0, 0}, /* never empty */',
+            kernel = ("%s, NULL" % KERNEL_IDS[k]) if k.startswith("te_") else ('TE_K_ANY, "%s"' % k)
+            out.append('    {"%s", %s, %d, %d},' % (cm, kernel, round(v[0]), round(v[1])))
+    out += ['    {"", TE_K_ANY, NULL, 0, 0}, /* never empty */',
             "};",
             "const int te_cost_code_table_size =",
             "    (int)(sizeof te_cost_code_table / sizeof te_cost_code_table[0]);", ""]
@@ -634,6 +668,7 @@ def main():
     date = datetime.date.today().isoformat()
     results = {}
     kept = kept_code = None
+    read_registry(runtime)
     if a.keep_others:
         kept, kept_code = read_kept(a.table, set(a.models.split()))
     order = sorted(a.models.split(), key=lambda cm: cm not in SIBLING.values())

@@ -17,6 +17,7 @@
 typedef struct {
     te_report pub;          /* first: te_report_free casts back */
     te_layer_report *layers;
+    te_kernel_id *kernels;  /* each layer's kernel (layers[i].kernel names it) */
     te_tensor_info *infos;  /* every layer's inputs/outputs, then the model's */
     int n_infos, cap_infos;
 } report_box;
@@ -70,7 +71,7 @@ static double estimate_op(const char *model, const te_op *op, const te_lowering 
 /* The record of op; a neutral one if there is none (never for a planned op). */
 static const te_lowering *lowering_of(const te_model *m, const te_op *op)
 {
-    static const te_lowering none = {.kernel = "unknown", .inplace_input = -1};
+    static const te_lowering none = {.kernel = TE_K_UNKNOWN, .inplace_input = -1};
     const te_lowering *l = te_lowered_find(m->low, m->g, op);
     return l ? l : &none;
 }
@@ -84,7 +85,7 @@ static void add_features(double *sum, const te_cost_features *f)
 
 /* Patch stage operator: the sum over its clones and the copies feeding it. */
 static double estimate_patched(const char *model, const te_model *m, const te_op *op,
-                               te_layer_report *l)
+                               te_layer_report *l, te_kernel_id *kernel)
 {
     const te_graph *g = m->g;
     const te_patch_plan *pp = g->patch;
@@ -98,7 +99,7 @@ static double estimate_patched(const char *model, const te_model *m, const te_op
         if (st->kind == TE_PSTEP_OP) {
             const te_lowering *cl = lowering_of(m, &pp->clones[st->clone]);
             sum += estimate_op(model, &pp->clones[st->clone], cl, &f);
-            l->kernel = cl->kernel;
+            *kernel = cl->kernel;
         } else {
             sum += te_cost_patch_copy(model, g, st, &f);
         }
@@ -121,12 +122,13 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     int oi = p->schedule[step], j;
     const te_op *op = &g->ops[oi];
     te_layer_report *l = &b->layers[step];
+    te_kernel_id *kernel = &b->kernels[step];
     const te_lowering *low = lowering_of(m, op);
     te_cost_features f;
     l->index = op->index;
     l->step = step;
     l->op = te_opcode_name(op->opcode);
-    l->kernel = low->kernel;
+    *kernel = low->kernel;
     l->inputs = add_infos(b, g, op->in, op->n_in, &l->n_inputs);
     l->outputs = add_infos(b, g, op->out, op->n_out, &l->n_outputs);
     l->macs = (long long)low->macs;
@@ -137,13 +139,14 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
         l->in_place |= op->out[j] >= 0 && te_storage_inplace(p->st, op->out[j]);
     l->patched = g->patch && step < g->patch->n_ops;
     if (l->patched) {
-        l->instructions = estimate_patched(model, m, op, l); /* l->kernel: the clones' */
+        l->instructions = estimate_patched(model, m, op, l, kernel); /* the clones' kernel */
         f = low->cost;
     } else {
         l->instructions = estimate_op(model, op, low, &f);
         memcpy(l->features, f.f, sizeof f.f);
     }
-    l->const_bytes = te_cost_const_bytes(te_cost_row(model, l->op, l->kernel, &f), l->kernel,
+    l->kernel = te_kernel_report_name(*kernel);
+    l->const_bytes = te_cost_const_bytes(te_cost_row(model, l->op, *kernel, &f), *kernel,
                                          l->weights_bytes, out_channels(g, op));
 }
 
@@ -161,15 +164,15 @@ static size_t code_bytes(const report_box *b, const char *model, int patched)
 {
     const te_report *r = &b->pub;
     const te_cost_code **seen = calloc((size_t)r->n_layers + 2, sizeof *seen);
-    const te_cost_code *base = te_cost_code_row(model, "base");
+    const te_cost_code *base = te_cost_code_base(model);
     size_t sum = base ? (size_t)base->bytes : 0;
     int i, k, n = 0;
     for (i = 0; i <= r->n_layers && seen; i++) {
-        const char *v = i < r->n_layers ? r->layers[i].kernel : "te_patch_copy_s8";
+        te_kernel_id v = i < r->n_layers ? b->kernels[i] : TE_K_PATCH_COPY_S8;
         const te_cost_code *c;
         if (i == r->n_layers && !patched)
             break;
-        if (!strcmp(v, "view") || !(c = te_cost_code_row(model, v)))
+        if (!(c = te_cost_code_row(model, v)))
             continue;
         sum += (size_t)c->per_call;
         for (k = 0; k < n && seen[k] != c; k++)
@@ -242,8 +245,9 @@ static report_box *build_report(const te_model *m, const te_config *cfg)
         return NULL;
     b->cap_infos = count_infos(g, p);
     b->layers = calloc((size_t)p->n_steps + 1, sizeof *b->layers);
+    b->kernels = calloc((size_t)p->n_steps + 1, sizeof *b->kernels);
     b->infos = calloc((size_t)b->cap_infos + 1, sizeof *b->infos);
-    if (!b->layers || !b->infos) {
+    if (!b->layers || !b->kernels || !b->infos) {
         te_report_free(&b->pub);
         return NULL;
     }
@@ -331,6 +335,7 @@ void te_report_free(te_report *r)
     if (!b)
         return;
     free(b->layers);
+    free(b->kernels);
     free(b->infos);
     free(b);
 }

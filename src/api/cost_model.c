@@ -14,6 +14,44 @@
 #include "../ops/fc_layout.h"
 #include "../ops/ops.h"
 
+/* Kernels that lowering records name but the cost table (cost_table.c)
+ * has no row of: their estimate is their operator's generic row, (op, *)
+ * then (*, *).  unit.cost_rows checks that every registry kernel has a row
+ * or is listed here or in te_cost_not_lowered, and nothing twice: a kernel
+ * calibrated later (bench/calibrate_cost.sh) leaves this list. */
+const te_kernel_id te_cost_generic[] = {
+    TE_K_ADD_N_F32, TE_K_ADD_N_S8, TE_K_ADD_S16, TE_K_ARG_MAX_F32, TE_K_ARG_MAX_S8,
+    TE_K_ARG_MIN_F32, TE_K_ARG_MIN_S8, TE_K_BATCH_MATMUL_S8, TE_K_BATCH_TO_SPACE_S8, TE_K_CAST,
+    TE_K_CEIL_F32, TE_K_COMPARE_BOOL, TE_K_COMPARE_F32, TE_K_COMPARE_I32, TE_K_COMPARE_I64,
+    TE_K_COMPARE_S8, TE_K_CONV2D_DSP_S8, TE_K_CONV2D_S16, TE_K_CONV2D_S16_B32, TE_K_CONV2D_S16_DSP,
+    TE_K_COPY_BYTES, TE_K_COPY_TABLE_S8, TE_K_COS_F32, TE_K_CUMSUM_F32, TE_K_CUMSUM_S8,
+    TE_K_DEPTHWISE_CONV2D_S16, TE_K_DEPTHWISE_CONV2D_S8, TE_K_DEQUANTIZE_S16_F32,
+    TE_K_FULLY_CONNECTED_S16, TE_K_DIV_F32, TE_K_DIV_I32, TE_K_DIV_S8, TE_K_EXP_F32,
+    TE_K_FLOOR_DIV_F32, TE_K_FLOOR_F32, TE_K_FLOOR_MOD_F32, TE_K_FULLY_CONNECTED_S8,
+    TE_K_GATHER_IDX64_S8, TE_K_GATHER_ND, TE_K_GATHER_S8, TE_K_L2NORM_F32, TE_K_L2NORM_S8,
+    TE_K_L2_POOL_F32, TE_K_LOGICAL_BINARY, TE_K_LOGICAL_NOT, TE_K_LOG_F32, TE_K_LOG_SOFTMAX_S8,
+    TE_K_LSTM_S8, TE_K_MEAN_S16, TE_K_LUT_S8_MIN, TE_K_MEAN_SAME_SCALE_S16, TE_K_MINMAX_S8,
+    TE_K_MUL_S16, TE_K_NEG_F32, TE_K_POOL_AVG_S16, TE_K_POOL_MAX_S16, TE_K_PRELU_S8,
+    TE_K_QUANTIZE_F32_S16, TE_K_QUANTIZE_S16_S16, TE_K_QUANTIZE_S16_S32, TE_K_QUANTIZE_S16_S8,
+    TE_K_QUANTIZE_S32_S16, TE_K_QUANTIZE_S32_S8, TE_K_QUANTIZE_S8_S16, TE_K_QUANTIZE_S8_S32,
+    TE_K_QUANTIZE_S8_U8, TE_K_QUANTIZE_U8_S8, TE_K_REDUCE_MAX_S8, TE_K_REDUCE_MIN_S8,
+    TE_K_RELU_S16, TE_K_SIGMOID_S16, TE_K_SOFTMAX_S16, TE_K_ROUND_F32, TE_K_RSQRT_F32,
+    TE_K_SELECT_F32, TE_K_SELECT_S16, TE_K_SELECT_S8, TE_K_SIN_F32, TE_K_SOFTMAX_S8_S16,
+    TE_K_SPACE_TO_BATCH_S8, TE_K_SQRT_F32, TE_K_SQUARED_DIFFERENCE_S8, TE_K_SQUARE_F32,
+    TE_K_SUB_S8, TE_K_SVDF_S8_S16, TE_K_SVDF_S8_S16_DSP, TE_K_SVDF_S8_S8, TE_K_SVDF_S8_S8_DSP,
+    TE_K_TANH_S16,
+};
+const int te_cost_generic_size = (int)(sizeof te_cost_generic / sizeof te_cost_generic[0]);
+
+/* Registry kernels no lowering record names, so no row: the fast fully
+ * connected kernels' inner helpers, and the patch stage's crop copy
+ * (te_cost_patch_copy: STRIDED_SLICE's gather row). */
+const te_kernel_id te_cost_not_lowered[] = {
+    TE_K_FULLY_CONNECTED_S8_LANES, TE_K_FULLY_CONNECTED_S8_ROWS4, TE_K_PATCH_COPY_S8,
+};
+const int te_cost_not_lowered_size =
+    (int)(sizeof te_cost_not_lowered / sizeof te_cost_not_lowered[0]);
+
 const char *te_cost_model_name(int target)
 {
     switch (target) {
@@ -25,34 +63,36 @@ const char *te_cost_model_name(int target)
     }
 }
 
-static const te_cost_coef *find_coef(const char *model, const char *op, const char *kernel)
+/* The row (model, op, kernel, row); row NULL: the kernel's general row. */
+static const te_cost_coef *find_coef(const char *model, const char *op, te_kernel_id kernel,
+                                     const char *row)
 {
     int i;
     for (i = 0; i < te_cost_table_size; i++) {
         const te_cost_coef *c = &te_cost_table[i];
-        if (!strcmp(c->model, model) && !strcmp(c->op, op) && !strcmp(c->kernel, kernel))
+        if (c->kernel == kernel && !strcmp(c->model, model) && !strcmp(c->op, op) &&
+            (row ? c->row && !strcmp(c->row, row) : !c->row))
             return c;
     }
     return NULL;
 }
 
 /* The rows of one cost model that name the kernel: the op's own case of
- * it first (f->row: "<kernel>/1x1", "<kernel>/cols"). */
+ * it first (f->row: "1x1", "cols"). */
 static const te_cost_coef *kernel_row(const char *model, const char *op_name,
-                                      const char *variant, const te_cost_features *f)
+                                      te_kernel_id variant, const te_cost_features *f)
 {
     const te_cost_coef *c = NULL;
-    char key[96];
-    if (f->row && snprintf(key, sizeof key, "%s/%s", variant, f->row) < (int)sizeof key)
-        c = find_coef(model, op_name, key);
+    if (f->row)
+        c = find_coef(model, op_name, variant, f->row);
     if (!c)
-        c = find_coef(model, op_name, variant);
+        c = find_coef(model, op_name, variant, NULL);
     if (!c)
-        c = find_coef(model, "*", variant); /* the kernel, whichever op calls it */
+        c = find_coef(model, "*", variant, NULL); /* the kernel, whichever op calls it */
     return c;
 }
 
-const te_cost_coef *te_cost_row(const char *model, const char *op_name, const char *variant,
+const te_cost_coef *te_cost_row(const char *model, const char *op_name, te_kernel_id variant,
                                 const te_cost_features *f)
 {
     const te_cost_coef *c = kernel_row(model, op_name, variant, f);
@@ -65,24 +105,24 @@ const te_cost_coef *te_cost_row(const char *model, const char *op_name, const ch
     if (!c && !strcmp(model, "x86-64-v3"))
         c = kernel_row("host", op_name, variant, f);
     if (!c)
-        c = find_coef(model, op_name, "*");
+        c = find_coef(model, op_name, TE_K_ANY, NULL);
     if (!c)
-        c = find_coef(model, "*", "*");
+        c = find_coef(model, "*", TE_K_ANY, NULL);
     return c;
 }
 
-double te_cost_estimate(const te_cost_coef *row, const char *variant, const te_cost_features *f)
+double te_cost_estimate(const te_cost_coef *row, te_kernel_id variant, const te_cost_features *f)
 {
     double sum = 0;
     int k;
-    if (!row || !strcmp(variant, "view"))
+    if (!row || variant == TE_K_VIEW)
         return 0;
     for (k = 0; k < TE_COST_NF; k++)
         sum += row->c[k] * f->f[k];
     return sum > 0 ? sum : 0;
 }
 
-size_t te_cost_const_bytes(const te_cost_coef *row, const char *variant, size_t const_in_bytes,
+size_t te_cost_const_bytes(const te_cost_coef *row, te_kernel_id variant, size_t const_in_bytes,
                            int out_channels)
 {
     /* uncalibrated: the weights as they are, int32 multiplier and shift per channel */
@@ -90,34 +130,58 @@ size_t te_cost_const_bytes(const te_cost_coef *row, const char *variant, size_t 
     const double *k = row ? row->k : plain;
     double v;
     double in = (double)const_in_bytes;
-    if (!strcmp(variant, "view"))
+    if (variant == TE_K_VIEW)
         return 0;
     /* the DSP kernel's packed weights pad the rows to a multiple of its block */
-    if (!strcmp(variant, "te_fully_connected_s8_dsp") && out_channels > 0)
+    if (variant == TE_K_FULLY_CONNECTED_S8_DSP && out_channels > 0)
         in *= (double)te_fc_dsp_words(out_channels, 1) / out_channels;
     v = k[0] * in + k[1] * out_channels + k[2];
     return v > 0 ? (size_t)(v + 0.5) : 0;
 }
 
-const te_cost_code *te_cost_code_row(const char *model, const char *name)
+/* 1 when family groups kernel: the kernel's C name is te_<family>_...  The
+ * code table's families are runtime file names, and its kernel groups are
+ * made this way by bench/cost/fit.py (family_of); kernels are never
+ * identified by name here. */
+static int named_in_family(te_kernel_id kernel, const char *family)
+{
+    const char *name = te_kernel_report_name(kernel);
+    size_t len = strlen(family);
+    return !strncmp(name, "te_", 3) && !strncmp(name + 3, family, len) && name[3 + len] == '_';
+}
+
+const te_cost_code *te_cost_code_row(const char *model, te_kernel_id kernel)
 {
     const te_cost_code *best = NULL;
     size_t best_len = 0;
     int i;
+    if (!te_kernel_get(kernel))
+        return NULL;
     for (i = 0; i < te_cost_code_table_size; i++) {
         const te_cost_code *c = &te_cost_code_table[i];
-        size_t len = strlen(c->name);
         if (strcmp(c->model, model))
             continue;
-        if (!strcmp(c->name, name))
+        if (c->kernel == kernel)
             return c;
-        if (!strncmp(name, "te_", 3) && !strncmp(name + 3, c->name, len) && name[3 + len] == '_' &&
-            len > best_len) {
+        if (c->kernel == TE_K_ANY && c->name && strlen(c->name) > best_len &&
+            named_in_family(kernel, c->name)) {
             best = c;
-            best_len = len;
+            best_len = strlen(c->name);
         }
     }
     return best;
+}
+
+const te_cost_code *te_cost_code_base(const char *model)
+{
+    int i;
+    for (i = 0; i < te_cost_code_table_size; i++) {
+        const te_cost_code *c = &te_cost_code_table[i];
+        if (c->kernel == TE_K_ANY && c->name && !strcmp(c->name, "base") &&
+            !strcmp(c->model, model))
+            return c;
+    }
+    return NULL;
 }
 
 double te_cost_op_estimate(const char *model, const te_op *op, const te_lowering *l)
@@ -139,6 +203,6 @@ double te_cost_patch_copy(const char *model, const te_graph *g, const te_patch_s
     f->f[TE_CF_ROWS] = st->h;
     f->f[TE_CF_CALL] = 1;
     /* not calibrated on its own: a strided box copy like STRIDED_SLICE's gather */
-    return te_cost_estimate(te_cost_row(model, "STRIDED_SLICE", "te_copy_gather_s8", f),
-                            "te_copy_gather_s8", f);
+    return te_cost_estimate(te_cost_row(model, "STRIDED_SLICE", TE_K_COPY_GATHER_S8, f),
+                            TE_K_COPY_GATHER_S8, f);
 }

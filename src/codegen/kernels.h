@@ -12,7 +12,12 @@ typedef enum {
 #define TE_KERNEL_DEF(id, fn, family, params, bufsize) TE_K_##id,
 #include "te_kernels.def"
 #undef TE_KERNEL_DEF
-    TE_K_COUNT
+    TE_K_COUNT,
+    /* Not registry entries: what a lowering record (src/ops/lowering.h)
+     * says when the op calls no kernel, and the cost tables' wildcard. */
+    TE_K_VIEW,    /* no kernel runs: the op is a view of its input */
+    TE_K_UNKNOWN, /* the op file did not say */
+    TE_K_ANY      /* cost tables: any kernel */
 } te_kernel_id;
 
 typedef struct {
@@ -27,6 +32,12 @@ const te_kernel_info *te_kernel_get(te_kernel_id id);
 
 /* C name of kernel id ("?" when out of range). */
 const char *te_kernel_name(te_kernel_id id);
+
+/* The name reports print for id (info/profile, the cost tables): the C
+ * name, without the _inl of an always-inline form (the DSP depthwise
+ * kernels are registered by it; the name is then its outlined twin's);
+ * "view", "unknown" or "*" for the pseudo ids. */
+const char *te_kernel_report_name(te_kernel_id id);
 
 /* Id of the kernel whose C name is the first len bytes of s, or -1. */
 int te_kernel_find(const char *s, size_t len);

@@ -66,17 +66,6 @@ te_stack_bound te_stack_bound_kernels(const te_kernel_id *ids, int n, int target
     return b;
 }
 
-/* The registry id of a lowering record's kernel name; the DSP depthwise
- * kernels are registered by their always-inline form, NAME_inl. */
-static te_kernel_id kernel_of(const char *name)
-{
-    char inl[128];
-    te_kernel_id k = te_kernel_by_name(name);
-    if (k == TE_K_COUNT && snprintf(inl, sizeof inl, "%s_inl", name) < (int)sizeof inl)
-        k = te_kernel_by_name(inl);
-    return k;
-}
-
 static int add_kernel(te_kernel_id *ids, int n, te_kernel_id k)
 {
     int i;
@@ -93,15 +82,15 @@ int te_stack_plan_kernels(const te_graph *g, const te_plan *p, te_kernel_id *ids
     int s, c;
     for (s = 0; s < p->n_steps; s++) {
         const te_lowering *l = te_lowered_find(p->low, g, &g->ops[p->schedule[s]]);
-        if (l && l->kernel && strcmp(l->kernel, "view") != 0)
-            n = add_kernel(ids, n, kernel_of(l->kernel));
+        if (l && l->kernel != TE_K_VIEW)
+            n = add_kernel(ids, n, l->kernel);
     }
     if (g->patch) {
         n = add_kernel(ids, n, TE_K_PATCH_COPY_S8);
         for (c = 0; c < g->patch->n_clones; c++) {
             const te_lowering *l = te_lowered_find(p->low, g, &g->patch->clones[c]);
-            if (l && l->kernel && strcmp(l->kernel, "view") != 0)
-                n = add_kernel(ids, n, kernel_of(l->kernel));
+            if (l && l->kernel != TE_K_VIEW)
+                n = add_kernel(ids, n, l->kernel);
         }
     }
     return n;

@@ -100,14 +100,14 @@ static int use_dsp(const te_graph *g, const te_op *op)
                                    w->shape[1] * w->shape[2] * w->shape[3]);
 }
 
-const char *te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise)
+te_kernel_id te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise)
 {
     const te_tensor *b = bias_of(g, op);
     if (depthwise)
-        return "te_depthwise_conv2d_s16";
+        return TE_K_DEPTHWISE_CONV2D_S16;
     if (use_dsp(g, op))
-        return "te_conv2d_s16_dsp";
-    return b && b->type == TE_DT_INT64 ? "te_conv2d_s16" : "te_conv2d_s16_b32";
+        return TE_K_CONV2D_S16_DSP;
+    return b && b->type == TE_DT_INT64 ? TE_K_CONV2D_S16 : TE_K_CONV2D_S16_B32;
 }
 
 /* te_conv2d_s16_dsp(p, x, packed weights, bias64, bias32, mult, shift, y). */
@@ -161,20 +161,20 @@ int te_convfam_s16_emit_window(te_emit *e, const te_op *op, int depthwise)
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
-    const char *kernel = te_convfam_s16_window_kernel(g, op, depthwise);
+    te_kernel_id kernel = te_convfam_s16_window_kernel(g, op, depthwise);
     const int channels = out->shape[3];
     int32_t lo, hi;
     te_name mult, shift, x, wt, b, y, prm;
     if (te_convfam_act_range(e->diag, op, o->activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, channels, 0, &mult, &shift))
         return -1;
-    if (!strcmp(kernel, "te_conv2d_s16_dsp"))
+    if (kernel == TE_K_CONV2D_S16_DSP)
         return emit_dsp(e, op, lo, hi, &mult, &shift);
     x = te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, te_kernel_by_name(kernel));
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_conv2d_s16_params");
     te_params_int(e, "batches", in->shape[0]);
     te_params_int(e, "in_h", in->shape[1]);
@@ -198,6 +198,6 @@ int te_convfam_s16_emit_window(te_emit *e, const te_op *op, int depthwise)
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, kernel, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    te_emit_call(e, te_kernel_name(kernel), prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }

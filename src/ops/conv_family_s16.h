@@ -26,10 +26,10 @@ int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, i
  * per-channel multipliers, the te_conv2d_s16_params and the kernel the
  * bias type selects (te_convfam_s16_window_kernel). */
 int te_convfam_s16_emit_window(te_emit *e, const te_op *op, int depthwise);
-/* Its kernel's name for reports and lowering: on DSP targets, CONV_2D
+/* Its kernel, for reports and lowering: on DSP targets, CONV_2D
  * with constant weights whose sums fit an int32 (te_convfam_s16_dsp_fits)
  * runs te_conv2d_s16_dsp (runtime/armv7em/te_conv2d_s16_dsp.h). */
-const char *te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise);
+te_kernel_id te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise);
 
 /* 1 when every output channel's sum of int16 x int8 products fits an int32
  * exactly: 32768 * sum |w| < 2^31, w [out_c][k]. */

@@ -40,7 +40,7 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
     const te_storage *st = out ? o->st : NULL;
     int k;
     memset(l, 0, sizeof *l);
-    l->kernel = "unknown";
+    l->kernel = TE_K_UNKNOWN;
     l->inplace_input = -1;
     for (k = 0; st && te_storage_inplace(st, out->id) && k < op->n_in; k++)
         if (op->in[k] >= 0 && op->in[k] == te_storage_alias_of(st, out->id)) {
@@ -63,8 +63,8 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
         l->work_area = same->work_area;
         return;
     }
-    if (def->kernel)
-        l->kernel = def->kernel;
+    if (def->kernel.set)
+        l->kernel = def->kernel.id;
     if (def->variant)
         l->kernel = def->variant(g, op);
     if (def->lower) /* kernel choice, scratch, ... */
@@ -190,7 +190,7 @@ te_lowered *te_lower_graph(const te_graph *g, const te_lower_opts *o, const te_l
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
         if (op->dead) {
-            l->ops[i].kernel = "unknown";
+            l->ops[i].kernel = TE_K_UNKNOWN;
             l->ops[i].inplace_input = -1;
         } else {
             lower_op(g, op, o, prev && prev->n_ops == g->n_ops ? &prev->ops[i] : NULL,

@@ -3,7 +3,7 @@
  * candidate's storage decisions: in place, concatenation slices, work
  * areas).  Computed once per operator per candidate by te_lower_graph; the
  * planner reads its scratch bytes, emit() its kernel variant, the cost
- * model and the reports its kernel name and cost features.  The records
+ * model and the reports its kernel id and cost features.  The records
  * live beside the graph (te_lowered, owned by the compiler's model), never
  * in te_op / te_graph. */
 #ifndef TE_LOWERING_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../codegen/kernels.h"
 #include "../ir/diag.h"
 #include "../ir/ir.h"
 #include "../ir/storage.h"
@@ -29,8 +30,10 @@ typedef struct {
 } te_lower_opts;
 
 typedef struct te_lowering {
-    const char *kernel;   /* runtime kernel the generated code calls, "view"
-                           * when it calls none, "unknown" if not said */
+    te_kernel_id kernel;  /* registry kernel the generated code calls
+                           * (runtime/te_kernels.def), TE_K_VIEW when it
+                           * calls none, TE_K_UNKNOWN if not said; reports
+                           * print te_kernel_report_name(kernel) */
     int variant;          /* the op file's own variant id (its enum; 0 default) */
     size_t scratch_bytes; /* arena scratch the kernel needs during the op */
     int inplace_input;    /* input output 0 overwrites (the planner's

@@ -176,13 +176,13 @@ int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out)
     return 1;
 }
 
-const char *te_move_copy_variant(const te_graph *g, const te_op *op)
+te_kernel_id te_move_copy_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
     if (!in || !out || out->alias_of == in->id || te_tensor_bytes(in) == 0)
-        return "view";
-    return "te_copy_bytes";
+        return TE_K_VIEW;
+    return TE_K_COPY_BYTES;
 }
 
 /* Output 0 = gather from input 0 starting at element `base`: counts/steps

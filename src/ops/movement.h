@@ -28,9 +28,9 @@ int te_move_check_same_type(te_diag *d, const te_op *op, const te_tensor *in,
 int te_move_check_same_elems(te_diag *d, const te_op *op, const te_tensor *in,
                              const te_tensor *out);
 
-/* te_op_def.variant of RESHAPE / SQUEEZE: "view" when output 0 shares
- * input 0's bytes (nothing to run), else "te_copy_bytes". */
-const char *te_move_copy_variant(const te_graph *g, const te_op *op);
+/* te_op_def.variant of RESHAPE / SQUEEZE: TE_K_VIEW when output 0 shares
+ * input 0's bytes (nothing to run), else TE_K_COPY_BYTES. */
+te_kernel_id te_move_copy_variant(const te_graph *g, const te_op *op);
 
 /* Byte copy of input 0 into output 0 unless they share storage. */
 int te_move_emit_copy(te_emit *e, const te_op *op);

@@ -21,5 +21,5 @@ const te_op_def te_op_abs = {
     .lut = table_for,
     .inplace_input = te_inplace_same_size_input0,
     .patch_kind = te_patch_pointwise,
-    .kernel = "te_lut_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_LUT_S8),
 };

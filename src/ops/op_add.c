@@ -322,11 +322,11 @@ static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     (void)o;
     if (g->tensors[op->out[0]].type == TE_DT_INT16) {
         l->variant = ADD_S16;
-        l->kernel = "te_add_s16";
+        l->kernel = TE_K_ADD_S16;
         return;
     }
     l->variant = add_plan(g, op, &p, u1, u2) ? ADD_LUT : ADD_PLAIN;
-    l->kernel = l->variant == ADD_LUT ? "te_add_s8_lut" : "te_add_s8";
+    l->kernel = l->variant == ADD_LUT ? TE_K_ADD_S8_LUT : TE_K_ADD_S8;
 }
 
 const te_op_def te_op_add = {

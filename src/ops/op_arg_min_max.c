@@ -61,13 +61,13 @@ static int arg_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-static const char *arg_variant(const te_graph *g, const te_op *op)
+static te_kernel_id arg_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = te_in((te_graph *)g, op, 0);
     int fl = in && in->type == TE_DT_FLOAT32;
     if (op->opcode == TE_OP_ARG_MAX)
-        return fl ? "te_arg_max_f32" : "te_arg_max_s8";
-    return fl ? "te_arg_min_f32" : "te_arg_min_s8";
+        return fl ? TE_K_ARG_MAX_F32 : TE_K_ARG_MAX_S8;
+    return fl ? TE_K_ARG_MIN_F32 : TE_K_ARG_MIN_S8;
 }
 
 static int arg_emit(te_emit *e, const te_op *op)
@@ -80,8 +80,8 @@ static int arg_emit(te_emit *e, const te_op *op)
         return 0;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, te_kernel_by_name(arg_variant(e->g, op)));
-    te_emit_call(e, arg_variant(e->g, op), src.s, te_expr("(void *)%s", dst.s).s,
+    te_emit_kernel(e, arg_variant(e->g, op));
+    te_emit_call(e, te_kernel_name(arg_variant(e->g, op)), src.s, te_expr("(void *)%s", dst.s).s,
                  te_expr("%lld", (long long)l.outer).s, te_expr("%lld", (long long)l.axis_size).s,
                  te_expr("%lld", (long long)l.inner).s, out->type == TE_DT_INT64 ? "1" : "0");
     return 0;

@@ -8,7 +8,7 @@ static int avg_emit(te_emit *e, const te_op *op)
     return te_pool_emit(e, op, te_pool_kernel(e->g, op, 0));
 }
 
-static const char *avg_variant(const te_graph *g, const te_op *op)
+static te_kernel_id avg_variant(const te_graph *g, const te_op *op)
 {
     return te_pool_kernel(g, op, 0);
 }

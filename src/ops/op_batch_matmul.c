@@ -207,11 +207,11 @@ static int64_t bmm_macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * s.depth;
 }
 
-static const char *bmm_variant(const te_graph *g, const te_op *op)
+static te_kernel_id bmm_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_batch_matmul_s8";
+    return TE_K_BATCH_MATMUL_S8;
 }
 
 const te_op_def te_op_batch_matmul = {

@@ -41,10 +41,10 @@ static int cast_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *cast_variant(const te_graph *g, const te_op *op)
+static te_kernel_id cast_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
-    return in->type == out->type ? "te_copy_bytes" : "te_cast";
+    return in->type == out->type ? TE_K_COPY_BYTES : TE_K_CAST;
 }
 
 const te_op_def te_op_cast = {

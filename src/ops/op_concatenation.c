@@ -76,14 +76,14 @@ static int in_place(const te_storage *st, const te_op *op, int i)
            te_storage_alias_of(st, op->in[i]) == op->out[0];
 }
 
-/* "view" when every input is already in place, else the copy kernel. */
-static const char *concat_variant(const te_graph *g, const te_storage *st, const te_op *op)
+/* TE_K_VIEW when every input is already in place, else the copy kernel. */
+static te_kernel_id concat_variant(const te_graph *g, const te_storage *st, const te_op *op)
 {
     int i;
     for (i = 0; i < op->n_in; i++)
         if (!in_place(st, op, i) && te_tensor_elems(&g->tensors[op->in[i]]) > 0)
-            return "te_concat_s8";
-    return "view";
+            return TE_K_CONCAT_S8;
+    return TE_K_VIEW;
 }
 
 static int concat_emit(te_emit *e, const te_op *op)
@@ -92,7 +92,7 @@ static int concat_emit(te_emit *e, const te_op *op)
     int64_t outer = 1, inner = (int64_t)te_dtype_size(out->type), offset = 0;
     int i, k, axis = op->opt.axis < 0 ? op->opt.axis + out->rank : op->opt.axis;
     te_name dst = te_emit_tensor(e, out->id);
-    if (te_tensor_elems(out) == 0 || !strcmp(e->low->kernel, "view"))
+    if (te_tensor_elems(out) == 0 || e->low->kernel == TE_K_VIEW)
         return 0;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];

@@ -623,8 +623,8 @@ static long dsp_patch_bytes(const te_graph *g, const te_op *op)
  * says no (o->slice_no_work). */
 static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
-    static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
-                                        "te_conv2d_avx2_s8", "te_conv2d_dsp_s8"};
+    static const te_kernel_id kernels[] = {TE_K_CONV2D_S8, TE_K_CONV2D_GEMM_S8,
+                                           TE_K_CONV2D_AVX2_S8, TE_K_CONV2D_DSP_S8};
     gemm_shape s;
     long dsp_bytes;
     if (te_convfam_s16(&g->tensors[op->in[0]])) {
@@ -633,7 +633,7 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
         return;
     }
     l->variant = int8_variant(g, op, &s);
-    l->kernel = names[l->variant];
+    l->kernel = kernels[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
     /* te_conv2d_dsp_s8 builds the patches of all but the output's last

@@ -26,8 +26,8 @@ enum {
 
 typedef struct {
     double f[TE_COST_NF];
-    const char *row;      /* a case of its kernel with its own cost-table row,
-                           * "<kernel>/<row>": "1x1" (a CONV_2D whose taps are
+    const char *row;      /* a case of its kernel with its own cost-table row
+                           * (te_cost_coef.row): "1x1" (a CONV_2D whose taps are
                            * its outputs), "cols" (a DSP depthwise kernel in
                            * column mode); NULL: none */
 } te_cost_features;

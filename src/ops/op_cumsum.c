@@ -114,9 +114,9 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return te_kernel_name(kernel_of(g->tensors[op->in[0]].type));
+    return kernel_of(g->tensors[op->in[0]].type);
 }
 
 const te_op_def te_op_cumsum = {

@@ -519,26 +519,26 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     }
 }
 
-static const char *kind_name(const dw_plan *p)
+static te_kernel_id kind_kernel(const dw_plan *p)
 {
-    static const char *const names[] = {
-        "te_depthwise_conv2d_s8", "te_depthwise_conv2d_s8_inplace", "te_depthwise_conv2d_s8_fast",
-        "te_depthwise_conv2d_s8_fast_inplace", "te_depthwise_conv2d_s8_ring"};
-    static const char *const dsp[3][2] = {
-        {"te_depthwise_dsp_s8_k3s1", "te_depthwise_dsp_s8_k3s2"},
-        {"te_depthwise_dsp_s8_k5s1", "te_depthwise_dsp_s8_k5s2"},
-        {"te_depthwise_dsp_s8_k7s1", "te_depthwise_dsp_s8_k7s2"}};
+    static const te_kernel_id kernels[] = {
+        TE_K_DEPTHWISE_CONV2D_S8, TE_K_DEPTHWISE_CONV2D_S8_INPLACE, TE_K_DEPTHWISE_CONV2D_S8_FAST,
+        TE_K_DEPTHWISE_CONV2D_S8_FAST_INPLACE, TE_K_DEPTHWISE_CONV2D_S8_RING};
+    static const te_kernel_id dsp[3][2] = {
+        {TE_K_DEPTHWISE_DSP_S8_K3S1, TE_K_DEPTHWISE_DSP_S8_K3S2},
+        {TE_K_DEPTHWISE_DSP_S8_K5S1, TE_K_DEPTHWISE_DSP_S8_K5S2},
+        {TE_K_DEPTHWISE_DSP_S8_K7S1, TE_K_DEPTHWISE_DSP_S8_K7S2}};
     if (p->kind == DW_DSP)
         return dsp[(p->k_h - 3) / 2][p->s_h - 1];
     if (p->kind == DW_DSP_NHWC)
-        return "te_depthwise_dsp_nhwc_s8";
+        return TE_K_DEPTHWISE_DSP_NHWC_S8;
     if (p->kind == DW_AVX2)
-        return "te_depthwise_avx2_s8";
+        return TE_K_DEPTHWISE_AVX2_S8;
     if (p->kind == DW_AVX2_CONV)
-        return "te_conv2d_avx2_s8";
+        return TE_K_CONV2D_AVX2_S8;
     if (p->kind == DW_DSP_CONV)
-        return "te_conv2d_dsp_s8";
-    return names[p->kind];
+        return TE_K_CONV2D_DSP_S8;
+    return kernels[p->kind];
 }
 
 /* The kernel (variant: its dw_kind), its scratch, and the DSP column mode
@@ -554,7 +554,7 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     }
     choose(g, op, l->inplace_input == 0, &p);
     l->variant = (int)p.kind;
-    l->kernel = kind_name(&p);
+    l->kernel = kind_kernel(&p);
     l->scratch_bytes = p.scratch;
     if (op->n_in > 1 && op->in[1] >= 0 && p.kind == DW_DSP && p.cols)
         l->cost.row = "cols";
@@ -683,15 +683,16 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
  * in the call: the runtime pasted is what the code names (runtime_select).
  * The copies cost flash: only for the layers that fit the flash budget
  * (its first trade, flash_budget.h); the others call the plain kernel. */
-static te_name dsp_call(te_emit *e, const te_op *op, const char *kernel)
+static te_name dsp_call(te_emit *e, const te_op *op, te_kernel_id kernel)
 {
+    const char *plain = te_kernel_report_name(kernel); /* the _inl entry's outlined twin */
     if (!te_flash_dw_inline(e->g, op))
-        return te_expr("%s", kernel);
+        return te_expr("%s", plain);
     te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
                  "/* depthwise DSP kernels: specialised at their call when optimising */\n"
                  "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) inl\n"
                  "#else\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) plain\n#endif\n");
-    return te_expr("TE_DEPTHWISE_DSP_CALL(%s_inl, %s)", kernel, kernel);
+    return te_expr("TE_DEPTHWISE_DSP_CALL(%s, %s)", te_kernel_name(kernel), plain);
 }
 
 static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
@@ -706,7 +707,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     x = te_emit_tensor(e, in->id);
     y = te_emit_tensor(e, out->id);
     ring = te_emit_scratch(e, "uint32_t");
-    te_emit_kernel(e, (te_kernel_id)(TE_K_DEPTHWISE_DSP_S8_K3S1 + (p->k_h - 3) + (p->s_h - 1)));
+    te_emit_kernel(e, kind_kernel(p));
     te_params_begin(e, "te_depthwise_dsp_params");
     te_params_int(e, "batches", p->batches);
     te_params_int(e, "in_h", p->in_h);
@@ -727,7 +728,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, i
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, op, te_expr("te_depthwise_dsp_s8_k%ds%d", p->k_h, p->s_h).s).s, prm.s,
+    te_emit_call(e, dsp_call(e, op, kind_kernel(p)).s, prm.s,
                  p->inplace ? y.s : x.s, y.s, wt.s, b.s, rq.s, ring.s);
     return 0;
 }
@@ -765,7 +766,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_call(e, dsp_call(e, op, "te_depthwise_dsp_nhwc_s8").s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
+    te_emit_call(e, dsp_call(e, op, TE_K_DEPTHWISE_DSP_NHWC_S8).s, prm.s, p->inplace ? y.s : x.s, y.s, wt.s, b.s,
                  rq.s, sc.s);
     return 0;
 }
@@ -844,15 +845,15 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
     const int conv = p->kind == DW_AVX2_CONV;
-    const char *kernel = conv ? "conv2d_avx2" : "depthwise_avx2";
+    const te_kernel_id kernel = conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8;
     te_name wt, qr, x, y, prm;
     int fast;
     if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))
         return -1;
     x = te_emit_tensor(e, op->in[0]);
     y = te_emit_tensor(e, op->out[0]);
-    te_emit_kernel(e, conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8);
-    te_params_begin(e, te_expr("te_%s_params", kernel).s);
+    te_emit_kernel(e, kernel);
+    te_params_begin(e, te_kernel_get(kernel)->params);
     te_params_int(e, "batches", p->batches);
     te_params_int(e, "in_h", p->in_h);
     te_params_int(e, "in_w", p->in_w);
@@ -879,7 +880,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, 
     te_params_int(e, "act_max", hi);
     te_params_int(e, "fast_rq", fast);
     prm = te_params_end(e);
-    te_emit_call(e, te_expr("te_%s_s8", kernel).s, prm.s, p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
+    te_emit_call(e, te_kernel_name(kernel), prm.s, p->inplace ? y.s : x.s, wt.s, qr.s, y.s);
     return 0;
 }
 

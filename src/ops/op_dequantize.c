@@ -57,10 +57,10 @@ static int dequantize_emit(te_emit *e, const te_op *op)
 }
 
 /* The kernel emit() calls: the input type picks it. */
-static const char *dequantize_variant(const te_graph *g, const te_op *op)
+static te_kernel_id dequantize_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
-    return in && in->type == TE_DT_INT16 ? "te_dequantize_s16_f32" : "te_dequantize_s8_f32";
+    return in && in->type == TE_DT_INT16 ? TE_K_DEQUANTIZE_S16_F32 : TE_K_DEQUANTIZE_S8_F32;
 }
 
 const te_op_def te_op_dequantize = {

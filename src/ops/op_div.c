@@ -134,9 +134,9 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return te_kernel_name(kernel_of(g->tensors[op->in[0]].type));
+    return kernel_of(g->tensors[op->in[0]].type);
 }
 
 const te_op_def te_op_div = {
@@ -199,13 +199,13 @@ const te_op_def te_op_floor_div = {
     .opcode = TE_OP_FLOOR_DIV,
     .check = check_floor,
     .emit = emit_floor,
-    .kernel = "te_floor_div_f32",
+    .kernel = TE_ONE_KERNEL(TE_K_FLOOR_DIV_F32),
 };
 
 const te_op_def te_op_floor_mod = {
     .opcode = TE_OP_FLOOR_MOD,
     .check = check_floor,
     .emit = emit_floor,
-    .kernel = "te_floor_mod_f32",
+    .kernel = TE_ONE_KERNEL(TE_K_FLOOR_MOD_F32),
     .inplace_input = te_inplace_same_shape_input,
 };

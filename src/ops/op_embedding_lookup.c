@@ -67,5 +67,5 @@ const te_op_def te_op_embedding_lookup = {
     .opcode = TE_OP_EMBEDDING_LOOKUP,
     .check = check,
     .emit = emit,
-    .kernel = "te_gather_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_GATHER_S8),
 };

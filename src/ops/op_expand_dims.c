@@ -68,9 +68,9 @@ static int expand_dims_check(te_graph *g, const te_op *op, te_diag *d)
     return check_axis(d, op, in, te_in(g, op, 1), out);
 }
 
-static const char *expand_dims_variant(const te_graph *g, const te_op *op)
+static te_kernel_id expand_dims_variant(const te_graph *g, const te_op *op)
 {
-    return te_move_is_view(g, op, 0, 0) ? "view" : "te_copy_bytes";
+    return te_move_is_view(g, op, 0, 0) ? TE_K_VIEW : TE_K_COPY_BYTES;
 }
 
 const te_op_def te_op_expand_dims = {

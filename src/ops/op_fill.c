@@ -95,7 +95,7 @@ const te_op_def te_op_fill = {
     .check = check_fill,
     .emit = emit_fill,
     .fold = fold_fill,
-    .kernel = "te_copy_gather_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
 };
 
 const te_op_def te_op_zeros_like = {

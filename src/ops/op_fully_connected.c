@@ -104,7 +104,7 @@ static int64_t macs(const te_graph *g, const te_op *op)
 
 /* The call shared by every variant; `kernel` picks it, `w` and `b` are the
  * weights and bias (folded for the fast kernels) it takes. */
-static void emit_call(te_emit *e, const te_op *op, const char *kernel, const char *w,
+static void emit_call(te_emit *e, const te_op *op, te_kernel_id kernel, const char *w,
                       const char *b, const te_name *mult, const te_name *shift, int32_t lo,
                       int32_t hi)
 {
@@ -112,7 +112,7 @@ static void emit_call(te_emit *e, const te_op *op, const char *kernel, const cha
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
     int units = te_in(g, op, 1)->shape[0], depth = te_in(g, op, 1)->shape[1];
     te_name x = te_emit_tensor(e, in->id), y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, te_kernel_by_name(kernel));
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_fully_connected_params");
     te_params_int(e, "batches", te_tensor_elems(out) / units);
     te_params_int(e, "depth", depth);
@@ -122,7 +122,7 @@ static void emit_call(te_emit *e, const te_op *op, const char *kernel, const cha
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     te_params_int(e, "per_channel", te_in(g, op, 1)->q.count > 1);
-    te_emit_call(e, kernel, te_params_end(e).s, x.s, w, b, mult->s, shift->s, y.s);
+    te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s, x.s, w, b, mult->s, shift->s, y.s);
 }
 
 /* A little-endian int32 of constant data. */
@@ -134,25 +134,25 @@ static int32_t read_i32(const uint8_t *p)
 
 /* The kernel: constant weights (and bias) get the fast kernels, the DSP
  * one when the target has SMLAD and every packed lane fits an int16. */
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *w = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
     int32_t *packed;
     int ok;
     if (te_convfam_s16(op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL))
-        return "te_fully_connected_s16";
+        return TE_K_FULLY_CONNECTED_S16;
     if (!w || !w->data || (b && !b->data) || w->rank != 2)
-        return "te_fully_connected_s8";
+        return TE_K_FULLY_CONNECTED_S8;
     if (!te_target_has_dsp(g->target))
-        return "te_fully_connected_s8_fast";
+        return TE_K_FULLY_CONNECTED_S8_FAST;
     /* packing only fails on a weight of -128: skip it when there is none */
     if (!memchr(w->data, 0x80, w->data_bytes))
-        return "te_fully_connected_s8_dsp";
+        return TE_K_FULLY_CONNECTED_S8_DSP;
     packed = malloc(sizeof(int32_t) * te_fc_dsp_words(w->shape[0], w->shape[1]) + 1);
     ok = packed && te_fc_dsp_pack((const int8_t *)w->data, w->shape[0], w->shape[1], packed) == 0;
     free(packed);
-    return ok ? "te_fully_connected_s8_dsp" : "te_fully_connected_s8_fast";
+    return ok ? TE_K_FULLY_CONNECTED_S8_DSP : TE_K_FULLY_CONNECTED_S8_FAST;
 }
 
 /* Constant weights: input offset folded into the bias at compile time,
@@ -172,7 +172,7 @@ static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_
     for (u = 0; u < units && b; u++)
         bias[u] = read_i32(b->data + 4 * (size_t)u);
     te_fc_fold_bias(wd, units, depth, bias, -in->q.zero_point[0], bias);
-    if (!strcmp(e->low->kernel, "te_fully_connected_s8_dsp")) {
+    if (e->low->kernel == TE_K_FULLY_CONNECTED_S8_DSP) {
         size_t n = te_fc_dsp_words(units, depth);
         packed = malloc(sizeof(int32_t) * n);
         if (!packed) {
@@ -183,14 +183,14 @@ static int emit_fast(te_emit *e, const te_op *op, const te_name *mult, const te_
             /* the DSP kernel reads the bias of whole blocks of rows */
             bn = te_emit_const_i32(e, bias, padded, "bias");
             wn = te_emit_const_i32(e, packed, n, "weights_packed");
-            emit_call(e, op, "te_fully_connected_s8_dsp", wn.s, bn.s, mult, shift, lo, hi);
+            emit_call(e, op, TE_K_FULLY_CONNECTED_S8_DSP, wn.s, bn.s, mult, shift, lo, hi);
             rc = 0;
             goto out;
         }
     }
     bn = te_emit_const_i32(e, bias, (size_t)units, "bias");
     wn = te_emit_tensor(e, w->id);
-    emit_call(e, op, "te_fully_connected_s8_fast", wn.s, bn.s, mult, shift, lo, hi);
+    emit_call(e, op, TE_K_FULLY_CONNECTED_S8_FAST, wn.s, bn.s, mult, shift, lo, hi);
     rc = 0;
 out:
     free(packed);
@@ -235,16 +235,16 @@ static int emit(te_emit *e, const te_op *op)
     const te_tensor *b = te_in(g, op, 2);
     int32_t lo, hi;
     te_name mult, shift, wt, bn;
-    if (!strcmp(e->low->kernel, "te_fully_connected_s16"))
+    if (e->low->kernel == TE_K_FULLY_CONNECTED_S16)
         return emit_s16(e, op);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;
-    if (strcmp(e->low->kernel, "te_fully_connected_s8") != 0)
+    if (e->low->kernel != TE_K_FULLY_CONNECTED_S8)
         return emit_fast(e, op, &mult, &shift, lo, hi);
     wt = te_emit_tensor(e, w->id);
     bn = te_emit_tensor(e, b ? b->id : -1);
-    emit_call(e, op, "te_fully_connected_s8", wt.s, bn.s, &mult, &shift, lo, hi);
+    emit_call(e, op, TE_K_FULLY_CONNECTED_S8, wt.s, bn.s, &mult, &shift, lo, hi);
     return 0;
 }
 

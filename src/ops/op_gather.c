@@ -171,15 +171,15 @@ static int gather_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *gather_variant(const te_graph *g, const te_op *op)
+static te_kernel_id gather_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *idx = &g->tensors[op->in[1]];
     gather_geom q;
     int64_t first, step;
     gather_geometry((te_graph *)g, op, &q);
     if (progression(idx, &q, &first, &step))
-        return "te_copy_gather_s8";
-    return idx->data || idx->type == TE_DT_INT32 ? "te_gather_s8" : "te_gather_idx64_s8";
+        return TE_K_COPY_GATHER_S8;
+    return idx->data || idx->type == TE_DT_INT32 ? TE_K_GATHER_S8 : TE_K_GATHER_IDX64_S8;
 }
 
 const te_op_def te_op_gather = {

@@ -123,5 +123,5 @@ const te_op_def te_op_gather_nd = {
     .check = check,
     .emit = emit,
     .fold = fold,
-    .kernel = "te_gather_nd",
+    .kernel = TE_ONE_KERNEL(TE_K_GATHER_ND),
 };

@@ -40,6 +40,6 @@ const te_op_def te_op_hard_swish = {
     .check = check,
     .emit = emit,
     .inplace_input = te_inplace_same_size_input0,
-    .kernel = "te_lut_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_LUT_S8),
     .patch_kind = te_patch_pointwise,
 };

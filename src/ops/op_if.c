@@ -72,5 +72,5 @@ const te_op_def te_op_if = {
     .check = if_check,
     .emit = if_emit,
     .view_input = if_view,
-    .kernel = "te_copy_bytes",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_BYTES),
 };

@@ -50,9 +50,9 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return g->tensors[op->in[0]].type == TE_DT_INT8 ? "te_l2norm_s8" : "te_l2norm_f32";
+    return g->tensors[op->in[0]].type == TE_DT_INT8 ? TE_K_L2NORM_S8 : TE_K_L2NORM_F32;
 }
 
 const te_op_def te_op_l2_normalization = {

@@ -70,5 +70,5 @@ const te_op_def te_op_l2_pool2d = {
     .opcode = TE_OP_L2_POOL_2D,
     .check = l2_check,
     .emit = l2_emit,
-    .kernel = "te_l2_pool_f32",
+    .kernel = TE_ONE_KERNEL(TE_K_L2_POOL_F32),
 };

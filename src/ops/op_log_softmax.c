@@ -91,10 +91,10 @@ static int emit(te_emit *e, const te_op *op)
 }
 
 /* The kernel emit() calls: the input type picks it. */
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
-    return in && in->type == TE_DT_FLOAT32 ? "te_log_softmax_f32" : "te_log_softmax_s8";
+    return in && in->type == TE_DT_FLOAT32 ? TE_K_LOG_SOFTMAX_F32 : TE_K_LOG_SOFTMAX_S8;
 }
 
 const te_op_def te_op_log_softmax = {

@@ -63,7 +63,7 @@ const te_op_def te_op_logical_and = {
     .check = check_binary,
     .emit = emit_binary,
     .inplace_input = te_inplace_same_shape_input,
-    .kernel = "te_logical_binary",
+    .kernel = TE_ONE_KERNEL(TE_K_LOGICAL_BINARY),
 };
 
 const te_op_def te_op_logical_or = {
@@ -71,7 +71,7 @@ const te_op_def te_op_logical_or = {
     .check = check_binary,
     .emit = emit_binary,
     .inplace_input = te_inplace_same_shape_input,
-    .kernel = "te_logical_binary",
+    .kernel = TE_ONE_KERNEL(TE_K_LOGICAL_BINARY),
 };
 
 const te_op_def te_op_logical_not = {
@@ -79,5 +79,5 @@ const te_op_def te_op_logical_not = {
     .check = check_not,
     .emit = emit_not,
     .inplace_input = te_inplace_same_size_input0,
-    .kernel = "te_logical_not",
+    .kernel = TE_ONE_KERNEL(TE_K_LOGICAL_NOT),
 };

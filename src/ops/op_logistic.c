@@ -28,9 +28,9 @@ static int emit(te_emit *e, const te_op *op)
     return te_lut_emit_sigmoid(e, op, te_lut_logistic);
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return te_in((te_graph *)g, op, 0)->type == TE_DT_INT16 ? "te_sigmoid_s16" : "te_lut_s8";
+    return te_in((te_graph *)g, op, 0)->type == TE_DT_INT16 ? TE_K_SIGMOID_S16 : TE_K_LUT_S8;
 }
 
 const te_op_def te_op_logistic = {
@@ -38,7 +38,7 @@ const te_op_def te_op_logistic = {
     .check = check,
     .emit = emit,
     .inplace_input = te_inplace_same_size_input0,
-    .kernel = "te_lut_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_LUT_S8),
     .variant = variant,
     .patch_kind = te_s16_act_patch_kind,
     .int16x8 = 1,

@@ -91,9 +91,9 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return is_s8_rsqrt(g, op) ? "te_lut_s8_min" : te_kernel_name(kernel_of(op->opcode));
+    return is_s8_rsqrt(g, op) ? TE_K_LUT_S8_MIN : kernel_of(op->opcode);
 }
 
 #define TE_MATH_DEF(NAME, OPCODE)                                                              \

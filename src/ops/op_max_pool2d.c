@@ -8,7 +8,7 @@ static int max_emit(te_emit *e, const te_op *op)
     return te_pool_emit(e, op, te_pool_kernel(e->g, op, 1));
 }
 
-static const char *max_variant(const te_graph *g, const te_op *op)
+static te_kernel_id max_variant(const te_graph *g, const te_op *op)
 {
     return te_pool_kernel(g, op, 1);
 }

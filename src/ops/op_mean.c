@@ -191,25 +191,25 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
 
 /* The kernel emit() calls: int8, int16, or int16 with equal input and
  * output quantization (TFLite Micro compares the float scales). */
-static const char *mean_variant(const te_graph *g, const te_op *op)
+static te_kernel_id mean_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
     if (in->type != TE_DT_INT16)
-        return "te_mean_s8";
+        return TE_K_MEAN_S8;
     if (in->q.zero_point[0] == out->q.zero_point[0] && in->q.scale[0] == out->q.scale[0])
-        return "te_mean_same_scale_s16";
-    return "te_mean_s16";
+        return TE_K_MEAN_SAME_SCALE_S16;
+    return TE_K_MEAN_S16;
 }
 
 static int mean_emit(te_emit *e, const te_op *op)
 {
-    const char *kernel = mean_variant(e->g, op);
+    te_kernel_id kernel = mean_variant(e->g, op);
     const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_mean_params p;
     te_mean_make_params(in, axis, out, &p);
-    te_emit_kernel(e, te_kernel_by_name(kernel));
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_mean_params");
     te_params_int(e, "n_keep", p.n_keep);
     te_params_ints(e, "keep_size", p.keep_size, 6);
@@ -222,7 +222,7 @@ static int mean_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_call(e, kernel, te_params_end(e).s, pi.s, po.s);
+    te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 

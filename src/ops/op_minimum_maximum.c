@@ -63,9 +63,9 @@ static int inplace_input(const te_graph *g, const te_op *op)
     return te_inplace_same_shape_input(g, op);
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return scalar_const_input(g, op) >= 0 ? "te_lut_s8" : "te_minmax_s8";
+    return scalar_const_input(g, op) >= 0 ? TE_K_LUT_S8 : TE_K_MINMAX_S8;
 }
 
 const te_op_def te_op_minimum = {

@@ -117,11 +117,11 @@ static int mirror_pad_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *mirror_pad_variant(const te_graph *g, const te_op *op)
+static te_kernel_id mirror_pad_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_copy_table_s8";
+    return TE_K_COPY_TABLE_S8;
 }
 
 const te_op_def te_op_mirror_pad = {

@@ -74,10 +74,10 @@ static int mul_emit(te_emit *e, const te_op *op)
 }
 
 /* The kernel emit() calls: the output type picks it. */
-static const char *mul_variant(const te_graph *g, const te_op *op)
+static te_kernel_id mul_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
-    return out && out->type == TE_DT_INT16 ? "te_mul_s16" : "te_mul_s8";
+    return out && out->type == TE_DT_INT16 ? TE_K_MUL_S16 : TE_K_MUL_S8;
 }
 
 const te_op_def te_op_mul = {

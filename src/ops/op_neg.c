@@ -31,11 +31,11 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_neg_f32";
+    return TE_K_NEG_F32;
 }
 
 const te_op_def te_op_neg = {

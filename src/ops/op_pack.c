@@ -105,11 +105,11 @@ static int pack_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *pack_variant(const te_graph *g, const te_op *op)
+static te_kernel_id pack_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_concat_s8";
+    return TE_K_CONCAT_S8;
 }
 
 /* The same row copies done now, on constant inputs. */
@@ -213,13 +213,13 @@ static int unpack_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *unpack_variant(const te_graph *g, const te_op *op)
+static te_kernel_id unpack_variant(const te_graph *g, const te_op *op)
 {
     int k;
     for (k = 0; k < op->n_out; k++)
         if (!te_move_is_view(g, op, 0, k))
-            return "te_copy_gather_s8";
-    return "view";
+            return TE_K_COPY_GATHER_S8;
+    return TE_K_VIEW;
 }
 
 const te_op_def te_op_unpack = {

@@ -156,17 +156,17 @@ const te_op_def te_op_pad = {
     .opcode = TE_OP_PAD,
     .check = pad_check,
     .emit = pad_emit,
-    .kernel = "te_pad_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_PAD_S8),
     .hw_padding = pad_hw_padding,
 };
 
 /* PADV2: the same operator with its constant_values input always given
  * (TFLite Micro runs both through one kernel). */
-static const char *padv2_variant(const te_graph *g, const te_op *op)
+static te_kernel_id padv2_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_pad_s8";
+    return TE_K_PAD_S8;
 }
 
 const te_op_def te_op_padv2 = {

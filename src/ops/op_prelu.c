@@ -64,11 +64,11 @@ static int inplace_input(const te_graph *g, const te_op *op)
     return te_inplace_same_shape_input(g, op) == 0 ? 0 : -1;
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_prelu_s8";
+    return TE_K_PRELU_S8;
 }
 
 const te_op_def te_op_prelu = {

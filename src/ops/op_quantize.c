@@ -116,13 +116,13 @@ static int quantize_inplace(const te_graph *g, const te_op *op)
     return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
 }
 
-/* The kernel emit() calls, by name. */
-static const char *quantize_variant(const te_graph *g, const te_op *op)
+/* The kernel emit() calls (TE_K_UNKNOWN for a pair check() refuses). */
+static te_kernel_id quantize_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
     te_kernel_id k = quantize_kernel(in, out);
-    return k == TE_K_COUNT ? "te_quantize" : te_kernel_name(k);
+    return k == TE_K_COUNT ? TE_K_UNKNOWN : k;
 }
 
 /* On a patch: int8 requantization, or float32 / uint8 -> int8 at a model's

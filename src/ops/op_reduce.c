@@ -154,12 +154,12 @@ static int extreme_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *reduce_variant(const te_graph *g, const te_op *op)
+static te_kernel_id reduce_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     if (op->opcode == TE_OP_SUM)
-        return "te_mean_s8";
-    return op->opcode == TE_OP_REDUCE_MAX ? "te_reduce_max_s8" : "te_reduce_min_s8";
+        return TE_K_MEAN_S8;
+    return op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8;
 }
 
 const te_op_def te_op_sum = {

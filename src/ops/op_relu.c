@@ -30,9 +30,9 @@ static int emit(te_emit *e, const te_op *op)
     return is_s16(e->g, op) ? te_relu_s16_emit(e, op, 0) : te_lut_op_emit(e, op);
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    return is_s16(g, op) ? "te_relu_s16" : "te_lut_s8";
+    return is_s16(g, op) ? TE_K_RELU_S16 : TE_K_LUT_S8;
 }
 
 const te_op_def te_op_relu = {
@@ -43,6 +43,6 @@ const te_op_def te_op_relu = {
     .variant = variant,
     .lut = table_for,
     .inplace_input = te_inplace_same_size_input0,
-    .kernel = "te_lut_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_LUT_S8),
     .patch_kind = te_patch_pointwise,
 };

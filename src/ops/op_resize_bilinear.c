@@ -124,11 +124,11 @@ static int bilinear_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *bilinear_variant(const te_graph *g, const te_op *op)
+static te_kernel_id bilinear_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_resize_bilinear_s8";
+    return TE_K_RESIZE_BILINEAR_S8;
 }
 
 const te_op_def te_op_resize_bilinear = {

@@ -108,5 +108,5 @@ const te_op_def te_op_resize_nearest_neighbor = {
     .check = resize_check,
     .emit = resize_emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
-    .kernel = "te_resize_nearest_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_RESIZE_NEAREST_S8),
 };

@@ -122,14 +122,14 @@ const te_op_def te_op_read_variable = {
     .check = read_variable_check,
     .emit = te_move_emit_copy,
     .view_input = read_variable_view,
-    .kernel = "te_copy_bytes",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_BYTES),
 };
 
 const te_op_def te_op_assign_variable = {
     .opcode = TE_OP_ASSIGN_VARIABLE,
     .check = assign_variable_check,
     .emit = assign_variable_emit,
-    .kernel = "te_copy_bytes",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_BYTES),
 };
 
 const te_op_def te_op_var_handle = {

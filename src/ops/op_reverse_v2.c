@@ -110,5 +110,5 @@ const te_op_def te_op_reverse_v2 = {
     .check = check,
     .emit = emit,
     .fold = fold,
-    .kernel = "te_copy_gather_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
 };

@@ -113,9 +113,9 @@ static int slice_emit(te_emit *e, const te_op *op)
     return te_move_emit_gather(e, op, base, in->rank, size, steps);
 }
 
-static const char *slice_variant(const te_graph *g, const te_op *op)
+static te_kernel_id slice_variant(const te_graph *g, const te_op *op)
 {
-    return te_move_is_view(g, op, 0, 0) ? "view" : "te_copy_gather_s8";
+    return te_move_is_view(g, op, 0, 0) ? TE_K_VIEW : TE_K_COPY_GATHER_S8;
 }
 
 const te_op_def te_op_slice = {

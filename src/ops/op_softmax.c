@@ -146,13 +146,13 @@ static int emit(te_emit *e, const te_op *op)
 }
 
 /* The kernel emit() calls: the output type picks it. */
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
     if (in && in->type == TE_DT_INT16)
-        return "te_softmax_s16";
-    return out && out->type == TE_DT_INT16 ? "te_softmax_s8_s16" : "te_softmax_s8";
+        return TE_K_SOFTMAX_S16;
+    return out && out->type == TE_DT_INT16 ? TE_K_SOFTMAX_S8_S16 : TE_K_SOFTMAX_S8;
 }
 
 const te_op_def te_op_softmax = {

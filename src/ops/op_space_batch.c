@@ -157,11 +157,11 @@ static int space_batch_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *space_batch_variant(const te_graph *g, const te_op *op)
+static te_kernel_id space_batch_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
-    return op->opcode == TE_OP_SPACE_TO_BATCH_ND ? "te_space_to_batch_s8"
-                                                 : "te_batch_to_space_s8";
+    return op->opcode == TE_OP_SPACE_TO_BATCH_ND ? TE_K_SPACE_TO_BATCH_S8
+                                                 : TE_K_BATCH_TO_SPACE_S8;
 }
 
 const te_op_def te_op_space_to_batch_nd = {

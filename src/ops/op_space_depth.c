@@ -92,11 +92,11 @@ static int space_depth_emit(te_emit *e, const te_op *op)
     return te_move_emit_gather(e, op, 0, 6, counts, steps);
 }
 
-static const char *space_depth_variant(const te_graph *g, const te_op *op)
+static te_kernel_id space_depth_variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_copy_gather_s8";
+    return TE_K_COPY_GATHER_S8;
 }
 
 const te_op_def te_op_depth_to_space = {

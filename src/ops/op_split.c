@@ -176,13 +176,13 @@ static int split_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-static const char *split_variant(const te_graph *g, const te_op *op)
+static te_kernel_id split_variant(const te_graph *g, const te_op *op)
 {
     int k;
     for (k = 0; k < op->n_out; k++)
         if (!te_move_is_view(g, op, data_input(op), k))
-            return "te_copy_gather_s8";
-    return "view";
+            return TE_K_COPY_GATHER_S8;
+    return TE_K_VIEW;
 }
 
 const te_op_def te_op_split = {

@@ -66,11 +66,11 @@ static int emit(te_emit *e, const te_op *op)
     return te_bcast_emit(e, op, TE_K_SQUARED_DIFFERENCE_S8, te_params_end(e).s);
 }
 
-static const char *variant(const te_graph *g, const te_op *op)
+static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
     (void)g;
     (void)op;
-    return "te_squared_difference_s8";
+    return TE_K_SQUARED_DIFFERENCE_S8;
 }
 
 const te_op_def te_op_squared_difference = {

@@ -205,6 +205,6 @@ const te_op_def te_op_strided_slice = {
     .int16x8 = 1,
     .check = slice_check,
     .emit = slice_emit,
-    .kernel = "te_copy_gather_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
     .fold = slice_fold,
 };

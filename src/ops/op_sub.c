@@ -158,7 +158,7 @@ static void sub_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     int32_t u1[256], u2[256];
     (void)o;
     l->variant = sub_plan(g, op, &p, &ap, u1, u2) ? SUB_LUT : SUB_PLAIN;
-    l->kernel = l->variant == SUB_LUT ? "te_add_s8_lut" : "te_sub_s8";
+    l->kernel = l->variant == SUB_LUT ? TE_K_ADD_S8_LUT : TE_K_SUB_S8;
 }
 
 const te_op_def te_op_sub = {

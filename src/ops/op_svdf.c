@@ -279,13 +279,13 @@ static int64_t svdf_macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(wf) * in->shape[0] + te_tensor_elems(st);
 }
 
-static const char *svdf_variant(const te_graph *g, const te_op *op)
+static te_kernel_id svdf_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *wt = te_in((te_graph *)g, op, SV_WT);
     int s16 = wt && wt->type == TE_DT_INT16;
     if (use_dsp(g, op))
-        return s16 ? "te_svdf_s8_s16_dsp" : "te_svdf_s8_s8_dsp";
-    return s16 ? "te_svdf_s8_s16" : "te_svdf_s8_s8";
+        return s16 ? TE_K_SVDF_S8_S16_DSP : TE_K_SVDF_S8_S8_DSP;
+    return s16 ? TE_K_SVDF_S8_S16 : TE_K_SVDF_S8_S8;
 }
 
 const te_op_def te_op_svdf = {

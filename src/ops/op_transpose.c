@@ -94,7 +94,7 @@ const te_op_def te_op_transpose = {
     .opcode = TE_OP_TRANSPOSE,
     .check = transpose_check,
     .emit = transpose_emit,
-    .kernel = "te_copy_gather_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
     .patch_kind = te_patch_pointwise,
     .patch_axes = transpose_patch_axes,
 };

@@ -129,6 +129,6 @@ const te_op_def te_op_transpose_conv = {
     .check = check,
     .macs = macs,
     .emit = emit,
-    .kernel = "te_transpose_conv_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_TRANSPOSE_CONV_S8),
     .rescale = {2, 2, 1},
 };

@@ -359,5 +359,5 @@ const te_op_def te_op_unidirectional_sequence_lstm = {
     .emit = emit,
     .lower = lower,
     .lower_once = 1,
-    .kernel = "te_lstm_s8",
+    .kernel = TE_ONE_KERNEL(TE_K_LSTM_S8),
 };

@@ -15,6 +15,14 @@
 #include "lowering.h"
 #include "op_cost.h"
 
+/* te_op_def.kernel: set by TE_ONE_KERNEL(id); zero (left out) when the op
+ * has no one kernel. */
+typedef struct {
+    int set;
+    te_kernel_id id;
+} te_op_kernel;
+#define TE_ONE_KERNEL(kernel_id) {1, (kernel_id)}
+
 /* How an operator can run on a spatial region (patch) of its tensors, in a
  * patch-based first stage (src/plan/patch_*.c). */
 typedef enum {
@@ -56,10 +64,11 @@ typedef struct {
      * wider tensor (te_lowering.slice_pitch): a CONCATENATION's
      * producers then write straight into its output.  May be NULL. */
     int (*slice_output)(const te_graph *g, const te_op *op);
-    /* The runtime kernel emit() calls for this op as planned (for reports
-     * and the cost model), e.g. "te_conv2d_gemm_s8".  May be NULL for an
-     * op with one kernel (then `kernel` names it). */
-    const char *(*variant)(const te_graph *g, const te_op *op);
+    /* The registry kernel emit() calls for this op as planned (for reports
+     * and the cost model), e.g. TE_K_CONV2D_GEMM_S8, or TE_K_VIEW when it
+     * calls none.  May be NULL for an op with one kernel (then `kernel`
+     * names it). */
+    te_kernel_id (*variant)(const te_graph *g, const te_op *op);
     /* The op's own lowering decisions for one plan candidate (kernel
      * variant, scratch bytes, work area, cost features such as the
      * depthwise column mode), into l, which holds the common ones already:
@@ -70,9 +79,10 @@ typedef struct {
     /* 1: the lowering depends on the graph after the passes alone (not on
      * storage decisions or plan options): later candidates reuse it. */
     int lower_once;
-    /* The one runtime kernel of an op without variant(), for reports and
-     * the cost model.  NULL: "unknown". */
-    const char *kernel;
+    /* The one registry kernel of an op without variant(), for reports and
+     * the cost model: TE_ONE_KERNEL(TE_K_LUT_S8).  Left out: TE_K_UNKNOWN
+     * (unless variant() or lower() say). */
+    te_op_kernel kernel;
     /* Adds the op's own cost features (window, taps, row, ...) to the
      * common ones f already holds (te_cost_features_of).  May be NULL. */
     void (*cost_features)(const te_graph *g, const te_op *op, te_cost_features *f);

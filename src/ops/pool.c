@@ -150,13 +150,13 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
                         p->act_min, p->act_max, &p->act_min, &p->act_max);
 }
 
-int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
+int te_pool_emit(te_emit *e, const te_op *op, te_kernel_id kernel)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
     te_pool_params p;
     te_pool_make_params(&op->opt, in, out, &p);
-    te_emit_kernel(e, te_kernel_by_name(kernel_fn));
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_pool_params");
     te_params_int(e, "batches", p.batches);
     te_params_int(e, "in_h", p.in_h);
@@ -172,16 +172,16 @@ int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn)
     te_params_int(e, "pad_w", p.pad_w);
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
-    te_emit_call(e, kernel_fn, te_params_end(e).s, pi.s, po.s);
+    te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 
-const char *te_pool_kernel(const te_graph *g, const te_op *op, int is_max)
+te_kernel_id te_pool_kernel(const te_graph *g, const te_op *op, int is_max)
 {
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
     if (out && out->type == TE_DT_INT16)
-        return is_max ? "te_pool_max_s16" : "te_pool_avg_s16";
-    return is_max ? "te_pool_max_s8" : "te_pool_avg_s8";
+        return is_max ? TE_K_POOL_MAX_S16 : TE_K_POOL_AVG_S16;
+    return is_max ? TE_K_POOL_MAX_S8 : TE_K_POOL_AVG_S8;
 }
 
 void te_pool_cost_features(const te_graph *g, const te_op *op, te_cost_features *f)

@@ -37,9 +37,9 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
 
 /* The kernel of a max (is_max 1) or average pool: the output type picks
  * the int8 or the int16 one. */
-const char *te_pool_kernel(const te_graph *g, const te_op *op, int is_max);
+te_kernel_id te_pool_kernel(const te_graph *g, const te_op *op, int is_max);
 
-/* Writes the parameters and `kernel_fn(&p, input 0, output 0);`. */
-int te_pool_emit(te_emit *e, const te_op *op, const char *kernel_fn);
+/* Writes the parameters and `kernel(&p, input 0, output 0);`. */
+int te_pool_emit(te_emit *e, const te_op *op, te_kernel_id kernel);
 
 #endif
