@@ -421,7 +421,7 @@ def read_kept(path, fitted):
     them (--keep-others): {model: [coefficient row text]}, {model: [code row
     text]}; their coefficients also go into TABLES (sibling lookups)."""
     text = open(path).read()
-    coef_part, code_part = text.split("te_cost_code_table[] = {", 1)
+    coef_part, _, code_part = text.partition("te_cost_code_table[] = {")
     kept, kept_code = {}, {}
     for m in ROW_RE.finditer(coef_part):
         cm = m.group(1)
@@ -460,20 +460,9 @@ def write_table(path, results, date, kept=None, kept_code=None):
                 ", ".join(c_num(v) for v in e["const"]), e["samples"], e.get("err", 0)))
     out += ["};",
             "const int te_cost_table_size = (int)(sizeof te_cost_table / sizeof te_cost_table[0]);",
-            "", "/* cost model, kernel variant or family, bytes once, bytes per call */",
-            "const te_cost_code te_cost_code_table[] = {"]
-    for rows in (kept_code or {}).values():
-        out += rows
-    for cm, r in results.items():
-        if not r["code"]:
-            continue  # no object sizes (host)
-        out.append('    {"%s", "base", %d, 0},' % (cm, round(r["base"])))
-        for k, v in sorted(r["code"].items()):
-            out.append('    {"%s", "%s", %d, %d},' % (cm, k, round(v[0]), round(v[1])))
-    out += ['    {"", "", 0, 0}, /* never empty */',
-            "};",
-            "const int te_cost_code_table_size =",
-            "    (int)(sizeof te_cost_code_table / sizeof te_cost_code_table[0]);", ""]
+            ""]
+    # code bytes: runtime/te_kernel_code.def (tools/kernel_code.sh, measured);
+    # the fitted code rows only serve the flash section of the report
     with open(path, "w") as f:
         f.write("\n".join(out))
 

@@ -99,27 +99,6 @@ size_t te_cost_const_bytes(const te_cost_coef *row, const char *variant, size_t 
     return v > 0 ? (size_t)(v + 0.5) : 0;
 }
 
-const te_cost_code *te_cost_code_row(const char *model, const char *name)
-{
-    const te_cost_code *best = NULL;
-    size_t best_len = 0;
-    int i;
-    for (i = 0; i < te_cost_code_table_size; i++) {
-        const te_cost_code *c = &te_cost_code_table[i];
-        size_t len = strlen(c->name);
-        if (strcmp(c->model, model))
-            continue;
-        if (!strcmp(c->name, name))
-            return c;
-        if (!strncmp(name, "te_", 3) && !strncmp(name + 3, c->name, len) && name[3 + len] == '_' &&
-            len > best_len) {
-            best = c;
-            best_len = len;
-        }
-    }
-    return best;
-}
-
 double te_cost_op_estimate(const char *model, const te_op *op, const te_lowering *l)
 {
     if (!l)

@@ -28,23 +28,19 @@ extern const te_cost_coef te_cost_table[];
 extern const int te_cost_table_size;
 extern const char te_cost_table_date[];
 
-/* Flash bytes of code on a cost model, per name: a kernel variant, a kernel
- * family (the runtime file te_<family>.c: the mean of its variants, for
- * variants not calibrated yet) or "base" (NAME_invoke and the I/O
- * accessors).  A kernel costs `bytes` once and `per_call` at every call
- * (always-inlined kernels are copied into each call). */
-typedef struct {
-    const char *model, *name;
-    int bytes, per_call;
-} te_cost_code;
-
-extern const te_cost_code te_cost_code_table[];
-extern const int te_cost_code_table_size;
-
-/* The code table row of "base", a kernel variant, or else the variant's
- * family (the longest family f with the variant named te_<f>_...); NULL if
- * none. */
-const te_cost_code *te_cost_code_row(const char *model, const char *name);
+/* Flash bytes of code on a cost model (cost_code.c, measured by
+ * tools/kernel_code.sh into runtime/te_kernel_code.def): a kernel's own
+ * code with the helpers it reaches (kernel: a registry id, te_kernel_id;
+ * 0 for a kernel or model the table has no bytes for), the generated
+ * file's own functions (invoke, reset, accessors) and what each kernel
+ * call adds to the invoke function. */
+#define TE_CODE_COLUMNS 5
+int te_cost_kernel_code(const char *model, int kernel);
+int te_cost_base_code(const char *model);
+int te_cost_call_code(const char *model);
+/* The registry id of a lowering's kernel name (its function, or the _inl
+ * form the registry names), or -1 ("view", unknown). */
+int te_cost_kernel_of(const char *name);
 
 /* The cost model of a target (te_target): "cortex-m4", "cortex-m7", "host"
  * (generic C, measured on the build machine), "x86-64-v3" (its AVX2
