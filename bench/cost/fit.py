@@ -413,7 +413,6 @@ def c_num(v):
 
 ROW_RE = re.compile(r'^    \{"([^"]*)", "([^"]*)", (TE_K_\w+), (NULL|"[^"]*"), \{([^}]*)\},\n'
                     r'     \{([^}]*)\}, (\d+), ([-0-9.]+)\},$', re.M)
-CODE_RE = re.compile(r'^    \{"([^"]+)", (TE_K_\w+), (NULL|"[^"]*"), (-?\d+), (-?\d+)\},$', re.M)
 
 # The kernel registry: C table rows name kernels by id (TE_K_<ID>), reports
 # and the calibration by the name te_kernel_report_name gives (the C
@@ -450,12 +449,10 @@ def c_kernel(key):
 
 def read_kept(path, fitted):
     """The rows of the cost models not fitted in this run, as the table has
-    them (--keep-others): {model: [coefficient row text]}, {model: [code row
-    text]}; their coefficients also go into TABLES (sibling lookups)."""
-    text = open(path).read()
-    coef_part, code_part = text.split("te_cost_code_table[] = {", 1)
-    kept, kept_code = {}, {}
-    for m in ROW_RE.finditer(coef_part):
+    them (--keep-others): {model: [coefficient row text]}; their coefficients
+    also go into TABLES (sibling lookups)."""
+    kept = {}
+    for m in ROW_RE.finditer(open(path).read()):
         cm = m.group(1)
         if cm in fitted:
             continue
@@ -465,13 +462,10 @@ def read_kept(path, fitted):
             "coef": [float(v) for v in m.group(5).split(",")],
             "const": [float(v) for v in m.group(6).split(",")],
             "samples": int(m.group(7)), "err": float(m.group(8))}
-    for m in CODE_RE.finditer(code_part):
-        if m.group(1) not in fitted:
-            kept_code.setdefault(m.group(1), []).append(m.group(0))
-    return kept, kept_code
+    return kept
 
 
-def write_table(path, results, date, kept=None, kept_code=None):
+def write_table(path, results, date, kept=None):
     out = ["/* cost_table.c - coefficients of the cost model (cost_model.h): per cost model",
            " * and (operator, kernel variant), estimated instructions = sum of coefficient x",
            " * feature (macs, window, taps, out, in, rows, calls); \"*\" rows are the fallbacks.",
@@ -493,21 +487,9 @@ def write_table(path, results, date, kept=None, kept_code=None):
                 ", ".join(c_num(v) for v in e["const"]), e["samples"], e.get("err", 0)))
     out += ["};",
             "const int te_cost_table_size = (int)(sizeof te_cost_table / sizeof te_cost_table[0]);",
-            "", "/* cost model, kernel variant (or TE_K_ANY), family or \"base\", bytes once, bytes per call */",
-            "const te_cost_code te_cost_code_table[] = {"]
-    for rows in (kept_code or {}).values():
-        out += rows
-    for cm, r in results.items():
-        if not r["code"]:
-            continue  # no object sizes (host)
-        out.append('    {"%s", TE_K_ANY, "base", %d, 0},' % (cm, round(r["base"])))
-        for k, v in sorted(r["code"].items()):
-            kernel = ("%s, NULL" % KERNEL_IDS[k]) if k.startswith("te_") else ('TE_K_ANY, "%s"' % k)
-            out.append('    {"%s", %s, %d, %d},' % (cm, kernel, round(v[0]), round(v[1])))
-    out += ['    {"", TE_K_ANY, NULL, 0, 0}, /* never empty */',
-            "};",
-            "const int te_cost_code_table_size =",
-            "    (int)(sizeof te_cost_code_table / sizeof te_cost_code_table[0]);", ""]
+            ""]
+    # code bytes: runtime/te_kernel_code.def (tools/kernel_code.sh, measured);
+    # the fitted code rows only serve the flash section of the report
     with open(path, "w") as f:
         f.write("\n".join(out))
 
@@ -667,10 +649,10 @@ def main():
                                         "runtime")
     date = datetime.date.today().isoformat()
     results = {}
-    kept = kept_code = None
+    kept = None
     read_registry(runtime)
     if a.keep_others:
-        kept, kept_code = read_kept(a.table, set(a.models.split()))
+        kept = read_kept(a.table, set(a.models.split()))
     order = sorted(a.models.split(), key=lambda cm: cm not in SIBLING.values())
     for cm in order:  # siblings first: the others fall back on them
         models = load_cost_model(a.work, cm)
@@ -702,7 +684,7 @@ def main():
     if not results:
         sys.exit("fit.py: nothing to fit")
     results = {cm: results[cm] for cm in a.models.split() if cm in results}
-    write_table(a.table, results, date, kept, kept_code)
+    write_table(a.table, results, date, kept)
     md = results_markdown(results, date)
     write_doc(a.doc, md, " (%s)" % " ".join(results) if a.keep_others else "")
     print(md)

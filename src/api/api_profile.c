@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "../ir/target.h"
+#include "../codegen/kernels.h"
+#include "../ops/flash_budget.h"
 #include "../ops/ops.h"
 #include "api_internal.h"
 #include "cost_model.h"
@@ -158,31 +160,58 @@ static int count_infos(const te_graph *g, const te_plan *p)
     return n;
 }
 
-/* Code: every kernel once, plus its bytes per call at every call, plus the
- * base (invoke function, accessors). */
-static size_t code_bytes(const report_box *b, const char *model, int patched)
+/* One kernel call of the generated invoke (kernel: its id in the
+ * lowering record, op: the operator or patch clone it runs): its call's
+ * bytes, and its kernel's code the first time (used[]); a DSP depthwise
+ * call the flash budget inlines costs one inlined copy instead
+ * (flash_budget.h, arm-gcc -O2 measured). */
+static size_t call_code(const char *model, const te_graph *g, const te_op *op,
+                        te_kernel_id kernel, unsigned char *used)
 {
-    const te_report *r = &b->pub;
-    const te_cost_code **seen = calloc((size_t)r->n_layers + 2, sizeof *seen);
-    const te_cost_code *base = te_cost_code_base(model);
-    size_t sum = base ? (size_t)base->bytes : 0;
-    int i, k, n = 0;
-    for (i = 0; i <= r->n_layers && seen; i++) {
-        te_kernel_id v = i < r->n_layers ? b->kernels[i] : TE_K_PATCH_COPY_S8;
-        const te_cost_code *c;
-        if (i == r->n_layers && !patched)
-            break;
-        if (!(c = te_cost_code_row(model, v)))
+    const te_kernel_info *k = te_kernel_get(kernel);
+    size_t sum = (size_t)te_cost_call_code(model);
+    if (kernel == TE_K_VIEW)
+        return 0;
+    if (!k)
+        return sum;
+    if (op && k->family && !strcmp(k->family, "depthwise_dsp") && te_flash_dw_inline(g, op))
+        return sum + TE_FLASH_DW_INLINE_BYTES;
+    if (!used[kernel]) {
+        used[kernel] = 1;
+        sum += (size_t)te_cost_kernel_code(model, kernel);
+    }
+    return sum;
+}
+
+/* Code (runtime/te_kernel_code.def, measured): the generated file's own
+ * functions, every kernel it calls once, and each call; the GEMM copies
+ * --flash-limit inlines as the flash budget counts them. */
+static size_t code_bytes(const te_model *m, const char *model)
+{
+    const te_graph *g = m->g;
+    const te_plan *p = m->plan;
+    unsigned char used[TE_K_COUNT] = {0};
+    size_t sum = (size_t)te_cost_base_code(model) + (size_t)te_flash_gemm_inline_bytes(g);
+    int s, k;
+    for (s = 0; s < p->n_steps; s++) {
+        const te_op *op = &g->ops[p->schedule[s]];
+        if (!g->patch || s >= g->patch->n_ops) {
+            sum += call_code(model, g, op, lowering_of(m, op)->kernel, used);
             continue;
-        sum += (size_t)c->per_call;
-        for (k = 0; k < n && seen[k] != c; k++)
-            ;
-        if (k == n) {
-            seen[n++] = c;
-            sum += (size_t)c->bytes;
+        }
+        for (k = 0; k < g->patch->n_steps; k++) {
+            const te_patch_step *st = &g->patch->steps[k];
+            const te_op *clone;
+            if (st->op != op->index)
+                continue;
+            if (st->kind != TE_PSTEP_OP) {
+                sum += call_code(model, g, NULL, TE_K_PATCH_COPY_S8, used);
+                continue;
+            }
+            clone = &g->patch->clones[st->clone];
+            sum += call_code(model, g, clone, lowering_of(m, clone)->kernel, used);
         }
     }
-    free(seen);
     return sum;
 }
 
@@ -212,7 +241,7 @@ static void fill_totals(report_box *b, const te_model *m, const char *model)
         consts += l->const_bytes;
     }
     r->const_bytes = consts;
-    r->code_bytes = code_bytes(b, model, g->patch != NULL);
+    r->code_bytes = code_bytes(m, model);
     r->flash_bytes = r->const_bytes + r->code_bytes;
     if (g->patch) {
         r->patch_ops = g->patch->n_ops;

@@ -139,51 +139,6 @@ size_t te_cost_const_bytes(const te_cost_coef *row, te_kernel_id variant, size_t
     return v > 0 ? (size_t)(v + 0.5) : 0;
 }
 
-/* 1 when family groups kernel: the kernel's C name is te_<family>_...  The
- * code table's families are runtime file names, and its kernel groups are
- * made this way by bench/cost/fit.py (family_of); kernels are never
- * identified by name here. */
-static int named_in_family(te_kernel_id kernel, const char *family)
-{
-    const char *name = te_kernel_report_name(kernel);
-    size_t len = strlen(family);
-    return !strncmp(name, "te_", 3) && !strncmp(name + 3, family, len) && name[3 + len] == '_';
-}
-
-const te_cost_code *te_cost_code_row(const char *model, te_kernel_id kernel)
-{
-    const te_cost_code *best = NULL;
-    size_t best_len = 0;
-    int i;
-    if (!te_kernel_get(kernel))
-        return NULL;
-    for (i = 0; i < te_cost_code_table_size; i++) {
-        const te_cost_code *c = &te_cost_code_table[i];
-        if (strcmp(c->model, model))
-            continue;
-        if (c->kernel == kernel)
-            return c;
-        if (c->kernel == TE_K_ANY && c->name && strlen(c->name) > best_len &&
-            named_in_family(kernel, c->name)) {
-            best = c;
-            best_len = strlen(c->name);
-        }
-    }
-    return best;
-}
-
-const te_cost_code *te_cost_code_base(const char *model)
-{
-    int i;
-    for (i = 0; i < te_cost_code_table_size; i++) {
-        const te_cost_code *c = &te_cost_code_table[i];
-        if (c->kernel == TE_K_ANY && c->name && !strcmp(c->name, "base") &&
-            !strcmp(c->model, model))
-            return c;
-    }
-    return NULL;
-}
-
 double te_cost_op_estimate(const char *model, const te_op *op, const te_lowering *l)
 {
     if (!l)

@@ -39,27 +39,16 @@ extern const int te_cost_generic_size;
 extern const te_kernel_id te_cost_not_lowered[];
 extern const int te_cost_not_lowered_size;
 
-/* Flash bytes of code on a cost model, per kernel variant (kernel), or
- * with kernel TE_K_ANY per name: a kernel family (the runtime file
- * te_<family>.c: the mean of its variants, for variants not calibrated
- * yet) or "base" (NAME_invoke and the I/O accessors).  A kernel costs `bytes` once and `per_call` at every call
- * (always-inlined kernels are copied into each call). */
-typedef struct {
-    const char *model;
-    te_kernel_id kernel; /* the variant, or TE_K_ANY */
-    const char *name;    /* with TE_K_ANY: the family, or "base"; else NULL */
-    int bytes, per_call;
-} te_cost_code;
-
-extern const te_cost_code te_cost_code_table[];
-extern const int te_cost_code_table_size;
-
-/* The code table row of a kernel variant, or else of its family (the
- * longest family f with the variant named te_<f>_..., as
- * bench/cost/fit.py groups them); NULL if none (TE_K_VIEW: none). */
-const te_cost_code *te_cost_code_row(const char *model, te_kernel_id kernel);
-/* The code table row of "base" (invoke function, accessors), or NULL. */
-const te_cost_code *te_cost_code_base(const char *model);
+/* Flash bytes of code on a cost model (cost_code.c, measured by
+ * tools/kernel_code.sh into runtime/te_kernel_code.def): a kernel's own
+ * code with the helpers it reaches (kernel: a registry id, te_kernel_id;
+ * 0 for a kernel or model the table has no bytes for), the generated
+ * file's own functions (invoke, reset, accessors) and what each kernel
+ * call adds to the invoke function. */
+#define TE_CODE_COLUMNS 5
+int te_cost_kernel_code(const char *model, te_kernel_id kernel);
+int te_cost_base_code(const char *model);
+int te_cost_call_code(const char *model);
 
 /* The cost model of a target (te_target): "cortex-m4", "cortex-m7", "host"
  * (generic C, measured on the build machine), "x86-64-v3" (its AVX2

@@ -21,12 +21,7 @@
 #define LUT_MIN_ELEMS 256
 #define LUT_BYTES (2048 + 64)
 
-/* One depthwise DSP call specialised (inlined) instead of calling the
- * shared kernel: an inlined copy measures about 1.7 KB (arm-gcc 12 -O2,
- * himax: 28 copies 48 KB); the shared kernel (5.6-7.4 KB) it leaves out
- * once every call of its variant is inlined is not credited (an upper
- * bound). */
-#define DW_INLINE_BYTES 1792
+#define DW_INLINE_BYTES TE_FLASH_DW_INLINE_BYTES
 /* Depthwise ops the ranking looks at (more: the rest stay plain calls). */
 #define TE_FLASH_DW_MAX 512
 

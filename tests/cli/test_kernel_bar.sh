@@ -6,10 +6,7 @@
 # of a kernel name in src/, any kernel named by a string where a lowering
 # record or op table entry gets its kernel, and any lookup of a kernel by
 # name outside the registry itself.
-# Allowed: src/codegen/kernels.c (the registry: its name lookups) and
-# named_in_family() in src/api/cost_model.c (the code-size table groups
-# kernels by the runtime file their name starts with, as bench/cost/fit.py
-# does; it never identifies one kernel).
+# Allowed: src/codegen/kernels.c (the registry: its name lookups).
 set -u
 src=$2
 cd "$src" || exit 1
@@ -18,10 +15,7 @@ names=$(sed -n 's/^TE_KERNEL_DEF([A-Z0-9_]*, *\([a-z0-9_]*\).*/\1/p' runtime/te_
         sed 's/_inl$//' | sort -u | tr '\n' '|')
 names="${names}view|unknown"
 # every line of src/ outside the allowed places, as FILE:LINE:TEXT
-lines=$(grep -rn . src --include=*.c --include=*.h | grep -v '^src/codegen/kernels\.c:' |
-        awk -F: '$1 == "src/api/cost_model.c" && /^static int named_in_family/ { skip = 1 }
-                 !skip { print }
-                 skip && $3 == "}" { skip = 0 }')
+lines=$(grep -rn . src --include=*.c --include=*.h | grep -v '^src/codegen/kernels\.c:')
 
 # the string compares whose arguments name a kernel (a kernel field or
 # variable, or a kernel's name)
