@@ -44,6 +44,9 @@ typedef struct {
     double cpi;          /* cycles per instruction of the latency estimate (0: 1.0) */
     size_t flash_limit;  /* flash the generated code may take; int16 weight copies and
                           * inlined kernels only within it (0: none given) */
+    const char *memory_regions; /* RAM regions as the CLI's --memory-region options,
+                          * comma-separated: "DTCM=128K,SRAM=320K" (NULL or "": one
+                          * arena); the hottest buffers go in the first */
 } te_config;
 
 /* One tensor an operator reads or writes. */

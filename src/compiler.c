@@ -398,6 +398,7 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     }
     set_plan(m, &c);
     if ((o && apply_patches(m, &o->patch, patch_budget(m, o), d) < 0) ||
+        (o && o->regions.n && te_plan_regions(m->plan, m->g, &o->regions, d) < 0) ||
         check_sram_limit(m, o, d) < 0 || check_flash_limit(m, d) < 0) {
         te_model_free(m);
         return NULL;

@@ -22,6 +22,8 @@ typedef struct {
     size_t flash_limit;  /* bytes of flash (text + rodata) the generated code may
                           * take; int16 weights and inlined kernels only within
                           * it (0 = none given) */
+    te_regions regions;  /* --memory-region: RAM regions, hottest buffers in
+                          * the first (n = 0: one arena) */
 } te_compile_opts;
 
 /* --max-recompute's default, 200%: the extra instructions (the target's cost
@@ -29,7 +31,7 @@ typedef struct {
  * every shared model's smallest-arena plan is within it (person_detect's the
  * most: +186%), and compile/info/plan state the slowdown. */
 #define TE_PATCH_MAX_RECOMPUTE 2.0
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE}, 0, 0}
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE}, 0, 0, {0}}
 
 typedef struct {
     te_graph *g;

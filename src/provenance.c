@@ -10,6 +10,7 @@
 /* The options, each as " --flag value", in the CLI's order. */
 static void options_text(const te_compile_opts *o, const char *name, te_buf *out)
 {
+    int i;
     te_buf_printf(out, " --target %s", te_target_name(o->target));
     if (o->int8_io)
         te_buf_printf(out, " --int8-io");
@@ -22,6 +23,8 @@ static void options_text(const te_compile_opts *o, const char *name, te_buf *out
         te_buf_printf(out, " --flash-limit %zu", o->flash_limit);
     if (o->sram_limit)
         te_buf_printf(out, " --sram-limit %zu", o->sram_limit);
+    for (i = 0; i < o->regions.n; i++)
+        te_buf_printf(out, " --memory-region %s=%zu", o->regions.r[i].name, o->regions.r[i].limit);
     te_buf_printf(out, " --name %s", name);
 }
 

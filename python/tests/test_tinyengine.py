@@ -67,6 +67,18 @@ class ProfileTest(unittest.TestCase):
         self.assertIn("sram-limit", str(e.exception))
         self.assertEqual(tinyengine.profile(MODEL, sram_limit="1M")["peak_sram_bytes"], arena)
 
+    def test_memory_regions(self):
+        # the same arena total in two regions, listed as the CLI gives them
+        report = tinyengine.profile(MODEL, memory_regions=["FAST=1K", "SLOW=1M"])
+        self.assertEqual(report, tinyengine.profile(MODEL, memory_regions="FAST=1K,SLOW=1M"))
+        with tempfile.TemporaryDirectory() as out:
+            py = tinyengine.compile(MODEL, out, name="net", memory_regions=["FAST=1K", "SLOW=1M"])
+            with open(py["header"]) as h:
+                self.assertIn("#define NET_SLOW_ATTR", h.read())
+        with self.assertRaises(tinyengine.TinyEngineError) as e:
+            tinyengine.profile(MODEL, memory_regions=["FAST=1K", "fast=2K"])
+        self.assertIn("twice", str(e.exception))
+
     def test_errors(self):
         cases = [((b"not a model at all",), {}, "TFLite"),
                  ((MODEL,), {"target": "z80"}, "unknown target 'z80'"),

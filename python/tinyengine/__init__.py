@@ -20,6 +20,9 @@ line's options):
     patch              "off" (default), "auto" or "K:HxW" (patch-based stage)
     max_recompute      with patch="auto": extra instructions allowed (the
                        target's cost model), in percent (default 200)
+    memory_regions     RAM regions, as --memory-region: a list of "NAME=BYTES"
+                       (["DTCM=128K", "SRAM=320K"]) or one comma-separated
+                       string; the hottest buffers go in the first
     mhz, cpi           clock and cycles per instruction of the latency
                        estimate (profile only; defaults 120 and 1)
 $TINYENGINE_LIBRARY, when set, names the shared library to load instead of
@@ -50,10 +53,11 @@ def _load():
     c_ull, c_void_p = ctypes.c_ulonglong, ctypes.c_void_p
     lib.tepy_profile_json.restype = c_void_p
     lib.tepy_profile_json.argtypes = [c_char_p, c_size_t, c_char_p, c_char_p, c_int, c_ull,
-                                      c_char_p, c_double, c_double, c_double, c_char_p, c_size_t]
+                                      c_char_p, c_double, c_char_p, c_double, c_double, c_char_p,
+                                      c_size_t]
     lib.tepy_compile.restype = c_void_p
     lib.tepy_compile.argtypes = [c_char_p, c_size_t, c_char_p, c_char_p, c_int, c_ull, c_char_p,
-                                 c_double, c_char_p, c_size_t]
+                                 c_double, c_char_p, c_char_p, c_size_t]
     lib.tepy_generated_text.restype = c_void_p
     lib.tepy_generated_text.argtypes = [c_void_p, c_int, ctypes.POINTER(c_size_t)]
     lib.te_generated_free.restype = None
@@ -103,7 +107,7 @@ def _bytes_option(value):
     return value
 
 
-_OPTIONS = ("int8_io", "sram_limit", "patch", "max_recompute")
+_OPTIONS = ("int8_io", "sram_limit", "patch", "max_recompute", "memory_regions")
 
 
 def _config(target, options, allowed):
@@ -121,9 +125,12 @@ def _config(target, options, allowed):
     else:
         recompute_pct = float(recompute) if float(recompute) > 0 else -1.0  # -1: none
     sram = options.get("sram_limit")
+    regions = options.get("memory_regions")
+    if regions is not None and not isinstance(regions, str):
+        regions = ",".join(str(r) for r in regions)
     return [text(target), 1 if options.get("int8_io") else 0,
             _bytes_option(sram) if sram is not None else 0, text(options.get("patch")),
-            recompute_pct]
+            recompute_pct, text(regions)]
 
 
 def _positive(name, value):

@@ -8,7 +8,8 @@
 
 /* Fills a te_config from plain values (NULL strings, zeros: defaults). */
 static te_config make_config(const char *target, int int8_io, unsigned long long sram_limit,
-                             const char *patch, double max_recompute_pct, double mhz, double cpi)
+                             const char *patch, double max_recompute_pct,
+                             const char *memory_regions, double mhz, double cpi)
 {
     te_config cfg = {0};
     cfg.target = target;
@@ -16,6 +17,7 @@ static te_config make_config(const char *target, int int8_io, unsigned long long
     cfg.sram_limit = (size_t)sram_limit;
     cfg.patch = patch;
     cfg.max_recompute_pct = max_recompute_pct;
+    cfg.memory_regions = memory_regions;
     cfg.mhz = mhz;
     cfg.cpi = cpi;
     return cfg;
@@ -26,10 +28,11 @@ static te_config make_config(const char *target, int int8_io, unsigned long long
  * Free with te_free(). */
 char *tepy_profile_json(const void *model, size_t size, const char *model_name,
                         const char *target, int int8_io, unsigned long long sram_limit,
-                        const char *patch, double max_recompute_pct, double mhz, double cpi,
-                        char *err, size_t err_size)
+                        const char *patch, double max_recompute_pct, const char *memory_regions,
+                        double mhz, double cpi, char *err, size_t err_size)
 {
-    te_config cfg = make_config(target, int8_io, sram_limit, patch, max_recompute_pct, mhz, cpi);
+    te_config cfg = make_config(target, int8_io, sram_limit, patch, max_recompute_pct,
+                                memory_regions, mhz, cpi);
     te_report *r = te_profile_memory(model, size, &cfg, err, err_size);
     char *json;
     if (!r)
@@ -45,9 +48,11 @@ char *tepy_profile_json(const void *model, size_t size, const char *model_name,
  * failure.  Read with tepy_generated_text, free with te_generated_free(). */
 te_generated *tepy_compile(const void *model, size_t size, const char *name, const char *target,
                            int int8_io, unsigned long long sram_limit, const char *patch,
-                           double max_recompute_pct, char *err, size_t err_size)
+                           double max_recompute_pct, const char *memory_regions, char *err,
+                           size_t err_size)
 {
-    te_config cfg = make_config(target, int8_io, sram_limit, patch, max_recompute_pct, 0, 0);
+    te_config cfg = make_config(target, int8_io, sram_limit, patch, max_recompute_pct,
+                                memory_regions, 0, 0);
     return te_compile_memory(model, size, name, &cfg, err, err_size);
 }
 

@@ -20,6 +20,23 @@ void *te_api_error(char *err, size_t err_size, const char *fmt, ...)
     return NULL;
 }
 
+/* "DTCM=128K,SRAM=320K" into regions (NULL or "": none). */
+static int memory_regions(const char *list, te_regions *r, char *err, size_t err_size)
+{
+    char one[128], msg[200];
+    while (list && *list) {
+        const char *comma = strchr(list, ',');
+        size_t len = comma ? (size_t)(comma - list) : strlen(list);
+        snprintf(one, sizeof one, "%.*s", (int)len, list);
+        if (te_regions_add(r, one, msg, sizeof msg) < 0) {
+            te_api_error(err, err_size, "%s", msg);
+            return -1;
+        }
+        list = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
 int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t err_size)
 {
     te_compile_opts def = TE_COMPILE_OPTS_DEFAULT;
@@ -43,7 +60,7 @@ int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t e
     o->int8_io = cfg->int8_io != 0;
     o->sram_limit = cfg->sram_limit;
     o->flash_limit = cfg->flash_limit;
-    return 0;
+    return memory_regions(cfg->memory_regions, &o->regions, err, err_size);
 }
 
 te_model *te_api_load(const void *model, size_t size, const te_compile_opts *o, char *err,

@@ -55,6 +55,8 @@ void cli_summary(FILE *f, const char *what, const te_model *m, double started);
 void cli_print_patch_cost(FILE *f, const te_model *m, const char *label);
 /* The lines "stack bytes: ..." and "RAM bytes: arena + state + stack". */
 void cli_print_ram(FILE *f, const te_model *m);
+/* With --memory-region: one line per region, "<lead>NAME used of limit bytes". */
+void cli_print_regions(FILE *f, const te_model *m, const char *lead);
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
 

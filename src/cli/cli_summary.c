@@ -68,6 +68,7 @@ void cli_summary(FILE *f, const char *what, const te_model *m, double started)
     fprintf(f, "  RAM:    %zu bytes = arena %zu + state %zu + stack %zu (stack at -O0: %zu)\n",
             m->plan->arena_bytes + m->plan->state_bytes + sb.opt, m->plan->arena_bytes,
             m->plan->state_bytes, sb.opt, sb.o0);
+    cli_print_regions(f, m, "  region: ");
     if (!r) {
         fprintf(f, "  MACs:   %lld\n", (long long)te_model_macs(m));
         return;

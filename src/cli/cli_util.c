@@ -145,6 +145,10 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      int16 weight copies (faster convolutions) and inlined kernels\n"   \
     "                      are added within it, layers with the most instructions saved\n"    \
     "                      per byte first; fails when even the int8 model does not fit\n"     \
+    "  --memory-region NAME=BYTES  (repeatable) RAM regions, e.g. DTCM=128K then\n"        \
+    "                      SRAM=320K: each buffer in one region, the hottest (bytes\n"       \
+    "                      accessed per byte) in the first while they fit; one array per\n"  \
+    "                      region, placed by NAME_<REGION>_ATTR (empty by default)\n"        \
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"     \
     "                      grid with the smallest arena), or K:HxW (the first K operators\n"  \
     "                      over an H x W grid of the stage output)\n"                          \
@@ -220,6 +224,19 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         ++*i;
         return 1;
     }
+    if (!strcmp(a, "--memory-region")) {
+        char err[200];
+        if (*i + 1 >= argc) {
+            cli_error("--memory-region takes NAME=BYTES such as DTCM=128K");
+            return -1;
+        }
+        if (te_regions_add(&o->regions, argv[*i + 1], err, sizeof err) < 0) {
+            cli_error("%s", err);
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
     if (!strcmp(a, "--sram-limit")) {
         if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->sram_limit) < 0) {
             cli_error("--sram-limit needs a byte count such as 262144 or 256K");
@@ -239,6 +256,17 @@ void cli_print_ram(FILE *f, const te_model *m)
     fprintf(f, "RAM bytes:       %zu (arena %zu + state %zu + stack %zu)\n",
             m->plan->arena_bytes + m->plan->state_bytes + sb.opt, m->plan->arena_bytes,
             m->plan->state_bytes, sb.opt);
+}
+
+void cli_print_regions(FILE *f, const te_model *m, const char *lead)
+{
+    int r;
+    for (r = 0; r < m->plan->n_regions; r++) {
+        const te_plan_region *pr = &m->plan->regions[r];
+        fprintf(f, "%s%s %zu of %zu bytes (live peak %zu)%s\n", lead, pr->spec.name, pr->bytes,
+                pr->spec.limit, pr->lower_bound,
+                r == 0 ? ", the hottest buffers" : "");
+    }
 }
 
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir)

@@ -9,6 +9,7 @@
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "../report/json_text.h"
+#include "../report/plan_json.h"
 #include "../ops/flash_budget.h"
 #include "../ops/lowering.h"
 #include "cli.h"
@@ -91,6 +92,13 @@ static void print_json(FILE *f, const char *path, const te_model *m)
                         (te_flash_gemm_bytes(m->g) > te_model_flash_extra(m)
                              ? te_flash_gemm_bytes(m->g) - te_model_flash_extra(m)
                              : 0)));
+    {
+        te_buf rb = {0};
+        te_plan_regions_json(&rb, m->plan);
+        if (rb.len)
+            fputs(rb.s, f);
+        te_buf_free(&rb);
+    }
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
     if (g->patch)
@@ -172,6 +180,7 @@ static void print_text(FILE *f, const char *path, const te_model *m)
                 g->flash_limit ? " (within --flash-limit)" : "");
     }
     fprintf(f, "arena bytes:     %zu\n", m->plan->arena_bytes);
+    cli_print_regions(f, m, "memory region:   ");
     cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);

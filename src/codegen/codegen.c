@@ -297,6 +297,23 @@ static int state_has_resources(const te_graph *g, const te_plan *p)
     return 0;
 }
 
+/* With memory regions: each region's placement macro, NAME_<REGION>_ATTR. */
+static void emit_region_attrs(te_buf *h, const te_plan *p, const char *up)
+{
+    int i;
+    if (!p->n_regions)
+        return;
+    te_buf_printf(h, "/* Memory regions: the arena is cut into %d arrays, the hottest buffers in\n"
+                     " * the first; define %s_<REGION>_ATTR to place each (empty by default). */\n",
+                  p->n_regions, up);
+    for (i = 0; i < p->n_regions; i++) {
+        char rup[64];
+        upper(p->regions[i].spec.name, rup, sizeof rup);
+        te_buf_printf(h, "#ifndef %s_%s_ATTR\n#define %s_%s_ATTR\n#endif\n", up, rup, up, rup);
+    }
+    te_buf_printf(h, "\n");
+}
+
 static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te_codegen_opts *o,
                         te_stack_bound sb)
 {
@@ -316,6 +333,7 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
                      "#ifndef %s_ARENA_ATTR\n#define %s_ARENA_ATTR\n#endif\n"
                      "#ifndef %s_WEIGHTS_ATTR\n#define %s_WEIGHTS_ATTR\n#endif\n\n",
                   up, up, up, up, up, up, up);
+    emit_region_attrs(h, p, up);
     if (p->state_bytes)
         te_buf_printf(h, "/* %s_STATE_ATTR: the same for the persistent state (arena's by default). */\n"
                          "#ifndef %s_STATE_ATTR\n#define %s_STATE_ATTR %s_ARENA_ATTR\n#endif\n\n",
@@ -323,6 +341,11 @@ static void emit_header(te_buf *h, const te_graph *g, const te_plan *p, const te
     te_buf_printf(h, "/* Static RAM: the arena holds activations and scratch during an invoke; the\n"
                      " * state holds variable tensors (LSTM/SVDF state), kept across invokes. */\n");
     te_buf_printf(h, "#define %s_ARENA_BYTES %zu\n", up, p->arena_bytes);
+    for (i = 0; i < p->n_regions; i++) {
+        char rup[64];
+        upper(p->regions[i].spec.name, rup, sizeof rup);
+        te_buf_printf(h, "#define %s_%s_BYTES %zu\n", up, rup, p->regions[i].bytes);
+    }
     te_buf_printf(h, "#define %s_STATE_BYTES %zu\n", up, p->state_bytes);
     emit_stack_macro(h, o->name, up, g, sb);
     te_buf_printf(h, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n\n", up, g->n_inputs, up,
@@ -372,6 +395,22 @@ static void emit_stack_buffers(te_buf *c, size_t bytes)
                          "#define TE_CONV2D_DSP_STACK %zu\n", bytes);
 }
 
+/* One static array per memory region, NAME_arena_<REGION> NAME_<REGION>_ATTR. */
+static void emit_region_arrays(te_buf *c, const te_plan *p, const char *name, const char *up)
+{
+    int i;
+    for (i = 0; i < p->n_regions; i++) {
+        char rup[64], arena[96];
+        upper(p->regions[i].spec.name, rup, sizeof rup);
+        te_emit_arena_name(name, p, i, arena, sizeof arena);
+        te_buf_printf(c, "\n/* memory region %s: %zu bytes (of %zu) */\n"
+                         "static union {\n    double align_d;\n    int64_t align_i;\n"
+                         "    uint8_t bytes[%zu];\n} %s %s_%s_ATTR;\n",
+                      p->regions[i].spec.name, p->regions[i].bytes, p->regions[i].spec.limit,
+                      p->regions[i].bytes ? p->regions[i].bytes : 16, arena, up, rup);
+    }
+}
+
 /* The arena: the model's own, or in a library the library's (the DSP
  * stack buffer then sized in LIB.c for all its models). */
 static void emit_arena(te_buf *c, const te_emit *e, const te_plan *p, const te_codegen_opts *o,
@@ -389,6 +428,10 @@ static void emit_arena(te_buf *c, const te_emit *e, const te_plan *p, const te_c
             lib->arena_bytes = p->arena_bytes;
         if (dsp > lib->dsp_stack)
             lib->dsp_stack = dsp;
+        return;
+    }
+    if (p->n_regions) {
+        emit_region_arrays(c, p, o->name, up);
         return;
     }
     te_buf_printf(c, "\nstatic union {\n    double align_d;\n    int64_t align_i;\n"
@@ -444,12 +487,13 @@ static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const 
         emit_stack_buffers(c, dsp_stack_buffer(e, p));
 }
 
-/* 1 when the code in b uses NAME_arena (a model whose only output is a
- * constant has no tensor in the arena: the variable would be unused). */
-static int mentions_arena(const te_buf *b, const char *name)
+/* 1 when the code in b uses the arena array `arena` (NAME_arena; a model
+ * whose only output is a constant has no tensor in the arena: the variable
+ * would be unused). */
+static int mentions_arena(const te_buf *b, const char *arena)
 {
     char needle[160];
-    snprintf(needle, sizeof needle, "%s_arena", name);
+    snprintf(needle, sizeof needle, "%s.bytes", arena);
     return b->s && strstr(b->s, needle) != NULL;
 }
 
@@ -576,10 +620,13 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
 {
     te_emit e;
     te_buf io = {0};
-    int rc = -1;
+    int rc = -1, i;
     if (strlen(o->name) > TE_NAME_MAX)
         return te_fail(d, "name '%.*s...' has %zu characters: at most %d allowed", 16, o->name,
                        strlen(o->name), TE_NAME_MAX);
+    if (lib && p->n_regions)
+        return te_fail(d, "--memory-region: models compiled into a library share one arena; "
+                       "compile them one at a time");
     memset(&e, 0, sizeof e);
     e.g = g;
     e.plan = p;
@@ -613,9 +660,14 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
     if (lib)
         call_shared_kernels(c, &e.consts);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
-    if (!mentions_arena(&e.body, o->name) && !mentions_arena(&io, o->name) &&
-        !mentions_arena(&e.consts, o->name))
-        te_buf_printf(c, "    (void)%s_arena; /* nothing lives in the arena */\n", o->name);
+    for (i = 0; i < (p->n_regions ? p->n_regions : 1); i++) {
+        char arena[96];
+        te_emit_arena_name(o->name, p, i, arena, sizeof arena);
+        if (!mentions_arena(&e.body, arena) && !mentions_arena(&io, arena) &&
+            !mentions_arena(&e.consts, arena))
+            te_buf_printf(c, "    (void)%s; /* nothing lives in %s */\n", arena,
+                          p->n_regions ? "this region" : "the arena");
+    }
     if (p->state_bytes && state_has_zero_points(g, p))
         te_buf_printf(c, "    if (!%s_state_ready)\n        %s_reset();\n", o->name, o->name);
     if (e.body.len)

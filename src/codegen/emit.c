@@ -220,11 +220,30 @@ static const char *via_void(const char *ctype)
     return strcmp(ctype, "int8_t") && strcmp(ctype, "uint8_t") ? "(void *)" : "";
 }
 
+void te_emit_arena_name(const char *name, const te_plan *p, int region, char *out, size_t n)
+{
+    if (p && p->n_regions)
+        snprintf(out, n, "%s_arena_%s", name, p->regions[region].spec.name);
+    else
+        snprintf(out, n, "%s_arena", name);
+}
+
+/* "NAME_arena.bytes + 8000", or with memory regions "NAME_arena_DTCM.bytes + 64"
+ * (the offset within the region's array). */
+static void arena_address(const te_emit *e, int region, size_t offset, char *out, size_t n)
+{
+    char arena[96];
+    te_emit_arena_name(e->name, e->plan, region, arena, sizeof arena);
+    if (e->plan->n_regions)
+        offset -= e->plan->regions[region].base;
+    snprintf(out, n, "%s.bytes + %zu", arena, offset);
+}
+
 /* "#define NAME_T_<tensor> ((int8_t *)(NAME_arena.bytes + 8000)) / * its model name * /"
  * (NAME_state for a variable tensor) */
 static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
 {
-    char base[64], macro[128];
+    char base[64], macro[128], addr[160];
     const char *src = t->name ? t->name : "";
     const te_tensor_place *pl = &e->plan->place[t->id];
     te_name n;
@@ -234,9 +253,12 @@ static te_name define_arena_tensor(te_emit *e, const te_tensor *t)
     n = te_emit_symbol(e, macro); /* NAME_T_<base>: the macro has NAME in capitals */
     for (i = 0; i < strlen(e->name) && i < sizeof n.s; i++)
         n.s[i] = (char)toupper((unsigned char)n.s[i]);
-    te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s_%s.bytes + %zu))", n.s, te_ctype(t->type),
-                  via_void(te_ctype(t->type)), e->name, pl->in_state ? "state" : "arena",
-                  pl->in_state ? pl->state_offset : pl->arena_offset);
+    if (pl->in_state)
+        snprintf(addr, sizeof addr, "%s_state.bytes + %zu", e->name, pl->state_offset);
+    else
+        arena_address(e, pl->region, pl->arena_offset, addr, sizeof addr);
+    te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s))", n.s, te_ctype(t->type),
+                  via_void(te_ctype(t->type)), addr);
     len = e->consts.len - before;
     room = len + 7 < TE_EMIT_LINE_MAX ? TE_EMIT_LINE_MAX - len - 7 : 0; /* " / *  * /" */
     if (room > 8 && src[0] && src[0] != ';') {
@@ -277,15 +299,15 @@ te_name te_emit_scratch(te_emit *e, const char *ctype)
     te_name n;
     /* scratch is per position in the ops array (clones of a patch have none) */
     const te_op *op = e->cur_op;
-    size_t off = op && op >= e->g->ops && op < e->g->ops + e->g->n_ops
-                     ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops))
-                     : 0;
-    char *c;
+    int own = op && op >= e->g->ops && op < e->g->ops + e->g->n_ops;
+    size_t off = own ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops)) : 0;
+    char *c, addr[160];
     /* #define NAME_OP3_SCRATCH ((int8_t *)(NAME_arena.bytes + 1024)) */
     n = te_emit_symbol(e, te_emit_op_base(e, "scratch").s);
     for (c = n.s; *c; c++)
         *c = (char)toupper((unsigned char)*c);
-    te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s_arena.bytes + %zu))\n", n.s, ctype,
-                  via_void(ctype), e->name, off);
+    arena_address(e, own ? te_plan_scratch_region(e->plan, (int)(op - e->g->ops)) : 0, off,
+                  addr, sizeof addr);
+    te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s))\n", n.s, ctype, via_void(ctype), addr);
     return n;
 }

@@ -79,6 +79,10 @@ const te_storage *te_emit_storage(const te_emit *e);
  * scratch buffer (as many bytes as its scratch_bytes() asked for): a macro
  * NAME_OP<index>_SCRATCH defined on first use. */
 te_name te_emit_scratch(te_emit *e, const char *ctype);
+/* The arena array's name: "NAME_arena", or with memory regions region's
+ * own, "NAME_arena_<REGION NAME>". */
+void te_emit_arena_name(const char *name, const struct te_plan *p, int region, char *out,
+                        size_t n);
 
 /* Element C type of a dtype: "int8_t", "int32_t", "float", ... */
 const char *te_ctype(te_dtype t);

@@ -23,7 +23,31 @@ typedef struct {
     size_t offset;         /* placed arena offset */
     int tensor;            /* root tensor id, or -1 for scratch */
     int op;                /* op index for scratch, else -1 */
+    int region;            /* memory region (index in te_plan.regions; 0 without
+                            * --memory-region); offset is within the whole
+                            * address space, region base included */
 } te_buffer;
+
+/* --memory-region NAME=BYTES, in the order given: the hottest buffers go in
+ * the first region (src/plan/plan_regions.c). */
+#define TE_MAX_REGIONS 8
+#define TE_REGION_NAME_MAX 24
+typedef struct {
+    char name[TE_REGION_NAME_MAX]; /* a C identifier, unique ignoring case */
+    size_t limit;                  /* bytes it has */
+} te_region_spec;
+typedef struct {
+    int n;                         /* 0: one arena (the default) */
+    te_region_spec r[TE_MAX_REGIONS];
+} te_regions;
+
+/* One region of a plan: its buffers lie in [base, base + bytes). */
+typedef struct {
+    te_region_spec spec;
+    size_t base;           /* offset of its first byte in the plan's offsets */
+    size_t bytes;          /* bytes its array needs */
+    size_t lower_bound;    /* most bytes of its buffers live at one step */
+} te_plan_region;
 
 /* Where one tensor lives in a plan. */
 typedef struct {
@@ -33,6 +57,7 @@ typedef struct {
     int in_state;          /* 1: a variable tensor (or a view of one) kept in the
                             * persistent state region, not the arena */
     size_t state_offset;   /* byte offset in the state region (if in_state) */
+    int region;            /* memory region of arena_offset (0 without regions) */
 } te_tensor_place;
 
 struct te_plan {
@@ -63,6 +88,10 @@ struct te_plan {
     unsigned char *patch_role; /* by tensor id: te_tensor.patch_role in that
                                 * stage (0 ordinary, 1 stage intermediate,
                                 * 2 region tensor) */
+    int n_regions;         /* 0: one arena; else the arena is cut into these
+                            * regions, one array each, laid end to end in the
+                            * offsets (arena_bytes: their total) */
+    te_plan_region regions[TE_MAX_REGIONS];
 };
 typedef struct te_plan te_plan;
 
@@ -88,8 +117,28 @@ void te_plan_free(te_plan *p);
  * working memory of one patch. */
 void te_plan_place(te_plan *p);
 
+/* The lowest offset where b fits beside bufs[placed[0..n_placed-1]] (those
+ * living at the same time), for incremental placement. */
+size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
+                         const te_buffer *b);
+
 /* Arena offset of op's scratch (only valid when it has one). */
 size_t te_plan_scratch_offset(const te_plan *p, int op);
+/* The memory region of op's scratch (0 without regions or scratch). */
+int te_plan_scratch_region(const te_plan *p, int op);
+
+/* Sets p->place (where each tensor lives) from the buffers' offsets. */
+void te_plan_assign_offsets(te_plan *p, const te_graph *g);
+
+/* Parses "NAME=BYTES" (BYTES with an optional k/K or m/M suffix) into one
+ * more region of r; on error writes one line into err and returns -1. */
+int te_regions_add(te_regions *r, const char *spec, char *err, size_t err_size);
+/* Cuts p's arena into the regions of r (r->n > 0): the hottest buffers
+ * (bytes read and written per byte of size) in the first region while they
+ * fit, the rest in the next, each region placed at its lifetime bound.
+ * Fails with one line naming the region that overflows and the size it
+ * would need. */
+int te_plan_regions(te_plan *p, const te_graph *g, const te_regions *r, te_diag *d);
 
 /* Bytes live at one schedule step (sum of buffers whose lifetime covers it). */
 size_t te_plan_live_bytes(const te_plan *p, int step);

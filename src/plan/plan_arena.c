@@ -187,3 +187,9 @@ void te_plan_place(te_plan *p)
     free(best_off);
     free(best_order);
 }
+
+size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
+                         const te_buffer *b)
+{
+    return choose_offset(bufs, placed, n_placed, b, 0);
+}

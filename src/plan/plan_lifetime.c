@@ -136,7 +136,7 @@ static void place_state(te_plan *p, const te_graph *g)
     }
 }
 
-static void assign_tensor_offsets(te_plan *p, const te_graph *g)
+void te_plan_assign_offsets(te_plan *p, const te_graph *g)
 {
     int t;
     for (t = 0; t < g->n_tensors; t++) {
@@ -153,11 +153,14 @@ static void assign_tensor_offsets(te_plan *p, const te_graph *g)
         if (p->patch_role[t] == 2 && p->patch_scratch >= 0) {
             pl->in_arena = 1;
             pl->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
+            pl->region = p->buffers[p->patch_scratch].region;
             continue;
         }
         pl->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
-        if (pl->in_arena)
+        if (pl->in_arena) {
             pl->arena_offset = p->buffers[b].offset + off;
+            pl->region = p->buffers[b].region;
+        }
     }
 }
 
@@ -285,7 +288,7 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
     te_plan_place(p);
     p->bound_no_inplace = bound_without_inplace(p, g);
     place_state(p, g);
-    assign_tensor_offsets(p, g);
+    te_plan_assign_offsets(p, g);
     return p;
 }
 
@@ -323,6 +326,12 @@ size_t te_plan_scratch_offset(const te_plan *p, int op)
 {
     int b = p->op_scratch[op];
     return b >= 0 ? p->buffers[b].offset : 0;
+}
+
+int te_plan_scratch_region(const te_plan *p, int op)
+{
+    int b = p->op_scratch[op];
+    return b >= 0 ? p->buffers[b].region : 0;
 }
 
 size_t te_plan_live_bytes(const te_plan *p, int step)

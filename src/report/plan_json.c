@@ -41,6 +41,22 @@ static void json_buffer_tensors(te_buf *o, const te_plan_view *v, int b)
     te_buf_printf(o, "]");
 }
 
+void te_plan_regions_json(te_buf *o, const te_plan *p)
+{
+    int r;
+    if (!p->n_regions)
+        return;
+    te_buf_printf(o, "  \"memory_regions\": [");
+    for (r = 0; r < p->n_regions; r++) {
+        const te_plan_region *pr = &p->regions[r];
+        te_buf_printf(o, "%s{\"name\": \"%s\", \"bytes\": %zu, \"limit\": %zu, \"base\": %zu, "
+                         "\"live_peak_bytes\": %zu}",
+                      r ? ", " : "", pr->spec.name, pr->bytes, pr->spec.limit, pr->base,
+                      pr->lower_bound);
+    }
+    te_buf_printf(o, "],\n");
+}
+
 static const te_segment *first_seg_of(const te_plan_view *v, int b)
 {
     int i;
@@ -71,6 +87,10 @@ static void json_buffer(te_buf *o, const te_plan_view *v, int b)
                      "\"last_op\": %d, \"offset\": %zu",
                   buf->bytes, buf->first, buf->last, v->p->schedule[buf->first],
                   v->p->schedule[buf->last], buf->offset);
+    if (v->p->n_regions) /* its region, and the offset within the region's array */
+        te_buf_printf(o, ", \"region\": \"%s\", \"region_offset\": %zu",
+                      v->p->regions[buf->region].spec.name,
+                      buf->offset - v->p->regions[buf->region].base);
     if (buf->tensor >= 0) {
         te_buf_printf(o, ", \"tensors\": ");
         json_buffer_tensors(o, v, b);
@@ -90,6 +110,7 @@ void te_plan_json(te_buf *o, const te_plan_view *v, const char *model_path)
                   p->arena_bytes, v->state_bytes, v->stack.opt, v->stack.o0,
                   p->arena_bytes + v->state_bytes + v->stack.opt, p->bound_no_inplace,
                   p->lower_bound);
+    te_plan_regions_json(o, p);
     if (v->peak_step >= 0)
         te_buf_printf(o, "  \"peak\": {\"step\": %d, \"op\": %d, \"type\": \"%s\", "
                          "\"live_bytes\": %zu},\n",

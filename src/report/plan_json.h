@@ -9,5 +9,8 @@
 
 /* Appends the JSON document (ends with a newline) to out. */
 void te_plan_json(te_buf *out, const te_plan_view *v, const char *model_path);
+/* With memory regions, the line `  "memory_regions": [{"name": ..., "bytes": ...,
+ * "limit": ..., "base": ..., "live_peak_bytes": ...}, ...],` (nothing without). */
+void te_plan_regions_json(te_buf *out, const te_plan *p);
 
 #endif

@@ -325,6 +325,37 @@ static void draw_bound_lines(const layout *L)
     hline(L, addr_y(L, (double)p->arena_bytes), "#111", "5,3", label);
 }
 
+/* Memory regions: a band per region under the buffers (label = 0), a line
+ * at each region's end and its name, bytes and size over them (label = 1). */
+static void draw_regions(const layout *L, int label)
+{
+    static const char *const band[2] = {"#1f77b4", "#2ca02c"};
+    const te_plan *p = L->v->p;
+    double x1 = LEFT + L->n * L->colw;
+    int r;
+    for (r = 0; r < p->n_regions; r++) {
+        const te_plan_region *pr = &p->regions[r];
+        double y0 = addr_y(L, (double)(pr->base + pr->bytes)), y1 = addr_y(L, (double)pr->base);
+        char a[32], b[32], text[160];
+        if (!label) {
+            te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                                "fill=\"%s\" fill-opacity=\"0.07\"/>\n",
+                          LEFT, y0, x1 - LEFT, y1 - y0, band[r % 2]);
+            continue;
+        }
+        te_buf_printf(L->o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                            "stroke=\"%s\" stroke-width=\"1\"/>\n",
+                      LEFT, y0, x1, y0, band[r % 2]);
+        snprintf(text, sizeof text, "region %s: %s of %s B", pr->spec.name,
+                 grouped(a, sizeof a, pr->bytes), grouped(b, sizeof b, pr->spec.limit));
+        te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" stroke=\"#fff\" "
+                            "stroke-width=\"3\" paint-order=\"stroke\">",
+                      LEFT + 4, y1 - 4, band[r % 2]);
+        xml_text(L->o, text);
+        te_buf_printf(L->o, "</text>\n");
+    }
+}
+
 /* The peak step's column: a tint under the buffers (fill) or its outline
  * and label over everything. */
 static void draw_peak(const layout *L, int outline)
@@ -421,9 +452,11 @@ void te_plan_svg(te_buf *out, const te_plan_view *v, const te_plan_svg_opts *o)
     draw_legend(&L);
     draw_address_axis(&L);
     draw_stage(&L, o, 0);
+    draw_regions(&L, 0);
     draw_peak(&L, 0);
     draw_segments(&L);
     draw_bound_lines(&L);
+    draw_regions(&L, 1);
     draw_frame(&L);
     draw_live_chart(&L);
     draw_peak(&L, 1);

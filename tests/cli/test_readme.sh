@@ -89,6 +89,8 @@ ok te compile "$model" -o "$work/o6" --name net --sram-limit 64K --quiet
 no te compile "$model" -o "$work/o7" --name net --sram-limit 100 --quiet
 ok grep -q 'sram' "$work/no.log"
 ok te compile "$model" -o "$work/o8" --name net --flash-limit 512K --quiet
+ok te compile "$model" -o "$work/o10" --name net --memory-region DTCM=2K --memory-region SRAM=64K --quiet
+ok grep -q 'net_arena_DTCM NET_DTCM_ATTR' "$work/o10/net.c"
 ok te compile "$model" -o "$work/o9" --name=net --target=cortex-m4 --quiet
 ok cmp -s "$work/o9/net.c" "$work/t_cortex-m4/net.c"
 # the README's header snippet, in a function, against each generated net.h

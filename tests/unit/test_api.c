@@ -258,6 +258,24 @@ static void check_compile(const uint8_t *data, size_t size)
     te_generated_free(gen);
 }
 
+/* te_config.memory_regions: one array per region, named by its macro. */
+static void check_regions(const uint8_t *data, size_t size)
+{
+    te_config cfg;
+    char err[256] = "";
+    te_generated *gen;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.memory_regions = "FAST=1K,SLOW=4M";
+    gen = te_compile_memory(data, size, "net", &cfg, err, sizeof err);
+    CHECK(gen != NULL);
+    if (gen) {
+        CHECK(strstr(gen->header, "#define NET_FAST_ATTR") != NULL);
+        CHECK(strstr(gen->source, "} net_arena_SLOW NET_SLOW_ATTR;") != NULL);
+        CHECK(strstr(gen->source, "net_arena.bytes") == NULL);
+    }
+    te_generated_free(gen);
+}
+
 static void check_errors(const uint8_t *data, size_t size)
 {
     char err[256];
@@ -285,6 +303,14 @@ static void check_errors(const uint8_t *data, size_t size)
     cfg.sram_limit = 100;
     CHECK(te_profile_memory(data, size, &cfg, err, sizeof err) == NULL &&
           strstr(err, "sram-limit") != NULL);
+    cfg.sram_limit = 0;
+    cfg.memory_regions = "DTCM=4K,DTCM=8K";
+    CHECK(te_profile_memory(data, size, &cfg, err, sizeof err) == NULL &&
+          strstr(err, "twice") != NULL);
+    cfg.memory_regions = "DTCM=4K,SRAM";
+    CHECK(te_compile_memory(data, size, "x", &cfg, err, sizeof err) == NULL &&
+          strstr(err, "NAME=BYTES") != NULL);
+    cfg.memory_regions = NULL;
     CHECK(te_compile_memory(data, size / 3, "x", NULL, err, sizeof err) == NULL && err[0]);
     CHECK(te_profile_file("/nonexistent/model.tflite", NULL, err, sizeof err) == NULL &&
           strstr(err, "/nonexistent/model.tflite") != NULL);
@@ -467,6 +493,7 @@ int main(void)
     check_variants(cnn, size, "cortex-m7");
     check_variants(cnn, size, "x86-64-v3");
     check_compile(cnn, size);
+    check_regions(cnn, size);
     check_errors(cnn, size);
     check_two_handles(cnn, size);
     check_patch(cnn, size);

@@ -5,6 +5,7 @@
  * tensors (LSTM/SVDF state) live outside the arena, in the state region.
  * The plan follows the candidate's storage decisions (te_storage: views,
  * in-place links) and leaves the graph as it was. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +232,102 @@ static void test_variable_state(void)
     te_graph_free(g);
 }
 
+/* Memory regions (--memory-region): every live buffer lies inside its
+ * region, no two buffers alive at the same step overlap within a region,
+ * every region but the last within its limit, each tensor in its buffer's
+ * region; a last region too small fails naming it and the size it needs,
+ * which then fits. */
+static void check_regions(te_graph *g, te_plan *p, const te_regions *rs)
+{
+    int i, r;
+    size_t end = 0;
+    CHECK(p->n_regions == rs->n);
+    for (r = 0; r < p->n_regions; r++) {
+        CHECK(p->regions[r].base == end);
+        CHECK(p->regions[r].bytes % TE_ARENA_ALIGN == 0);
+        if (r + 1 < p->n_regions)
+            CHECK(p->regions[r].bytes <= p->regions[r].spec.limit);
+        end += p->regions[r].bytes;
+    }
+    CHECK(p->arena_bytes == end);
+    check_plan(g, p); /* no overlap of buffers alive together, all within the total */
+    for (i = 0; i < p->n_buffers; i++) {
+        const te_buffer *b = &p->buffers[i];
+        const te_plan_region *pr;
+        if (b->last < b->first)
+            continue;
+        CHECK(b->region >= 0 && b->region < p->n_regions);
+        pr = &p->regions[b->region];
+        CHECK(b->offset >= pr->base && b->offset + b->bytes <= pr->base + pr->bytes);
+    }
+    for (i = 0; i < g->n_tensors; i++) {
+        const te_tensor_place *pl = &p->place[i];
+        const te_plan_region *pr = &p->regions[pl->region];
+        if (!pl->in_arena)
+            continue;
+        CHECK(pl->arena_offset >= pr->base &&
+              pl->arena_offset + te_tensor_bytes(&g->tensors[i]) <= pr->base + pr->bytes);
+    }
+}
+
+static void test_regions(void)
+{
+    int trial;
+    for (trial = 0; trial < 200; trial++) {
+        te_diag d = {{0}, 0};
+        te_graph *g = random_graph(test_rand_range(1, 60), trial % 2);
+        te_plan *p = te_plan_build(g, NULL, &d), *again;
+        te_regions rs;
+        char err[200], spec[64];
+        int r, n = test_rand_range(1, 3);
+        memset(&rs, 0, sizeof rs);
+        for (r = 0; r < n; r++) {
+            snprintf(spec, sizeof spec, "R%d=%d", r, r + 1 < n ? test_rand_range(16, 12000)
+                                                                 : 64 * 1024 * 1024);
+            CHECK(te_regions_add(&rs, spec, err, sizeof err) == 0);
+        }
+        CHECK(p != NULL && te_plan_regions(p, g, &rs, &d) == 0);
+        if (p)
+            check_regions(g, p, &rs);
+        /* the last region 1 byte short of what it needs: one line, then it fits */
+        if (p && p->regions[n - 1].bytes > 16) {
+            size_t need = p->regions[n - 1].bytes;
+            te_plan_free(p);
+            p = te_plan_build(g, NULL, &d);
+            rs.r[n - 1].limit = need - 1;
+            d.failed = 0;
+            CHECK(p && te_plan_regions(p, g, &rs, &d) < 0 && strstr(d.msg, "R") &&
+                  strstr(d.msg, "would fit"));
+            again = te_plan_build(g, NULL, &d);
+            rs.r[n - 1].limit = need;
+            CHECK(again && te_plan_regions(again, g, &rs, &d) == 0);
+            te_plan_free(again);
+        }
+        te_plan_free(p);
+        te_graph_free(g);
+    }
+}
+
+/* NAME=BYTES: suffixes, and the refusals (syntax, not an identifier, a
+ * name twice ignoring case, a name the generated code uses). */
+static void test_region_specs(void)
+{
+    te_regions rs;
+    char err[200];
+    memset(&rs, 0, sizeof rs);
+    CHECK(te_regions_add(&rs, "DTCM=128K", err, sizeof err) == 0 && rs.r[0].limit == 131072);
+    CHECK(te_regions_add(&rs, "sram_2=1M", err, sizeof err) == 0 && rs.r[1].limit == 1048576);
+    CHECK(te_regions_add(&rs, "dtcm=4K", err, sizeof err) < 0 && strstr(err, "twice"));
+    CHECK(te_regions_add(&rs, "DTCM", err, sizeof err) < 0 && strstr(err, "NAME=BYTES"));
+    CHECK(te_regions_add(&rs, "X=12Q", err, sizeof err) < 0 && strstr(err, "NAME=BYTES"));
+    CHECK(te_regions_add(&rs, "X=0", err, sizeof err) < 0);
+    CHECK(te_regions_add(&rs, "=4K", err, sizeof err) < 0);
+    CHECK(te_regions_add(&rs, "9X=4K", err, sizeof err) < 0 && strstr(err, "identifier"));
+    CHECK(te_regions_add(&rs, "a-b=4K", err, sizeof err) < 0 && strstr(err, "identifier"));
+    CHECK(te_regions_add(&rs, "arena=4K", err, sizeof err) < 0 && strstr(err, "taken"));
+    CHECK(rs.n == 2);
+}
+
 int main(void)
 {
     test_seed(7);
@@ -238,5 +335,7 @@ int main(void)
     test_random_storage();
     test_chain_reaches_bound();
     test_variable_state();
+    test_regions();
+    test_region_specs();
     return test_summary();
 }
