@@ -314,6 +314,112 @@ static void run_swap(int kind, int8_t n)
     CHECK(memcmp(yb, want_b, N) == 0);
 }
 
+/* The converter's counter: (i, n, x) int32 counter and limit, LESS and an
+ * int32 ADD; x int8 (x + w, as COUNT) or float32 (x + wf, RELU6). */
+static int build_loop32(int f32, uint8_t **img, size_t *size)
+{
+    static const int32_t zero = 0, one = 1;
+    static const float wf[N] = {0.5f, -1.25f, 2.0f, 0.0f, 3.5f, -0.75f};
+    tflb_model m, *c, *b;
+    tflb_quant qx = tflb_quant1(&sx, &zx), qw = tflb_quant1(&sw, &zw);
+    tflb_options loop = tflb_opt_empty(TE_OPT_WHILE), add = tflb_opt_add(TFLB_ACT_NONE);
+    tflb_options relu6 = tflb_opt_add(TFLB_ACT_RELU6);
+    opcodes o;
+    int32_t v[3], out[3], io[2], k, t, rc;
+    int dt = f32 ? TFLB_FLOAT32 : TFLB_INT8;
+    const tflb_quant *q = f32 ? NULL : &qx;
+    tflb_init(&m);
+    o = add_opcodes(&m);
+    v[0] = tflb_add_const(&m, "i0", TFLB_INT32, one_shape, 1, &zero, 4, NULL);
+    v[1] = tflb_add_tensor(&m, "n", TFLB_INT32, one_shape, 1, 0, NULL);
+    v[2] = tflb_add_tensor(&m, "x", dt, shape, 2, 0, q);
+    out[0] = tflb_add_tensor(&m, "i", TFLB_INT32, one_shape, 1, 0, NULL);
+    out[1] = tflb_add_tensor(&m, "n_out", TFLB_INT32, one_shape, 1, 0, NULL);
+    out[2] = tflb_add_tensor(&m, "y", dt, shape, 2, 0, q);
+    loop.subgraph[0] = 1;
+    loop.subgraph[1] = 2;
+    tflb_add_op(&m, o.loop, v, 3, out, 3, &loop);
+    tflb_set_inputs(&m, v + 1, 2);
+    out[1] = out[0];
+    tflb_set_outputs(&m, out + 1, 2);
+    for (k = 0; k < 2; k++) { /* cond, then body */
+        tflb_model *s = tflb_add_subgraph(&m);
+        if (!s)
+            break;
+        v[0] = tflb_add_tensor(s, "s_i", TFLB_INT32, one_shape, 1, 0, NULL);
+        v[1] = tflb_add_tensor(s, "s_n", TFLB_INT32, one_shape, 1, 0, NULL);
+        v[2] = tflb_add_tensor(s, "s_x", dt, shape, 2, 0, q);
+        tflb_set_inputs(s, v, 3);
+        if (k == 0) {
+            c = s;
+            t = tflb_add_tensor(c, "s_less", TFLB_BOOL, one_shape, 1, 0, NULL);
+            tflb_add_op(c, o.less, v, 2, &t, 1, NULL);
+            tflb_set_outputs(c, &t, 1);
+            continue;
+        }
+        b = s;
+        out[0] = tflb_add_tensor(b, "s_next_i", TFLB_INT32, one_shape, 1, 0, NULL);
+        io[0] = v[0];
+        io[1] = tflb_add_tensor(b, "s_one", TFLB_INT32, one_shape, 1,
+                                (uint32_t)tflb_add_buffer(&m, &one, 4), NULL);
+        tflb_add_op(b, o.add, io, 2, &out[0], 1, &add);
+        out[1] = v[1];
+        out[2] = tflb_add_tensor(b, "s_next_x", dt, shape, 2, 0, q);
+        io[0] = v[2];
+        io[1] = f32 ? tflb_add_tensor(b, "s_wf", TFLB_FLOAT32, shape, 2,
+                                      (uint32_t)tflb_add_buffer(&m, wf, sizeof wf), NULL)
+                    : sub_const(&m, b, "s_w", shape, 2, w_data, N, &qw);
+        tflb_add_op(b, o.add, io, 2, &out[2], 1, f32 ? &relu6 : &add);
+        tflb_set_outputs(b, out, 3);
+    }
+    rc = tflb_finish(&m, img, size);
+    tflb_free(&m);
+    return rc;
+}
+
+static void run_count32(int f32, int32_t n)
+{
+    static const float wf[N] = {0.5f, -1.25f, 2.0f, 0.0f, 3.5f, -0.75f};
+    int8_t x[N], want[N];
+    float xf[N], wantf[N];
+    union {
+        int8_t s8[N];
+        float f[N];
+    } y;
+    int32_t count = -1;
+    const void *in[2];
+    size_t in_bytes[2] = {4, f32 ? sizeof xf : N}, out_bytes[2] = {4, in_bytes[1]};
+    void *out[2];
+    uint8_t *img = NULL;
+    size_t size = 0;
+    int trips = n > 0 ? n : 0, i, k;
+    fill(x, 3);
+    for (i = 0; i < N; i++)
+        xf[i] = wantf[i] = (float)x[i] / 16.0f;
+    in[0] = &n;
+    in[1] = f32 ? (const void *)xf : (const void *)x;
+    out[0] = &count;
+    out[1] = &y;
+    CHECK(build_loop32(f32, &img, &size) == 0);
+    CHECK(e2e_run(img, size, 2, in, in_bytes, 2, out, out_bytes) == 0);
+    free(img);
+    if (!f32 && trips > 0)
+        unrolled(COUNT, trips, x, NULL, want);
+    else
+        memcpy(want, x, N);
+    for (k = 0; k < trips; k++)
+        for (i = 0; i < N; i++) {
+            float v = wantf[i] + wf[i];
+            v = v < 0.0f ? 0.0f : v;
+            wantf[i] = 6.0f < v ? 6.0f : v;
+        }
+    if (count != trips || (f32 ? memcmp(y.f, wantf, sizeof wantf) : memcmp(y.s8, want, N)))
+        printf("COUNT32 %s n=%d: counter %d or data differ\n", f32 ? "float" : "int8", (int)n,
+               (int)count);
+    CHECK(count == trips);
+    CHECK(f32 ? memcmp(y.f, wantf, sizeof wantf) == 0 : memcmp(y.s8, want, N) == 0);
+}
+
 /* The generated code is one loop: copies in, for (;;), break, copies back. */
 static void test_generated_loop(void)
 {
@@ -366,6 +472,8 @@ int main(void)
         run_swap(SWAP, limits[i] > 0 ? limits[i] : 0);
         run_swap(SWAP_VIEW, limits[i] > 0 ? limits[i] : 0);
         run_swap(SWAP_BACK, limits[i] > 0 ? limits[i] : 0);
+        run_count32(0, limits[i]);
+        run_count32(1, limits[i]);
     }
     run_count(CONST_TRIP, 0);
     test_generated_loop();
