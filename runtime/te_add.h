@@ -51,6 +51,7 @@ typedef struct {
     int32_t act_min, act_max;
 } te_add_lut_params;
 
+/* te:section te_add_plain_params */
 /* Unquantized ADD (int32, float32): the layout fields, then the range. */
 typedef struct {
     int broadcast;                 /* same layout fields as te_add_params */
@@ -61,6 +62,7 @@ typedef struct {
     int32_t act_min, act_max;      /* int32: the whole int32 range (TFLite Micro) */
     float f_min, f_max;            /* float32: the fused activation's range */
 } te_add_plain_params;
+/* te:end */
 
 /* te:section te_add_s8 */
 TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
