@@ -169,7 +169,6 @@ TE_KERNEL void te_add_s16(const te_add_params *p, const int16_t *in1, const int1
                     te_add_row_s16(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
 /* te:end */
-
 /* te:section te_add_i32 */
 static inline TE_UNUSED void te_add_i32_row(const te_add_plain_params *p, const int32_t *a,
                                             int s1, const int32_t *b, int s2, int32_t *out, int n)
@@ -193,7 +192,6 @@ TE_KERNEL void te_add_i32(const te_add_plain_params *p, const int32_t *in1, cons
                                  out + te_o, p->dims[5]));
 }
 /* te:end */
-
 /* te:section te_add_f32 */
 static inline TE_UNUSED void te_add_f32_row(const te_add_plain_params *p, const float *a, int s1,
                                             const float *b, int s2, float *out, int n)
