@@ -447,6 +447,27 @@ static void test_generated_loop(void)
     free(img);
 }
 
+/* profile marks the loop's layers as per iteration (te_layer_report.loop). */
+static void test_profile_loop(void)
+{
+    char err[256];
+    uint8_t *img = NULL;
+    size_t size = 0;
+    te_report *r;
+    int i, in_loop = 0;
+    CHECK(build_loop(SWAP_BACK, &img, &size) == 0);
+    r = te_profile_memory(img, size, NULL, err, sizeof err);
+    CHECK(r != NULL);
+    if (r) {
+        for (i = 0; i < r->n_layers; i++)
+            in_loop += r->layers[i].loop == 1;
+        CHECK(r->layers[0].loop == 0); /* ENTER runs once */
+        CHECK(in_loop == r->n_layers - 1);
+    }
+    te_report_free(r);
+    free(img);
+}
+
 static void test_refused(int kind, const char *want)
 {
     char err[512] = "";
@@ -477,6 +498,7 @@ int main(void)
     }
     run_count(CONST_TRIP, 0);
     test_generated_loop();
+    test_profile_loop();
     test_refused(BAD_SHAPE, "WHILE (op 0): loop variable 2 is int8, 6 bytes (tensor 'm_x2') but "
                             "the body subgraph's output tensor 'b_next_x' is int8, 7 bytes: loop "
                             "variables that change type or shape (dynamic shapes) are unsupported");
