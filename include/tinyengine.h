@@ -82,6 +82,10 @@ typedef struct {
      * taps (MACs / input channels, convolutions), output elements,
      * activation input elements, output rows or pixels, calls */
     double features[TE_COST_FEATURES];
+    /* k > 0: it runs in the loop of the WHILE of model operator k - 1, once
+     * per iteration; its estimate (and the totals) count one iteration, the
+     * trip count being unknown at compile time.  0: it runs once. */
+    int loop;
 } te_layer_report;
 
 typedef struct {

@@ -169,3 +169,50 @@ TE_KERNEL void te_add_s16(const te_add_params *p, const int16_t *in1, const int1
                     te_add_row_s16(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }
 /* te:end */
+/* te:section te_add_i32 */
+static inline TE_UNUSED void te_add_i32_row(const te_add_plain_params *p, const int32_t *a,
+                                            int s1, const int32_t *b, int s2, int32_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        int32_t v = (int32_t)((uint32_t)a[i * s1] + (uint32_t)b[i * s2]);
+        out[i] = v < p->act_min ? p->act_min : v > p->act_max ? p->act_max : v;
+    }
+}
+
+TE_KERNEL void te_add_i32(const te_add_plain_params *p, const int32_t *in1, const int32_t *in2,
+                          int32_t *out)
+{
+    if (!p->broadcast) {
+        te_add_i32_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_add_i32_row(p, in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                 out + te_o, p->dims[5]));
+}
+/* te:end */
+/* te:section te_add_f32 */
+static inline TE_UNUSED void te_add_f32_row(const te_add_plain_params *p, const float *a, int s1,
+                                            const float *b, int s2, float *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        float v = a[i * s1] + b[i * s2];
+        v = v < p->f_min ? p->f_min : v; /* std::max(v, lo), then std::min(v, hi) */
+        out[i] = p->f_max < v ? p->f_max : v;
+    }
+}
+
+TE_KERNEL void te_add_f32(const te_add_plain_params *p, const float *in1, const float *in2,
+                          float *out)
+{
+    if (!p->broadcast) {
+        te_add_f32_row(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_WALK(p->dims, p->stride1, p->stride2,
+                  te_add_f32_row(p, in1 + te_i1, p->stride1[5], in2 + te_i2, p->stride2[5],
+                                 out + te_o, p->dims[5]));
+}
+/* te:end */

@@ -310,10 +310,10 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
     if (po->mode == TE_PATCH_OFF && fit && m->plan->arena_bytes > fit)
         auto_on = *po, auto_on.mode = TE_PATCH_AUTO, po = &auto_on; /* the limit drives it */
     if (g->has_guards && po->mode == TE_PATCH_EXPLICIT)
-        return te_fail(d, "--patch: the model runs IF branches, which patch-based execution "
-                       "does not support");
+        return te_fail(d, "--patch: the model runs IF branches or WHILE loops, which "
+                       "patch-based execution does not support");
     if (g->has_guards)
-        return 0; /* operators under a guard do not run patch by patch */
+        return 0; /* operators under a guard or in a loop do not run patch by patch */
     if (po->mode == TE_PATCH_EXPLICIT) {
         p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
         if (!p)

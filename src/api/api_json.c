@@ -75,6 +75,8 @@ static void json_layer(te_buf *b, const te_layer_report *l)
                      "\"patched\": %s,\n",
                   l->macs, l->weights_bytes, l->const_bytes, l->scratch_bytes, l->live_bytes,
                   l->in_place ? "true" : "false", l->patched ? "true" : "false");
+    if (l->loop)
+        te_buf_printf(b, "     \"loop_of\": %d,\n", l->loop - 1);
     te_buf_printf(b, "     \"estimated_instructions\": ");
     json_num(b, floor(l->instructions + 0.5));
     te_buf_printf(b, ", \"estimated_latency_us\": ");

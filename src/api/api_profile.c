@@ -140,6 +140,7 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     for (j = 0; j < op->n_out; j++)
         l->in_place |= op->out[j] >= 0 && te_storage_inplace(p->st, op->out[j]);
     l->patched = g->patch && step < g->patch->n_ops;
+    l->loop = op->loop;
     if (l->patched) {
         l->instructions = estimate_patched(model, m, op, l, kernel); /* the clones' kernel */
         f = low->cost;

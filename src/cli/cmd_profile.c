@@ -161,6 +161,25 @@ static void print_shape(const te_tensor_info *t, int n)
     }
 }
 
+/* A note for the layers that run in WHILE loops: their costs are per
+ * iteration. */
+static void print_loops(const te_report *r)
+{
+    int i, first = -1;
+    for (i = 0; i <= r->n_layers; i++) {
+        const te_layer_report *l = i < r->n_layers ? &r->layers[i] : NULL;
+        if (first >= 0 && (!l || l->loop != r->layers[first].loop)) {
+            printf("loop:                ops %d..%d run in the loop of WHILE op %d: their "
+                   "estimates and the totals count one iteration (trip count unknown at "
+                   "compile time)\n", r->layers[first].index, r->layers[i - 1].index,
+                   r->layers[first].loop - 1);
+            first = -1;
+        }
+        if (l && l->loop && first < 0)
+            first = i;
+    }
+}
+
 static void print_text(const char *path, const te_report *r)
 {
     int i;
@@ -173,7 +192,7 @@ static void print_text(const char *path, const te_report *r)
         printf("%4d  %-22s %-32s %11lld %9zu %9zu %13.0f  ", l->index, l->op, l->kernel, l->macs,
                l->weights_bytes, l->live_bytes, l->instructions);
         print_shape(l->outputs, l->n_outputs);
-        printf("%s\n", l->patched ? " (patched)" : "");
+        printf("%s%s\n", l->patched ? " (patched)" : "", l->loop ? " (per iteration)" : "");
     }
     printf("MACs:                %lld\n", r->macs);
     printf("peak SRAM (arena):   %zu bytes (without patches %zu, layer-by-layer bound %zu)\n",
@@ -184,6 +203,7 @@ static void print_text(const char *path, const te_report *r)
            r->flash_bytes, r->weights_bytes, r->const_bytes - r->weights_bytes, r->code_bytes);
     printf("instructions (est.): %.0f\n", r->instructions);
     printf("latency (est.):      %.3f ms at %.0f MHz\n", r->latency_ms, r->mhz);
+    print_loops(r);
 }
 
 static void json_str(const char *s)

@@ -167,7 +167,7 @@ static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
     open_block guard = {0, 0};
-    int s, first = 0;
+    int s, first = 0, loop = 0;
     if (e->g->patch) {
         if (te_emit_patch_stage(e, d) < 0)
             return -1;
@@ -182,7 +182,15 @@ static int emit_ops(te_emit *e, te_diag *d)
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
                            op->index);
+        if (loop && op->loop != loop) { /* a WHILE loop ends (no guard is open in one) */
+            te_buf_printf(&e->body, "    }\n");
+            loop = 0;
+        }
         open_guard(e, &guard, op);
+        if (op->loop != loop) {
+            te_buf_printf(&e->body, "    for (;;) {\n");
+            loop = op->loop;
+        }
         start = e->body.len;
         te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
@@ -193,10 +201,10 @@ static int emit_ops(te_emit *e, te_diag *d)
             return -1;
         }
         emit_layer_done(e, op);
-        if (op->guard)
+        if (op->guard || op->loop)
             indent_tail(&e->body, start);
     }
-    if (guard.guard)
+    if (guard.guard || loop)
         te_buf_printf(&e->body, "    }\n");
     e->cur_op = NULL;
     e->low = NULL;

@@ -14,85 +14,20 @@
  * a branch) is refused with one line. */
 #include "inline_if.h"
 
+#include "inline_subgraph.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-    te_graph *g;
-    te_op *ops;        /* the new operator list */
-    int n_ops, cap_ops;
-    int next_index;    /* op->index of the next inlined operator */
-    te_diag *d;
-} inliner;
 
 static int fail_oom(te_diag *d)
 {
     return te_fail(d, "out of memory inlining IF branches");
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
-
-static int push_op(inliner *in, const te_op *op)
-{
-    if (in->n_ops == in->cap_ops) {
-        int cap = in->cap_ops ? 2 * in->cap_ops : 16;
-        te_op *grown = realloc(in->ops, sizeof *grown * (size_t)cap);
-        if (!grown)
-            return fail_oom(in->d);
-        in->ops = grown;
-        in->cap_ops = cap;
-    }
-    in->ops[in->n_ops++] = *op;
-    return 0;
-}
-
-/* A copy of branch tensor t in g, named "<prefix>/<name>"; its id or -1. */
-static int copy_tensor(inliner *in, const te_tensor *t, const char *prefix)
-{
-    te_graph *g = in->g;
-    te_tensor *grown = realloc(g->tensors, sizeof *grown * (size_t)(g->n_tensors + 1)), *c;
-    size_t n = strlen(prefix) + strlen(t->name) + 2;
-    if (!grown)
-        return fail_oom(in->d);
-    g->tensors = grown;
-    c = &g->tensors[g->n_tensors];
-    *c = *t;
-    c->id = g->n_tensors++;
-    c->producer = -1;
-    c->alias_of = -1;
-    c->name = malloc(n);
-    c->q.scale = NULL;
-    c->q.zero_point = NULL;
-    if (t->q.count > 0) {
-        c->q.scale = malloc(sizeof *c->q.scale * (size_t)t->q.count);
-        c->q.zero_point = malloc(sizeof *c->q.zero_point * (size_t)t->q.count);
-    }
-    if (!c->name || (t->q.count > 0 && (!c->q.scale || !c->q.zero_point)))
-        return fail_oom(in->d);
-    snprintf(c->name, n, "%s/%s", prefix, t->name);
-    if (t->q.count > 0) {
-        memcpy(c->q.scale, t->q.scale, sizeof *c->q.scale * (size_t)t->q.count);
-        memcpy(c->q.zero_point, t->q.zero_point, sizeof *c->q.zero_point * (size_t)t->q.count);
-    }
-    return c->id;
-}
-
-static int is_control_flow(int opcode)
-{
-    return opcode == TE_OP_IF || opcode == TE_OP_WHILE || opcode == TE_OP_CALL_ONCE;
-}
-
 /* Branch input k and IF input 1 + k agree in type and bytes (TFLite
  * Micro's checks in Eval). */
-static int check_pair(inliner *in, const te_op *op, const char *which, const te_tensor *a,
+static int check_pair(te_inliner *in, const te_op *op, const char *which, const te_tensor *a,
                       const te_tensor *b)
 {
     if (a->type == b->type && te_tensor_bytes(a) == te_tensor_bytes(b))
@@ -106,11 +41,12 @@ static int check_pair(inliner *in, const te_op *op, const char *which, const te_
 /* Copies branch subgraph `s` in front of IF op (guard: cond tensor + 1, or
  * 0), mapping its inputs to the IF's; outs[j]: the g tensor of branch
  * output j. */
-static int inline_branch(inliner *in, const te_op *op, int s, int guard, int guard_false,
+static int inline_branch(te_inliner *in, const te_op *op, int s, int guard, int guard_false,
                          int *outs)
 {
     const te_graph *b = in->g->subgraphs[s];
     int *map = malloc(sizeof *map * ((size_t)b->n_tensors + 1)), i, k, rc = -1;
+    te_op flags;
     char prefix[48];
     if (!map)
         return fail_oom(in->d);
@@ -133,44 +69,14 @@ static int inline_branch(inliner *in, const te_op *op, int s, int guard, int gua
             goto out;
         map[b->inputs[k]] = x->id;
     }
-    for (i = 0; i < b->n_ops; i++) {
-        const te_op *bo = &b->ops[i];
-        te_op c = *bo;
-        if (is_control_flow(bo->opcode)) {
-            te_fail(in->d, "IF (op %d): its subgraph %d runs %s (op %d): control flow inside "
-                    "an IF branch is unsupported", op->index, s, te_opcode_name(bo->opcode),
-                    bo->index);
-            goto out;
-        }
-        c.in = malloc(sizeof *c.in * ((size_t)bo->n_in + 1));
-        c.out = malloc(sizeof *c.out * ((size_t)bo->n_out + 1));
-        c.custom_name = bo->custom_name ? dup_str(bo->custom_name) : NULL;
-        c.index = in->next_index++;
-        c.guard = guard;
-        c.guard_false = guard_false;
-        if (push_op(in, &c) < 0) {
-            free(c.in);
-            free(c.out);
-            free(c.custom_name);
-            goto out;
-        }
-        if (!c.in || !c.out || (bo->custom_name && !c.custom_name)) {
-            fail_oom(in->d);
-            goto out;
-        }
-        for (k = 0; k < bo->n_in + bo->n_out; k++) { /* c shares the pushed arrays */
-            int t = k < bo->n_in ? bo->in[k] : bo->out[k - bo->n_in];
-            if (t >= 0 && map[t] < 0 && (map[t] = copy_tensor(in, &b->tensors[t], prefix)) < 0)
-                goto out;
-            if (k < bo->n_in)
-                c.in[k] = t >= 0 ? map[t] : -1;
-            else
-                c.out[k - bo->n_in] = map[t];
-        }
-    }
+    memset(&flags, 0, sizeof flags);
+    flags.guard = guard;
+    flags.guard_false = guard_false;
+    if (te_inline_copy_ops(in, op, s, map, prefix, &flags, "an IF branch") < 0)
+        goto out;
     for (k = 0; k < b->n_outputs; k++) {
         int t = b->outputs[k];
-        if (map[t] < 0 && (map[t] = copy_tensor(in, &b->tensors[t], prefix)) < 0)
+        if (map[t] < 0 && (map[t] = te_inline_copy_tensor(in, &b->tensors[t], prefix)) < 0)
             goto out; /* a constant output, or one nothing writes */
         if (check_pair(in, op, "an output", &in->g->tensors[op->out[k]], &in->g->tensors[map[t]]))
             goto out;
@@ -183,7 +89,7 @@ out:
 }
 
 /* Inlines IF op's branches and rewrites it into the selection. */
-static int inline_one(inliner *in, te_op *op)
+static int inline_one(te_inliner *in, te_op *op)
 {
     te_graph *g = in->g;
     const te_tensor *cond = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
@@ -217,58 +123,14 @@ static int inline_one(inliner *in, te_op *op)
     ins = NULL;
     op->n_in = 1 + op->opt.branches * n;
     g->keep_order = 1;
-    rc = 0;
+    rc = te_inline_push(in, op);
 out:
     free(outs);
     free(ins);
     return rc;
 }
 
-/* Producers are positions in g->ops again. */
-static void renumber(te_graph *g)
-{
-    int i, j;
-    for (i = 0; i < g->n_tensors; i++)
-        if (!g->tensors[i].data)
-            g->tensors[i].producer = -1;
-    for (i = 0; i < g->n_ops; i++)
-        for (j = 0; j < g->ops[i].n_out; j++)
-            if (g->ops[i].out[j] >= 0)
-                g->tensors[g->ops[i].out[j]].producer = i;
-}
-
 int te_inline_if(te_graph *g, te_diag *d)
 {
-    inliner in;
-    int i, rc = 0;
-    for (i = 0; i < g->n_ops && g->ops[i].opcode != TE_OP_IF; i++)
-        ;
-    if (i == g->n_ops)
-        return 0;
-    memset(&in, 0, sizeof in);
-    in.g = g;
-    in.d = d;
-    in.next_index = g->n_ops;
-    for (i = 0; i < g->n_ops && !rc; i++) {
-        if (g->ops[i].opcode == TE_OP_IF && inline_one(&in, &g->ops[i]) < 0)
-            rc = -1;
-        if (!rc)
-            rc = push_op(&in, &g->ops[i]);
-    }
-    if (rc) { /* the copies own their arrays; the originals stay in g */
-        int k;
-        for (k = 0; k < in.n_ops; k++)
-            if (in.ops[k].index >= g->n_ops) {
-                free(in.ops[k].in);
-                free(in.ops[k].out);
-                free(in.ops[k].custom_name);
-            }
-        free(in.ops);
-        return -1;
-    }
-    free(g->ops);
-    g->ops = in.ops;
-    g->n_ops = in.n_ops;
-    renumber(g);
-    return 0;
+    return te_inline_walk(g, TE_OP_IF, inline_one, d);
 }

@@ -16,6 +16,7 @@
 
 #include "flatbuf.h"
 #include "inline_if.h"
+#include "inline_while.h"
 #include "resource_vars.h"
 
 /* Field ids (schema.fbs; a union field takes two ids: type, then value). */
@@ -1116,8 +1117,9 @@ static int next_called(reader *r, int after, uint32_t n_subgraphs, int *bad)
     int i, k, best = -1;
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        int n = op->opcode == TE_OP_CALL_ONCE ? 1 : op->opcode == TE_OP_IF ? 2 : 0;
-        for (k = 0; k < n; k++) { /* WHILE is refused by validation, unread */
+        int n = op->opcode == TE_OP_CALL_ONCE ? 1
+                : op->opcode == TE_OP_IF || op->opcode == TE_OP_WHILE ? 2 : 0;
+        for (k = 0; k < n; k++) {
             int s = op->opt.subgraph[k];
             if (s < 1 || (uint32_t)s >= n_subgraphs) {
                 *bad = 1;
@@ -1228,6 +1230,8 @@ te_graph *te_load_tflite(const uint8_t *data, size_t size, te_diag *d)
     rc = read_graph(&r);
     if (!rc)
         rc = te_inline_if(r.g, d);
+    if (!rc)
+        rc = te_inline_while(r.g, d);
     if (!rc)
         rc = te_lower_resource_vars(r.g, r.res_name, r.n_res, d);
     reader_free(&r);

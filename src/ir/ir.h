@@ -133,7 +133,16 @@ typedef struct {
     int branches;                  /* IF after inlining: 2 (output = cond ? input 1 + j
                                     * : input 1 + n + j), or 1 (constant condition:
                                     * output j = input 1 + j) */
+    int loop_phase;                /* WHILE after inlining (te_loop_phase) */
 } te_options;
+
+/* The three operators a WHILE becomes (src/frontend/inline_while.c). */
+typedef enum {
+    TE_LOOP_NONE = 0,  /* not inlined */
+    TE_LOOP_ENTER,     /* outputs (the loop variables) = inputs; the loop opens after it */
+    TE_LOOP_TEST,      /* leaves the loop when input 0 (the condition) is false */
+    TE_LOOP_NEXT       /* loop variable j (input n + j) = input j; the loop closes after it */
+} te_loop_phase;
 
 typedef struct {
     int index;             /* position in the model's execution order */
@@ -149,6 +158,10 @@ typedef struct {
      * runs always; k > 0 runs only when bool tensor k - 1 is true (false
      * when guard_false) */
     int guard, guard_false;
+    /* An operator of a WHILE loop (src/frontend/inline_while.c): 0 outside
+     * any loop; k > 0 runs in the loop of the WHILE of model op index k - 1
+     * (the generated code's `for (;;) { ... }` block) */
+    int loop;
 } te_op;
 
 typedef struct te_graph {
@@ -180,7 +193,8 @@ typedef struct te_graph {
     int keep_order;        /* 1: operators have side effects on state (resource
                             * variables) or run under guards (IF branches): the
                             * schedule keeps the model's order */
-    int has_guards;        /* 1: some operator has a guard (no patch stage) */
+    int has_guards;        /* 1: some operator has a guard or runs in a loop (no
+                            * patch stage) */
 } te_graph;
 
 /* Frees everything the graph owns (including model_data). NULL is fine. */

@@ -151,7 +151,7 @@ int te_bcast_emit(te_emit *e, const te_op *op, te_kernel_id k, const char *param
 
 te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op)
 {
-    if (op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].type == TE_DT_INT16)
+    if (op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].type != TE_DT_INT8)
         return TE_PATCH_NONE;
     return te_patch_pointwise(g, op);
 }

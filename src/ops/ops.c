@@ -104,6 +104,7 @@ extern const te_op_def te_op_assign_variable;
 extern const te_op_def te_op_var_handle;
 extern const te_op_def te_op_call_once;
 extern const te_op_def te_op_if;
+extern const te_op_def te_op_while;
 
 static const te_op_def *const op_table[] = {
     &te_op_conv2d,
@@ -204,6 +205,7 @@ static const te_op_def *const op_table[] = {
     &te_op_var_handle,
     &te_op_call_once,
     &te_op_if,
+    &te_op_while,
 };
 
 const te_op_def *te_op_lookup(int opcode)
