@@ -399,7 +399,7 @@ static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     if (is_plain(&g->tensors[op->out[0]])) {
         int f32 = g->tensors[op->out[0]].type == TE_DT_FLOAT32;
         l->variant = f32 ? ADD_F32 : ADD_I32;
-        l->kernel = f32 ? "te_add_f32" : "te_add_i32";
+        l->kernel = f32 ? TE_K_ADD_F32 : TE_K_ADD_I32;
         return;
     }
     if (g->tensors[op->out[0]].type == TE_DT_INT16) {

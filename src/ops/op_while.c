@@ -170,5 +170,5 @@ const te_op_def te_op_while = {
     .check = while_check,
     .emit = while_emit,
     .lower = while_lower,
-    .kernel = "te_copy_bytes",
+    .kernel = TE_ONE_KERNEL(TE_K_COPY_BYTES),
 };
