@@ -4,7 +4,7 @@
  *
  * Everything TFLite Micro derives in Prepare is computed here at compile
  * time (helpers in conv_family.c) and baked into the call as literals.
- * Four kernels: te_conv2d_avx2_s8 for target x86-64-v3 wherever the
+ * Five kernels: te_conv2d_avx2_s8 for target x86-64-v3 wherever the
  * GEMM applies (runtime/x86/te_conv2d_avx2.c: int8 weights re-laid out in
  * channel blocks, widened as they are loaded: no flash budget needed);
  * te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
@@ -14,7 +14,9 @@
  * target --flash-limit or by default 1.25 x the weights + 32 KiB, the
  * convolutions with the most reuse of their weights first); on
  * Cortex-M4/M7 te_conv2d_dsp_s8 (runtime/armv7em/te_conv2d_dsp.c: int8
- * weights, im2col scratch) for the other GEMM-shaped ones; and the plain
+ * weights, im2col scratch) for the other GEMM-shaped ones, elsewhere
+ * te_conv2d_w8_s8 (runtime/te_conv2d_w8.c: portable, the model's int8
+ * weights as they are, patches up to TE_CONV2D_W8_KMAX); and the plain
  * te_conv2d_s8 for the rest: groups, non-constant weights, Cortex-M0+
  * (where int16 weights would double the flash), the convolutions left out
  * of the budget on the other targets. */
@@ -35,6 +37,7 @@
 #include "te_conv2d_avx2.h"
 #include "te_conv2d_dsp.h"
 #include "te_conv2d_gemm.h"
+#include "te_conv2d_w8.h"
 
 /* ------------------------------------------------------------- CONV_2D */
 
@@ -265,6 +268,19 @@ static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
     return 1;
 }
 
+/* 1 when te_conv2d_w8_s8 runs this op (no DSP: the model's int8 weights,
+ * where the GEMM's int16 copies are not chosen and the patch fits its
+ * stack buffer). */
+static int use_w8(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    if (te_target_has_dsp(g->target) || !gemm_shaped(g, op) ||
+        (int64_t)w->shape[1] * w->shape[2] * w->shape[3] > TE_CONV2D_W8_KMAX)
+        return 0;
+    gemm_geometry(g, op, s);
+    return 1;
+}
+
 /* 1 when te_conv2d_avx2_s8 runs this op (filling *s). */
 static int use_avx2(const te_graph *g, const te_op *op, gemm_shape *s)
 {
@@ -354,8 +370,9 @@ out:
 }
 
 
-/* The geometry fields te_conv2d_gemm_params and te_conv2d_avx2_params share. */
-static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s)
+/* The geometry fields te_conv2d_gemm_params, te_conv2d_avx2_params,
+ * te_conv2d_dsp_params (with k_pad) and te_conv2d_w8_params share. */
+static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s, int k_pad)
 {
     const te_tensor *in = te_in(e->g, op, 0), *w = te_in(e->g, op, 1), *out = te_out(e->g, op, 0);
     te_params_int(e, "batches", in->shape[0]);
@@ -373,7 +390,8 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
     te_params_int(e, "dil_w", op->opt.dilation_w);
     te_params_int(e, "pad_top", s->pad_top);
     te_params_int(e, "pad_left", s->pad_left);
-    te_params_int(e, "k_pad", s->k_pad);
+    if (k_pad)
+        te_params_int(e, "k_pad", s->k_pad);
 }
 
 /* At most this many CONV_2D in the model: each GEMM call is the kernel's
@@ -449,7 +467,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         work = te_emit_scratch(e, "int8_t");
     te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
     te_params_begin(e, "te_conv2d_gemm_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "pointwise", pw);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
@@ -476,7 +494,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
     te_params_begin(e, "te_conv2d_avx2_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", lo);
@@ -557,7 +575,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
         snprintf(scratch.s, sizeof scratch.s, "NULL");
     te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
     te_params_begin(e, "te_conv2d_dsp_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", lo);
@@ -567,6 +585,64 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
     prm = te_params_end(e);
     te_emit_kernel_call(e, TE_K_CONV2D_DSP_S8, prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
     return 0;
+}
+
+/* ---- te_conv2d_w8_s8 (no DSP, the model's int8 weights) ----------------- */
+
+/* The requantization table of te_convfam_gemm_prepare (its int16 weights
+ * unused): te_conv2d_w8_s8 reads the weights tensor itself. */
+static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 ? te_in(g, op, 2) : NULL;
+    const int oc = w->shape[0], n = (oc + 3) / 4 * 4;
+    te_convfam_gemm_spec spec;
+    int16_t *w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s->k_pad);
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    te_name wt, qr, x, y, prm;
+    int fast, c, rc = -1;
+    if (!w16 || !q || !ms) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (c = 0; c < oc; c++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &ms[c], &sh);
+        ms[oc + c] = sh;
+    }
+    memset(&spec, 0, sizeof spec);
+    spec.out_c = oc;
+    spec.k = s->k;
+    spec.k_pad = s->k_pad;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
+                                   b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
+    qr = te_emit_const_i32(e, q, (size_t)n * 4, "requant");
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, TE_K_CONV2D_W8_S8);
+    te_params_begin(e, "te_conv2d_w8_params");
+    params_gemm_geometry(e, op, s, 0);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+    prm = te_params_end(e);
+    te_emit_kernel_call(e, TE_K_CONV2D_W8_S8, prm.s, x.s, wt.s, qr.s, y.s);
+    rc = 0;
+out:
+    free(w16);
+    free(q);
+    free(ms);
+    return rc;
 }
 
 /* ---- te_conv2d_s8 (reference) -------------------------------------------- */
@@ -613,15 +689,16 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
 
 /* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
  * the int16x8 form (conv_family_s16.c). */
-enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_S16 };
+enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_W8, CONV_S16 };
 
 /* The kernel's int8 variant for a non-int16 op (CONV_AVX2, CONV_GEMM,
- * CONV_DSP or CONV_REF) and its GEMM geometry. */
+ * CONV_DSP, CONV_W8 or CONV_REF) and its GEMM geometry. */
 static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
 {
     return use_avx2(g, op, s)  ? CONV_AVX2
            : use_gemm(g, op, s) ? CONV_GEMM
            : use_dsp(g, op, s)  ? CONV_DSP
+           : use_w8(g, op, s)   ? CONV_W8
                                 : CONV_REF;
 }
 
@@ -641,7 +718,8 @@ static long dsp_patch_bytes(const te_graph *g, const te_op *op)
 static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     static const char *const names[] = {"te_conv2d_s8", "te_conv2d_gemm_s8",
-                                        "te_conv2d_avx2_s8", "te_conv2d_dsp_s8"};
+                                        "te_conv2d_avx2_s8", "te_conv2d_dsp_s8",
+                                        "te_conv2d_w8_s8"};
     gemm_shape s;
     long dsp_bytes;
     if (te_convfam_s16(&g->tensors[op->in[0]])) {
@@ -703,6 +781,8 @@ static int emit(te_emit *e, const te_op *op)
         return emit_avx2(e, op, &s, lo, hi);
     if (e->low->variant == CONV_DSP)
         return emit_dsp(e, op, &s, lo, hi);
+    if (e->low->variant == CONV_W8)
+        return emit_w8(e, op, &s, lo, hi);
     return emit_gemm(e, op, &s, lo, hi);
 }
 
