@@ -142,11 +142,31 @@ static int64_t gemm_code_bytes(const te_graph *g)
                                            : GEMM_CODE_BYTES_OTHER;
 }
 
+static int gemm_shaped(const te_graph *g, const te_op *op);
+
+/* What te_conv2d_w8_s8 adds to the base estimate's plain convolutions on
+ * the targets without DSP: its table holds 16 bytes a channel (the base
+ * estimate counts 12), and its code. */
+#define W8_TABLE_EXTRA 4
+#define W8_CODE_BYTES 1024
+
+static int64_t w8_extra(const te_graph *g)
+{
+    int64_t sum = 0;
+    int i;
+    if (te_target_has_dsp(g->target))
+        return 0;
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].opcode == TE_OP_CONV_2D && !g->ops[i].dead && gemm_shaped(g, &g->ops[i]))
+            sum += W8_TABLE_EXTRA * (int64_t)g->tensors[g->ops[i].in[1]].shape[0];
+    return sum > 0 ? sum + W8_CODE_BYTES : 0;
+}
+
 /* How many bytes int16 weights may add to this model. */
 static int64_t gemm_budget(const te_graph *g)
 {
-    const int64_t left =
-        te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) - te_flash_lut_bytes(g);
+    const int64_t left = te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) -
+                         te_flash_lut_bytes(g) - w8_extra(g);
     return left < 0 ? 0 : left;
 }
 
