@@ -511,15 +511,16 @@ TE_AVX2_FN __m256i te_avx2_rq8(__m256i a, const int32_t *r)
 /* te:end */
 
 /* te:section te_avx2_rq */
-/* The 8 lanes' requantization: the fast form, or (fast_rq 0: weights and
- * bias not doubled, rows {bias, mult, shift}) TFLite's exact one lane by
- * lane, plus the output zero point. */
+/* The 8 lanes' requantization of accumulator a (int8 weights, bias not
+ * doubled): the fast form on a doubled (2a wraps as the doubled weights' sum
+ * would), or (fast_rq 0: rows {bias, mult, shift}) TFLite's exact one lane
+ * by lane, plus the output zero point. */
 TE_AVX2_FN __m256i te_avx2_rq(int fast_rq, int32_t output_offset, __m256i a, const int32_t *r)
 {
     int32_t v[8];
     int l;
     if (fast_rq)
-        return te_avx2_rq8(a, r);
+        return te_avx2_rq8(_mm256_add_epi32(a, a), r);
     _mm256_storeu_si256((__m256i *)(void *)v, a);
     for (l = 0; l < 8; l++)
         v[l] = (int32_t)((uint32_t)te_mul_by_quant_mult(v[l], r[8 + l], (int)r[16 + l]) +

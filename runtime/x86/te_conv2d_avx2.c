@@ -76,6 +76,8 @@ TE_AVX2_FN void te_conv2d_avx2_patch(const te_conv2d_avx2_params *p, const int8_
 #define TE_CONV2D_AVX2_MAC(ACC, X, W) ACC = _mm256_add_epi32(ACC, _mm256_madd_epi16(X, W))
 #define RQ(A, R) te_avx2_rq(p->fast_rq, p->output_offset, A, R)
 #define TE_CONV2D_AVX2_BCAST(P, J) _mm256_set1_epi32(te_conv2d_avx2_pair((P) + 2 * (J)))
+/* 16 int8 weights widened to int16 as they are loaded (one VPMOVSXBW). */
+#define TE_CONV2D_AVX2_W(P) _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(P)))
 
 /* te:section te_conv2d_avx2_pair */
 /* Two int16 as one int32 (without breaking the aliasing rules). */
@@ -92,11 +94,11 @@ TE_AVX2_FN int32_t te_conv2d_avx2_pair(const int16_t *x)
  * the first n pixels (outputs o, pixels os bytes apart), channels below
  * nc (from the block's first). */
 TE_AVX2_FN void te_conv2d_avx2_px4_c16(const te_conv2d_avx2_params *p, const int16_t *const *x,
-                                       const int16_t *w, const int32_t *r, int8_t *o, long os,
+                                       const int8_t *w, const int32_t *r, int8_t *o, long os,
                                        int n, int nc)
 {
     const int kp2 = p->k_pad / 2;
-    const int16_t *w0 = w, *w1 = w + (long)kp2 * 16;
+    const int8_t *w0 = w, *w1 = w + (long)kp2 * 16;
     const int16_t *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
     const __m256i b0 = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
@@ -105,8 +107,8 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c16(const te_conv2d_avx2_params *p, const int
     __m256i a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1;
     int j;
     for (j = 0; j < kp2; j++) {
-        const __m256i wa = _mm256_loadu_si256((const __m256i *)(const void *)(w0 + 16 * j));
-        const __m256i wb = _mm256_loadu_si256((const __m256i *)(const void *)(w1 + 16 * j));
+        const __m256i wa = TE_CONV2D_AVX2_W(w0 + 16 * j);
+        const __m256i wb = TE_CONV2D_AVX2_W(w1 + 16 * j);
         __m256i v = TE_CONV2D_AVX2_BCAST(x0, j);
         TE_CONV2D_AVX2_MAC(a00, v, wa);
         TE_CONV2D_AVX2_MAC(a01, v, wb);
@@ -133,7 +135,7 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c16(const te_conv2d_avx2_params *p, const int
 /* te:section te_conv2d_avx2_px4_c8 */
 /* The same for the last block alone (8 channels, nc <= 8 of them). */
 TE_AVX2_FN void te_conv2d_avx2_px4_c8(const te_conv2d_avx2_params *p, const int16_t *const *x,
-                                      const int16_t *w, const int32_t *r, int8_t *o, long os,
+                                      const int8_t *w, const int32_t *r, int8_t *o, long os,
                                       int n, int nc)
 {
     const int kp2 = p->k_pad / 2;
@@ -144,7 +146,7 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c8(const te_conv2d_avx2_params *p, const int1
     __m256i a0 = b0, a1 = b0, a2 = b0, a3 = b0;
     int j;
     for (j = 0; j < kp2; j++) {
-        const __m256i wa = _mm256_loadu_si256((const __m256i *)(const void *)(w + 16 * j));
+        const __m256i wa = TE_CONV2D_AVX2_W(w + 16 * j);
         TE_CONV2D_AVX2_MAC(a0, TE_CONV2D_AVX2_BCAST(x0, j), wa);
         TE_CONV2D_AVX2_MAC(a1, TE_CONV2D_AVX2_BCAST(x1, j), wa);
         TE_CONV2D_AVX2_MAC(a2, TE_CONV2D_AVX2_BCAST(x2, j), wa);
@@ -167,11 +169,12 @@ TE_AVX2_FN void te_conv2d_avx2_px4_c8(const te_conv2d_avx2_params *p, const int1
 #undef RQ
 #undef TE_CONV2D_AVX2_MAC
 #undef TE_CONV2D_AVX2_BCAST
+#undef TE_CONV2D_AVX2_W
 
 /* te:section te_conv2d_avx2_pixels */
 /* Every channel of the n (1..4) output pixels whose patches are x. */
 TE_AVX2_FN void te_conv2d_avx2_pixels(const te_conv2d_avx2_params *p, const int16_t *const *x,
-                                      const int16_t *w, const int32_t *qr, int8_t *o, long os,
+                                      const int8_t *w, const int32_t *qr, int8_t *o, long os,
                                       int n)
 {
     const int blocks = (p->out_c + 7) / 8;
@@ -188,7 +191,7 @@ TE_AVX2_FN void te_conv2d_avx2_pixels(const te_conv2d_avx2_params *p, const int1
 
 /* te:section te_conv2d_avx2_s8 */
 TE_KERNEL TE_AVX2_ENTRY void te_conv2d_avx2_s8(const te_conv2d_avx2_params *p, const int8_t *input,
-                                            const int16_t *w, const int32_t *qr, int8_t *output)
+                                            const int8_t *w, const int32_t *qr, int8_t *output)
 {
     int16_t patch[4][TE_CONV2D_AVX2_KMAX];
     const int16_t *x[4];

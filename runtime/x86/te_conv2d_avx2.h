@@ -3,22 +3,23 @@
  * (groups == 1).  The convolution is a GEMM of output pixels (their
  * patches) by output channels with the channels in the vector lanes: for
  * each pair of patch elements, one VPMADDWD multiplies the pair (broadcast)
- * by the pair's weights of 8 channels and leaves 8 int32 sums, so no
- * horizontal reduction is ever needed.  4 pixels and 16 channels at a time
- * (8 accumulators in registers), then the fast requantization of 8 lanes
- * in a few vector instructions.
+ * by the pair's weights of 8 channels (int8 in flash, widened as they are
+ * loaded: VPMOVSXBW instead of a plain load, no more instructions) and
+ * leaves 8 int32 sums, so no horizontal reduction is ever needed.  4 pixels
+ * and 16 channels at a time (8 accumulators in registers), then the fast
+ * requantization of 8 lanes in a few vector instructions (on the doubled
+ * sums: te_avx2_rq).
  *
  * What the compiler does once (src/ops/conv_family.c,
- * te_convfam_gemm_avx2_layout): weights and bias doubled and the input
- * offset folded into the bias (padding taps read the input zero point,
- * which then contributes nothing), as for te_conv2d_gemm_s8 with fast_rq;
- * the kernel reads
- *  - w: int16 [blocks][k_pad / 2][8][2], blocks = (out_c + 7) / 8: for each
+ * te_convfam_gemm_avx2_layout): the input offset folded into the bias
+ * (padding taps read the input zero point, which then contributes
+ * nothing); the kernel reads
+ *  - w: int8 [blocks][k_pad / 2][8][2], blocks = (out_c + 7) / 8: for each
  *    block of 8 channels and each pair of patch elements (2j, 2j + 1) the
  *    8 channels' two weights (zero past out_c and past K);
  *  - qr: int32 [blocks][4][8]: per block the 8 biases, then the 8 fast
  *    entries {m, H, e} (te_convfam_fast_requant) as 3 rows of 8 (without
- *    fast_rq: weights and bias not doubled, entries {mult, shift, 0}).
+ *    fast_rq: entries {mult, shift, 0}).
  * Patch element k of an output pixel is input element (ky, kx, c),
  * k = (ky * k_w + kx) * in_c + c; K = k_h * k_w * in_c <= k_pad <=
  * TE_CONV2D_AVX2_KMAX, k_pad a multiple of 8.  The patches of 4 pixels are
@@ -43,8 +44,8 @@ typedef struct {
     int32_t input_zp;          /* value of padding taps (input zero point) */
     int32_t output_offset;     /* output zero point (exact requantization only) */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
-    int fast_rq;               /* qr holds fast entries, weights and bias doubled;
-                                * else rows {bias, mult, shift} (exact form) */
+    int fast_rq;               /* qr holds fast entries (applied to the doubled
+                                * sums); else rows {bias, mult, shift} (exact form) */
     int out_stride;            /* bytes from one output pixel to the next: 0 or
                                 * out_c, more for a channel slice of a wider
                                 * tensor */
@@ -52,7 +53,7 @@ typedef struct {
 
 /* te:section te_conv2d_avx2_s8 */
 TE_KERNEL void te_conv2d_avx2_s8(const te_conv2d_avx2_params *p, const int8_t *input,
-                                 const int16_t *w, const int32_t *qr, int8_t *output);
+                                 const int8_t *w, const int32_t *qr, int8_t *output);
 /* te:end */
 
 #endif

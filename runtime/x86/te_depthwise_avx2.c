@@ -12,9 +12,9 @@
 
 /* te:section te_depthwise_avx2_pair */
 /* One pair of taps of 16 channels: bytes at xa and xb interleaved and
- * widened, times the pair's weights w (16 channels x 2), into s0 (channels
- * 0..7) and s1 (8..15). */
-TE_AVX2_FN void te_depthwise_avx2_pair(const int8_t *xa, const int8_t *xb, const int16_t *w,
+ * widened, times the pair's int8 weights w (16 channels x 2, widened as they
+ * are loaded), into s0 (channels 0..7) and s1 (8..15). */
+TE_AVX2_FN void te_depthwise_avx2_pair(const int8_t *xa, const int8_t *xb, const int8_t *w,
                                        __m256i *s0, __m256i *s1)
 {
     const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)xa);
@@ -22,9 +22,11 @@ TE_AVX2_FN void te_depthwise_avx2_pair(const int8_t *xa, const int8_t *xb, const
     const __m256i lo = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, b));
     const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b));
     *s0 = _mm256_add_epi32(
-        *s0, _mm256_madd_epi16(lo, _mm256_loadu_si256((const __m256i *)(const void *)w)));
+        *s0, _mm256_madd_epi16(lo, _mm256_cvtepi8_epi16(
+                                        _mm_loadu_si128((const __m128i *)(const void *)w))));
     *s1 = _mm256_add_epi32(
-        *s1, _mm256_madd_epi16(hi, _mm256_loadu_si256((const __m256i *)(const void *)(w + 16))));
+        *s1, _mm256_madd_epi16(hi, _mm256_cvtepi8_epi16(
+                                        _mm_loadu_si128((const __m128i *)(const void *)(w + 16)))));
 }
 /* te:end */
 
@@ -33,7 +35,7 @@ TE_AVX2_FN void te_depthwise_avx2_pair(const int8_t *xa, const int8_t *xb, const
  * constants once inlined: every tap at a fixed offset from its row):
  * rows[ky] + x is the pixel's tap (ky, 0). */
 static inline TE_UNUSED TE_AVX2_ATTR __attribute__((always_inline)) void
-te_depthwise_avx2_taps(const int8_t *const *rows, long x, int kh, int kw, const int16_t *w,
+te_depthwise_avx2_taps(const int8_t *const *rows, long x, int kh, int kw, const int8_t *w,
                        __m256i *s0, __m256i *s1)
 {
     const int taps = kh * kw;
@@ -51,7 +53,7 @@ te_depthwise_avx2_taps(const int8_t *const *rows, long x, int kh, int kw, const 
 /* The same for any filter and dilation: tap (ky, kx) at rows[ky] + x +
  * 16 * kx * dil_w. */
 TE_AVX2_FN void te_depthwise_avx2_taps_any(const te_depthwise_avx2_params *p,
-                                           const int8_t *const *rows, long x, const int16_t *w,
+                                           const int8_t *const *rows, long x, const int8_t *w,
                                            __m256i *s0, __m256i *s1)
 {
     const int taps = p->k_h * p->k_w;
@@ -72,7 +74,7 @@ TE_AVX2_FN void te_depthwise_avx2_taps_any(const te_depthwise_avx2_params *p,
  * out the row's pixel 0 at the block's first channel; n channels stored. */
 static inline TE_UNUSED TE_AVX2_ATTR __attribute__((always_inline)) void
 te_depthwise_avx2_row(const te_depthwise_avx2_params *p, const int8_t *const *rows, int kh,
-                      int kw, const int16_t *w, const int32_t *r, int8_t *out, int n)
+                      int kw, const int8_t *w, const int32_t *r, int8_t *out, int n)
 {
     const __m256i b0 = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b1 = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
@@ -96,7 +98,7 @@ te_depthwise_avx2_row(const te_depthwise_avx2_params *p, const int8_t *const *ro
 /* The row for the filter shapes with a specialised loop (3x3, 5x5, 7x7
  * without horizontal dilation), else the general one. */
 TE_AVX2_FN void te_depthwise_avx2_any_row(const te_depthwise_avx2_params *p,
-                                          const int8_t *const *rows, const int16_t *w,
+                                          const int8_t *const *rows, const int8_t *w,
                                           const int32_t *r, int8_t *out, int n)
 {
     const int k = p->dil_w == 1 && p->k_h == p->k_w ? p->k_h : 0;
@@ -134,7 +136,7 @@ TE_AVX2_FN void te_depthwise_avx2_save(const te_depthwise_avx2_params *p, const 
 
 /* te:section te_depthwise_avx2_s8 */
 TE_KERNEL TE_AVX2_ENTRY void te_depthwise_avx2_s8(const te_depthwise_avx2_params *p,
-                                                 const int8_t *input, const int16_t *w,
+                                                 const int8_t *input, const int8_t *w,
                                                  const int32_t *qr, int8_t *output)
 {
     int8_t ring[TE_DEPTHWISE_AVX2_RING];
@@ -150,7 +152,7 @@ TE_KERNEL TE_AVX2_ENTRY void te_depthwise_avx2_s8(const te_depthwise_avx2_params
         int8_t *out_b = output + (long)b * p->out_h * p->out_w * p->in_c;
         for (c0 = 0; c0 < p->in_c; c0 += 16) {
             const int n = TE_MIN(16, p->in_c - c0);
-            const int16_t *wb = w + (long)(c0 / 16) * pairs * 32;
+            const int8_t *wb = w + (long)(c0 / 16) * pairs * 32;
             for (j = 0; j < (span + 1) * row; j += 16) /* padding: the zero point */
                 _mm_storeu_si128((__m128i *)(void *)(ring + j), zp);
             next = 0;

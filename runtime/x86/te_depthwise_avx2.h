@@ -6,19 +6,20 @@
  * output rows reads are copied into a ring on the stack (16 bytes a pixel,
  * padding columns and rows holding the input zero point), so every output
  * pixel reads its taps at fixed offsets with no bounds checks.  Two taps go
- * into one VPMADDWD (their bytes interleaved and widened: 8 channels' two
- * products summed in int32); then the fast requantization of 8 lanes.
+ * into one VPMADDWD (their bytes interleaved and widened, the int8 weights
+ * widened as they are loaded: 8 channels' two products summed in int32);
+ * then the fast requantization of 8 lanes (on the doubled sums, te_avx2_rq).
  *
  * What the compiler does once (src/ops/op_depthwise_conv2d.c): the input
  * offset folded into the bias (padding taps read the zero point, which then
- * contributes nothing), weights and bias doubled for the fast requantization
+ * contributes nothing), the fast requantization entries
  * (te_convfam_fast_requant), and
- *  - w: int16 [blocks16][pairs][16][2]: per block of 16 channels and pair
+ *  - w: int8 [blocks16][pairs][16][2]: per block of 16 channels and pair
  *    of taps (2j, 2j + 1), taps numbered ky * k_w + kx, the 16 channels'
  *    two weights (zero past in_c and past the last tap);
  *  - qr: int32 [blocks8][4][8]: per block of 8 channels the 8 biases and
  *    the rows m, H, e of the fast entries (without fast_rq: bias, mult,
- *    shift; weights and bias not doubled).
+ *    shift).
  * The ring takes TE_DEPTHWISE_AVX2_RING_BYTES(p) <= TE_DEPTHWISE_AVX2_RING
  * bytes of stack.  input and output may be the same tensor (in place) when
  * every output row is written only over input rows already copied (rows up
@@ -51,7 +52,7 @@ typedef struct {
 
 /* te:section te_depthwise_avx2_s8 */
 TE_KERNEL void te_depthwise_avx2_s8(const te_depthwise_avx2_params *p, const int8_t *input,
-                                    const int16_t *w, const int32_t *qr, int8_t *output);
+                                    const int8_t *w, const int32_t *qr, int8_t *output);
 /* te:end */
 
 #endif

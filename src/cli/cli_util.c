@@ -141,7 +141,7 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      layer by layer does not, the fastest patch-based plan that\n"      \
     "                      fits is taken, else one line names the smallest reachable\n"       \
     "  --flash-limit BYTES flash (code + constants) the generated code may take (k/K,\n"     \
-    "                      m/M suffixes; default on Cortex-M4/M7: 1.25 x weights + 32K).\n"  \
+    "                      m/M suffixes; default on every target: 1.25 x weights + 32K).\n"  \
     "                      int16 weight copies (faster convolutions) and inlined kernels\n"   \
     "                      are added within it, layers with the most instructions saved\n"    \
     "                      per byte first; fails when even the int8 model does not fit\n"     \

@@ -338,8 +338,12 @@ void te_convfam_dw_filter_rows(int taps, int c, const int8_t *w, int8_t *rows_ou
             rows_out[(long)ch * taps + t] = w[(long)t * c + ch];
 }
 
-void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
-                                 int16_t *w_out, int32_t *qr_out)
+/* A weight or bias of te_convfam_gemm_prepare undoubled (fast: every one
+ * is even, so the halving is exact). */
+static int32_t avx2_undouble(int fast, int32_t v) { return fast ? v / 2 : v; }
+
+void te_convfam_gemm_avx2_layout(int out_c, int k_pad, int fast, const int16_t *w16,
+                                 const int32_t *qr, int8_t *w_out, int32_t *qr_out)
 {
     const int quads = (out_c + 3) / 4, blocks = (out_c + 7) / 8;
     int b, j, l, row;
@@ -347,8 +351,9 @@ void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const
         for (j = 0; j < k_pad / 2; j++)
             for (l = 0; l < 8; l++) {
                 const int c = 8 * b + l;
-                *w_out++ = c / 4 < quads ? w16[(long)c * k_pad + 2 * j] : 0;
-                *w_out++ = c / 4 < quads ? w16[(long)c * k_pad + 2 * j + 1] : 0;
+                const int16_t *pair = w16 + (long)c * k_pad + 2 * j;
+                *w_out++ = (int8_t)(c / 4 < quads ? avx2_undouble(fast, pair[0]) : 0);
+                *w_out++ = (int8_t)(c / 4 < quads ? avx2_undouble(fast, pair[1]) : 0);
             }
     for (b = 0; b < blocks; b++)
         for (l = 0; l < 8; l++) {
@@ -356,11 +361,14 @@ void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const
             const int32_t *r = qr + 16 * (c / 4);
             for (row = 0; row < 4; row++)
                 qr_out[32 * b + 8 * row + l] =
-                    c / 4 >= quads ? 0 : row == 0 ? r[c % 4] : r[4 + 3 * (c % 4) + row - 1];
+                    c / 4 >= quads ? 0
+                    : row == 0     ? avx2_undouble(fast, r[c % 4])
+                                   : r[4 + 3 * (c % 4) + row - 1];
         }
 }
 
-void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, const int16_t *w16, int16_t *w_out)
+void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, int fast, const int16_t *w16,
+                               int8_t *w_out)
 {
     const int pairs = (taps + 1) / 2, blocks = (c + 15) / 16;
     int ch, t;
@@ -369,7 +377,7 @@ void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, const int16_t *w16, i
     for (ch = 0; ch < c; ch++)
         for (t = 0; t < taps; t++)
             w_out[((long)(ch / 16) * pairs + t / 2) * 32 + (ch % 16) * 2 + t % 2] =
-                w16[(long)ch * k_pad + t];
+                (int8_t)avx2_undouble(fast, w16[(long)ch * k_pad + t]);
 }
 
 void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, const te_tensor *out,

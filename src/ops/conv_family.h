@@ -68,19 +68,22 @@ void te_convfam_dsp_s8_requant(int out_c, const int32_t *qr16, int32_t *qr8_out)
 void te_convfam_dw_filter_rows(int taps, int c, const int8_t *w, int8_t *rows_out);
 
 /* The constants of te_conv2d_avx2_s8 (target x86-64-v3) from those of a
- * fast te_convfam_gemm_prepare (w16: quads * 4 * k_pad, qr: 16 int32 per 4
- * channels): w_out (blocks * k_pad * 8 int16: per block of 8 channels and
- * pair of patch elements, the 8 channels' two weights) and qr_out (32
+ * te_convfam_gemm_prepare (w16: quads * 4 * k_pad, qr: 16 int32 per 4
+ * channels; fast: its result, weights and biases doubled, which the layout
+ * halves back): w_out (blocks * k_pad * 8 int8: per block of 8 channels
+ * and pair of patch elements, the 8 channels' two weights) and qr_out (32
  * int32 per block: 8 biases, then the m, H and e rows), blocks =
  * (out_c + 7) / 8 (runtime/te_conv2d_avx2.h). */
-void te_convfam_gemm_avx2_layout(int out_c, int k_pad, const int16_t *w16, const int32_t *qr,
-                                 int16_t *w_out, int32_t *qr_out);
+void te_convfam_gemm_avx2_layout(int out_c, int k_pad, int fast, const int16_t *w16,
+                                 const int32_t *qr, int8_t *w_out, int32_t *qr_out);
 
 /* te_depthwise_avx2_s8's weights (target x86-64-v3) from a
  * te_convfam_gemm_prepare of the filter read as [c][taps] (w16: rows of
- * k_pad): w_out int16 [blocks16][pairs][16][2], pairs = (taps + 1) / 2,
- * zero past c and past the last tap (runtime/te_depthwise_avx2.h). */
-void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, const int16_t *w16, int16_t *w_out);
+ * k_pad; fast: as above): w_out int8 [blocks16][pairs][16][2], pairs =
+ * (taps + 1) / 2, zero past c and past the last tap
+ * (runtime/te_depthwise_avx2.h). */
+void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, int fast, const int16_t *w16,
+                               int8_t *w_out);
 
 /* The fixed-point multiplier and shift of output channel c, as
  * te_convfam_emit_requant computes them (without writing arrays). */

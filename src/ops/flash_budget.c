@@ -39,17 +39,13 @@ int64_t te_flash_limit(const te_graph *g)
 {
     if (g->flash_limit)
         return (int64_t)g->flash_limit;
-    if (te_target_has_dsp(g->target))
-        return DEFAULT_FLASH(te_flash_const_bytes(g));
-    return -1;
+    return DEFAULT_FLASH(te_flash_const_bytes(g)); /* every target */
 }
 
 int64_t te_flash_trade_budget(const te_graph *g)
 {
-    int64_t limit = te_flash_limit(g), left;
-    if (limit < 0)
-        return INT64_MAX;
-    left = limit - te_flash_base_estimate(g) - (g->flash_limit ? 0 : DEFAULT_RESERVE);
+    const int64_t limit = te_flash_limit(g);
+    int64_t left = limit - te_flash_base_estimate(g) - (g->flash_limit ? 0 : DEFAULT_RESERVE);
     return left < 0 ? 0 : left;
 }
 
@@ -171,7 +167,7 @@ int te_flash_dw_inline(const te_graph *g, const te_op *op)
 {
     if (!te_target_has_dsp(g->target))
         return 0;
-    return te_flash_limit(g) < 0 || dw_fits(g, original(g, op), te_flash_trade_budget(g));
+    return dw_fits(g, original(g, op), te_flash_trade_budget(g));
 }
 
 int64_t te_flash_dw_inline_bytes(const te_graph *g)
@@ -226,7 +222,7 @@ static int64_t lut_budget(const te_graph *g)
 
 int te_flash_lut_allowed(const te_graph *g, const te_op *op)
 {
-    return te_flash_limit(g) < 0 || lut_fits(g, original(g, op), lut_budget(g));
+    return lut_fits(g, original(g, op), lut_budget(g));
 }
 
 int64_t te_flash_lut_bytes(const te_graph *g)

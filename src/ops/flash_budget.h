@@ -13,10 +13,8 @@
  * Each trade is taken only when it fits what the earlier ones left of
  * the budget: the flash limit minus te_flash_base_estimate (the model
  * without any trade; the default limit keeps 4 KiB free).  The limit:
- * --flash-limit when given; else on the DSP targets (Cortex-M4/M7)
- * 1.25 x the constants + 32 KiB; elsewhere
- * none (te_flash_limit() < 0: every trade is taken, op_conv2d.c bounds
- * its int16 copies itself). */
+ * --flash-limit when given; else, on every target (the host ones too),
+ * 1.25 x the constants + 32 KiB. */
 #ifndef TE_FLASH_BUDGET_H
 #define TE_FLASH_BUDGET_H
 
@@ -26,10 +24,9 @@
 
 /* The model's constants (weights, biases, tables of the graph), bytes. */
 int64_t te_flash_const_bytes(const te_graph *g);
-/* The flash limit in effect, or -1 for none. */
+/* The flash limit in effect: --flash-limit, else the default. */
 int64_t te_flash_limit(const te_graph *g);
-/* Bytes the trades may take: the limit minus the base estimate (>= 0);
- * INT64_MAX when there is no limit. */
+/* Bytes the trades may take: the limit minus the base estimate (>= 0). */
 int64_t te_flash_trade_budget(const te_graph *g);
 
 /* One depthwise DSP call specialised (inlined) instead of calling the

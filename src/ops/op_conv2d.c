@@ -4,18 +4,22 @@
  *
  * Everything TFLite Micro derives in Prepare is computed here at compile
  * time (helpers in conv_family.c) and baked into the call as literals.
- * Three kernels: te_conv2d_avx2_s8 for target x86-64-v3 wherever the
- * GEMM applies (runtime/te_conv2d_avx2.c, no flash budget on a host),
+ * Five kernels: te_conv2d_avx2_s8 for target x86-64-v3 wherever the
+ * GEMM applies (runtime/x86/te_conv2d_avx2.c: int8 weights re-laid out in
+ * channel blocks, widened as they are loaded: no flash budget needed);
  * te_conv2d_gemm_s8 (runtime/te_conv2d_gemm.c: weights
  * re-laid out as int16 in the order it reads them, input offset folded into
  * the bias, DSP SIMD layout on Cortex-M4/M7; no scratch memory) wherever it
- * applies and its int16 weights fit the flash budget (gemm_budget: on
- * Cortex-M4/M7 --flash-limit or by default 1.25 x the weights + 32 KiB,
- * the convolutions with the most reuse of their weights first); on Cortex-M4/M7 te_conv2d_dsp_s8
- * (runtime/armv7em/te_conv2d_dsp.c: int8 weights, im2col scratch) for the
- * other GEMM-shaped ones; and the plain te_conv2d_s8 for the rest: groups,
- * non-constant weights, Cortex-M0+ (where int16 weights would double the
- * flash), the convolutions left out of the budget elsewhere. */
+ * applies and its int16 weights fit the flash budget (gemm_budget: on every
+ * target --flash-limit or by default 1.25 x the weights + 32 KiB, the
+ * convolutions with the most reuse of their weights first); on
+ * Cortex-M4/M7 te_conv2d_dsp_s8 (runtime/armv7em/te_conv2d_dsp.c: int8
+ * weights, im2col scratch) for the other GEMM-shaped ones, elsewhere
+ * te_conv2d_w8_s8 (runtime/te_conv2d_w8.c: portable, the model's int8
+ * weights as they are, patches up to TE_CONV2D_W8_KMAX); and the plain
+ * te_conv2d_s8 for the rest: groups, non-constant weights, Cortex-M0+
+ * (where int16 weights would double the flash), the convolutions left out
+ * of the budget on the other targets. */
 /* The runtime headers give scratch sizes and limits: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -33,6 +37,7 @@
 #include "te_conv2d_avx2.h"
 #include "te_conv2d_dsp.h"
 #include "te_conv2d_gemm.h"
+#include "te_conv2d_w8.h"
 
 /* ------------------------------------------------------------- CONV_2D */
 
@@ -119,39 +124,80 @@ typedef struct {
 
 /* int16 weights cost flash: they are the third trade of the flash
  * budget (flash_budget.h: what the inlined depthwise calls and the
- * ADD/SUB tables leave of the limit
- * minus te_flash_base_estimate; te_conv2d_dsp_s8 runs the rest with int8
- * weights).  Without a limit (targets without DSP, no --flash-limit):
- * GEMM_FLASH (the flash of a large Cortex-M part), the int16 weights
- * adding at most GEMM_EXTRA_FLASH bytes. */
-#define GEMM_EXTRA_FLASH ((int64_t)1 << 20)
-#define GEMM_FLASH ((int64_t)2 << 20)
-/* On Cortex-M4/M7 the GEMM kernel's own code (arm-gcc -O2), paid once when
- * any convolution gets int16 weights. */
-#define GEMM_CODE_BYTES 24576
+ * ADD/SUB tables leave of the limit minus te_flash_base_estimate, on every
+ * target; te_conv2d_dsp_s8 on Cortex-M4/M7, te_conv2d_s8 elsewhere runs the
+ * rest with int8 weights).  The GEMM kernel's own code, paid once when any
+ * convolution gets int16 weights: on Cortex-M4/M7 at arm-gcc -O2; on the
+ * other targets at x86-64 gcc -O2, portable (3.9 KB on kws_ref_model) or
+ * with its SSE2 paths on x86-64-v3 (31 KB on
+ * tflm_custom_model_rf_keras_7a86b0c). */
+#define GEMM_CODE_BYTES_DSP 24576
+#define GEMM_CODE_BYTES_SSE2 32768
+#define GEMM_CODE_BYTES_OTHER 4096
+
+static int64_t gemm_code_bytes(const te_graph *g)
+{
+    return te_target_has_dsp(g->target)    ? GEMM_CODE_BYTES_DSP
+           : te_target_has_avx2(g->target) ? GEMM_CODE_BYTES_SSE2
+                                           : GEMM_CODE_BYTES_OTHER;
+}
+
+static int gemm_shaped(const te_graph *g, const te_op *op);
+
+/* What te_conv2d_w8_s8 adds to the base estimate's plain convolutions on
+ * the targets without DSP: its table holds 16 bytes a channel (the base
+ * estimate counts 12), and its code. */
+#define W8_TABLE_EXTRA 4
+#define W8_CODE_BYTES 1024
+
+static int64_t w8_extra(const te_graph *g)
+{
+    int64_t sum = 0;
+    int i;
+    if (te_target_has_dsp(g->target))
+        return 0;
+    for (i = 0; i < g->n_ops; i++)
+        if (g->ops[i].opcode == TE_OP_CONV_2D && !g->ops[i].dead && gemm_shaped(g, &g->ops[i]))
+            sum += W8_TABLE_EXTRA * (int64_t)g->tensors[g->ops[i].in[1]].shape[0];
+    return sum > 0 ? sum + W8_CODE_BYTES : 0;
+}
 
 /* How many bytes int16 weights may add to this model. */
 static int64_t gemm_budget(const te_graph *g)
 {
-    int64_t consts = te_flash_const_bytes(g), left;
-    if (te_flash_limit(g) >= 0) {
-        left = te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) - te_flash_lut_bytes(g);
-        return left < 0 ? 0 : left;
-    }
-    consts = GEMM_FLASH - consts;
-    return consts < 0 ? 0 : (consts < GEMM_EXTRA_FLASH ? consts : GEMM_EXTRA_FLASH);
+    const int64_t left = te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g) -
+                         te_flash_lut_bytes(g) - w8_extra(g);
+    return left < 0 ? 0 : left;
 }
 
-/* The kernel's own conditions (and k < 2^16: its portable int32 sums cannot
- * overflow); the weight bytes it adds, or -1. */
-static int64_t gemm_extra(const te_graph *g, const te_op *op)
+/* The GEMM kernels' conditions (and k < 2^16: the portable int32 sums
+ * cannot overflow). */
+static int gemm_shaped(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
-    int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
-    if (g->target == TE_TARGET_CORTEX_M0PLUS || in->type != TE_DT_INT8 ||
-        w->shape[3] != in->shape[3] || !w->data ||
-        (b && !b->data) || k >= 65536)
+    const int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
+    return g->target != TE_TARGET_CORTEX_M0PLUS && in->type == TE_DT_INT8 &&
+           w->shape[3] == in->shape[3] && w->data && (!b || b->data) && k < 65536;
+}
+
+/* 1 when te_conv2d_avx2_s8 runs this op (target x86-64-v3, int8 weights,
+ * no flash budget needed): a GEMM op whose patches fit its stack buffers. */
+static int avx2_runs(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    return te_target_has_avx2(g->target) && gemm_shaped(g, op) &&
+           te_convfam_gemm_k_pad(w->shape[1] * w->shape[2] * w->shape[3], 0) <=
+               TE_CONV2D_AVX2_KMAX;
+}
+
+/* The int16 weight bytes te_conv2d_gemm_s8 would add, or -1 when it cannot
+ * run op or te_conv2d_avx2_s8 does. */
+static int64_t gemm_extra(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const int64_t k = (int64_t)w->shape[1] * w->shape[2] * w->shape[3];
+    if (!gemm_shaped(g, op) || avx2_runs(g, op))
         return -1;
     return ((int64_t)w->shape[0] + 3) / 4 * 4 * te_convfam_gemm_k_pad((int)k, 1) * 2 -
            (int64_t)w->shape[0] * k;
@@ -191,7 +237,7 @@ static int gemm_chosen(const te_graph *g, int wid)
         if (r > rm || (r == rm && o < me))
             extra += e;
     }
-    return extra + mine + (te_target_has_dsp(g->target) ? GEMM_CODE_BYTES : 0) <= gemm_budget(g);
+    return extra + mine + gemm_code_bytes(g) <= gemm_budget(g);
 }
 
 static int64_t gemm_extra_total(const te_graph *g)
@@ -207,11 +253,8 @@ static int64_t gemm_extra_total(const te_graph *g)
 
 int64_t te_flash_gemm_bytes(const te_graph *g)
 {
-    int64_t sum;
-    if (te_target_has_avx2(g->target))
-        return 0; /* x86-64-v3: its own layout, no budget (use_gemm) */
-    sum = gemm_extra_total(g);
-    return sum > 0 && te_target_has_dsp(g->target) ? sum + GEMM_CODE_BYTES : sum;
+    const int64_t sum = gemm_extra_total(g);
+    return sum > 0 ? sum + gemm_code_bytes(g) : 0;
 }
 
 /* The GEMM kernels' layout of this op. */
@@ -229,9 +272,7 @@ static void gemm_geometry(const te_graph *g, const te_op *op, gemm_shape *s)
 /* 1 when te_conv2d_gemm_s8 runs this op (filling *s). */
 static int use_gemm(const te_graph *g, const te_op *op, gemm_shape *s)
 {
-    /* the flash budget is a microcontroller's: x86-64-v3 hosts have memory */
-    if (gemm_extra(g, op) < 0 ||
-        (!te_target_has_avx2(g->target) && !gemm_chosen(g, op->in[1])))
+    if (gemm_extra(g, op) < 0 || !gemm_chosen(g, op->in[1]))
         return 0;
     gemm_geometry(g, op, s);
     return 1;
@@ -247,12 +288,26 @@ static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
     return 1;
 }
 
-/* 1 when te_conv2d_avx2_s8 runs this op (target x86-64-v3): a GEMM op
- * whose patches fit the kernel's stack buffers. */
+/* 1 when te_conv2d_w8_s8 runs this op (no DSP: the model's int8 weights,
+ * where the GEMM's int16 copies are not chosen and the patch fits its
+ * stack buffer). */
+static int use_w8(const te_graph *g, const te_op *op, gemm_shape *s)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    if (te_target_has_dsp(g->target) || !gemm_shaped(g, op) ||
+        (int64_t)w->shape[1] * w->shape[2] * w->shape[3] > TE_CONV2D_W8_KMAX)
+        return 0;
+    gemm_geometry(g, op, s);
+    return 1;
+}
+
+/* 1 when te_conv2d_avx2_s8 runs this op (filling *s). */
 static int use_avx2(const te_graph *g, const te_op *op, gemm_shape *s)
 {
-    return te_target_has_avx2(g->target) && use_gemm(g, op, s) &&
-           s->k_pad <= TE_CONV2D_AVX2_KMAX;
+    if (!avx2_runs(g, op))
+        return 0;
+    gemm_geometry(g, op, s);
+    return 1;
 }
 
 /* 1x1 filter whose every output pixel reads one input pixel. */
@@ -302,11 +357,11 @@ static int emit_gemm_consts(te_emit *e, const te_op *op, const gemm_shape *s, in
                                     b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
     if (avx2) { /* channel blocks of 8 (te_convfam_gemm_avx2_layout) */
         const size_t blocks = ((size_t)oc + 7) / 8, na = blocks * 8 * (size_t)s->k_pad;
-        int16_t *wa = malloc(sizeof(int16_t) * na);
+        int8_t *wa = malloc(na);
         int32_t *qa = malloc(sizeof(int32_t) * blocks * 32);
         if (wa && qa) {
-            te_convfam_gemm_avx2_layout(oc, s->k_pad, w16, q, wa, qa);
-            *wt = te_emit_const_i16(e, wa, na, "weights_packed");
+            te_convfam_gemm_avx2_layout(oc, s->k_pad, *fast, w16, q, wa, qa);
+            *wt = te_emit_const_i8(e, wa, na, "weights_packed");
             *qr = te_emit_const_i32(e, qa, blocks * 32, "requant");
             rc = 0;
         } else {
@@ -335,8 +390,9 @@ out:
 }
 
 
-/* The geometry fields te_conv2d_gemm_params and te_conv2d_avx2_params share. */
-static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s)
+/* The geometry fields te_conv2d_gemm_params, te_conv2d_avx2_params,
+ * te_conv2d_dsp_params (with k_pad) and te_conv2d_w8_params share. */
+static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s, int k_pad)
 {
     const te_tensor *in = te_in(e->g, op, 0), *w = te_in(e->g, op, 1), *out = te_out(e->g, op, 0);
     te_params_int(e, "batches", in->shape[0]);
@@ -354,13 +410,14 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
     te_params_int(e, "dil_w", op->opt.dilation_w);
     te_params_int(e, "pad_top", s->pad_top);
     te_params_int(e, "pad_left", s->pad_left);
-    te_params_int(e, "k_pad", s->k_pad);
+    if (k_pad)
+        te_params_int(e, "k_pad", s->k_pad);
 }
 
 /* At most this many CONV_2D in the model: each GEMM call is the kernel's
  * _inl form, specialised on its params when the compiler optimises.  More,
  * and the copies would cost more flash than the specialising saves.  On
- * Cortex-M4/M7 only within --flash-limit: GEMM_INLINE_BYTES a call left
+ * every target only within --flash-limit: GEMM_INLINE_BYTES a call left
  * after the int16 weights (the default budget is for weights only). */
 #define GEMM_INLINE_MAX_CONVS 16
 #define GEMM_INLINE_BYTES 4096
@@ -380,8 +437,6 @@ static int gemm_inline(const te_graph *g)
     int convs = conv_count(g);
     if (convs > GEMM_INLINE_MAX_CONVS)
         return 0;
-    if (!te_target_has_dsp(g->target))
-        return 1;
     return g->flash_limit &&
            gemm_budget(g) - te_flash_gemm_bytes(g) >= (int64_t)convs * GEMM_INLINE_BYTES;
 }
@@ -432,7 +487,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         work = te_emit_scratch(e, "int8_t");
     te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
     te_params_begin(e, "te_conv2d_gemm_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "pointwise", pw);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
@@ -459,7 +514,7 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
     te_params_begin(e, "te_conv2d_avx2_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", lo);
@@ -540,7 +595,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
         snprintf(scratch.s, sizeof scratch.s, "NULL");
     te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
     te_params_begin(e, "te_conv2d_dsp_params");
-    params_gemm_geometry(e, op, s);
+    params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", lo);
@@ -550,6 +605,64 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
     prm = te_params_end(e);
     te_emit_kernel_call(e, TE_K_CONV2D_DSP_S8, prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
     return 0;
+}
+
+/* ---- te_conv2d_w8_s8 (no DSP, the model's int8 weights) ----------------- */
+
+/* The requantization table of te_convfam_gemm_prepare (its int16 weights
+ * unused): te_conv2d_w8_s8 reads the weights tensor itself. */
+static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
+    const te_tensor *b = op->n_in > 2 ? te_in(g, op, 2) : NULL;
+    const int oc = w->shape[0], n = (oc + 3) / 4 * 4;
+    te_convfam_gemm_spec spec;
+    int16_t *w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s->k_pad);
+    int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
+    int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
+    te_name wt, qr, x, y, prm;
+    int fast, c, rc = -1;
+    if (!w16 || !q || !ms) {
+        te_fail(e->diag, "out of memory");
+        goto out;
+    }
+    for (c = 0; c < oc; c++) {
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 0, &ms[c], &sh);
+        ms[oc + c] = sh;
+    }
+    memset(&spec, 0, sizeof spec);
+    spec.out_c = oc;
+    spec.k = s->k;
+    spec.k_pad = s->k_pad;
+    spec.input_zp = (int32_t)in->q.zero_point[0];
+    spec.output_zp = (int32_t)out->q.zero_point[0];
+    spec.act_min = lo;
+    spec.act_max = hi;
+    fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
+                                   b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
+    qr = te_emit_const_i32(e, q, (size_t)n * 4, "requant");
+    x = te_emit_tensor(e, in->id);
+    wt = te_emit_tensor(e, w->id);
+    y = te_emit_tensor(e, out->id);
+    te_emit_kernel(e, TE_K_CONV2D_W8_S8);
+    te_params_begin(e, "te_conv2d_w8_params");
+    params_gemm_geometry(e, op, s, 0);
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+    prm = te_params_end(e);
+    te_emit_kernel_call(e, TE_K_CONV2D_W8_S8, prm.s, x.s, wt.s, qr.s, y.s);
+    rc = 0;
+out:
+    free(w16);
+    free(q);
+    free(ms);
+    return rc;
 }
 
 /* ---- te_conv2d_s8 (reference) -------------------------------------------- */
@@ -596,15 +709,16 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
 
 /* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
  * the int16x8 form (conv_family_s16.c). */
-enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_S16 };
+enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_W8, CONV_S16 };
 
 /* The kernel's int8 variant for a non-int16 op (CONV_AVX2, CONV_GEMM,
- * CONV_DSP or CONV_REF) and its GEMM geometry. */
+ * CONV_DSP, CONV_W8 or CONV_REF) and its GEMM geometry. */
 static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
 {
     return use_avx2(g, op, s)  ? CONV_AVX2
            : use_gemm(g, op, s) ? CONV_GEMM
            : use_dsp(g, op, s)  ? CONV_DSP
+           : use_w8(g, op, s)   ? CONV_W8
                                 : CONV_REF;
 }
 
@@ -624,7 +738,8 @@ static long dsp_patch_bytes(const te_graph *g, const te_op *op)
 static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te_lowering *l)
 {
     static const te_kernel_id kernels[] = {TE_K_CONV2D_S8, TE_K_CONV2D_GEMM_S8,
-                                           TE_K_CONV2D_AVX2_S8, TE_K_CONV2D_DSP_S8};
+                                           TE_K_CONV2D_AVX2_S8, TE_K_CONV2D_DSP_S8,
+                                           TE_K_CONV2D_W8_S8};
     gemm_shape s;
     long dsp_bytes;
     if (te_convfam_s16(&g->tensors[op->in[0]])) {
@@ -686,6 +801,8 @@ static int emit(te_emit *e, const te_op *op)
         return emit_avx2(e, op, &s, lo, hi);
     if (e->low->variant == CONV_DSP)
         return emit_dsp(e, op, &s, lo, hi);
+    if (e->low->variant == CONV_W8)
+        return emit_w8(e, op, &s, lo, hi);
     return emit_gemm(e, op, &s, lo, hi);
 }
 

@@ -773,7 +773,7 @@ static int emit_dsp_nhwc(te_emit *e, const te_op *op, const dw_plan *p, int32_t 
 
 /* te_depthwise_avx2_s8's constants: per output channel (filter [taps][c]
  * read as [c][taps]) the GEMM preparation (input offset in the bias, fast
- * entries, doubled weights), then its block layouts (te_depthwise_avx2.h);
+ * entries), then its block layouts of int8 weights (te_depthwise_avx2.h);
  * the requantization blocks padded to whole blocks of 16 channels.  For
  * DW_AVX2_CONV (one input channel: the [c][taps] filter is a CONV_2D's) the
  * layouts of te_conv2d_avx2_s8 instead. */
@@ -789,8 +789,8 @@ static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo
     te_convfam_gemm_spec spec;
     int8_t *wc = malloc((size_t)c * (size_t)taps);
     int16_t *w16 = malloc(sizeof(int16_t) * (size_t)(c + 3) / 4 * 4 * (size_t)kp);
-    int16_t *wa = malloc(sizeof(int16_t) * (size_t)b16 * 16 * (size_t)kp);
-    int16_t *wo = calloc((size_t)b16 * (size_t)pairs * 32, sizeof(int16_t));
+    int8_t *wa = malloc((size_t)b16 * 16 * (size_t)kp);
+    int8_t *wo = calloc((size_t)b16 * (size_t)pairs * 32, 1);
     int32_t *q = malloc(sizeof(int32_t) * (size_t)(c + 3) / 4 * 16);
     int32_t *qa = calloc((size_t)b16 * 64, sizeof(int32_t));
     int32_t *ms = malloc(sizeof(int32_t) * (size_t)c * 2);
@@ -816,15 +816,15 @@ static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo
     spec.act_max = hi;
     *fast = te_convfam_gemm_prepare(&spec, wc, b ? (const int32_t *)b->data : NULL, ms, ms + c,
                                     w16, q);
-    te_convfam_gemm_avx2_layout(c, kp, w16, q, wa, qa);
+    te_convfam_gemm_avx2_layout(c, kp, *fast, w16, q, wa, qa);
     if (p->kind == DW_AVX2_CONV) {
-        *wt = te_emit_const_i16(e, wa, (size_t)(c + 7) / 8 * 8 * (size_t)kp, "weights_packed");
+        *wt = te_emit_const_i8(e, wa, (size_t)(c + 7) / 8 * 8 * (size_t)kp, "weights_packed");
         *qr = te_emit_const_i32(e, qa, (size_t)(c + 7) / 8 * 32, "requant");
         rc = 0;
         goto out;
     }
-    te_convfam_dw_avx2_layout(c, taps, kp, w16, wo);
-    *wt = te_emit_const_i16(e, wo, (size_t)b16 * (size_t)pairs * 32, "weights_packed");
+    te_convfam_dw_avx2_layout(c, taps, kp, *fast, w16, wo);
+    *wt = te_emit_const_i8(e, wo, (size_t)b16 * (size_t)pairs * 32, "weights_packed");
     *qr = te_emit_const_i32(e, qa, (size_t)b16 * 64, "requant");
     rc = 0;
 out:

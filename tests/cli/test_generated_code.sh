@@ -20,13 +20,15 @@ ok() { if "$@"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $*"; f
 skip() { echo "SKIP: $*"; skipped=1; }
 
 # Bounds for the generic kws_ref_model.c (5,289 lines, 52 conditionals and
-# 25 asm blocks before).  Issue 12 asks for under 2,000 lines; today the
-# file is 2,362: ~1,315 lines of kernels the model calls (with their
-# comments; each runtime file's top comment cut to its first paragraph),
-# ~760 of constant arrays (150 columns a line, the GEMM weights as int16),
-# ~95 of kernel params (one designated field a line, emit_params.c) and
-# ~140 of invoke and accessors.  Tighten MAX_LINES when any of them shrinks.
-MAX_LINES=2363
+# 25 asm blocks before).  Issue 12 asks for under 2,000 lines: the file is
+# 1,931 since the flash default holds on the host targets too (issue 15: no
+# int16 GEMM weights, ~760 lines, nor the GEMM kernel, ~520, within
+# 1.25 x weights + 32 KiB): kernels the model calls (with their comments;
+# each runtime file's top comment cut to its first paragraph), constant
+# arrays (150 columns a line), kernel params (one designated field a line,
+# emit_params.c), invoke and accessors.  Tighten MAX_LINES when any of
+# them shrinks.
+MAX_LINES=2000
 MAX_CONDITIONALS=8
 MAX_COLUMNS=160
 

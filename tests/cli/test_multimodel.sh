@@ -132,7 +132,7 @@ ok "$work/prog"
 for m in te_models $models; do
   ok "$cc" -std=c99 -O0 -c "$work/lib/$m.c" -o "$work/lib/$m.o"
 done
-ok [ -n "$(nm "$work/lib/te_models.o" | grep ' T te_models_te_conv2d_gemm_s8$')" ]
+ok [ -n "$(nm "$work/lib/te_models.o" | grep ' T te_models_te_conv2d_w8_s8$')" ]
 for m in $models; do
   ok [ -z "$(nm "$work/lib/$m.o" | grep -i ' [tw] te_')" ]
 done

@@ -11,7 +11,10 @@
  * test_conv_fast_dsp.c includes this file with TE_TARGET_DSP defined: the
  * DSP layout and SIMD arithmetic through te_common.h's exact portable
  * primitives; test_conv_avx2.c with TEST_CONV_AVX2: the same cases through
- * te_conv2d_avx2_s8 (target x86-64-v3) and te_convfam_gemm_avx2_layout. */
+ * te_conv2d_avx2_s8 (target x86-64-v3) and te_convfam_gemm_avx2_layout;
+ * test_conv_w8.c with TEST_CONV_W8: through te_conv2d_w8_s8 (the generic
+ * target's kernel: the model's int8 weights, the same requantization
+ * table). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,9 @@
 #include "te_conv2d_gemm.c"
 #if defined(TEST_CONV_AVX2)
 #include "te_conv2d_avx2.c"
+#endif
+#if defined(TEST_CONV_W8)
+#include "te_conv2d_w8.c"
 #endif
 
 #include "ops/conv_family.h"
@@ -39,6 +45,11 @@
 #define TE_CONV_FAST_AVX2 1
 #else
 #define TE_CONV_FAST_AVX2 0
+#endif
+#if defined(TEST_CONV_W8)
+#define TEST_CONV_W8_ON 1
+#else
+#define TEST_CONV_W8_ON 0
 #endif
 
 /* Random convolutions per run (-DCONV_FAST_CASES=n for a longer run, e.g.
@@ -122,8 +133,8 @@ static void make_quant(conv_case *c)
     int o, i, lim = test_rand() % 4 == 0 ? 8 : 127;
     p->input_zp = test_rand_range(-128, 127);
     p->output_offset = test_rand_range(-128, 127);
-    for (i = 0; i < p->k_h * p->k_w * p->in_c * c->oc; i++)
-        c->w[i] = (int8_t)test_rand_range(-lim, lim);
+    for (i = 0; i < p->k_h * p->k_w * p->in_c * c->oc; i++) /* AVX2: -128 too */
+        c->w[i] = (int8_t)test_rand_range(TE_CONV_FAST_AVX2 && lim == 127 ? -128 : -lim, lim);
     for (o = 0; o < c->oc; o++) {
         int sh;
         float ws = (float)(0.001 + 0.05 * rand_unit());
@@ -208,7 +219,7 @@ static long n_cases, n_fast, n_outputs, n_strided;
 static void run_avx2(const conv_case *c, const int16_t *w16, const int32_t *qr, int8_t *out)
 {
     const int blocks = (c->oc + 7) / 8;
-    int16_t *wa = malloc(sizeof(int16_t) * (size_t)blocks * 8 * (size_t)c->p.k_pad);
+    int8_t *wa = malloc((size_t)blocks * 8 * (size_t)c->p.k_pad);
     int32_t *qa = malloc(sizeof(int32_t) * (size_t)blocks * 32);
     te_conv2d_avx2_params a;
     memset(&a, 0, sizeof a);
@@ -234,10 +245,42 @@ static void run_avx2(const conv_case *c, const int16_t *w16, const int32_t *qr, 
     a.act_max = c->p.act_max;
     a.fast_rq = c->p.fast_rq;
     a.out_stride = c->p.out_stride;
-    te_convfam_gemm_avx2_layout(c->oc, c->p.k_pad, w16, qr, wa, qa);
+    te_convfam_gemm_avx2_layout(c->oc, c->p.k_pad, c->p.fast_rq, w16, qr, wa, qa);
     te_conv2d_avx2_s8(&a, c->in, wa, qa, out);
     free(wa);
     free(qa);
+}
+#endif
+
+#if defined(TEST_CONV_W8)
+/* te_conv2d_w8_s8 with the model's weights and the GEMM's requantization
+ * table (op_conv2d.c, emit_w8). */
+static void run_w8(const conv_case *c, const int32_t *qr, int8_t *out)
+{
+    te_conv2d_w8_params a;
+    memset(&a, 0, sizeof a);
+    a.batches = c->p.batches;
+    a.in_h = c->p.in_h;
+    a.in_w = c->p.in_w;
+    a.in_c = c->p.in_c;
+    a.out_h = c->p.out_h;
+    a.out_w = c->p.out_w;
+    a.out_c = c->p.out_c;
+    a.k_h = c->p.k_h;
+    a.k_w = c->p.k_w;
+    a.stride_h = c->p.stride_h;
+    a.stride_w = c->p.stride_w;
+    a.dil_h = c->p.dil_h;
+    a.dil_w = c->p.dil_w;
+    a.pad_top = c->p.pad_top;
+    a.pad_left = c->p.pad_left;
+    a.input_zp = c->p.input_zp;
+    a.output_offset = c->p.output_offset;
+    a.act_min = c->p.act_min;
+    a.act_max = c->p.act_max;
+    a.fast_rq = c->p.fast_rq;
+    a.out_stride = c->p.out_stride;
+    te_conv2d_w8_s8(&a, c->in, c->w, qr, out);
 }
 #endif
 
@@ -278,6 +321,9 @@ static void run_case(void)
         c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
 #if defined(TEST_CONV_AVX2)
     run_avx2(&c, wk, qr, out);
+#elif defined(TEST_CONV_W8)
+    CHECK(c.k <= TE_CONV2D_W8_KMAX);
+    run_w8(&c, qr, out);
 #else
     te_conv2d_gemm_s8(&c.p, c.in, wk, qr, c.p.pointwise ? NULL : zp_row, out);
 #endif
@@ -351,7 +397,7 @@ int main(void)
     for (i = 0; i < CONV_FAST_CASES; i++)
         run_case();
     printf("%s kernel: %ld cases (%ld with the fast requantization, %ld strided), %ld outputs\n",
-           DSP ? "DSP" : TE_CONV_FAST_AVX2 ? "AVX2" : "portable", n_cases, n_fast, n_strided, n_outputs);
+           DSP ? "DSP" : TE_CONV_FAST_AVX2 ? "AVX2" : TEST_CONV_W8_ON ? "w8" : "portable", n_cases, n_fast, n_strided, n_outputs);
     CHECK(n_fast > n_cases / 4);
     CHECK(n_strided > n_cases / 5);
     return test_summary();

@@ -91,7 +91,7 @@ static void make_quant(dw_case *c)
     p->input_zp = test_rand_range(-128, 127);
     p->output_offset = test_rand_range(-128, 127);
     for (i = 0; i < c->taps * p->in_c; i++)
-        c->w[i] = (int8_t)test_rand_range(-lim, lim);
+        c->w[i] = (int8_t)test_rand_range(lim == 127 ? -128 : -lim, lim);
     for (ch = 0; ch < p->in_c; ch++) {
         int sh;
         float ws = (float)(0.001 + 0.05 * rand_unit());
@@ -115,13 +115,13 @@ static void make_quant(dw_case *c)
 }
 
 /* The compiler's constants (op_depthwise_conv2d.c, avx2_consts). */
-static int prepare(const dw_case *c, int16_t **wo, int32_t **qa)
+static int prepare(const dw_case *c, int8_t **wo, int32_t **qa)
 {
     const int ch = c->p.in_c, kp = (c->taps + 7) / 8 * 8, b16 = (ch + 15) / 16;
     te_convfam_gemm_spec s;
     int8_t *wc = malloc((size_t)ch * (size_t)c->taps);
     int16_t *w16 = malloc(sizeof(int16_t) * (size_t)(ch + 3) / 4 * 4 * (size_t)kp);
-    int16_t *wa = malloc(sizeof(int16_t) * (size_t)b16 * 16 * (size_t)kp);
+    int8_t *wa = malloc((size_t)b16 * 16 * (size_t)kp);
     int32_t *q = malloc(sizeof(int32_t) * (size_t)(ch + 3) / 4 * 16);
     int i, t, fast;
     for (i = 0; i < ch; i++)
@@ -135,11 +135,11 @@ static int prepare(const dw_case *c, int16_t **wo, int32_t **qa)
     s.output_zp = c->p.output_offset;
     s.act_min = c->p.act_min;
     s.act_max = c->p.act_max;
-    *wo = malloc(sizeof(int16_t) * (size_t)b16 * (size_t)(c->taps + 1) / 2 * 32);
+    *wo = malloc((size_t)b16 * (size_t)(c->taps + 1) / 2 * 32);
     *qa = calloc((size_t)b16 * 64, sizeof(int32_t));
     fast = te_convfam_gemm_prepare(&s, wc, c->bias, c->mult, c->shift, w16, q);
-    te_convfam_gemm_avx2_layout(ch, kp, w16, q, wa, *qa);
-    te_convfam_dw_avx2_layout(ch, c->taps, kp, w16, *wo);
+    te_convfam_gemm_avx2_layout(ch, kp, fast, w16, q, wa, *qa);
+    te_convfam_dw_avx2_layout(ch, c->taps, kp, fast, w16, *wo);
     free(wc);
     free(w16);
     free(wa);
@@ -167,7 +167,7 @@ static long n_cases, n_fast, n_inplace;
 static void run_case(void)
 {
     dw_case c;
-    int16_t *wo;
+    int8_t *wo;
     int32_t *qa;
     int8_t *out, *data;
     long n_in, n_out, bad = 0, i;
