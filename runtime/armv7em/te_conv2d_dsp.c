@@ -497,27 +497,37 @@ static inline TE_UNUSED void te_conv2d_dsp_gather_range(const te_conv2d_dsp_para
 }
 /* te:end */
 
+/* te:section te_conv2d_dsp_job */
+/* Pixels a and b of te_conv2d_dsp_chunked, written at the start of its
+ * buffer (its arguments passed in registers: no stacked arguments in the
+ * caller's frame, which holds the stack buffer). */
+typedef struct {
+    const int8_t *in_a, *in_b;  /* their batches' inputs */
+    int ya, xa, yb, xb;         /* their patches' top left taps */
+    int8_t *oa, *ob;            /* their outputs (ob NULL: b not stored) */
+    int mode, n_words;          /* te_conv2d_dsp_out mode; words of the buffer */
+} te_conv2d_dsp_job;
+/* te:end */
+
 /* te:section te_conv2d_dsp_chunked */
-/* Every channel of pixels a and b (ob NULL: b is a again, not stored)
- * with the patches a slice of K at a time in the n_words of buf (for
- * patches too long for it): the accumulators of a block of channel pairs
- * (4 words a pair), then per slice of groups both widened patch slices (4
- * words a group) and the bytes of one (1 word a group); the same sums
- * in the same order modulo 2^32, so the same outputs.  buf: at least 9
- * words (one pair, one group). */
-TE_CONV2D_DSP_NOINLINE void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p,
-                                                 const int8_t *in_a, int ya, int xa,
-                                                 const int8_t *in_b, int yb, int xb,
-                                                 const uint32_t *w, const int32_t *qr,
-                                                 int8_t *oa, int8_t *ob, int mode,
-                                                 uint32_t *buf, int n_words)
+/* Every channel of the job's pixels a and b (ob NULL: b is a again, not
+ * stored) with the patches a slice of K at a time in buf after the job
+ * (n_words in all, at least 9 past the job): the accumulators of a block
+ * of channel pairs (4 words a pair), then per slice of groups both widened
+ * patch slices (4 words a group) and the bytes of one (1 word a group);
+ * the same sums in the same order modulo 2^32, so the same outputs. */
+static TE_UNUSED void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p, const uint32_t *w,
+                                           const int32_t *qr, uint32_t *buf)
 {
+    const te_conv2d_dsp_job *job = (const te_conv2d_dsp_job *)(void *)buf;
+    const int mode = job->mode;
+    const int skip = (int)((sizeof *job + 3) / 4), n_words = job->n_words - skip;
     const int groups = p->k_pad / 4, pairs = (p->out_c + 1) / 2;
     const int most = TE_MAX(1, TE_MIN(pairs, n_words / 8)); /* pairs a block */
     const int blocks = (pairs + most - 1) / most, cp = (pairs + blocks - 1) / blocks;
     const int n = TE_MIN((n_words - 4 * cp) / 5, groups); /* groups a slice */
-    int32_t *acc = (int32_t *)(void *)buf;
-    uint32_t *x = buf + 4 * cp;
+    int32_t *acc = (int32_t *)(void *)(buf + skip);
+    uint32_t *x = buf + skip + 4 * cp;
     int8_t *bytes = (int8_t *)(x + 4 * n);
     int p0, j, g0;
     for (p0 = 0; p0 < pairs; p0 += cp) {
@@ -529,9 +539,9 @@ TE_CONV2D_DSP_NOINLINE void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p,
         }
         for (g0 = 0; g0 < groups; g0 += n) {
             const int ng = TE_MIN(n, groups - g0);
-            te_conv2d_dsp_gather_range(p, in_a, ya, xa, 4 * g0, 4 * ng, bytes);
+            te_conv2d_dsp_gather_range(p, job->in_a, job->ya, job->xa, 4 * g0, 4 * ng, bytes);
             te_conv2d_dsp_widen(x, bytes, 4 * ng, mode != 0);
-            te_conv2d_dsp_gather_range(p, in_b, yb, xb, 4 * g0, 4 * ng, bytes);
+            te_conv2d_dsp_gather_range(p, job->in_b, job->yb, job->xb, 4 * g0, 4 * ng, bytes);
             te_conv2d_dsp_widen(x + 2, bytes, 4 * ng, mode != 0);
             for (j = 0; j < np; j++)
                 te_conv2d_dsp_block(x, w + (long)(p0 + j) * 2 * groups + 2 * g0, ng,
@@ -540,13 +550,13 @@ TE_CONV2D_DSP_NOINLINE void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p,
         for (j = 0; j < np; j++) {
             const int c = 2 * (p0 + j);
             const int32_t *r = qr + 8 * (p0 + j);
-            oa[c] = te_conv2d_dsp_out(p, acc[4 * j], r + 2, mode);
-            if (ob)
-                ob[c] = te_conv2d_dsp_out(p, acc[4 * j + 2], r + 2, mode);
+            job->oa[c] = te_conv2d_dsp_out(p, acc[4 * j], r + 2, mode);
+            if (job->ob)
+                job->ob[c] = te_conv2d_dsp_out(p, acc[4 * j + 2], r + 2, mode);
             if (c + 1 < p->out_c) {
-                oa[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 1], r + 5, mode);
-                if (ob)
-                    ob[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 3], r + 5, mode);
+                job->oa[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 1], r + 5, mode);
+                if (job->ob)
+                    job->ob[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 3], r + 5, mode);
             }
         }
     }
@@ -557,7 +567,7 @@ TE_CONV2D_DSP_NOINLINE void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p,
 /* Patches in scratch when given, else in the part of the output not
  * written yet (4-aligned; not for a strided output), else on the stack
  * when they fit TE_CONV2D_DSP_STACK bytes, else a slice of K at a time on
- * the stack (te_conv2d_dsp_chunked; at least 48 bytes). */
+ * the stack (te_conv2d_dsp_chunked; at least 96 bytes). */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const int8_t *input,
                                            const uint32_t *w, const int32_t *qr, int8_t *output,
                                            void *scratch, int mode)
@@ -567,7 +577,7 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
     const long in_plane = (long)p->in_h * p->in_w * p->in_c;
     const long need = 5L * p->k_pad + 3; /* patches and bytes, alignment */
     int8_t *o = output, *const o_end = output + n_pix * pitch;
-    uint32_t stack[TE_CONV2D_DSP_STACK / 4 > 12 ? TE_CONV2D_DSP_STACK / 4 : 12];
+    uint32_t stack[TE_CONV2D_DSP_STACK / 4 > 24 ? TE_CONV2D_DSP_STACK / 4 : 24];
     int b = 0, oy = 0, ox = 0; /* pixel a */
     long i;
     for (i = 0; i < n_pix; i += 2, o += 2 * pitch) {
@@ -587,11 +597,18 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
                                 xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
             te_conv2d_dsp_pair(p, x, w, qr, o, two ? o + pitch : NULL, mode);
         } else {
-            te_conv2d_dsp_chunked(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
-                                  ox * p->stride_w - p->pad_left, input + bb * in_plane,
-                                  yb * p->stride_h - p->pad_top, xb * p->stride_w - p->pad_left,
-                                  w, qr, o, two ? o + pitch : NULL, mode, stack,
-                                  (int)(sizeof stack / sizeof stack[0]));
+            te_conv2d_dsp_job *job = (te_conv2d_dsp_job *)(void *)stack;
+            job->in_a = input + b * in_plane;
+            job->in_b = input + bb * in_plane;
+            job->ya = oy * p->stride_h - p->pad_top;
+            job->xa = ox * p->stride_w - p->pad_left;
+            job->yb = yb * p->stride_h - p->pad_top;
+            job->xb = xb * p->stride_w - p->pad_left;
+            job->oa = o;
+            job->ob = two ? o + pitch : NULL;
+            job->mode = mode;
+            job->n_words = (int)(sizeof stack / sizeof stack[0]);
+            te_conv2d_dsp_chunked(p, w, qr, stack);
         }
         b = bb;
         oy = yb;

@@ -188,7 +188,8 @@ static long run_chunked(const conv_case *c, int fast, const int32_t *wq, const i
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
     const long plane = (long)p->in_h * p->in_w * p->in_c;
     const int mode = !fast ? 0 : p->act_min <= -128 && p->act_max >= 127 ? 2 : 1;
-    const int words = test_rand() % 3 == 0 ? test_rand_range(9, 40) : test_rand_range(41, 400);
+    const int words = (int)((sizeof(te_conv2d_dsp_job) + 3) / 4) +
+                      (test_rand() % 3 == 0 ? test_rand_range(9, 40) : test_rand_range(41, 400));
     uint32_t *buf = malloc(sizeof(uint32_t) * (size_t)words);
     int8_t *o = malloc((size_t)c->oc * 2);
     const uint32_t *wk = (const uint32_t *)(const void *)wq;
@@ -200,10 +201,18 @@ static long run_chunked(const conv_case *c, int fast, const int32_t *wq, const i
         const int ya = (int)(i / p->out_w % p->out_h), yb = (int)(j / p->out_w % p->out_h);
         const int xa = (int)(i % p->out_w), xb = (int)(j % p->out_w);
         memset(o, 0x55, (size_t)c->oc * 2);
-        te_conv2d_dsp_chunked(p, c->in + ba * plane, ya * p->stride_h - p->pad_top,
-                              xa * p->stride_w - p->pad_left, c->in + bb * plane,
-                              yb * p->stride_h - p->pad_top, xb * p->stride_w - p->pad_left,
-                              wk, qr, o, j != i ? o + c->oc : NULL, mode, buf, words);
+        te_conv2d_dsp_job *job = (te_conv2d_dsp_job *)(void *)buf;
+        job->in_a = c->in + ba * plane;
+        job->in_b = c->in + bb * plane;
+        job->ya = ya * p->stride_h - p->pad_top;
+        job->xa = xa * p->stride_w - p->pad_left;
+        job->yb = yb * p->stride_h - p->pad_top;
+        job->xb = xb * p->stride_w - p->pad_left;
+        job->oa = o;
+        job->ob = j != i ? o + c->oc : NULL;
+        job->mode = mode;
+        job->n_words = words;
+        te_conv2d_dsp_chunked(p, wk, qr, buf);
         for (k = 0; k < c->oc; k++) {
             bad += o[k] != ref_out(c, ba, ya, xa, k);
             bad += j != i ? o[c->oc + k] != ref_out(c, bb, yb, xb, k) : o[c->oc + k] != 0x55;
