@@ -18,6 +18,9 @@
 # self-recursion listed in RECURSION (function:most frames at once;
 # te_pad_axis walks 5 axes).  An indirect call (a `(c ? f : g)(...)` at
 # -O0) counts as the deepest function of the file not already on the path.
+# Stack an optimised kernel's inline assembly pushes, which no call graph
+# shows, is added from ASM_PUSH (kernel:bytes; te_conv2d_dsp_s8 saves r7
+# around its SMLAD loops).
 #
 # usage: sh tools/kernel_stack.sh [SRCDIR] > runtime/te_kernel_stack.def
 set -eu
@@ -29,6 +32,7 @@ tmp=${KERNEL_STACK_CI:-$(mktemp -d "${TMPDIR:-/tmp}/te-kstack-XXXXXX")}
 rm -f "$tmp/depths"
 EXTERNAL=64
 RECURSION="te_pad_axis:5"
+ASM_PUSH="te_conv2d_dsp_s8:4"
 ARMCC=${ARMCC:-arm-none-eabi-gcc}
 HOSTCC=${HOSTCC:-gcc}
 levels="-O0 -Og -O1 -O2 -O3 -Os"
@@ -115,9 +119,11 @@ HDR
 sed -n 's/^TE_KERNEL_DEF(\([A-Z0-9_]*\), *\([a-z0-9_]*\),.*/\1 \2/p' "$src/runtime/te_kernels.def" |
 while read -r id fn; do
     base=${fn%_inl}
-    awk -v id="$id" -v fn="$fn" -v base="$base" '
+    awk -v id="$id" -v fn="$fn" -v base="$base" -v push="$ASM_PUSH" '
     $2 == fn || $2 == base { if ($3 > m[$1]) m[$1] = $3 }
     END {
+        k = split(push, pu, " ")
+        for (i = 1; i <= k; i++) { split(pu[i], kb, ":"); if (kb[1] == base && m["arm_opt"]) m["arm_opt"] += kb[2] }
         if (!m["arm_o0"] && !m["x64_o0"]) { print "kernel_stack.sh: no call graph for " fn > "/dev/stderr"; exit 1 }
         printf "TE_KERNEL_STACK(%s, %d, %d, %d, %d)\n", id, m["arm_opt"], m["arm_o0"], m["x64_opt"], m["x64_o0"]
     }' "$tmp/depths"

@@ -14,8 +14,10 @@
 
 #if defined(__GNUC__)
 #define TE_CONV2D_DSP_INLINE static inline __attribute__((always_inline)) TE_UNUSED
+#define TE_CONV2D_DSP_NOINLINE static __attribute__((noinline)) TE_UNUSED
 #else
 #define TE_CONV2D_DSP_INLINE static inline TE_UNUSED
+#define TE_CONV2D_DSP_NOINLINE static TE_UNUSED
 #endif
 
 /* ---- requantization ----------------------------------------------------- */
@@ -196,10 +198,33 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__OPTIMIZE__) && \
     defined(__thumb2__)
 /* te:section TE_CONV2D_DSP_GROUP */
-/* One group: the 4 patch words from r12 into r4 r5 r6 r8, each channel's
- * weight word from r9 into r10 and unpacked into r11 (w0,w2) and r10
- * (w1,w3); accumulators r0 r1 (pixel a), r2 r3 (pixel b). */
+/* One group: the 4 patch words from r12 into r4 r5 r6 r8, the two
+ * channels' weight words from r9 (one LDM) into r10 r11, each unpacked
+ * into r7 (w0,w2) and itself (w1,w3); accumulators r0 r1 (pixel a), r2 r3
+ * (pixel b).  r7 (the Thumb frame pointer when there is one) is saved by
+ * a PUSH before the groups and restored by a POP after them, with no
+ * memory operand between the two: 14 instructions for 16 MACs. */
 #define TE_CONV2D_DSP_GROUP                                                    \
+    "ldm r12!, {r4, r5, r6, r8}\n\t"                                           \
+    "ldm r9!, {r10, r11}\n\t"                                                 \
+    "sxtb16 r7, r10\n\t"                                                      \
+    "sxtb16 r10, r10, ror #8\n\t"                                             \
+    "smlad r0, r7, r4, r0\n\t"                                                \
+    "smlad r2, r7, r6, r2\n\t"                                                \
+    "smlad r0, r10, r5, r0\n\t"                                               \
+    "smlad r2, r10, r8, r2\n\t"                                               \
+    "sxtb16 r7, r11\n\t"                                                      \
+    "sxtb16 r11, r11, ror #8\n\t"                                             \
+    "smlad r1, r7, r4, r1\n\t"                                                \
+    "smlad r3, r7, r6, r3\n\t"                                                \
+    "smlad r1, r11, r5, r1\n\t"                                               \
+    "smlad r3, r11, r8, r3\n\t"
+/* te:end */
+
+/* te:section TE_CONV2D_DSP_GROUP_LDR */
+/* The same group without r7 (no PUSH needed): the weight words one LDR
+ * each into r10, unpacked into r11 and r10; 15 instructions. */
+#define TE_CONV2D_DSP_GROUP_LDR                                                \
     "ldm r12!, {r4, r5, r6, r8}\n\t"                                           \
     "ldr r10, [r9], #4\n\t"                                                   \
     "sxtb16 r11, r10\n\t"                                                     \
@@ -215,6 +240,17 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
     "smlad r3, r11, r6, r3\n\t"                                               \
     "smlad r1, r10, r5, r1\n\t"                                               \
     "smlad r3, r10, r8, r3\n\t"
+/* te:end */
+
+/* te:section TE_CONV2D_DSP_REM */
+/* groups % 4 groups G first (r4 holds the count; the flags of LSLS #31
+ * survive the groups: C bit 1, N bit 0) */
+#define TE_CONV2D_DSP_REM(G)                                                   \
+    "lsls r4, r4, #31\n\t"                                                    \
+    "bcc 5f\n\t" G G                                                           \
+    "5:\n\t"                                                                   \
+    "bpl 6f\n\t" G                                                             \
+    "6:\n\t"
 /* te:end */
 
 /* te:section TE_CONV2D_DSP_ASM */
@@ -247,21 +283,25 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_build(const te_conv2d_dsp_params *p,
 
 /* te:section te_conv2d_dsp_block */
 /* acc[0..3] (pixel a ch 0, a ch 1, b ch 0, b ch 1) over `groups` groups of
- * the interleaved patches x and the pair's weight words w (4 groups an
- * iteration until lr, then 2, then 1). */
+ * the interleaved patches x and the pair's weight words w: 4 groups an
+ * iteration until lr (r7 saved around them), then 2, then 1 (without r7:
+ * a PUSH and a POP would cost more than they save). */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t *w, int groups,
                                              int32_t *acc)
 {
     const uint32_t *end = x + 16 * (groups >> 2);
     if (x != end)
         TE_CONV2D_DSP_ASM(acc, x, w, "r"(er), register const uint32_t *er __asm__("lr") = end,
+                          "push {r7}\n\t"
                           "1:\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP
                               TE_CONV2D_DSP_GROUP "cmp r12, lr\n\t"
-                                                  "bne 1b\n\t");
+                                                  "bne 1b\n\t"
+                                                  "pop {r7}\n\t");
     if (groups & 2)
-        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0, TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP);
+        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0,
+                          TE_CONV2D_DSP_GROUP_LDR TE_CONV2D_DSP_GROUP_LDR);
     if (groups & 1)
-        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0, TE_CONV2D_DSP_GROUP);
+        TE_CONV2D_DSP_ASM(acc, x, w, , (void)0, TE_CONV2D_DSP_GROUP_LDR);
 }
 /* te:end */
 #else
@@ -309,37 +349,28 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_block(const uint32_t *x, const uint32_t 
     "ssat r12, #8, r12\n\t"
 /* te:end */
 
-/* te:section TE_CONV2D_DSP_REM */
-/* groups % 4 more groups (lr free) */
-#define TE_CONV2D_DSP_REM                                                      \
-    "ldr lr, %[rem]\n\t"                                                       \
-    "tst lr, #2\n\t"                                                           \
-    "beq 3f\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP                       \
-    "3:\n\t"                                                                   \
-    "tst lr, #1\n\t"                                                           \
-    "beq 2f\n\t" TE_CONV2D_DSP_GROUP
-/* te:end */
-
 /* te:section TE_CONV2D_DSP_PAIRS */
 /* The loop over channel pairs: the record at [q] (2 biases, 2 entries;
- * [q] advanced by one record a pair) until [qe]; the patches from [x],
- * 4 groups an iteration until [xe], then R; outputs at [o] (pixel a) and
- * [o] + [pb] (pixel b), [o] advanced by 2 a pair. */
-#define TE_CONV2D_DSP_PAIRS(R)                                                 \
+ * [q] advanced by one record a pair) until [qe]; the patches from [x]
+ * to [xe]: PRE (loads) and R the first groups % 4, then 4 groups an
+ * iteration (r7 saved around them); outputs at [o] (pixel a) and [o] + [pb] (pixel
+ * b), [o] advanced by 2 a pair. */
+#define TE_CONV2D_DSP_PAIRS(PRE, R)                                            \
     "0:\n\t"                                                                   \
     "ldr r10, %[q]\n\t"                                                        \
     "ldrd r0, r1, [r10]\n\t"                                                   \
     "ldrd r2, r3, [r10]\n\t"                                                   \
     "ldr r12, %[x]\n\t"                                                        \
-    "ldr lr, %[xe]\n\t"                                                        \
-    "cmp r12, lr\n\t"                                                          \
+    "ldr lr, %[xe]\n\t" PRE                                                    \
+    R "cmp r12, lr\n\t"                                                        \
     "beq 1f\n\t"                                                               \
+    "push {r7}\n\t"                                                            \
     "4:\n\t" TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP TE_CONV2D_DSP_GROUP       \
         TE_CONV2D_DSP_GROUP                                                    \
     "cmp r12, lr\n\t"                                                          \
     "bne 4b\n\t"                                                               \
-    "1:\n\t" R                                                                 \
-    "2:\n\t"                                                                   \
+    "pop {r7}\n\t"                                                             \
+    "1:\n\t"                                                                   \
     "ldr r10, %[q]\n\t"                                                        \
     "add r10, r10, #8\n\t"                                                     \
     "ldm r10!, {r4, r5, r6}\n\t"                                               \
@@ -373,7 +404,7 @@ static inline TE_UNUSED void te_conv2d_dsp_pairs_asm(const uint32_t *x, int grou
                                                     const uint32_t *w, const int32_t *qr,
                                                     int8_t *o, long pb, int pairs)
 {
-    const uint32_t *c_x = x, *c_xend = x + 16 * (groups >> 2);
+    const uint32_t *c_x = x, *c_xend = x + 4 * groups;
     const int32_t *c_q = qr, *c_qend = qr + 8 * pairs;
     int8_t *c_o = o;
     long c_pb = pb;
@@ -382,9 +413,11 @@ static inline TE_UNUSED void te_conv2d_dsp_pairs_asm(const uint32_t *x, int grou
     if (pairs <= 0)
         return;
     if (c_rem)
-        __asm__ volatile(TE_CONV2D_DSP_PAIRS(TE_CONV2D_DSP_REM) TE_CONV2D_DSP_PAIRS_OPS);
+        __asm__ volatile(TE_CONV2D_DSP_PAIRS("ldr r4, %[rem]\n\t",
+                                             TE_CONV2D_DSP_REM(TE_CONV2D_DSP_GROUP_LDR))
+                             TE_CONV2D_DSP_PAIRS_OPS);
     else
-        __asm__ volatile(TE_CONV2D_DSP_PAIRS("") TE_CONV2D_DSP_PAIRS_OPS);
+        __asm__ volatile(TE_CONV2D_DSP_PAIRS("", "") TE_CONV2D_DSP_PAIRS_OPS);
 }
 /* te:end */
 #endif
@@ -438,35 +471,94 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_next(const te_conv2d_dsp_params *p, int 
 }
 /* te:end */
 
-/* te:section te_conv2d_dsp_direct */
-/* Every channel of the pixel at (iy0, ix0) straight from the input and
- * the packed weights, tap by tap (the last pixels, when there is no room
- * for patches): the same sums, so the same outputs. */
-static inline TE_UNUSED void te_conv2d_dsp_direct(const te_conv2d_dsp_params *p,
-                                                 const int8_t *in_b, int iy0, int ix0,
-                                                 const uint32_t *w, const int32_t *qr, int8_t *o,
-                                                 int mode)
+/* te:section te_conv2d_dsp_gather_range */
+/* Patch elements [k0, k0 + n) of the pixel at (iy0, ix0) into d, run by
+ * run (the channels of one tap inside the input are contiguous): padding
+ * taps hold the input zero point, elements past K zero. */
+static inline TE_UNUSED void te_conv2d_dsp_gather_range(const te_conv2d_dsp_params *p,
+                                                       const int8_t *in_b, int iy0, int ix0,
+                                                       int k0, int n, int8_t *d)
 {
-    const int groups = p->k_pad / 4;
-    int c, ky, kx, ch;
-    for (c = 0; c < p->out_c; c++) {
-        const uint32_t *wc = w + (long)(c / 2) * 2 * groups + c % 2;
-        const int32_t *r = qr + 8 * (c / 2);
-        uint32_t sum = 0;
-        int k = 0;
-        for (ky = 0; ky < p->k_h; ky++)
-            for (kx = 0; kx < p->k_w; kx++) {
-                const int iy = iy0 + ky * p->dil_h, ix = ix0 + kx * p->dil_w;
-                const int in = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
-                const int8_t *px = in_b + ((long)iy * p->in_w + ix) * p->in_c;
-                for (ch = 0; ch < p->in_c; ch++, k++) {
-                    const int32_t x = in ? px[ch] : p->input_zp;
-                    const int32_t wv = (int8_t)(uint8_t)(wc[2 * (k / 4)] >> (8 * (k % 4)));
-                    sum += (uint32_t)(x * wv);
-                }
+    const int c = p->in_c, taps = p->k_h * p->k_w;
+    int t = k0 / c, ch = k0 % c;
+    while (n > 0 && t < taps) {
+        const int iy = iy0 + (t / p->k_w) * p->dil_h, ix = ix0 + (t % p->k_w) * p->dil_w;
+        const int run = TE_MIN(c - ch, n);
+        if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w)
+            te_conv2d_dsp_fill(d, (int8_t)p->input_zp, run);
+        else
+            te_conv2d_dsp_copy(d, in_b + ((long)iy * p->in_w + ix) * c + ch, run);
+        d += run;
+        n -= run;
+        ch = 0;
+        t++;
+    }
+    te_conv2d_dsp_fill(d, 0, n);
+}
+/* te:end */
+
+/* te:section te_conv2d_dsp_job */
+/* Pixels a and b of te_conv2d_dsp_chunked, written at the start of its
+ * buffer (its arguments passed in registers: no stacked arguments in the
+ * caller's frame, which holds the stack buffer). */
+typedef struct {
+    const int8_t *in_a, *in_b;  /* their batches' inputs */
+    int ya, xa, yb, xb;         /* their patches' top left taps */
+    int8_t *oa, *ob;            /* their outputs (ob NULL: b not stored) */
+    int mode, n_words;          /* te_conv2d_dsp_out mode; words of the buffer */
+} te_conv2d_dsp_job;
+/* te:end */
+
+/* te:section te_conv2d_dsp_chunked */
+/* Every channel of the job's pixels a and b (ob NULL: b is a again, not
+ * stored) with the patches a slice of K at a time in buf after the job
+ * (n_words in all, at least 9 past the job): the accumulators of a block
+ * of channel pairs (4 words a pair), then per slice of groups both widened
+ * patch slices (4 words a group) and the bytes of one (1 word a group);
+ * the same sums in the same order modulo 2^32, so the same outputs. */
+static TE_UNUSED void te_conv2d_dsp_chunked(const te_conv2d_dsp_params *p, const uint32_t *w,
+                                           const int32_t *qr, uint32_t *buf)
+{
+    const te_conv2d_dsp_job *job = (const te_conv2d_dsp_job *)(void *)buf;
+    const int mode = job->mode;
+    const int skip = (int)((sizeof *job + 3) / 4), n_words = job->n_words - skip;
+    const int groups = p->k_pad / 4, pairs = (p->out_c + 1) / 2;
+    const int most = TE_MAX(1, TE_MIN(pairs, n_words / 8)); /* pairs a block */
+    const int blocks = (pairs + most - 1) / most, cp = (pairs + blocks - 1) / blocks;
+    const int n = TE_MIN((n_words - 4 * cp) / 5, groups); /* groups a slice */
+    int32_t *acc = (int32_t *)(void *)(buf + skip);
+    uint32_t *x = buf + skip + 4 * cp;
+    int8_t *bytes = (int8_t *)(x + 4 * n);
+    int p0, j, g0;
+    for (p0 = 0; p0 < pairs; p0 += cp) {
+        const int np = TE_MIN(cp, pairs - p0);
+        for (j = 0; j < np; j++) {
+            const int32_t *r = qr + 8 * (p0 + j);
+            acc[4 * j] = acc[4 * j + 2] = r[0];
+            acc[4 * j + 1] = acc[4 * j + 3] = r[1];
+        }
+        for (g0 = 0; g0 < groups; g0 += n) {
+            const int ng = TE_MIN(n, groups - g0);
+            te_conv2d_dsp_gather_range(p, job->in_a, job->ya, job->xa, 4 * g0, 4 * ng, bytes);
+            te_conv2d_dsp_widen(x, bytes, 4 * ng, mode != 0);
+            te_conv2d_dsp_gather_range(p, job->in_b, job->yb, job->xb, 4 * g0, 4 * ng, bytes);
+            te_conv2d_dsp_widen(x + 2, bytes, 4 * ng, mode != 0);
+            for (j = 0; j < np; j++)
+                te_conv2d_dsp_block(x, w + (long)(p0 + j) * 2 * groups + 2 * g0, ng,
+                                    acc + 4 * j);
+        }
+        for (j = 0; j < np; j++) {
+            const int c = 2 * (p0 + j);
+            const int32_t *r = qr + 8 * (p0 + j);
+            job->oa[c] = te_conv2d_dsp_out(p, acc[4 * j], r + 2, mode);
+            if (job->ob)
+                job->ob[c] = te_conv2d_dsp_out(p, acc[4 * j + 2], r + 2, mode);
+            if (c + 1 < p->out_c) {
+                job->oa[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 1], r + 5, mode);
+                if (job->ob)
+                    job->ob[c + 1] = te_conv2d_dsp_out(p, acc[4 * j + 3], r + 5, mode);
             }
-        o[c] = te_conv2d_dsp_out(p, (int32_t)((uint32_t)r[c % 2] + (mode ? 2u * sum : sum)),
-                                 r + 2 + 3 * (c % 2), mode);
+        }
     }
 }
 /* te:end */
@@ -474,7 +566,8 @@ static inline TE_UNUSED void te_conv2d_dsp_direct(const te_conv2d_dsp_params *p,
 /* te:section te_conv2d_dsp_run */
 /* Patches in scratch when given, else in the part of the output not
  * written yet (4-aligned; not for a strided output), else on the stack
- * when they fit TE_CONV2D_DSP_STACK bytes, else computed directly. */
+ * when they fit TE_CONV2D_DSP_STACK bytes, else a slice of K at a time on
+ * the stack (te_conv2d_dsp_chunked; at least 96 bytes). */
 TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const int8_t *input,
                                            const uint32_t *w, const int32_t *qr, int8_t *output,
                                            void *scratch, int mode)
@@ -484,7 +577,7 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
     const long in_plane = (long)p->in_h * p->in_w * p->in_c;
     const long need = 5L * p->k_pad + 3; /* patches and bytes, alignment */
     int8_t *o = output, *const o_end = output + n_pix * pitch;
-    uint32_t stack[TE_CONV2D_DSP_STACK / 4];
+    uint32_t stack[TE_CONV2D_DSP_STACK / 4 > 24 ? TE_CONV2D_DSP_STACK / 4 : 24];
     int b = 0, oy = 0, ox = 0; /* pixel a */
     long i;
     for (i = 0; i < n_pix; i += 2, o += 2 * pitch) {
@@ -504,11 +597,18 @@ TE_CONV2D_DSP_INLINE void te_conv2d_dsp_run(const te_conv2d_dsp_params *p, const
                                 xb * p->stride_w - p->pad_left, x, 2, bytes, mode != 0);
             te_conv2d_dsp_pair(p, x, w, qr, o, two ? o + pitch : NULL, mode);
         } else {
-            te_conv2d_dsp_direct(p, input + b * in_plane, oy * p->stride_h - p->pad_top,
-                                 ox * p->stride_w - p->pad_left, w, qr, o, mode);
-            if (two)
-                te_conv2d_dsp_direct(p, input + bb * in_plane, yb * p->stride_h - p->pad_top,
-                                     xb * p->stride_w - p->pad_left, w, qr, o + pitch, mode);
+            te_conv2d_dsp_job *job = (te_conv2d_dsp_job *)(void *)stack;
+            job->in_a = input + b * in_plane;
+            job->in_b = input + bb * in_plane;
+            job->ya = oy * p->stride_h - p->pad_top;
+            job->xa = ox * p->stride_w - p->pad_left;
+            job->yb = yb * p->stride_h - p->pad_top;
+            job->xb = xb * p->stride_w - p->pad_left;
+            job->oa = o;
+            job->ob = two ? o + pitch : NULL;
+            job->mode = mode;
+            job->n_words = (int)(sizeof stack / sizeof stack[0]);
+            te_conv2d_dsp_chunked(p, w, qr, stack);
         }
         b = bb;
         oy = yb;

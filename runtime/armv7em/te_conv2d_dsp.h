@@ -46,7 +46,8 @@ typedef struct {
 } te_conv2d_dsp_params;
 
 /* Bytes of stack the kernel may use for patches (k_pad <= 300; above, the
- * compiler gives arena scratch).  1504 at most, so that the invoke's stack
+ * compiler gives arena scratch, or the kernel takes a slice of K at a
+ * time).  1504 at most, so that the invoke's stack
  * stays within 2 KiB; the generated code defines it to what its
  * convolutions need (te_lowering.stack_buffer), so the stack stays small. */
 #ifndef TE_CONV2D_DSP_STACK
@@ -68,8 +69,9 @@ static inline TE_UNUSED long te_conv2d_dsp_s8_get_buffer_size(int k_pad)
  * te_conv2d_dsp_s8_get_buffer_size(k_pad) bytes.  Without scratch the
  * patches are built in the part of the output not written yet (not for a
  * strided output, which has other tensors' bytes there), else on the
- * stack if they fit TE_CONV2D_DSP_STACK, else the pixel is computed
- * directly (slow).  input and output must not overlap. */
+ * stack if they fit TE_CONV2D_DSP_STACK, else on the stack a slice of
+ * the patch length at a time (every output channel's sums kept there
+ * meanwhile: a little slower).  input and output must not overlap. */
 TE_KERNEL void te_conv2d_dsp_s8(const te_conv2d_dsp_params *p, const int8_t *input,
                                 const int32_t *w, const int32_t *qr, int8_t *output,
                                 void *scratch);

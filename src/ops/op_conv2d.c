@@ -756,7 +756,7 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
      * when they fit TE_CONV2D_DSP_STACK (its default, the cap; stack_buffer:
      * the generated code sizes the buffer to the largest), else in arena
      * scratch (its get_buffer_size, counted in the arena), as for a strided
-     * output.  A patch clone (not an op of the graph) is never that large:
+     * output, else a slice of K at a time in the whole stack buffer.  A patch clone (not an op of the graph) is never that large:
      * patch_kind keeps such ops out of patch stages, which provide no
      * scratch.  Scratch for patches too large for the stack only saves time
      * (without, the kernel computes those pixels directly): the compiler
@@ -771,6 +771,9 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     }
     if (l->variant == CONV_DSP && !l->scratch_bytes && dsp_bytes <= TE_CONV2D_DSP_STACK)
         l->stack_buffer = (size_t)dsp_bytes;
+    else if (l->variant == CONV_DSP && !l->scratch_bytes) /* a slice of K at a time: */
+        l->stack_buffer = TE_CONV2D_DSP_STACK - 4;        /* the whole buffer (the emitter
+                                                           * rounds up by 4) */
     if (l->variant == CONV_GEMM && strided(l) && !o->slice_no_work) {
         l->scratch_bytes = (size_t)te_conv2d_gemm_s8_get_buffer_size(s.k_pad);
         l->work_area = 1;

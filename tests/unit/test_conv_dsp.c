@@ -6,7 +6,8 @@
  * computes, over random shapes (odd channel and pixel counts, 1x1 to 7x7
  * filters, strides, dilations, every padding), per-channel quantization
  * (left shifts, zero multipliers, huge biases, dead channels), activation
- * bounds and channel-slice outputs.  Built with TE_TARGET_DSP: the SIMD
+ * bounds and channel-slice outputs; the slice-of-K path (patches too long
+ * for the stack buffer) on its own with tiny buffers.  Built with TE_TARGET_DSP: the SIMD
  * arithmetic runs through te_common.h's exact portable SMLAD / SXTB16 on
  * the host, the real instructions when built for a Cortex-M. */
 #include <stdio.h>
@@ -174,7 +175,54 @@ static int prepare(conv_case *c, int32_t **wk, int32_t **qr)
     return fast;
 }
 
-static long n_cases, n_fast, n_outputs, n_strided;
+static long n_cases, n_fast, n_outputs, n_strided, n_sliced;
+
+/* The slice-of-K path alone (te_conv2d_dsp_chunked, which the kernel takes
+ * for patches too long for its stack buffer) over every pixel pair, with a
+ * buffer of a random size (a few words: many slices of K and blocks of
+ * channel pairs; an odd last pixel paired with itself, not stored): the
+ * number of outputs that differ from the reference. */
+static long run_chunked(const conv_case *c, int fast, const int32_t *wq, const int32_t *qr)
+{
+    const te_conv2d_dsp_params *p = &c->p;
+    const long n_pix = (long)p->batches * p->out_h * p->out_w;
+    const long plane = (long)p->in_h * p->in_w * p->in_c;
+    const int mode = !fast ? 0 : p->act_min <= -128 && p->act_max >= 127 ? 2 : 1;
+    const int words = (int)((sizeof(te_conv2d_dsp_job) + 3) / 4) +
+                      (test_rand() % 3 == 0 ? test_rand_range(9, 40) : test_rand_range(41, 400));
+    uint32_t *buf = malloc(sizeof(uint32_t) * (size_t)words);
+    int8_t *o = malloc((size_t)c->oc * 2);
+    const uint32_t *wk = (const uint32_t *)(const void *)wq;
+    long i, bad = 0;
+    int k;
+    for (i = 0; i < n_pix; i += 2) {
+        const long j = i + 1 < n_pix ? i + 1 : i;
+        const int ba = (int)(i / (p->out_h * p->out_w)), bb = (int)(j / (p->out_h * p->out_w));
+        const int ya = (int)(i / p->out_w % p->out_h), yb = (int)(j / p->out_w % p->out_h);
+        const int xa = (int)(i % p->out_w), xb = (int)(j % p->out_w);
+        memset(o, 0x55, (size_t)c->oc * 2);
+        te_conv2d_dsp_job *job = (te_conv2d_dsp_job *)(void *)buf;
+        job->in_a = c->in + ba * plane;
+        job->in_b = c->in + bb * plane;
+        job->ya = ya * p->stride_h - p->pad_top;
+        job->xa = xa * p->stride_w - p->pad_left;
+        job->yb = yb * p->stride_h - p->pad_top;
+        job->xb = xb * p->stride_w - p->pad_left;
+        job->oa = o;
+        job->ob = j != i ? o + c->oc : NULL;
+        job->mode = mode;
+        job->n_words = words;
+        te_conv2d_dsp_chunked(p, wk, qr, buf);
+        for (k = 0; k < c->oc; k++) {
+            bad += o[k] != ref_out(c, ba, ya, xa, k);
+            bad += j != i ? o[c->oc + k] != ref_out(c, bb, yb, xb, k) : o[c->oc + k] != 0x55;
+        }
+    }
+    n_sliced++;
+    free(buf);
+    free(o);
+    return bad;
+}
 
 static void run_case(void)
 {
@@ -219,6 +267,12 @@ static void run_case(void)
                 for (o = c.oc; o < pitch; o++)
                     gap_bad += out[at + o] != 0x55;
             }
+    if (test_rand() % 4 == 0) {
+        const long sliced_bad = run_chunked(&c, fast, wk, qr);
+        CHECK(sliced_bad == 0);
+        if (sliced_bad)
+            printf("  case %ld: the slice-of-K path: %ld outputs differ\n", n_cases, sliced_bad);
+    }
     CHECK(bad == 0);
     CHECK(gap_bad == 0);
     CHECK(memcmp(in_copy, c.in, (size_t)n_in) == 0);
@@ -250,8 +304,10 @@ int main(void)
     test_seed(0x5eedd58u);
     for (i = 0; i < CONV_DSP_CASES; i++)
         run_case();
-    printf("int8-weight DSP kernel: %ld cases (%ld with the fast requantization, %ld strided), "
-           "%ld outputs\n", n_cases, n_fast, n_strided, n_outputs);
+    printf("int8-weight DSP kernel: %ld cases (%ld with the fast requantization, %ld strided, "
+           "%ld also by slices of K), %ld outputs\n", n_cases, n_fast, n_strided, n_sliced,
+           n_outputs);
+    CHECK(n_sliced > n_cases / 8);
     CHECK(n_fast > n_cases / 4);
     CHECK(n_strided > n_cases / 8);
     return test_summary();
