@@ -13,13 +13,14 @@
  * {m, H, e} of the fast requantization (fast_rq: biases doubled, the sums
  * doubled before it) or {mult, shift, 0} (TFLite's exact arithmetic).
  * K = k_h * k_w * in_c <= TE_CONV2D_W8_KMAX (the patch lives on the
- * stack).  input and output must not overlap. */
+ * stack) unless a 1x1 filter reads each output pixel's input pixel in
+ * place (no padding: no patch is gathered).  input and output must not overlap. */
 #ifndef TE_CONV2D_W8_H
 #define TE_CONV2D_W8_H
 
 #include <stdint.h>
 
-#define TE_CONV2D_W8_KMAX 4096
+#define TE_CONV2D_W8_KMAX 1152 /* a 3x3 filter over 128 channels */
 
 typedef struct {
     int batches;

@@ -288,17 +288,26 @@ static int use_dsp(const te_graph *g, const te_op *op, gemm_shape *s)
     return 1;
 }
 
+/* 1x1 filter whose every output pixel reads one input pixel. */
+static int pointwise(const te_tensor *in, const te_tensor *w, const te_tensor *out,
+                     const te_options *o, const gemm_shape *s)
+{
+    return w->shape[1] == 1 && w->shape[2] == 1 && s->pad_top == 0 && s->pad_left == 0 &&
+           (int64_t)(out->shape[1] - 1) * o->stride_h < in->shape[1] &&
+           (int64_t)(out->shape[2] - 1) * o->stride_w < in->shape[2];
+}
+
 /* 1 when te_conv2d_w8_s8 runs this op (no DSP: the model's int8 weights,
  * where the GEMM's int16 copies are not chosen and the patch fits its
- * stack buffer). */
+ * stack buffer or, pointwise, is read in place). */
 static int use_w8(const te_graph *g, const te_op *op, gemm_shape *s)
 {
     const te_tensor *w = &g->tensors[op->in[1]];
-    if (te_target_has_dsp(g->target) || !gemm_shaped(g, op) ||
-        (int64_t)w->shape[1] * w->shape[2] * w->shape[3] > TE_CONV2D_W8_KMAX)
+    if (te_target_has_dsp(g->target) || !gemm_shaped(g, op))
         return 0;
     gemm_geometry(g, op, s);
-    return 1;
+    return (int64_t)w->shape[1] * w->shape[2] * w->shape[3] <= TE_CONV2D_W8_KMAX ||
+           pointwise(&g->tensors[op->in[0]], w, &g->tensors[op->out[0]], &op->opt, s);
 }
 
 /* 1 when te_conv2d_avx2_s8 runs this op (filling *s). */
@@ -310,14 +319,6 @@ static int use_avx2(const te_graph *g, const te_op *op, gemm_shape *s)
     return 1;
 }
 
-/* 1x1 filter whose every output pixel reads one input pixel. */
-static int pointwise(const te_tensor *in, const te_tensor *w, const te_tensor *out,
-                     const te_options *o, const gemm_shape *s)
-{
-    return w->shape[1] == 1 && w->shape[2] == 1 && s->pad_top == 0 && s->pad_left == 0 &&
-           (int64_t)(out->shape[1] - 1) * o->stride_h < in->shape[1] &&
-           (int64_t)(out->shape[2] - 1) * o->stride_w < in->shape[2];
-}
 
 /* Re-laid-out weights, folded bias and requantization table as constants
  * (te_convfam_gemm_prepare); *fast: the fast requantization. */
