@@ -22,10 +22,6 @@
 #include "../ir/diag.h"
 #include "../ir/ir.h"
 
-typedef struct {
-    int y0, y1, x0, x1; /* half-open spatial box */
-} te_region;
-
 /* One step of a patch: a crop copy or an operator clone. */
 typedef struct {
     int kind;          /* TE_PSTEP_COPY_IN, TE_PSTEP_OP, TE_PSTEP_COPY_OUT */
