@@ -90,31 +90,77 @@ te_storage *te_patch_storage(const te_graph *g, const te_storage *before)
     return st;
 }
 
+/* What a clone's lowering and cost depend on besides its operator: the
+ * shapes of its region tensors and its explicit padding and place. */
+#define CLONE_SIG_INTS (4 * (TE_PATCH_MAX_IN + 1) + 8)
+
+typedef struct {
+    int op;                   /* the original operator's index */
+    int sig[CLONE_SIG_INTS];
+    double cost;
+} clone_cost;
+
+static void clone_signature(const te_graph *g, const te_op *c, int *sig)
+{
+    int k, d, n = 0;
+    memset(sig, 0, sizeof(int) * CLONE_SIG_INTS);
+    for (k = 0; k <= TE_PATCH_MAX_IN; k++) {
+        int t = k == 0 ? c->out[0] : k - 1 < c->n_in ? c->in[k - 1] : -1;
+        for (d = 0; d < 4; d++)
+            sig[n++] = t >= 0 && d < g->tensors[t].rank ? g->tensors[t].shape[d] : -1;
+    }
+    sig[n++] = c->opt.pad_top;
+    sig[n++] = c->opt.pad_bottom;
+    sig[n++] = c->opt.pad_left;
+    sig[n++] = c->opt.pad_right;
+    sig[n++] = c->opt.region.oy - c->opt.region.iy;
+    sig[n++] = c->opt.region.ox - c->opt.region.ix;
+    sig[n++] = c->opt.region.set ? c->opt.region.oy : 0;
+    sig[n] = c->opt.region.set ? c->opt.region.ox : 0;
+}
+
 /* The patches' instructions: every clone as lowered (with the storage
  * decisions of low on the graph as patched), every crop copy; -1 when out
- * of memory. */
+ * of memory.  Clones of one operator on regions of the same shapes are
+ * lowered once (the cells inside the grid all have the same). */
 static double patched_instructions(const te_graph *g, const te_lowered *low,
                                    const te_patch_plan *p, const char *cm)
 {
     te_storage *patched = te_patch_storage(g, low->opts.st);
     te_lower_opts o = low->opts;
+    clone_cost *cache = calloc((size_t)p->n_steps + 1, sizeof *cache);
     double sum = 0;
-    int k;
-    if (!patched)
+    int k, j, n_cache = 0;
+    if (!patched || !cache) {
+        te_storage_free(patched);
+        free(cache);
         return -1;
+    }
     o.st = patched;
     for (k = 0; k < p->n_steps; k++) {
         const te_patch_step *st = &p->steps[k];
         te_cost_features f;
         te_lowering l;
         if (st->kind == TE_PSTEP_OP) {
-            te_lower_op(g, &p->clones[st->clone], &o, &l);
-            sum += te_cost_op_estimate(cm, &p->clones[st->clone], &l);
+            const te_op *c = &p->clones[st->clone];
+            clone_cost *e = &cache[n_cache];
+            clone_signature(g, c, e->sig);
+            e->op = st->op;
+            for (j = 0; j < n_cache; j++)
+                if (cache[j].op == e->op && !memcmp(cache[j].sig, e->sig, sizeof e->sig))
+                    break;
+            if (j == n_cache) {
+                te_lower_op(g, c, &o, &l);
+                e->cost = te_cost_op_estimate(cm, c, &l);
+                n_cache++;
+            }
+            sum += cache[j].cost;
         } else {
             sum += te_cost_patch_copy(cm, g, st, &f);
         }
     }
     te_storage_free(patched);
+    free(cache);
     return sum;
 }
 
@@ -171,7 +217,7 @@ static int may_win(size_t arena, size_t best_arena, size_t fit)
 }
 
 te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
-                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
+                               size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
@@ -185,8 +231,7 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_re
             size_t arena = (size_t)-1;
             if (!p)
                 continue;
-            if (p->patched_macs - p->stage_macs <= (int64_t)(TE_PATCH_MAX_EXTRA_MACS * (double)model_macs))
-                arena = estimate_arena(g, low, p);
+            arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
                 te_patch_estimate(g, low, p) == 0 && extra_of(p) <= budget &&
                 better(arena, extra_of(p), best, best_arena, fit)) {
