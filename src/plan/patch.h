@@ -62,6 +62,10 @@ typedef struct {
     int n_ops, grid_h, grid_w; /* explicit form */
     double max_recompute; /* auto: extra instructions allowed (the target's cost
                            * model), as a fraction of the model's layer by layer */
+    /* --explain: given one line per stage the search rejects and why;
+     * NULL: quiet */
+    void (*explain)(void *ctx, const char *line);
+    void *explain_ctx;
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
@@ -95,11 +99,19 @@ struct te_lowered;
  * instructions among equal arenas; NULL when no patch plan beats the
  * baseline.  With fit > 0 (an SRAM budget for the arena): of the plans whose
  * arena fits it, the one with the fewest extra instructions (the fastest);
- * the smallest arena when none fits.  *arena (if not NULL) gets the
+ * the smallest arena when none fits.  po: its max_recompute (extra
+ * instructions allowed, a fraction of the model's) and explain (each
+ * rejected stage and why).  *arena (if not NULL) gets the
  * estimated arena of the plan returned.  low: g's current lowering (the
  * scratch of the operators after a stage, the cost of each operator). */
-te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double max_recompute,
-                               size_t baseline, size_t fit, size_t *arena);
+te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
+                               const te_patch_opts *po, size_t baseline, size_t fit,
+                               size_t *arena);
+
+/* Why the first n_ops operators cannot form a patch stage (an operator that
+ * cannot run on a region, no single cut tensor, ...) into why[n]; 0 when
+ * they can. */
+int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n);
 
 /* Sets p's instruction estimates (stage_instructions, ...) by building its
  * patches on g and lowering them (low: g's lowering without patches), then

@@ -4,6 +4,7 @@
  * recomputed MACs and extra instructions (the target's cost model, the
  * patches built and lowered) stay within their budgets, the fastest of
  * equal arenas; and parses the --patch setting. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,21 +217,89 @@ static int may_win(size_t arena, size_t best_arena, size_t fit)
     return (fit && arena <= fit) || arena <= best_arena;
 }
 
-te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
+/* --explain: one line to po's sink. */
+static void explain(const te_patch_opts *po, const char *fmt, ...)
+{
+    char line[400];
+    va_list ap;
+    if (!po->explain)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    po->explain(po->explain_ctx, line);
+}
+
+/* Stages k0..k1 refused for the same reason: one line. */
+static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *why)
+{
+    if (k0 == k1)
+        explain(po, "first %d operators: %s", k0, why);
+    else
+        explain(po, "first %d..%d operators: %s", k0, k1, why);
+}
+
+/* --explain: why the plan of stage k over an n x n grid lost. */
+static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
+                         size_t arena, size_t baseline, size_t best_arena, size_t fit,
+                         double model)
+{
+    if (!po->explain)
+        return;
+    if (!p)
+        explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, n, n);
+    else if (arena == (size_t)-1)
+        explain(po, "first %d operators, %dx%d: cannot be planned", k, n, n);
+    else if (arena >= baseline)
+        explain(po, "first %d operators, %dx%d: peak not lower (arena %zu, %zu layer by layer)",
+                k, n, n, arena, baseline);
+    else if (p->patched_instructions > 0 && extra_of(p) > po->max_recompute * model)
+        explain(po, "first %d operators, %dx%d: arena %zu, but over --max-recompute by %.0f%% "
+                    "(+%.0f%% instructions, %.0f%% allowed)",
+                k, n, n, arena, 100.0 * (extra_of(p) / model - po->max_recompute),
+                100.0 * extra_of(p) / model, 100.0 * po->max_recompute);
+    else if (fit && arena <= fit)
+        explain(po, "first %d operators, %dx%d: arena %zu fits the limit, but a faster plan "
+                    "fitting it was found before", k, n, n, arena);
+    else
+        explain(po, "first %d operators, %dx%d: arena %zu, not below the best plan so far "
+                    "(arena %zu; the fewer instructions win a tie)%s",
+                k, n, n, arena, best_arena, fit ? ", and above the limit" : "");
+}
+
+te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
-    double budget = max_recompute * model_instructions(g, low, te_cost_model_name(g->target));
-    int n_live = 0, k, n, i;
+    double model = model_instructions(g, low, te_cost_model_name(g->target));
+    double budget = po->max_recompute * model;
+    int n_live = 0, k, n, i, refused_from = 0;
+    char why[256], refused[256] = "";
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
     for (k = 1; k < n_live; k++) {
+        if (po->explain) { /* stages refused whatever the grid: one line per reason */
+            if (te_patch_stage_reason(g, k, why, sizeof why) < 0) {
+                if (refused_from && strcmp(why, refused))
+                    explain_stages(po, refused_from, k - 1, refused);
+                if (!refused_from || strcmp(why, refused))
+                    refused_from = k;
+                snprintf(refused, sizeof refused, "%s", why);
+                continue;
+            }
+            if (refused_from)
+                explain_stages(po, refused_from, k - 1, refused);
+            refused_from = 0;
+        }
         for (n = 2; n <= TE_PATCH_MAX_GRID; n++) {
             te_patch_plan *p = te_patch_analyse(g, k, n, n, NULL);
             size_t arena = (size_t)-1;
-            if (!p)
+            if (!p) {
+                if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
+                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model);
                 continue;
+            }
             arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
                 te_patch_estimate(g, low, p) == 0 && extra_of(p) <= budget &&
@@ -239,10 +308,18 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_re
                 best = p;
                 best_arena = arena;
             } else {
+                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model);
                 te_patch_plan_free(p);
             }
         }
     }
+    if (refused_from)
+        explain_stages(po, refused_from, n_live - 1, refused);
+    if (po->explain)
+        explain(po, best ? "kept: first %d operators in %dx%d patches, arena %zu"
+                         : "kept: layer by layer, arena %zu",
+                best ? best->n_ops : (int)best_arena, best ? best->grid_h : 0,
+                best ? best->grid_w : 0, best_arena);
     if (arena_out)
         *arena_out = best ? best_arena : baseline;
     return best;
