@@ -91,11 +91,18 @@ int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
 
 struct te_lowered;
 
+/* MACs the overlapping patches of `--patch auto` may recompute, as a
+ * fraction of the model's, beside the instruction budget (max_recompute):
+ * larger grids multiply the operator clones, so the generated code and its
+ * compile time (without it, inception_branch_32's 7x7 grid is 468 KB of C,
+ * 35 s at cc -O2). */
+#define TE_PATCH_MAX_EXTRA_MACS 0.20
+
 /* --patch auto: the stage and grid with the smallest arena (below
- * `baseline`, the arena without patches) whose extra instructions (the
+ * `baseline`, the arena without patches) whose recomputed MACs are at most
+ * TE_PATCH_MAX_EXTRA_MACS x model_macs and whose extra instructions (the
  * target's cost model: clones and crop copies against the stage layer by
- * layer; recomputed overlaps included) are at most max_recompute x the
- * model's, the fewest extra
+ * layer) are at most max_recompute x the model's, the fewest extra
  * instructions among equal arenas; NULL when no patch plan beats the
  * baseline.  With fit > 0 (an SRAM budget for the arena): of the plans whose
  * arena fits it, the one with the fewest extra instructions (the fastest);
@@ -105,8 +112,8 @@ struct te_lowered;
  * estimated arena of the plan returned.  low: g's current lowering (the
  * scratch of the operators after a stage, the cost of each operator). */
 te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
-                               const te_patch_opts *po, size_t baseline, size_t fit,
-                               size_t *arena);
+                               const te_patch_opts *po, int64_t model_macs, size_t baseline,
+                               size_t fit, size_t *arena);
 
 /* Why the first n_ops operators cannot form a patch stage (an operator that
  * cannot run on a region, no single cut tensor, ...) into why[n]; 0 when

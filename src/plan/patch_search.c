@@ -242,12 +242,17 @@ static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *
 /* --explain: why the plan of stage k over an n x n grid lost. */
 static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
                          size_t arena, size_t baseline, size_t best_arena, size_t fit,
-                         double model)
+                         double model, double model_macs)
 {
     if (!po->explain)
         return;
     if (!p)
         explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, n, n);
+    else if (arena == (size_t)-1 && p->patched_macs - p->stage_macs > TE_PATCH_MAX_EXTRA_MACS * model_macs)
+        explain(po, "first %d operators, %dx%d: recomputes %.0f%% of the model's MACs, over the "
+                    "%.0f%% allowed", k, n, n,
+                100.0 * (double)(p->patched_macs - p->stage_macs) / (double)model_macs,
+                100.0 * TE_PATCH_MAX_EXTRA_MACS);
     else if (arena == (size_t)-1)
         explain(po, "first %d operators, %dx%d: cannot be planned", k, n, n);
     else if (arena >= baseline)
@@ -268,7 +273,7 @@ static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_p
 }
 
 te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patch_opts *po,
-                               size_t baseline, size_t fit, size_t *arena_out)
+                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
@@ -297,10 +302,12 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patc
             size_t arena = (size_t)-1;
             if (!p) {
                 if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
-                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model);
+                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model,
+                                 (double)model_macs);
                 continue;
             }
-            arena = estimate_arena(g, low, p);
+            if (p->patched_macs - p->stage_macs <= (int64_t)(TE_PATCH_MAX_EXTRA_MACS * (double)model_macs))
+                arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
                 te_patch_estimate(g, low, p) == 0 && extra_of(p) <= budget &&
                 better(arena, extra_of(p), best, best_arena, fit)) {
@@ -308,7 +315,7 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patc
                 best = p;
                 best_arena = arena;
             } else {
-                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model);
+                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, (double)model_macs);
                 te_patch_plan_free(p);
             }
         }
