@@ -320,7 +320,7 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
             return -1;
         te_patch_estimate(g, m->low, p); /* the slowdown the reports state */
     } else if (po->mode == TE_PATCH_AUTO) {
-        p = te_patch_search(g, m->low, po->max_recompute, te_model_macs(m), m->plan->arena_bytes,
+        p = te_patch_search(g, m->low, po, te_model_macs(m), m->plan->arena_bytes,
                             fit, NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */

@@ -6,6 +6,12 @@
  *               expands joined by CONCATENATION) between max pools
  *   residual    ResNet-style blocks: two 3x3 convolutions and an ADD
  *   avgpool     a stem with a 3x3 average pool (SAME) inside it
+ *   neck        a detector neck: a strided backbone, its last map upsampled
+ *               2x (RESIZE_NEAREST_NEIGHBOR) and joined to the map before by
+ *               CONCATENATION, then the head
+ *   neck_bilinear  the same with RESIZE_BILINEAR (half-pixel centers)
+ *   pad_conv    explicit PADs read by two convolutions each (strided and
+ *               not), so they cannot fold into one
  * Weights and quantization are random but sane (outputs spread over the
  * int8 range), so a wrong patch boundary shows up as differing bytes.
  * usage: te_mkpatchnet KIND OUT.tflite INPUT.bin */
@@ -174,6 +180,84 @@ static act residual(net *n, act x)
     return y;
 }
 
+/* A constant int32 tensor of n values. */
+static int32_t const_i32(net *n, const char *what, const int32_t *v, int count)
+{
+    int32_t shape[1];
+    shape[0] = count;
+    return tflb_add_const(n->m, name(n, what), TFLB_INT32, shape, 1, v,
+                          sizeof(int32_t) * (size_t)count, NULL);
+}
+
+/* x upsampled by 2 (nearest or bilinear), quantization unchanged. */
+static act upsample(net *n, act x, int bilinear)
+{
+    act y = new_act(n, "upsample", 2 * x.shape[1], 2 * x.shape[2], x.shape[3], x.scale, x.zp);
+    int32_t size[2], in[2];
+    size[0] = y.shape[1];
+    size[1] = y.shape[2];
+    in[0] = x.id;
+    in[1] = const_i32(n, "size", size, 2);
+    add_op(n, bilinear ? TE_OP_RESIZE_BILINEAR : TE_OP_RESIZE_NEAREST_NEIGHBOR, in, 2, y.id,
+           bilinear ? tflb_opt_resize_bilinear(0, 1) : tflb_opt_resize_nearest(0, 0));
+    return y;
+}
+
+/* The channel concatenation of a and b; b requantized to a's scale by a
+ * 1x1 convolution first, as TFLite Micro needs equal quantization. */
+static act concat2(net *n, act a, act b)
+{
+    act y;
+    int32_t in[2];
+    b = conv(n, b, b.shape[3], 1, 1, 1, 0);
+    n->m->tensors[b.id].scale[0] = a.scale;
+    n->m->tensors[b.id].zp[0] = a.zp;
+    y = new_act(n, "neck/concat", a.shape[1], a.shape[2], a.shape[3] + b.shape[3], a.scale, a.zp);
+    in[0] = a.id;
+    in[1] = b.id;
+    add_op(n, TE_OP_CONCATENATION, in, 2, y.id, tflb_opt_concat(3, TFLB_ACT_NONE));
+    return y;
+}
+
+/* A detector neck over a strided backbone. */
+static act neck(net *n, act x, int bilinear)
+{
+    act c2, c3;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    x = conv(n, x, 16, 3, 1, 1, 1);
+    c2 = conv(n, x, 24, 3, 2, 1, 0);
+    c3 = conv(n, c2, 32, 3, 2, 1, 0);
+    x = concat2(n, upsample(n, c3, bilinear), c2);
+    x = conv(n, x, 32, 3, 2, 1, 0);
+    return conv(n, x, 48, 1, 1, 1, 0);
+}
+
+/* An explicit PAD (1 on every side, the zero point) of x. */
+static act pad1(net *n, act x)
+{
+    static const int32_t amounts[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    act y = new_act(n, "pad", x.shape[1] + 2, x.shape[2] + 2, x.shape[3], x.scale, x.zp);
+    int32_t in[2], shape[2] = {4, 2};
+    in[0] = x.id;
+    in[1] = tflb_add_const(n->m, name(n, "paddings"), TFLB_INT32, shape, 2, amounts,
+                           sizeof amounts, NULL);
+    add_op(n, TE_OP_PAD, in, 2, y.id, tflb_opt_none());
+    return y;
+}
+
+/* PAD + a strided 3x3 convolution (VALID), the PAD also read by a 4x4
+ * stride-2 convolution (VALID); their sum. */
+static act pad_block(net *n, act x, int cout)
+{
+    act p = pad1(n, x), a = conv(n, p, cout, 3, 2, 0, 0), b = conv(n, p, cout, 4, 2, 0, 0), y;
+    int32_t in[2];
+    y = new_act(n, "pad/add", a.shape[1], a.shape[2], cout, a.scale * 1.5f, -128);
+    in[0] = a.id;
+    in[1] = b.id;
+    add_op(n, TE_OP_ADD, in, 2, y.id, tflb_opt_add(TFLB_ACT_RELU));
+    return y;
+}
+
 /* The classifier tail: global average pool and a 1x1 convolution. */
 static act head(net *n, act x)
 {
@@ -224,7 +308,7 @@ static int build(tflb_model *m, const char *kind, int *in_type, size_t *in_bytes
     memset(&n, 0, sizeof n);
     n.m = m;
     tflb_set_description(m, kind);
-    x = input(&n, kind, !strcmp(kind, "fire") ? 64 : 80, in_type, in_bytes);
+    x = input(&n, kind, !strcmp(kind, "fire") ? 64 : !strncmp(kind, "neck", 4) ? 96 : 80, in_type, in_bytes);
     if (!strcmp(kind, "uint8_head") || !strcmp(kind, "float_head")) {
         y = head(&n, stem(&n, x));
     } else if (!strcmp(kind, "fire")) {
@@ -246,6 +330,14 @@ static int build(tflb_model *m, const char *kind, int *in_type, size_t *in_bytes
         x = conv(&n, x, 24, 3, 2, 1, 1);
         x = pool(&n, x, TE_OP_MAX_POOL_2D, 2, 2, 0);
         y = head(&n, conv(&n, x, 32, 1, 1, 1, 0));
+    } else if (!strcmp(kind, "neck") || !strcmp(kind, "neck_bilinear")) {
+        y = head(&n, neck(&n, x, !strcmp(kind, "neck_bilinear")));
+    } else if (!strcmp(kind, "pad_conv")) {
+        x = pad_block(&n, x, 16);
+        x = conv(&n, x, 16, 3, 1, 1, 1);
+        x = pad_block(&n, x, 24);
+        x = pad_block(&n, x, 32);
+        y = head(&n, conv(&n, x, 48, 1, 1, 1, 0));
     } else {
         return -1;
     }
@@ -272,8 +364,8 @@ int main(int argc, char **argv)
     size_t size, in_bytes = 0, i;
     int in_type = TFLB_INT8, rc;
     if (argc != 4) {
-        fprintf(stderr, "usage: te_mkpatchnet uint8_head|float_head|fire|residual|avgpool "
-                        "OUT.tflite INPUT.bin\n");
+        fprintf(stderr, "usage: te_mkpatchnet uint8_head|float_head|fire|residual|avgpool|neck|"
+                        "neck_bilinear|pad_conv OUT.tflite INPUT.bin\n");
         return 2;
     }
     tflb_init(&m);

@@ -453,6 +453,15 @@ tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers)
     return o;
 }
 
+tflb_options tflb_opt_resize_bilinear(int align_corners, int half_pixel_centers)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_RESIZE_BILINEAR);
+
+    o.align_corners = align_corners;
+    o.half_pixel_centers = half_pixel_centers;
+    return o;
+}
+
 tflb_options tflb_opt_cumsum(int exclusive, int reverse)
 {
     tflb_options o = tflb_opt_empty(TE_OPT_CUMSUM);
@@ -881,6 +890,10 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
     case TE_OPT_RESIZE_NEAREST_NEIGHBOR:
         fbb_add_u8(b, 0, (uint8_t)(o->align_corners != 0));
         fbb_add_u8(b, 1, (uint8_t)(o->half_pixel_centers != 0));
+        break;
+    case TE_OPT_RESIZE_BILINEAR: /* fields 0, 1: the deprecated new_height/width */
+        fbb_add_u8(b, 2, (uint8_t)(o->align_corners != 0));
+        fbb_add_u8(b, 3, (uint8_t)(o->half_pixel_centers != 0));
         break;
     case TE_OPT_CUMSUM:
         fbb_add_u8(b, 0, (uint8_t)(o->exclusive != 0));

@@ -114,7 +114,7 @@ typedef struct {
     int32_t dims[TFLB_MAX_RANK];
     /* STRIDED_SLICE: begin, end, ellipsis, new_axis, shrink_axis masks */
     int32_t masks[5];
-    int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR */
+    int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
     int exclusive, reverse;    /* CUMSUM */
     const char *container, *shared_name; /* VAR_HANDLE (NULL: field absent) */
     int subgraph[2];           /* CALL_ONCE init; IF then, else; WHILE cond, body */
@@ -140,6 +140,7 @@ tflb_options tflb_opt_squeeze(const int32_t *dims, int n);
 tflb_options tflb_opt_transpose_conv(int padding, int stride_w, int stride_h, int act);
 tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axis_mask);
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers);
+tflb_options tflb_opt_resize_bilinear(int align_corners, int half_pixel_centers);
 tflb_options tflb_opt_cumsum(int exclusive, int reverse);
 /* VAR_HANDLE (the strings must outlive the model) and CALL_ONCE. */
 tflb_options tflb_opt_var_handle(const char *container, const char *shared_name);

@@ -109,6 +109,14 @@ void cli_default_name(const char *model_path, char *out, size_t n)
     te_c_identifier(tmp, out, n);
 }
 
+/* --explain: each stage the patch search rejects, and why (stderr, so
+ * that --json output stays JSON). */
+static void explain_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "patch search: %s\n", line);
+}
+
 /* --max-recompute was given (it means nothing without --patch auto). */
 static int max_recompute_given;
 
@@ -154,7 +162,9 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      over an H x W grid of the stage output)\n"                          \
     "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
     "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
-    "                      the target's cost model), in percent of the model's (default 200)\n"
+    "                      the target's cost model), in percent of the model's (default 200)\n"   \
+    "  --explain           with --patch auto or --sram-limit: each stage the patch search\n"  \
+    "                      rejects and why, on stderr (\"patch search: ...\")\n"
 
 const char cli_compile_options_help[] =
     "  --target T          generic (default: portable C99), cortex-m0plus, cortex-m4,\n"
@@ -214,6 +224,10 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         o->patch.max_recompute = v / 100.0;
         max_recompute_given = 1;
         ++*i;
+        return 1;
+    }
+    if (!strcmp(a, "--explain")) {
+        o->patch.explain = explain_line;
         return 1;
     }
     if (!strcmp(a, "--flash-limit")) {

@@ -92,6 +92,11 @@ typedef struct {
     size_t slot_offset;
 } te_tensor;
 
+/* A half-open spatial box of a tensor (patch-based inference). */
+typedef struct {
+    int y0, y1, x0, x1;
+} te_region;
+
 /* Builtin options, already decoded.  Only the fields of the op's own kind
  * are meaningful; everything is zero otherwise. */
 typedef struct {
@@ -134,6 +139,15 @@ typedef struct {
                                     * : input 1 + n + j), or 1 (constant condition:
                                     * output j = input 1 + j) */
     int loop_phase;                /* WHILE after inlining (te_loop_phase) */
+    /* A patch clone of an op whose input positions follow from the whole
+     * tensors' geometry (TE_PATCH_REMAP: PAD, RESIZE_*), set by
+     * src/plan/patch_build.c: the clone's output region starts at (oy, ox)
+     * of the whole output along axes (ay, ax), its input region at (iy, ix)
+     * of the whole input, whose height/width are in_h/in_w (out_h/out_w
+     * the whole output's).  set = 0 on every other op. */
+    struct {
+        int set, ay, ax, oy, ox, iy, ix, in_h, in_w, out_h, out_w;
+    } region;
 } te_options;
 
 /* The three operators a WHILE becomes (src/frontend/inline_while.c). */

@@ -190,10 +190,53 @@ int te_add_make_lut(const te_add_params *p, int shift, int32_t *u1, int32_t *u2)
     return te_add_make_lut_signed(p, 0, shift, u1, u2);
 }
 
+static int lut_compute(const te_add_params *p, int subtract, int shift, int32_t *u1, int32_t *u2);
+
+/* Tables found lately, by everything lut_targets reads: the lowering of
+ * every ADD and of each of its patch clones (the same rescaling on every
+ * region, dozens per --patch auto candidate) asks for them. */
+#define LUT_MEMO 16
+#define LUT_KEY 14
+
+typedef struct {
+    int32_t key[LUT_KEY];
+    int ok;
+    int32_t u1[256], u2[256];
+} lut_memo;
+
 /* The same for ADD (subtract 0) or SUB (subtract 1: input 2 subtracted,
  * p holding SUB's multipliers in ADD's fields). */
 int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
                            int32_t *u2)
+{
+    static lut_memo memo[LUT_MEMO];
+    static int n_memo, next;
+    const int32_t key[LUT_KEY] = {p->in1_offset, p->in2_offset, p->left_shift, p->in1_mult,
+                                  p->in1_shift,  p->in2_mult,   p->in2_shift,  p->out_mult,
+                                  p->out_shift,  p->out_offset, p->act_min,    p->act_max,
+                                  subtract,      shift};
+    lut_memo *m;
+    int i;
+    for (i = 0; i < n_memo; i++)
+        if (!memcmp(memo[i].key, key, sizeof key)) {
+            memcpy(u1, memo[i].u1, sizeof memo[i].u1);
+            memcpy(u2, memo[i].u2, sizeof memo[i].u2);
+            return memo[i].ok;
+        }
+    m = &memo[next];
+    next = (next + 1) % LUT_MEMO;
+    n_memo += n_memo < LUT_MEMO;
+    memcpy(m->key, key, sizeof key);
+    memset(m->u1, 0, sizeof m->u1);
+    memset(m->u2, 0, sizeof m->u2);
+    m->ok = lut_compute(p, subtract, shift, m->u1, m->u2);
+    memcpy(u1, m->u1, sizeof m->u1);
+    memcpy(u2, m->u2, sizeof m->u2);
+    return m->ok;
+}
+
+/* te_add_make_lut_signed without the memo. */
+static int lut_compute(const te_add_params *p, int subtract, int shift, int32_t *u1, int32_t *u2)
 {
     int8_t *g = malloc(LUT_PAIRS);
     int64_t d[512];

@@ -9,6 +9,23 @@
 
 #define PAD_MAX_RANK 5
 
+/* Padding before (lo) and after (hi) dimension k: the paddings tensor's,
+ * or on a patch clone's height/width axes what its region needs (its
+ * output region starts op->opt.region.oy rows into the whole output, its
+ * input region region.iy rows into the whole input). */
+static void pad_amounts(const te_op *op, const te_tensor *pad, const te_tensor *in,
+                        const te_tensor *out, int k, int64_t *lo, int64_t *hi)
+{
+    *lo = te_move_const_int(pad, 2 * k);
+    *hi = te_move_const_int(pad, 2 * k + 1);
+    if (op->opt.region.set && (k == op->opt.region.ay || k == op->opt.region.ax)) {
+        int y = k == op->opt.region.ay;
+        *lo = (y ? op->opt.region.iy : op->opt.region.ix) + *lo -
+              (y ? op->opt.region.oy : op->opt.region.ox);
+        *hi = out->shape[k] - in->shape[k] - *lo;
+    }
+}
+
 static int check_paddings(const te_op *op, te_diag *d, const te_tensor *in, const te_tensor *pad,
                           const te_tensor *out)
 {
@@ -25,7 +42,8 @@ static int check_paddings(const te_op *op, te_diag *d, const te_tensor *in, cons
                           "%d (input rank x 2)", pad->id, pad->name,
                           (long long)te_tensor_elems(pad), 2 * in->rank);
     for (k = 0; k < in->rank; k++) {
-        int64_t lo = te_move_const_int(pad, 2 * k), hi = te_move_const_int(pad, 2 * k + 1);
+        int64_t lo, hi;
+        pad_amounts(op, pad, in, out, k, &lo, &hi);
         if (lo < 0 || hi < 0 || lo > 0x7fffffff || hi > 0x7fffffff)
             return te_op_fail(d, op, "paddings of dimension %d (%lld, %lld) are not supported "
                               "(negative or too large)", k, (long long)lo, (long long)hi);
@@ -88,9 +106,12 @@ static int pad_emit(te_emit *e, const te_op *op)
         return 0;
     for (k = 0; k < PAD_MAX_RANK; k++) {
         int r = k - lead;
+        int64_t lo = 0, hi = 0;
+        if (r >= 0)
+            pad_amounts(op, pad, in, out, r, &lo, &hi);
         p[k] = r < 0 ? 1 : in->shape[r];
-        p[PAD_MAX_RANK + k] = r < 0 ? 0 : (int32_t)te_move_const_int(pad, 2 * r);
-        p[2 * PAD_MAX_RANK + k] = r < 0 ? 0 : (int32_t)te_move_const_int(pad, 2 * r + 1);
+        p[PAD_MAX_RANK + k] = (int32_t)lo;
+        p[2 * PAD_MAX_RANK + k] = (int32_t)hi;
     }
     if (v) {
         te_name vname = te_emit_tensor(e, v->id);
@@ -152,12 +173,48 @@ static int pad_hw_padding(const te_graph *g, const te_op *pad, int p[4])
     return 0;
 }
 
+/* Patch stages: an int8 PAD runs on a region, padding only where the
+ * region reaches the whole tensor's border. */
+static te_patch_kind pad_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    const te_tensor *pad = op->n_in > 1 && op->in[1] >= 0 ? &g->tensors[op->in[1]] : NULL;
+    return in && in->type == TE_DT_INT8 && !in->data && pad && pad->data &&
+                   te_tensor_elems(pad) == 2 * (int64_t)in->rank
+               ? TE_PATCH_REMAP
+               : TE_PATCH_NONE;
+}
+
+/* Input rows/columns an output box reads: shifted by the padding before,
+ * clipped to the input; no padding of any other axis. */
+static int pad_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                           te_region *in)
+{
+    const te_tensor *x = &g->tensors[op->in[0]], *pad = &g->tensors[op->in[1]];
+    int k;
+    for (k = 0; k < x->rank; k++)
+        if (k != ay && k != ax &&
+            (te_move_const_int(pad, 2 * k) || te_move_const_int(pad, 2 * k + 1)))
+            return -1;
+    in->y0 = out.y0 - (int)te_move_const_int(pad, 2 * ay);
+    in->y1 = out.y1 - (int)te_move_const_int(pad, 2 * ay);
+    in->x0 = out.x0 - (int)te_move_const_int(pad, 2 * ax);
+    in->x1 = out.x1 - (int)te_move_const_int(pad, 2 * ax);
+    in->y0 = in->y0 < 0 ? 0 : in->y0;
+    in->x0 = in->x0 < 0 ? 0 : in->x0;
+    in->y1 = in->y1 > x->shape[ay] ? x->shape[ay] : in->y1;
+    in->x1 = in->x1 > x->shape[ax] ? x->shape[ax] : in->x1;
+    return in->y1 > in->y0 && in->x1 > in->x0 ? 0 : -1;
+}
+
 const te_op_def te_op_pad = {
     .opcode = TE_OP_PAD,
     .check = pad_check,
     .emit = pad_emit,
     .kernel = TE_ONE_KERNEL(TE_K_PAD_S8),
     .hw_padding = pad_hw_padding,
+    .patch_kind = pad_patch_kind,
+    .patch_remap = pad_patch_remap,
 };
 
 /* PADV2: the same operator with its constant_values input always given
@@ -174,4 +231,6 @@ const te_op_def te_op_padv2 = {
     .check = pad_check,
     .emit = pad_emit,
     .variant = padv2_variant,
+    .patch_kind = pad_patch_kind,
+    .patch_remap = pad_patch_remap,
 };

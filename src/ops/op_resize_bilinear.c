@@ -4,6 +4,7 @@
  * and positions with 10 fractional bits) are computed here, once per output
  * row and column, and handed to te_resize_bilinear_s8 as tables.  Like
  * TFLite Micro, the values are interpolated without requantization. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "movement.h"
@@ -63,7 +64,8 @@ static int bilinear_check(te_graph *g, const te_op *op, te_diag *d)
     if (size->rank != 1 || te_tensor_elems(size) != 2)
         return te_op_fail(d, op, "input 1 (size, tensor %d '%s') must have shape [2]", size->id,
                           size->name);
-    if (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2])
+    if (!op->opt.region.set && /* a patch clone: a region of the whole output */
+        (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2]))
         return te_op_fail(d, op, "size [%lld,%lld] does not match the output's height and width "
                           "%dx%d", (long long)te_move_const_int(size, 0),
                           (long long)te_move_const_int(size, 1), out->shape[1], out->shape[2]);
@@ -80,7 +82,7 @@ static int bilinear_check(te_graph *g, const te_op *op, te_diag *d)
                                                                            : out->shape[2]));
     if (!tab)
         return te_op_fail(d, op, "out of memory");
-    for (k = 1; k < 3 && !bad; k++)
+    for (k = 1; k < 3 && !bad && !op->opt.region.set; k++) /* a clone: checked whole */
         bad = te_resize_bilinear_table(in->shape[k], out->shape[k], op->opt.align_corners,
                                        op->opt.half_pixel_centers, 1, tab) < 0;
     free(tab);
@@ -90,16 +92,76 @@ static int bilinear_check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-static te_name emit_table(te_emit *e, const te_op *op, int32_t in_size, int32_t out_size,
+/* The table of the whole axis (in_size -> out_size positions) from output
+ * position `first` on, count entries, source positions from `origin` on,
+ * times step; NULL when it cannot be computed. */
+static int32_t *axis_table(const te_op *op, int32_t in_size, int32_t out_size, int32_t first,
+                           int32_t count, int32_t origin, int32_t step)
+{
+    int32_t *tab = malloc(sizeof *tab * 3 * (size_t)out_size), v;
+    if (!tab || first < 0 || first + count > out_size ||
+        te_resize_bilinear_table(in_size, out_size, op->opt.align_corners,
+                                 op->opt.half_pixel_centers, 1, tab) < 0) {
+        free(tab);
+        return NULL;
+    }
+    for (v = 0; v < count; v++) {
+        if ((int64_t)(tab[3 * (first + v) + 1] - origin) * step > INT32_MAX) {
+            free(tab);
+            return NULL;
+        }
+        tab[3 * v] = (tab[3 * (first + v)] - origin) * step;
+        tab[3 * v + 1] = (tab[3 * (first + v) + 1] - origin) * step;
+        tab[3 * v + 2] = tab[3 * (first + v) + 2];
+    }
+    return tab;
+}
+
+/* One axis' table (x: the width); a patch clone's from the whole tensors'. */
+static te_name emit_table(te_emit *e, const te_op *op, int x, int32_t in_size, int32_t out_size,
                           int32_t step, const char *hint, int *ok)
 {
-    int32_t *tab = malloc(sizeof *tab * 3 * (size_t)out_size);
+    int reg = op->opt.region.set;
+    int32_t *tab = axis_table(op, reg ? (x ? op->opt.region.in_w : op->opt.region.in_h) : in_size,
+                              reg ? (x ? op->opt.region.out_w : op->opt.region.out_h) : out_size,
+                              reg ? (x ? op->opt.region.ox : op->opt.region.oy) : 0, out_size,
+                              reg ? (x ? op->opt.region.ix : op->opt.region.iy) : 0, step);
     te_name name;
-    *ok = tab && te_resize_bilinear_table(in_size, out_size, op->opt.align_corners,
-                                          op->opt.half_pixel_centers, step, tab) == 0;
-    name = te_emit_const_i32(e, *ok ? tab : NULL, *ok ? 3 * (size_t)out_size : 0, hint);
+    *ok = tab != NULL;
+    name = te_emit_const_i32(e, tab, tab ? 3 * (size_t)out_size : 0, hint);
     free(tab);
     return name;
+}
+
+/* Patch stages: runs on a region, its tables taken from the whole tensors'. */
+static te_patch_kind bilinear_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_INT8 && !in->data ? TE_PATCH_REMAP : TE_PATCH_NONE;
+}
+
+/* Source rows/columns of an output box: both tables' positions are
+ * nondecreasing, so the first lower and the last upper bound them. */
+static int bilinear_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                                te_region *in)
+{
+    const te_tensor *x = &g->tensors[op->in[0]], *y = &g->tensors[op->out[0]];
+    int32_t *ty, *tx;
+    int rc = -1;
+    if (ay != 1 || ax != 2 || out.y1 <= out.y0 || out.x1 <= out.x0)
+        return -1;
+    ty = axis_table(op, x->shape[1], y->shape[1], 0, y->shape[1], 0, 1);
+    tx = axis_table(op, x->shape[2], y->shape[2], 0, y->shape[2], 0, 1);
+    if (ty && tx && out.y1 <= y->shape[1] && out.x1 <= y->shape[2]) {
+        in->y0 = ty[3 * out.y0];
+        in->y1 = ty[3 * (out.y1 - 1) + 1] + 1;
+        in->x0 = tx[3 * out.x0];
+        in->x1 = tx[3 * (out.x1 - 1) + 1] + 1;
+        rc = in->y1 > in->y0 && in->x1 > in->x0 ? 0 : -1;
+    }
+    free(ty);
+    free(tx);
+    return rc;
 }
 
 static int bilinear_emit(te_emit *e, const te_op *op)
@@ -110,8 +172,8 @@ static int bilinear_emit(te_emit *e, const te_op *op)
     te_name ytab, xtab, src, dst;
     if (te_tensor_elems(out) == 0)
         return 0;
-    ytab = emit_table(e, op, in->shape[1], out->shape[1], in->shape[2] * depth, "ytab", &ok_y);
-    xtab = emit_table(e, op, in->shape[2], out->shape[2], depth, "xtab", &ok_x);
+    ytab = emit_table(e, op, 0, in->shape[1], out->shape[1], in->shape[2] * depth, "ytab", &ok_y);
+    xtab = emit_table(e, op, 1, in->shape[2], out->shape[2], depth, "xtab", &ok_x);
     if (!ok_y || !ok_x)
         return te_op_fail(e->diag, op, "out of memory");
     src = te_emit_tensor(e, in->id);
@@ -137,4 +199,6 @@ const te_op_def te_op_resize_bilinear = {
     .emit = bilinear_emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
     .variant = bilinear_variant,
+    .patch_kind = bilinear_patch_kind,
+    .patch_remap = bilinear_patch_remap,
 };

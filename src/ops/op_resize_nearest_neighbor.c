@@ -46,7 +46,8 @@ static int resize_check(te_graph *g, const te_op *op, te_diag *d)
     if (size->rank != 1 || te_tensor_elems(size) != 2)
         return te_op_fail(d, op, "input 1 (size, tensor %d '%s') must have shape [2]", size->id,
                           size->name);
-    if (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2])
+    if (!op->opt.region.set && /* a patch clone: a region of the whole output */
+        (te_move_const_int(size, 0) != out->shape[1] || te_move_const_int(size, 1) != out->shape[2]))
         return te_op_fail(d, op, "size [%lld,%lld] does not match the output's height and width "
                           "%dx%d", (long long)te_move_const_int(size, 0),
                           (long long)te_move_const_int(size, 1), out->shape[1], out->shape[2]);
@@ -64,9 +65,14 @@ static int resize_check(te_graph *g, const te_op *op, te_diag *d)
 }
 
 /* Table of source indices for one spatial axis. */
-static te_name emit_map(te_emit *e, int32_t in_size, int32_t out_size, const te_op *op,
+static te_name emit_map(te_emit *e, int32_t in_size, int32_t out_size, const te_op *op, int x,
                         const char *hint, int *ok)
 {
+    /* a patch clone: positions in the whole tensors, from its regions' origins */
+    int reg = op->opt.region.set;
+    int32_t origin_out = reg ? (x ? op->opt.region.ox : op->opt.region.oy) : 0;
+    int32_t origin_in = reg ? (x ? op->opt.region.ix : op->opt.region.iy) : 0;
+    int32_t out_size_whole = reg ? (x ? op->opt.region.out_w : op->opt.region.out_h) : out_size;
     int32_t *map = malloc(sizeof *map * (size_t)out_size);
     te_name name;
     int v;
@@ -74,7 +80,8 @@ static te_name emit_map(te_emit *e, int32_t in_size, int32_t out_size, const te_
     if (!map)
         return te_emit_const_i32(e, NULL, 0, hint);
     for (v = 0; v < out_size; v++)
-        map[v] = nearest(v, in_size, out_size, op->opt.align_corners, op->opt.half_pixel_centers);
+        map[v] = nearest(v + origin_out, in_size, out_size_whole, op->opt.align_corners,
+                         op->opt.half_pixel_centers) - origin_in;
     name = te_emit_const_i32(e, map, (size_t)out_size, hint);
     free(map);
     return name;
@@ -87,8 +94,10 @@ static int resize_emit(te_emit *e, const te_op *op)
     te_name ymap, xmap, src, dst;
     if (te_tensor_elems(out) == 0)
         return 0;
-    ymap = emit_map(e, in->shape[1], out->shape[1], op, "ymap", &ok_y);
-    xmap = emit_map(e, in->shape[2], out->shape[2], op, "xmap", &ok_x);
+    ymap = emit_map(e, op->opt.region.set ? op->opt.region.in_h : in->shape[1], out->shape[1], op,
+                    0, "ymap", &ok_y);
+    xmap = emit_map(e, op->opt.region.set ? op->opt.region.in_w : in->shape[2], out->shape[2], op,
+                    1, "xmap", &ok_x);
     if (!ok_y || !ok_x)
         return te_op_fail(e->diag, op, "out of memory");
     src = te_emit_tensor(e, in->id);
@@ -103,10 +112,36 @@ static int resize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* Patch stages: an int8 NHWC resize runs on a region, its source tables
+ * taken from the whole tensors' (emit_map). */
+static te_patch_kind resize_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_INT8 && !in->data ? TE_PATCH_REMAP : TE_PATCH_NONE;
+}
+
+/* Source rows/columns of an output box: the map is nondecreasing, so its
+ * first and last entries bound them. */
+static int resize_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                              te_region *in)
+{
+    const te_tensor *x = &g->tensors[op->in[0]], *y = &g->tensors[op->out[0]];
+    int ac = op->opt.align_corners, hp = op->opt.half_pixel_centers;
+    if (ay != 1 || ax != 2 || out.y1 <= out.y0 || out.x1 <= out.x0)
+        return -1;
+    in->y0 = nearest(out.y0, x->shape[1], y->shape[1], ac, hp);
+    in->y1 = nearest(out.y1 - 1, x->shape[1], y->shape[1], ac, hp) + 1;
+    in->x0 = nearest(out.x0, x->shape[2], y->shape[2], ac, hp);
+    in->x1 = nearest(out.x1 - 1, x->shape[2], y->shape[2], ac, hp) + 1;
+    return in->y0 >= 0 && in->x0 >= 0 && in->y1 > in->y0 && in->x1 > in->x0 ? 0 : -1;
+}
+
 const te_op_def te_op_resize_nearest_neighbor = {
     .opcode = TE_OP_RESIZE_NEAREST_NEIGHBOR,
     .check = resize_check,
     .emit = resize_emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */
     .kernel = TE_ONE_KERNEL(TE_K_RESIZE_NEAREST_S8),
+    .patch_kind = resize_patch_kind,
+    .patch_remap = resize_patch_remap,
 };

@@ -29,10 +29,13 @@ typedef enum {
     TE_PATCH_NONE = 0,    /* only on whole tensors */
     TE_PATCH_POINTWISE,   /* each output pixel from the same input pixel (of
                            * the axes patch_axes names); 1x1 operands whole */
-    TE_PATCH_WINDOW       /* input 0 through a filter window: stride,
+    TE_PATCH_WINDOW,      /* input 0 through a filter window: stride,
                            * dilation and padding in op->opt, the filter size
                            * in input 1's shape[1..2]; its clone on a patch
                            * gets explicit padding */
+    TE_PATCH_REMAP        /* input 0's positions follow from the whole
+                           * tensors' geometry (patch_remap); its clone gets
+                           * its place in op->opt.region */
 } te_patch_kind;
 
 /* How an op rescales to its output, for the common quantization-scale
@@ -93,6 +96,10 @@ typedef struct {
     /* Input k's (height, width) axes for the output's (oy, ox), e.g. a
      * TRANSPOSE's permutation.  May be NULL: the same axes. */
     void (*patch_axes)(const te_graph *g, const te_op *op, int oy, int ox, int *iy, int *ix);
+    /* TE_PATCH_REMAP: the box of input 0 (axes ay, ax) that output box
+     * `out` reads; -1 when none or it cannot run on it. */
+    int (*patch_remap)(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                       te_region *in);
 
     /* 1: the op takes extra explicit height/width padding in
      * op->opt.pad_top/bottom/left/right, padding with its input zero

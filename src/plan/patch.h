@@ -22,10 +22,6 @@
 #include "../ir/diag.h"
 #include "../ir/ir.h"
 
-typedef struct {
-    int y0, y1, x0, x1; /* half-open spatial box */
-} te_region;
-
 /* One step of a patch: a crop copy or an operator clone. */
 typedef struct {
     int kind;          /* TE_PSTEP_COPY_IN, TE_PSTEP_OP, TE_PSTEP_COPY_OUT */
@@ -66,6 +62,10 @@ typedef struct {
     int n_ops, grid_h, grid_w; /* explicit form */
     double max_recompute; /* auto: extra instructions allowed (the target's cost
                            * model), as a fraction of the model's layer by layer */
+    /* --explain: given one line per stage the search rejects and why;
+     * NULL: quiet */
+    void (*explain)(void *ctx, const char *line);
+    void *explain_ctx;
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
@@ -92,7 +92,10 @@ int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
 struct te_lowered;
 
 /* MACs the overlapping patches of `--patch auto` may recompute, as a
- * fraction of the model's (beside the instruction budget, max_recompute). */
+ * fraction of the model's, beside the instruction budget (max_recompute):
+ * larger grids multiply the operator clones, so the generated code and its
+ * compile time (without it, inception_branch_32's 7x7 grid is 468 KB of C,
+ * 35 s at cc -O2). */
 #define TE_PATCH_MAX_EXTRA_MACS 0.20
 
 /* --patch auto: the stage and grid with the smallest arena (below
@@ -103,11 +106,19 @@ struct te_lowered;
  * instructions among equal arenas; NULL when no patch plan beats the
  * baseline.  With fit > 0 (an SRAM budget for the arena): of the plans whose
  * arena fits it, the one with the fewest extra instructions (the fastest);
- * the smallest arena when none fits.  *arena (if not NULL) gets the
+ * the smallest arena when none fits.  po: its max_recompute (extra
+ * instructions allowed, a fraction of the model's) and explain (each
+ * rejected stage and why).  *arena (if not NULL) gets the
  * estimated arena of the plan returned.  low: g's current lowering (the
  * scratch of the operators after a stage, the cost of each operator). */
-te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low, double max_recompute,
-                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena);
+te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
+                               const te_patch_opts *po, int64_t model_macs, size_t baseline,
+                               size_t fit, size_t *arena);
+
+/* Why the first n_ops operators cannot form a patch stage (an operator that
+ * cannot run on a region, no single cut tensor, ...) into why[n]; 0 when
+ * they can. */
+int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n);
 
 /* Sets p's instruction estimates (stage_instructions, ...) by building its
  * patches on g and lowering them (low: g's lowering without patches), then

@@ -3,6 +3,8 @@
  * from its cell of S), the working memory of one patch (a small plan of
  * region slots and crop buffers, placed like the arena) and the MACs
  * recomputed in overlaps. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,37 @@ int64_t te_op_macs_of(const te_graph *g, const te_op *op)
     return def && def->macs ? def->macs(g, op) : 0;
 }
 
+/* Why a stage is refused, into the walk's buffer (when it has one); -1. */
+static int refuse(te_patch_walk *w, const char *fmt, ...)
+{
+    va_list ap;
+    if (w->why) {
+        va_start(ap, fmt);
+        vsnprintf(w->why, w->why_n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Why op cannot run on a patch (te_patch_op_supported is 0). */
+static int refuse_op(te_patch_walk *w, const te_graph *g, const te_op *op)
+{
+    const te_tensor *out = op->n_out > 0 ? te_out((te_graph *)g, op, 0) : NULL;
+    const char *name = te_opcode_name(op->opcode);
+    int i;
+    if (op->n_out != 1)
+        return refuse(w, "op %d %s cannot run on a patch: it has %d outputs", op->index, name,
+                      op->n_out);
+    if (!out || out->rank != 4)
+        return refuse(w, "op %d %s cannot run on a patch: its output is not 4-D", op->index, name);
+    for (i = 0; i < op->n_in; i++)
+        if (op->in[i] >= 0 && !g->tensors[op->in[i]].data && g->tensors[op->in[i]].rank != 4)
+            return refuse(w, "op %d %s cannot run on a patch: input %d is not 4-D", op->index,
+                          name, i);
+    return refuse(w, "op %d %s cannot run on a patch: it has no region form for these tensors "
+                     "(type, kernel or options)", op->index, name);
+}
+
 static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
 {
     int i, j, n = 0, s = -1;
@@ -24,12 +57,12 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
         if (!g->ops[i].dead)
             w->ops[n++] = i;
     if (n < n_ops)
-        return -1;
+        return refuse(w, "the model has only %d operators", n);
     w->n_ops = n_ops;
     for (i = 0; i < n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
         if (!te_patch_op_supported(g, op))
-            return -1;
+            return refuse_op(w, g, op);
         w->produced_by[op->out[0]] = i;
     }
     /* S: the one tensor the stage makes that is used after it */
@@ -48,16 +81,21 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
         }
         if (after) {
             if (s >= 0)
-                return -1;
+                return refuse(w, "no single cut tensor: tensors %d and %d are both used after "
+                                 "it", s, i);
             s = i;
         }
     }
-    if (s < 0 || g->tensors[s].type != TE_DT_INT8)
-        return -1;
+    if (s < 0)
+        return refuse(w, "no cut tensor: nothing it computes is used after it");
+    if (g->tensors[s].type != TE_DT_INT8)
+        return refuse(w, "the cut tensor %d is %s, not int8", s,
+                      te_dtype_name(g->tensors[s].type));
     for (i = 0; i < n_ops; i++) /* S must not also feed the stage */
         for (j = 0; j < g->ops[w->ops[i]].n_in; j++)
             if (g->ops[w->ops[i]].in[j] == s)
-                return -1;
+                return refuse(w, "no single cut tensor: tensor %d, used after it, also feeds "
+                                 "op %d inside it", s, g->ops[w->ops[i]].index);
     w->s = s;
     return 0;
 }
@@ -73,16 +111,18 @@ static int find_axes(te_patch_walk *w, const te_graph *g)
         const te_op *op = &g->ops[w->ops[i]];
         int o = op->out[0];
         if (w->ay[o] < 0)
-            return -1;
+            return refuse(w, "op %d %s: its output's height and width cannot be followed to the "
+                             "cut tensor", op->index, te_opcode_name(op->opcode));
         for (k = 0; k < op->n_in; k++) {
             te_patch_need need;
             int t = op->in[k];
             if (t < 0 || g->tensors[t].data)
                 continue;
             if (te_patch_input_region(g, op, k, any, w->ay[o], w->ax[o], &need) < 0 && k != 0)
-                return -1;
+                return refuse(w, "op %d %s cannot run on a patch: its input %d is not read "
+                                 "pixel by pixel", op->index, te_opcode_name(op->opcode), k);
             if (w->ay[t] >= 0 && (w->ay[t] != need.ay || w->ax[t] != need.ax))
-                return -1;
+                return refuse(w, "tensor %d is read along different height/width axes", t);
             w->ay[t] = need.ay;
             w->ax[t] = need.ax;
         }
@@ -219,6 +259,24 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
 
 te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w)
 {
+    return te_patch_walk_new_why(g, n_ops, grid_h, grid_w, NULL, 0);
+}
+
+int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n)
+{
+    te_patch_walk *w;
+    if (n)
+        why[0] = 0;
+    w = te_patch_walk_new_why(g, n_ops, 1, 1, why, n);
+    if (!w && n && !why[0])
+        snprintf(why, n, "out of memory");
+    te_patch_walk_free(w);
+    return w ? 0 : -1;
+}
+
+te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
+                                     char *why, size_t why_n)
+{
     te_patch_walk *w = calloc(1, sizeof *w);
     size_t nt = (size_t)g->n_tensors + 1;
     int t;
@@ -243,6 +301,8 @@ te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int g
         w->ay[t] = w->ax[t] = w->produced_by[t] = -1;
     w->grid_h = grid_h;
     w->grid_w = grid_w;
+    w->why = why;
+    w->why_n = why_n;
     if (find_stage(w, g, n_ops) < 0 || find_axes(w, g) < 0) {
         te_patch_walk_free(w);
         return NULL;

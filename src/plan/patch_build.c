@@ -150,6 +150,20 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
         c->opt.pad_left = need0.pad[2];
         c->opt.pad_right = need0.pad[3];
     }
+    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) { /* its place in the whole tensors */
+        const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[o];
+        c->opt.region.set = 1;
+        c->opt.region.ay = w->ay[o];
+        c->opt.region.ax = w->ax[o];
+        c->opt.region.oy = w->region[o].y0;
+        c->opt.region.ox = w->region[o].x0;
+        c->opt.region.iy = need0.r.y0;
+        c->opt.region.ix = need0.r.x0;
+        c->opt.region.in_h = in->shape[w->ay[o]];
+        c->opt.region.in_w = in->shape[w->ax[o]];
+        c->opt.region.out_h = out->shape[w->ay[o]];
+        c->opt.region.out_w = out->shape[w->ax[o]];
+    }
     if (def) {
         static const te_lower_opts plain;
         te_lowering low;

@@ -84,6 +84,12 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
             return -1;
         return 0;
     }
+    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP && k == 0) {
+        const te_op_def *def = te_op_find(op->opcode);
+        return def && def->patch_remap && iy == oy && ix == ox
+                   ? def->patch_remap(g, op, oy, ox, r, &need->r)
+                   : -1;
+    }
     if (in->shape[iy] == 1 && in->shape[ix] == 1 && (out->shape[oy] != 1 || out->shape[ox] != 1)) {
         need->whole = 1; /* broadcast operand: used as it is */
         need->r.y0 = 0, need->r.y1 = 1, need->r.x0 = 0, need->r.x1 = 1;

@@ -4,6 +4,7 @@
  * recomputed MACs and extra instructions (the target's cost model, the
  * patches built and lowered) stay within their budgets, the fastest of
  * equal arenas; and parses the --patch setting. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,31 +91,77 @@ te_storage *te_patch_storage(const te_graph *g, const te_storage *before)
     return st;
 }
 
+/* What a clone's lowering and cost depend on besides its operator: the
+ * shapes of its region tensors and its explicit padding and place. */
+#define CLONE_SIG_INTS (4 * (TE_PATCH_MAX_IN + 1) + 8)
+
+typedef struct {
+    int op;                   /* the original operator's index */
+    int sig[CLONE_SIG_INTS];
+    double cost;
+} clone_cost;
+
+static void clone_signature(const te_graph *g, const te_op *c, int *sig)
+{
+    int k, d, n = 0;
+    memset(sig, 0, sizeof(int) * CLONE_SIG_INTS);
+    for (k = 0; k <= TE_PATCH_MAX_IN; k++) {
+        int t = k == 0 ? c->out[0] : k - 1 < c->n_in ? c->in[k - 1] : -1;
+        for (d = 0; d < 4; d++)
+            sig[n++] = t >= 0 && d < g->tensors[t].rank ? g->tensors[t].shape[d] : -1;
+    }
+    sig[n++] = c->opt.pad_top;
+    sig[n++] = c->opt.pad_bottom;
+    sig[n++] = c->opt.pad_left;
+    sig[n++] = c->opt.pad_right;
+    sig[n++] = c->opt.region.oy - c->opt.region.iy;
+    sig[n++] = c->opt.region.ox - c->opt.region.ix;
+    sig[n++] = c->opt.region.set ? c->opt.region.oy : 0;
+    sig[n] = c->opt.region.set ? c->opt.region.ox : 0;
+}
+
 /* The patches' instructions: every clone as lowered (with the storage
  * decisions of low on the graph as patched), every crop copy; -1 when out
- * of memory. */
+ * of memory.  Clones of one operator on regions of the same shapes are
+ * lowered once (the cells inside the grid all have the same). */
 static double patched_instructions(const te_graph *g, const te_lowered *low,
                                    const te_patch_plan *p, const char *cm)
 {
     te_storage *patched = te_patch_storage(g, low->opts.st);
     te_lower_opts o = low->opts;
+    clone_cost *cache = calloc((size_t)p->n_steps + 1, sizeof *cache);
     double sum = 0;
-    int k;
-    if (!patched)
+    int k, j, n_cache = 0;
+    if (!patched || !cache) {
+        te_storage_free(patched);
+        free(cache);
         return -1;
+    }
     o.st = patched;
     for (k = 0; k < p->n_steps; k++) {
         const te_patch_step *st = &p->steps[k];
         te_cost_features f;
         te_lowering l;
         if (st->kind == TE_PSTEP_OP) {
-            te_lower_op(g, &p->clones[st->clone], &o, &l);
-            sum += te_cost_op_estimate(cm, &p->clones[st->clone], &l);
+            const te_op *c = &p->clones[st->clone];
+            clone_cost *e = &cache[n_cache];
+            clone_signature(g, c, e->sig);
+            e->op = st->op;
+            for (j = 0; j < n_cache; j++)
+                if (cache[j].op == e->op && !memcmp(cache[j].sig, e->sig, sizeof e->sig))
+                    break;
+            if (j == n_cache) {
+                te_lower_op(g, c, &o, &l);
+                e->cost = te_cost_op_estimate(cm, c, &l);
+                n_cache++;
+            }
+            sum += cache[j].cost;
         } else {
             sum += te_cost_patch_copy(cm, g, st, &f);
         }
     }
     te_storage_free(patched);
+    free(cache);
     return sum;
 }
 
@@ -170,21 +217,95 @@ static int may_win(size_t arena, size_t best_arena, size_t fit)
     return (fit && arena <= fit) || arena <= best_arena;
 }
 
-te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_recompute,
+/* --explain: one line to po's sink. */
+static void explain(const te_patch_opts *po, const char *fmt, ...)
+{
+    char line[400];
+    va_list ap;
+    if (!po->explain)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    po->explain(po->explain_ctx, line);
+}
+
+/* Stages k0..k1 refused for the same reason: one line. */
+static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *why)
+{
+    if (k0 == k1)
+        explain(po, "first %d operators: %s", k0, why);
+    else
+        explain(po, "first %d..%d operators: %s", k0, k1, why);
+}
+
+/* --explain: why the plan of stage k over an n x n grid lost. */
+static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
+                         size_t arena, size_t baseline, size_t best_arena, size_t fit,
+                         double model, double model_macs)
+{
+    if (!po->explain)
+        return;
+    if (!p)
+        explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, n, n);
+    else if (arena == (size_t)-1 && p->patched_macs - p->stage_macs > TE_PATCH_MAX_EXTRA_MACS * model_macs)
+        explain(po, "first %d operators, %dx%d: recomputes %.0f%% of the model's MACs, over the "
+                    "%.0f%% allowed", k, n, n,
+                100.0 * (double)(p->patched_macs - p->stage_macs) / (double)model_macs,
+                100.0 * TE_PATCH_MAX_EXTRA_MACS);
+    else if (arena == (size_t)-1)
+        explain(po, "first %d operators, %dx%d: cannot be planned", k, n, n);
+    else if (arena >= baseline)
+        explain(po, "first %d operators, %dx%d: peak not lower (arena %zu, %zu layer by layer)",
+                k, n, n, arena, baseline);
+    else if (p->patched_instructions > 0 && extra_of(p) > po->max_recompute * model)
+        explain(po, "first %d operators, %dx%d: arena %zu, but over --max-recompute by %.0f%% "
+                    "(+%.0f%% instructions, %.0f%% allowed)",
+                k, n, n, arena, 100.0 * (extra_of(p) / model - po->max_recompute),
+                100.0 * extra_of(p) / model, 100.0 * po->max_recompute);
+    else if (fit && arena <= fit)
+        explain(po, "first %d operators, %dx%d: arena %zu fits the limit, but a faster plan "
+                    "fitting it was found before", k, n, n, arena);
+    else
+        explain(po, "first %d operators, %dx%d: arena %zu, not below the best plan so far "
+                    "(arena %zu; the fewer instructions win a tie)%s",
+                k, n, n, arena, best_arena, fit ? ", and above the limit" : "");
+}
+
+te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
-    double budget = max_recompute * model_instructions(g, low, te_cost_model_name(g->target));
-    int n_live = 0, k, n, i;
+    double model = model_instructions(g, low, te_cost_model_name(g->target));
+    double budget = po->max_recompute * model;
+    int n_live = 0, k, n, i, refused_from = 0;
+    char why[256], refused[256] = "";
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
     for (k = 1; k < n_live; k++) {
+        if (po->explain) { /* stages refused whatever the grid: one line per reason */
+            if (te_patch_stage_reason(g, k, why, sizeof why) < 0) {
+                if (refused_from && strcmp(why, refused))
+                    explain_stages(po, refused_from, k - 1, refused);
+                if (!refused_from || strcmp(why, refused))
+                    refused_from = k;
+                snprintf(refused, sizeof refused, "%s", why);
+                continue;
+            }
+            if (refused_from)
+                explain_stages(po, refused_from, k - 1, refused);
+            refused_from = 0;
+        }
         for (n = 2; n <= TE_PATCH_MAX_GRID; n++) {
             te_patch_plan *p = te_patch_analyse(g, k, n, n, NULL);
             size_t arena = (size_t)-1;
-            if (!p)
+            if (!p) {
+                if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
+                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model,
+                                 (double)model_macs);
                 continue;
+            }
             if (p->patched_macs - p->stage_macs <= (int64_t)(TE_PATCH_MAX_EXTRA_MACS * (double)model_macs))
                 arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
@@ -194,10 +315,18 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, double max_re
                 best = p;
                 best_arena = arena;
             } else {
+                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, (double)model_macs);
                 te_patch_plan_free(p);
             }
         }
     }
+    if (refused_from)
+        explain_stages(po, refused_from, n_live - 1, refused);
+    if (po->explain)
+        explain(po, best ? "kept: first %d operators in %dx%d patches, arena %zu"
+                         : "kept: layer by layer, arena %zu",
+                best ? best->n_ops : (int)best_arena, best ? best->grid_h : 0,
+                best ? best->grid_w : 0, best_arena);
     if (arena_out)
         *arena_out = best ? best_arena : baseline;
     return best;

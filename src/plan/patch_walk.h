@@ -20,9 +20,14 @@ typedef struct {
     size_t *slot_off;         /* tensor -> offset in the stage scratch */
     size_t (*crop_bytes)[TE_PATCH_MAX_IN]; /* [op][input] crop buffer size, 0 = none */
     size_t (*crop_off)[TE_PATCH_MAX_IN];
+    char *why;                /* NULL, or where to say why the stage is refused */
+    size_t why_n;
 } te_patch_walk;
 
 te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w);
+/* The same, saying in why[why_n] why the stage is refused when it is. */
+te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
+                                     char *why, size_t why_n);
 void te_patch_walk_free(te_patch_walk *w);
 int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx);
 size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r);

@@ -3,7 +3,10 @@
 # first stages real CNNs have (issue 16): a uint8 or float32 input with a
 # QUANTIZE head, SqueezeNet fire modules (parallel 1x1 / 3x3 branches joined
 # by CONCATENATION) between max pools, ResNet blocks with ADD, average and max
-# pools inside the stage.  For each: outputs with `--patch auto` and with
+# pools inside the stage, detector necks (a 2x RESIZE_NEAREST_NEIGHBOR or
+# RESIZE_BILINEAR upsample joined to an earlier map by CONCATENATION: the
+# explicit stages run the resize on patches), explicit PADs read by strided
+# convolutions.  For each: outputs with `--patch auto` and with
 # explicit stages byte-identical to the layer-by-layer build (which matches
 # TFLite Micro kernel for kernel), and `--patch auto` below layer-by-layer
 # where the input tensor does not dominate the peak.
@@ -18,7 +21,8 @@ arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/
 
 # kind, whether auto must go below layer-by-layer, explicit stages to try
 for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
-            "fire lower 6:2x2 10:3x3" "residual lower 5:4x4" "avgpool lower 2:3x3 4:4x4"; do
+            "fire lower 6:2x2 10:3x3" "residual lower 5:4x4" "avgpool lower 2:3x3 4:4x4" \
+            "neck lower 9:3x3" "neck_bilinear lower 9:2x2" "pad_conv lower 9:4x4"; do
   set -- $spec
   kind=$1 want=$2
   shift 2

@@ -1,0 +1,43 @@
+#!/bin/sh
+# test_patch_explain.sh TINYENGINE SRC_DIR TE_MKMODEL TE_MKPATCHNET - `--explain`
+# (issue 16): with --patch auto (or --sram-limit) info and plan say on stderr,
+# one "patch search:" line each, why every stage the search rejects lost: an
+# operator that cannot run on a patch, no single cut tensor, a peak not lower
+# than layer by layer, over --max-recompute by N%; then the plan kept.
+# Without --explain nothing is said; with --json stdout stays JSON.
+#  cli.patch_explain is the test of README's --explain (cli.readme looks it up)
+set -u
+te=$1 mkmodel=$3 mk=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/te-explain-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+has() { grep -q "^patch search: $2" "$work/$1" || bad "$1: no line '$2'"; }
+"$mkmodel" tiny_cnn "$work/tc.tflite" "$work/tc.bin" >/dev/null || bad "te_mkmodel tiny_cnn"
+"$mk" fire "$work/fire.tflite" "$work/fire.bin" || bad "te_mkpatchnet fire"
+"$mk" neck "$work/neck.tflite" "$work/neck.bin" || bad "te_mkpatchnet neck"
+
+# tiny_cnn stays layer by layer: its RESHAPE ends every longer stage
+"$te" info "$work/tc.tflite" --patch auto --explain >/dev/null 2>"$work/tc.txt" || bad "tc info"
+has tc.txt "first 5..6 operators: op 4 RESHAPE cannot run on a patch: its output is not 4-D$"
+has tc.txt "first 1 operators, 2x2: peak not lower (arena [0-9]*, [0-9]* layer by layer)$"
+has tc.txt "kept: layer by layer, arena [0-9]*$"
+# the neck's skip connection: two tensors cross the shorter cuts
+"$te" plan "$work/neck.tflite" --patch auto --explain >/dev/null 2>"$work/neck.txt" || bad "neck plan"
+has neck.txt "first 4 operators: no single cut tensor: tensors [0-9]* and [0-9]* are both used after it$"
+has neck.txt "kept: first [0-9]* operators in [0-9]*x[0-9]* patches, arena [0-9]*$"
+# no instructions to spare: every patch plan is over the budget
+"$te" info "$work/fire.tflite" --patch auto --max-recompute 0 --explain >/dev/null \
+  2>"$work/fire.txt" || bad "fire info"
+has fire.txt "first 2 operators, 2x2: arena [0-9]*, but over --max-recompute by [0-9]*% (+[0-9]*% instructions, 0% allowed)$"
+has fire.txt "kept: layer by layer"
+# --sram-limit searches too, and says so
+"$te" info "$work/fire.tflite" --sram-limit 30000 --explain >/dev/null 2>"$work/limit.txt" ||
+  bad "fire --sram-limit"
+has limit.txt "kept: first [0-9]* operators"
+# quiet without --explain; JSON stays JSON
+"$te" info "$work/fire.tflite" --patch auto 2>&1 | grep -q "^patch search:" && bad "lines without --explain"
+"$te" info "$work/fire.tflite" --patch auto --explain --json 2>/dev/null >"$work/j.json"
+[ "$(head -c 1 "$work/j.json")" = "{" ] && [ "$(tail -n 1 "$work/j.json")" = "}" ] || bad "--json output"
+[ "$fail" = 0 ] && echo "PASS --explain says why each patch stage was rejected"
+exit $fail
