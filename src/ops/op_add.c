@@ -194,9 +194,15 @@ static int lut_compute(const te_add_params *p, int subtract, int shift, int32_t 
 
 /* Tables found lately, by everything lut_targets reads: the lowering of
  * every ADD and of each of its patch clones (the same rescaling on every
- * region, dozens per --patch auto candidate) asks for them. */
+ * region, dozens per --patch auto candidate) asks for them.  One memo per
+ * thread: the C API may compile models on several threads at once. */
 #define LUT_MEMO 16
 #define LUT_KEY 14
+#if defined(__GNUC__)
+#define LUT_MEMO_STORAGE static __thread
+#else
+#define LUT_MEMO_STORAGE static /* compilers without thread-local storage: one thread */
+#endif
 
 typedef struct {
     int32_t key[LUT_KEY];
@@ -209,8 +215,8 @@ typedef struct {
 int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int32_t *u1,
                            int32_t *u2)
 {
-    static lut_memo memo[LUT_MEMO];
-    static int n_memo, next;
+    LUT_MEMO_STORAGE lut_memo memo[LUT_MEMO];
+    LUT_MEMO_STORAGE int n_memo, next;
     const int32_t key[LUT_KEY] = {p->in1_offset, p->in2_offset, p->left_shift, p->in1_mult,
                                   p->in1_shift,  p->in2_mult,   p->in2_shift,  p->out_mult,
                                   p->out_shift,  p->out_offset, p->act_min,    p->act_max,
