@@ -40,6 +40,8 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o);
 /* 1 (reported) for options that contradict each other (--max-recompute
  * without --patch auto), else 0.  cli_load_opts checks it. */
 int cli_check_options(const te_compile_opts *o);
+/* "524288", "512K", "4M" -> bytes; 0, or -1 (not reported) when not one. */
+int cli_parse_bytes(const char *s, size_t *out);
 /* Their help text, for each command's --help. */
 extern const char cli_compile_options_help[];
 /* The same without --target (for bench, whose targets differ). */

@@ -173,7 +173,7 @@ const char cli_compile_options_help[] =
     CLI_MODEL_OPTIONS_HELP;
 const char cli_model_options_help[] = CLI_MODEL_OPTIONS_HELP;
 
-static int parse_bytes(const char *s, size_t *out)
+int cli_parse_bytes(const char *s, size_t *out)
 {
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
@@ -231,7 +231,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         return 1;
     }
     if (!strcmp(a, "--flash-limit")) {
-        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->flash_limit) < 0) {
+        if (*i + 1 >= argc || cli_parse_bytes(argv[*i + 1], &o->flash_limit) < 0) {
             cli_error("--flash-limit needs a byte count such as 524288 or 512K");
             return -1;
         }
@@ -252,7 +252,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
         return 1;
     }
     if (!strcmp(a, "--sram-limit")) {
-        if (*i + 1 >= argc || parse_bytes(argv[*i + 1], &o->sram_limit) < 0) {
+        if (*i + 1 >= argc || cli_parse_bytes(argv[*i + 1], &o->sram_limit) < 0) {
             cli_error("--sram-limit needs a byte count such as 262144 or 256K");
             return -1;
         }

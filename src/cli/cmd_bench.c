@@ -540,6 +540,32 @@ static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const c
     return r.run_status == 0 ? 0 : 1;
 }
 
+/* Without --flash-limit, the default flash budget (1.25 x weights + 32 KiB)
+ * capped to the emulated board's flash less the harness (its code and the
+ * inputs and expected outputs it carries): a model whose weights nearly
+ * fill the board is benched without the int16 copies that would not fit it
+ * (said on stderr).  The model, or NULL (reported). */
+#define BOARD_HARNESS_CODE (64 * 1024)
+static te_model *fit_board_flash(te_model *m, bench_args *a)
+{
+    size_t board = 4u * 1024 * 1024, w = te_model_weights_bytes(m), harness = BOARD_HARNESS_CODE;
+    int i;
+    if (a->flash && cli_parse_bytes(a->flash, &board) < 0)
+        return te_model_free(m), cli_error("bench: --flash takes a size such as 1M or 256K"), NULL;
+    for (i = 0; i < m->g->n_inputs; i++)
+        harness += te_tensor_bytes(&m->g->tensors[m->g->inputs[i]]);
+    for (i = 0; i < m->g->n_outputs; i++)
+        harness += te_tensor_bytes(&m->g->tensors[m->g->outputs[i]]);
+    if (board <= harness || w + w / 4 + 32768 <= board - harness)
+        return m;
+    te_model_free(m);
+    a->copts.flash_limit = board - harness;
+    fprintf(stderr, "tinyengine: bench: flash budget capped to the board's %zu bytes less %zu for "
+                    "the harness and its data (--flash-limit %zu)\n",
+            board, harness, a->copts.flash_limit);
+    return cli_load_opts(a->model, &a->copts);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_args a;
@@ -554,6 +580,8 @@ int cmd_bench(int argc, char **argv)
     cli_default_name(a.model, name, sizeof name);
     a.copts.target = a.portable ? TE_TARGET_GENERIC : te_target_parse(cpu->name);
     m = cli_load_opts(a.model, &a.copts);
+    if (m && !a.copts.flash_limit)
+        m = fit_board_flash(m, &a);
     if (!m)
         return 1;
     snprintf(bdir, sizeof bdir, "%s/tinyengine-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
