@@ -3,6 +3,8 @@
  * are op_conv2d.c's, which reads the budget left here. */
 #include "flash_budget.h"
 
+#include <stdint.h>
+
 #include "../plan/patch.h"
 #include "ir/target.h"
 #include "lowering.h"
@@ -42,7 +44,7 @@ int64_t te_flash_limit(const te_graph *g)
     return DEFAULT_FLASH(te_flash_const_bytes(g)); /* every target */
 }
 
-int64_t te_flash_trade_budget(const te_graph *g)
+static int64_t trade_budget_uncached(const te_graph *g)
 {
     const int64_t limit = te_flash_limit(g);
     int64_t left = limit - te_flash_base_estimate(g) - (g->flash_limit ? 0 : DEFAULT_RESERVE);
@@ -170,9 +172,9 @@ int te_flash_dw_inline(const te_graph *g, const te_op *op)
     return dw_fits(g, original(g, op), te_flash_trade_budget(g));
 }
 
-int64_t te_flash_dw_inline_bytes(const te_graph *g)
+static int64_t dw_inline_bytes_uncached(const te_graph *g, int64_t budget)
 {
-    int64_t budget = te_flash_trade_budget(g), sum = 0;
+    int64_t sum = 0;
     int i;
     if (!te_target_has_dsp(g->target))
         return 0;
@@ -220,14 +222,9 @@ static int64_t lut_budget(const te_graph *g)
     return te_flash_trade_budget(g) - te_flash_dw_inline_bytes(g);
 }
 
-int te_flash_lut_allowed(const te_graph *g, const te_op *op)
+static int64_t lut_bytes_uncached(const te_graph *g, int64_t budget)
 {
-    return lut_fits(g, original(g, op), lut_budget(g));
-}
-
-int64_t te_flash_lut_bytes(const te_graph *g)
-{
-    int64_t budget = lut_budget(g), sum = 0;
+    int64_t sum = 0;
     int i;
     for (i = 0; i < g->n_ops; i++)
         if (lut_fits(g, &g->ops[i], budget))
@@ -235,8 +232,92 @@ int64_t te_flash_lut_bytes(const te_graph *g)
     return sum;
 }
 
+int te_flash_lut_allowed(const te_graph *g, const te_op *op)
+{
+    return lut_fits(g, original(g, op), lut_budget(g));
+}
+
+
 int64_t te_flash_trades_bytes(const te_graph *g)
 {
     return te_flash_lut_bytes(g) + te_flash_gemm_bytes(g) + te_flash_dw_inline_bytes(g) +
            te_flash_gemm_inline_bytes(g);
+}
+
+/* ---- the figures every lowering asks for, remembered ------------------- */
+
+/* The trade budget, the inlined depthwise copies and the ADD tables of the
+ * last graph asked, per thread (the C API may compile on several): the
+ * lowering of every op and every patch clone asks for them, and computing
+ * them reads every tensor and every pair of ops.  The key is what they
+ * read: the graph, its ops (kind, liveness, operands), its tensors'
+ * count, its limit and target, and its patch clones. */
+#if defined(__GNUC__)
+#define BUDGET_MEMO_STORAGE static __thread
+#else
+#define BUDGET_MEMO_STORAGE static /* compilers without thread-local storage: one thread */
+#endif
+
+typedef struct {
+    uint64_t key;
+    int have;
+    int64_t trade, dw_bytes, lut_bytes;
+} budget_memo;
+
+static uint64_t mix(uint64_t k, uint64_t v)
+{
+    return (k ^ v) * 1099511628211ull;
+}
+
+static uint64_t graph_key(const te_graph *g)
+{
+    uint64_t k = mix(1469598103934665603ull, (uint64_t)(uintptr_t)g);
+    int i, j;
+    k = mix(k, (uint64_t)(uintptr_t)g->ops);
+    k = mix(k, (uint64_t)(uintptr_t)g->tensors);
+    k = mix(k, (uint64_t)g->n_ops);
+    k = mix(k, (uint64_t)g->n_tensors);
+    k = mix(k, (uint64_t)g->flash_limit);
+    k = mix(k, (uint64_t)g->target);
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        k = mix(k, (uint64_t)op->opcode * 4 + (uint64_t)(op->dead != 0));
+        for (j = 0; j < op->n_in; j++)
+            k = mix(k, (uint64_t)(int64_t)op->in[j]);
+        for (j = 0; j < op->n_out; j++)
+            k = mix(k, (uint64_t)(int64_t)op->out[j]);
+    }
+    k = mix(k, g->patch ? (uint64_t)g->patch->n_clones : ~0ull);
+    for (i = 0; g->patch && i < g->patch->n_clones; i++)
+        k = mix(k, (uint64_t)(int64_t)g->patch->clones[i].index);
+    return k;
+}
+
+static const budget_memo *budget_of(const te_graph *g)
+{
+    BUDGET_MEMO_STORAGE budget_memo memo;
+    uint64_t key = graph_key(g);
+    if (!memo.have || memo.key != key) {
+        memo.trade = trade_budget_uncached(g);
+        memo.dw_bytes = te_target_has_dsp(g->target) ? dw_inline_bytes_uncached(g, memo.trade) : 0;
+        memo.lut_bytes = lut_bytes_uncached(g, memo.trade - memo.dw_bytes);
+        memo.key = key;
+        memo.have = 1;
+    }
+    return &memo;
+}
+
+int64_t te_flash_trade_budget(const te_graph *g)
+{
+    return budget_of(g)->trade;
+}
+
+int64_t te_flash_dw_inline_bytes(const te_graph *g)
+{
+    return budget_of(g)->dw_bytes;
+}
+
+int64_t te_flash_lut_bytes(const te_graph *g)
+{
+    return budget_of(g)->lut_bytes;
 }
