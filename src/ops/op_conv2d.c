@@ -503,19 +503,18 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     return 0;
 }
 
-static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+/* The params record and the call of a kernel that reads the input x, the
+ * weights wt and the requantization table qr into y: te_conv2d_avx2_s8
+ * (geometry padded for its blocks: avx2 1) and te_conv2d_w8_s8 share them. */
+static void emit_gemm_call(te_emit *e, const te_op *op, const gemm_shape *s, te_kernel_id k,
+                           int avx2, int32_t lo, int32_t hi, int fast, const te_name *x,
+                           const te_name *wt, const te_name *qr, const te_name *y)
 {
-    te_graph *g = e->g;
-    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
-    te_name wt, qr, x, y, prm;
-    int fast;
-    if (emit_gemm_consts(e, op, s, lo, hi, 1, &wt, &qr, &fast))
-        return -1;
-    x = te_emit_tensor(e, in->id);
-    y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_CONV2D_AVX2_S8);
-    te_params_begin(e, "te_conv2d_avx2_params");
-    params_gemm_geometry(e, op, s, 1);
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_name prm;
+    te_emit_kernel(e, k);
+    te_params_begin(e, te_kernel_get(k)->params);
+    params_gemm_geometry(e, op, s, avx2);
     te_params_int(e, "input_zp", in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", lo);
@@ -523,7 +522,20 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     te_params_int(e, "fast_rq", fast);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_kernel_call(e, TE_K_CONV2D_AVX2_S8, prm.s, x.s, wt.s, qr.s, y.s);
+    te_emit_kernel_call(e, k, prm.s, x->s, wt->s, qr->s, y->s);
+}
+
+static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+{
+    te_graph *g = e->g;
+    const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
+    te_name wt, qr, x, y;
+    int fast;
+    if (emit_gemm_consts(e, op, s, lo, hi, 1, &wt, &qr, &fast))
+        return -1;
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    emit_gemm_call(e, op, s, TE_K_CONV2D_AVX2_S8, 1, lo, hi, fast, &x, &wt, &qr, &y);
     return 0;
 }
 
@@ -622,7 +634,7 @@ static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
     int16_t *w16 = malloc(sizeof(int16_t) * (size_t)n * (size_t)s->k_pad);
     int32_t *q = malloc(sizeof(int32_t) * (size_t)n * 4);
     int32_t *ms = malloc(sizeof(int32_t) * (size_t)oc * 2);
-    te_name wt, qr, x, y, prm;
+    te_name wt, qr, x, y;
     int fast, c, rc = -1;
     if (!w16 || !q || !ms) {
         te_fail(e->diag, "out of memory");
@@ -647,17 +659,7 @@ static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
     x = te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_CONV2D_W8_S8);
-    te_params_begin(e, "te_conv2d_w8_params");
-    params_gemm_geometry(e, op, s, 0);
-    te_params_int(e, "input_zp", in->q.zero_point[0]);
-    te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", lo);
-    te_params_int(e, "act_max", hi);
-    te_params_int(e, "fast_rq", fast);
-    param_out_stride(e, out);
-    prm = te_params_end(e);
-    te_emit_kernel_call(e, TE_K_CONV2D_W8_S8, prm.s, x.s, wt.s, qr.s, y.s);
+    emit_gemm_call(e, op, s, TE_K_CONV2D_W8_S8, 0, lo, hi, fast, &x, &wt, &qr, &y);
     rc = 0;
 out:
     free(w16);
