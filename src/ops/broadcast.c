@@ -2,6 +2,8 @@
  * ADD and MUL (see broadcast.h). */
 #include "broadcast.h"
 
+#include <stdint.h>
+
 #include <stdio.h>
 
 /* Shape of t right-aligned into 6 dims (leading 1s). */
@@ -31,6 +33,36 @@ int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const
             return te_op_fail(d, op, "output 0 (tensor %d '%s') does not have the broadcast shape "
                               "of its inputs", out->id, out->name);
     }
+    return 0;
+}
+
+static int same_shape(const te_tensor *a, const te_tensor *b)
+{
+    int i;
+    if (a->rank != b->rank)
+        return 0;
+    for (i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i])
+            return 0;
+    return 1;
+}
+
+int te_bcast_check_plain(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
+                         const te_tensor *out, int max_rank)
+{
+    if (te_check_type(d, op, b, "input 1", a->type) < 0 ||
+        te_check_type(d, op, out, "output 0", a->type) < 0)
+        return -1;
+    if ((a->data && te_check_const(d, op, a, "input 0") < 0) ||
+        (b->data && te_check_const(d, op, b, "input 1") < 0))
+        return -1;
+    if (te_bcast_check_shapes(d, op, a, b, out) < 0)
+        return -1;
+    if (!same_shape(a, b) && (a->rank > max_rank || b->rank > max_rank || out->rank > max_rank))
+        return te_op_fail(d, op, "broadcasting inputs of rank above %d (TFLite Micro's limit)",
+                          max_rank);
+    if (te_tensor_elems(out) > INT32_MAX)
+        return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);
     return 0;
 }
 

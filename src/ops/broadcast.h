@@ -19,6 +19,14 @@ int te_bcast_check_inputs_s8_s16(te_graph *g, const te_op *op, te_diag *d);
 int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
                           const te_tensor *out);
 
+/* The checks of an unquantized broadcasting binary op (int32 / float32
+ * ADD, DIV, FLOOR_DIV ...): b and the output of a's type, constant
+ * operands readable, shapes that broadcast (differing shapes of rank at
+ * most max_rank, TFLite Micro's limit of the op), output elements that
+ * fit an int32. */
+int te_bcast_check_plain(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
+                         const te_tensor *out, int max_rank);
+
 /* The broadcast layout of inputs a and b, into the leading fields of a
  * kernel parameter struct (te_add_params, te_mul_params): broadcast
  * (0: same shapes, one flat loop), size (output elements), the 6D output

@@ -278,33 +278,12 @@ static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_
            te_flash_lut_allowed(g, op) && te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 /* Unquantized int32 / float32 ADD, as TFLite Micro's EvalAdd takes it. */
 static int add_check_plain(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *a = te_in(g, op, 0), *b = te_in(g, op, 1), *o = te_out(g, op, 0);
-    if (te_check_type(d, op, b, "input 1", a->type) < 0 ||
-        te_check_type(d, op, o, "output 0", a->type) < 0)
+    if (te_bcast_check_plain(d, op, a, b, o, 4) < 0)
         return -1;
-    if ((a->data && te_check_const(d, op, a, "input 0") < 0) ||
-        (b->data && te_check_const(d, op, b, "input 1") < 0))
-        return -1;
-    if (te_bcast_check_shapes(d, op, a, b, o) < 0)
-        return -1;
-    if (!same_shape(a, b) && (a->rank > 4 || b->rank > 4 || o->rank > 4))
-        return te_op_fail(d, op, "broadcasting inputs of rank above 4 (TFLite Micro's limit)");
-    if (te_tensor_elems(o) > INT32_MAX)
-        return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);
     if (a->type == TE_DT_INT32 && (a->q.count > 0 || b->q.count > 0))
         return te_op_fail(d, op, "quantized int32 inputs are not supported (TFLite Micro)");
     if (op->opt.activation != TE_ACT_NONE && op->opt.activation != TE_ACT_RELU &&

@@ -12,17 +12,6 @@
 
 #include "../quant/quant.h"
 
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 static void s8_multiplier(const te_graph *g, const te_op *op, int32_t *m, int *shift)
 {
     const te_tensor *a = &g->tensors[op->in[0]], *b = &g->tensors[op->in[1]],
@@ -44,18 +33,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     if (a->type != TE_DT_INT8 && a->type != TE_DT_INT32 && a->type != TE_DT_FLOAT32)
         return te_op_fail(d, op, "input type %s is not supported (TFLite Micro: int8, int32, "
                           "float32)", te_dtype_name(a->type));
-    if (te_check_type(d, op, b, "input 1", a->type) < 0 ||
-        te_check_type(d, op, o, "output 0", a->type) < 0)
+    if (te_bcast_check_plain(d, op, a, b, o, 5) < 0)
         return -1;
-    if ((a->data && te_check_const(d, op, a, "input 0") < 0) ||
-        (b->data && te_check_const(d, op, b, "input 1") < 0))
-        return -1;
-    if (te_bcast_check_shapes(d, op, a, b, o) < 0)
-        return -1;
-    if (!same_shape(a, b) && (a->rank > 5 || b->rank > 5 || o->rank > 5))
-        return te_op_fail(d, op, "broadcasting inputs of rank above 5 (TFLite Micro's limit)");
-    if (te_tensor_elems(o) > INT32_MAX)
-        return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);
     if (a->type == TE_DT_INT32 && (a->q.count > 0 || b->q.count > 0))
         return te_op_fail(d, op, "quantized int32 inputs are not supported (TFLite Micro)");
     if (a->type != TE_DT_INT8)
@@ -158,18 +137,8 @@ static int check_floor(te_graph *g, const te_op *op, te_diag *d)
     if (a->type != TE_DT_FLOAT32)
         return te_op_fail(d, op, "input type %s is not supported (TFLite Micro: float32)",
                           te_dtype_name(a->type));
-    if (te_check_type(d, op, b, "input 1", a->type) < 0 ||
-        te_check_type(d, op, o, "output 0", a->type) < 0)
+    if (te_bcast_check_plain(d, op, a, b, o, 4) < 0)
         return -1;
-    if ((a->data && te_check_const(d, op, a, "input 0") < 0) ||
-        (b->data && te_check_const(d, op, b, "input 1") < 0))
-        return -1;
-    if (te_bcast_check_shapes(d, op, a, b, o) < 0)
-        return -1;
-    if (!same_shape(a, b) && (a->rank > 4 || b->rank > 4 || o->rank > 4))
-        return te_op_fail(d, op, "broadcasting inputs of rank above 4 (TFLite Micro's limit)");
-    if (te_tensor_elems(o) > INT32_MAX)
-        return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);
     return 0;
 }
 
