@@ -9,6 +9,7 @@
 
 #include "codegen/codegen.h"
 #include "frontend/tflite_reader.h"
+#include "ops/flash_budget.h"
 #include "ops/ops.h"
 #include "passes/passes.h"
 #include "plan/schedule.h"
@@ -293,6 +294,23 @@ static int check_flash_limit(const te_model *m, te_diag *d)
                    (long long)te_flash_code_estimate(g));
 }
 
+/* --patch K:HxW under --flash-limit: one line when the patches' code does
+ * not fit the flash the model leaves (the bound --patch auto keeps to).
+ * Under the default limit (a guess, not the user's) the plan asked for is
+ * built and `info` and the compile summary say how far over it is. */
+static int check_patch_flash(const te_graph *g, const te_patch_opts *po, const te_patch_plan *p,
+                             te_diag *d)
+{
+    const int64_t left = te_patch_flash_left(g);
+    if (!g->flash_limit || p->code_bytes <= left)
+        return 0;
+    return te_fail(d, "--patch %d:%dx%d: the patches add ~%lld bytes of code, over the flash "
+                   "budget by %lld (--flash-limit %lld, the model ~%lld): use fewer patches or "
+                   "a larger --flash-limit", po->n_ops, po->grid_h, po->grid_w,
+                   (long long)p->code_bytes, (long long)(p->code_bytes - left),
+                   (long long)te_flash_limit(g), (long long)te_flash_base_estimate(g));
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`). Keeps the bound of plain
@@ -319,9 +337,12 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         if (!p)
             return -1;
         te_patch_estimate(g, m->low, p); /* the slowdown the reports state */
+        if (check_patch_flash(g, po, p, d) < 0) {
+            te_patch_plan_free(p);
+            return -1;
+        }
     } else if (po->mode == TE_PATCH_AUTO) {
-        p = te_patch_search(g, m->low, po, te_model_macs(m), m->plan->arena_bytes,
-                            fit, NULL);
+        p = te_patch_search(g, m->low, po, m->plan->arena_bytes, fit, NULL);
         if (!p)
             return 0; /* nothing beats layer-by-layer */
     } else {

@@ -50,11 +50,15 @@ void cli_print_patch_cost(FILE *f, const te_model *m, const char *label)
         return;
     extra = p->patched_instructions - p->stage_instructions;
     fprintf(f, "%sfirst %d operators in %dx%d patches: +%.1f%% MACs, about %+.1f%% "
-               "instructions (%+.0f, %s cost model) vs layer by layer\n",
+               "instructions (%+.0f, %s cost model) vs layer by layer; ~%lld bytes of code",
             label, p->n_ops, p->grid_h, p->grid_w,
             100.0 * (double)(p->patched_macs - p->stage_macs) / (double)(macs ? macs : 1),
             100.0 * extra / (p->model_instructions > 0 ? p->model_instructions : 1.0), extra,
-            te_cost_model_name(m->g->target));
+            te_cost_model_name(m->g->target), (long long)p->code_bytes);
+    if (p->code_bytes > te_patch_flash_left(m->g))
+        fprintf(f, ", over the flash budget by %lld",
+                (long long)(p->code_bytes - te_patch_flash_left(m->g)));
+    fputc('\n', f);
 }
 
 void cli_summary(FILE *f, const char *what, const te_model *m, double started)

@@ -104,11 +104,13 @@ static void print_json(FILE *f, const char *path, const te_model *m)
     if (g->patch)
         fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
                    "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
-                   "\"instructions_layer_by_layer_estimate\": %.0f},\n",
+                   "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
+                   "\"flash_left\": %lld},\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 g->patch->patched_instructions - g->patch->stage_instructions,
-                g->patch->model_instructions);
+                g->patch->model_instructions, (long long)g->patch->code_bytes,
+                (long long)te_patch_flash_left(g));
     else
         fprintf(f, "  \"patch\": null,\n");
     fprintf(f, "  \"inputs\": ");

@@ -44,10 +44,19 @@ int64_t te_flash_limit(const te_graph *g)
     return DEFAULT_FLASH(te_flash_const_bytes(g)); /* every target */
 }
 
+int64_t te_flash_reserve(const te_graph *g)
+{
+    return g->flash_limit ? 0 : DEFAULT_RESERVE;
+}
+
+/* The patch stage's code (patch.h: te_patch_code_bytes) is charged before
+ * the trades: it is what the arena asked for. */
 static int64_t trade_budget_uncached(const te_graph *g)
 {
     const int64_t limit = te_flash_limit(g);
-    int64_t left = limit - te_flash_base_estimate(g) - (g->flash_limit ? 0 : DEFAULT_RESERVE);
+    int64_t left = limit - te_flash_base_estimate(g) - te_flash_reserve(g);
+    if (g->patch)
+        left -= te_patch_code_bytes(g, g->patch);
     return left < 0 ? 0 : left;
 }
 

@@ -12,7 +12,9 @@
  *   4. the conv2d GEMM kernel specialised at every call (op_conv2d.c).
  * Each trade is taken only when it fits what the earlier ones left of
  * the budget: the flash limit minus te_flash_base_estimate (the model
- * without any trade; the default limit keeps 4 KiB free).  The limit:
+ * without any trade; the default limit keeps 4 KiB free) and minus the
+ * code of the patch stage, when there is one (src/plan/patch.h,
+ * te_patch_code_bytes: patches come first).  The limit:
  * --flash-limit when given; else, on every target (the host ones too),
  * 1.25 x the constants + 32 KiB. */
 #ifndef TE_FLASH_BUDGET_H
@@ -26,7 +28,11 @@
 int64_t te_flash_const_bytes(const te_graph *g);
 /* The flash limit in effect: --flash-limit, else the default. */
 int64_t te_flash_limit(const te_graph *g);
-/* Bytes the trades may take: the limit minus the base estimate (>= 0). */
+/* Bytes the default limit keeps free for the estimates' error (4 KiB; 0
+ * under --flash-limit). */
+int64_t te_flash_reserve(const te_graph *g);
+/* Bytes the trades may take: the limit minus the base estimate, the
+ * reserve and the patch stage's code (>= 0). */
 int64_t te_flash_trade_budget(const te_graph *g);
 
 /* One depthwise DSP call specialised (inlined) instead of calling the

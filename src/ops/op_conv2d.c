@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plan/patch.h"
 #include "conv_family.h"
 #include "conv_family_s16.h"
 #include "flash_budget.h"
@@ -423,12 +424,15 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
 #define GEMM_INLINE_MAX_CONVS 16
 #define GEMM_INLINE_BYTES 4096
 
-/* CONV_2D ops of the model. */
+/* CONV_2D calls of the model: its ops and their patch clones (each clone
+ * is one more call, so one more inlined copy). */
 static int conv_count(const te_graph *g)
 {
     int i, convs = 0;
     for (i = 0; i < g->n_ops; i++)
         convs += g->ops[i].opcode == TE_OP_CONV_2D;
+    for (i = 0; g->patch && i < g->patch->n_clones; i++)
+        convs += g->patch->clones[i].opcode == TE_OP_CONV_2D;
     return convs;
 }
 

@@ -48,6 +48,9 @@ typedef struct te_patch_plan {
      * set by te_patch_search / te_patch_estimate: the stage layer by layer and
      * patch by patch (clones and crop copies), the whole model layer by layer */
     double stage_instructions, patched_instructions, model_instructions;
+    /* flash bytes the patches' code takes (te_patch_code_bytes), set by
+     * te_patch_estimate */
+    int64_t code_bytes;
 
     /* filled by te_patch_materialize(): */
     te_op *clones;      /* operator clones on region tensors */
@@ -91,29 +94,24 @@ int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
 
 struct te_lowered;
 
-/* MACs the overlapping patches of `--patch auto` may recompute, as a
- * fraction of the model's, beside the instruction budget (max_recompute):
- * larger grids multiply the operator clones, so the generated code and its
- * compile time (without it, inception_branch_32's 7x7 grid is 468 KB of C,
- * 35 s at cc -O2). */
-#define TE_PATCH_MAX_EXTRA_MACS 0.20
-
 /* --patch auto: the stage and grid with the smallest arena (below
- * `baseline`, the arena without patches) whose recomputed MACs are at most
- * TE_PATCH_MAX_EXTRA_MACS x model_macs and whose extra instructions (the
+ * `baseline`, the arena without patches) whose extra instructions (the
  * target's cost model: clones and crop copies against the stage layer by
- * layer) are at most max_recompute x the model's, the fewest extra
- * instructions among equal arenas; NULL when no patch plan beats the
- * baseline.  With fit > 0 (an SRAM budget for the arena): of the plans whose
+ * layer) are at most max_recompute x the model's and whose code (operator
+ * clones and crop copies, te_patch_code_bytes) fits the flash the model
+ * leaves (te_patch_flash_left), the fewest extra instructions among equal
+ * arenas; NULL when no patch plan beats the baseline.  Every stage length
+ * and every grid from 2x2 to TE_PATCH_MAX_GRID x TE_PATCH_MAX_GRID is
+ * tried.  With fit > 0 (an SRAM budget for the arena): of the plans whose
  * arena fits it, the one with the fewest extra instructions (the fastest);
  * the smallest arena when none fits.  po: its max_recompute (extra
  * instructions allowed, a fraction of the model's) and explain (each
- * rejected stage and why).  *arena (if not NULL) gets the
- * estimated arena of the plan returned.  low: g's current lowering (the
- * scratch of the operators after a stage, the cost of each operator). */
+ * rejected stage and why).  *arena (if not NULL) gets the estimated arena
+ * of the plan returned.  low: g's current lowering (the scratch of the
+ * operators after a stage, the cost of each operator). */
 te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
-                               const te_patch_opts *po, int64_t model_macs, size_t baseline,
-                               size_t fit, size_t *arena);
+                               const te_patch_opts *po, size_t baseline, size_t fit,
+                               size_t *arena);
 
 /* Why the first n_ops operators cannot form a patch stage (an operator that
  * cannot run on a region, no single cut tensor, ...) into why[n]; 0 when
@@ -129,6 +127,35 @@ int te_patch_estimate(te_graph *g, const struct te_lowered *low, te_patch_plan *
  * materialized; NULL: none) on g as patched: the stage's tensors (patch
  * roles, its output) and the new region tensors on their own. */
 struct te_storage *te_patch_storage(const te_graph *g, const struct te_storage *before);
+
+/* The finest grid the search tries (square grids, 2x2 up to this): an
+ * 8x8 grid already runs every stage operator 64 times, and the flash
+ * budget refuses the finer grids of most stages. */
+#define TE_PATCH_MAX_GRID 8
+
+/* Estimated flash bytes of p's patches (p materialized: its clones and
+ * steps): each clone and crop copy one kernel call (runtime/
+ * te_kernel_code.def's call bytes, the target's cost model), each distinct
+ * params record (clones of one operator on regions of the same shapes,
+ * padding and place share theirs) at most 128 bytes, each distinct crop
+ * copy array (counts per box, strides per tensor) 16 bytes.  An upper bound of what the generated code
+ * gains (the stage's own calls are not deducted). */
+int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p);
+/* A lower bound of te_patch_code_bytes known before the patches are
+ * built: one call per stage operator and cell.  It caps the clones a plan
+ * may have at the flash left / the bytes of a call. */
+int64_t te_patch_code_floor(const te_graph *g, const te_patch_plan *p);
+/* Flash the patches may take: the flash limit (--flash-limit, else 1.25 x
+ * the constants + 32 KiB) less the model's constants and code
+ * (te_flash_base_estimate) and, under the default limit, the 4 KiB kept
+ * free for the estimates' error; may be negative.  The speed trades of
+ * flash_budget.h get what the patches leave of it. */
+int64_t te_patch_flash_left(const te_graph *g);
+
+/* What makes the params records of two clones of one operator differ: the
+ * shapes of their region tensors, explicit padding and place. */
+#define TE_PATCH_CLONE_SIG_INTS (4 * (4 + 1) + 8)
+void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig);
 
 void te_patch_plan_free(te_patch_plan *p);
 

@@ -15,8 +15,6 @@
 #include "patch_walk.h"
 #include "plan.h"
 
-#define TE_PATCH_MAX_GRID 8
-
 /* Arena of the whole model if p's stage ran patch by patch, with the
  * storage decisions of low (the stage's outputs on their own).  The graph
  * is only read. */
@@ -91,34 +89,13 @@ te_storage *te_patch_storage(const te_graph *g, const te_storage *before)
     return st;
 }
 
-/* What a clone's lowering and cost depend on besides its operator: the
- * shapes of its region tensors and its explicit padding and place. */
-#define CLONE_SIG_INTS (4 * (TE_PATCH_MAX_IN + 1) + 8)
-
+/* A clone's lowering and cost depend on its operator and its signature
+ * (te_patch_clone_signature: region shapes, explicit padding, place). */
 typedef struct {
     int op;                   /* the original operator's index */
-    int sig[CLONE_SIG_INTS];
+    int sig[TE_PATCH_CLONE_SIG_INTS];
     double cost;
 } clone_cost;
-
-static void clone_signature(const te_graph *g, const te_op *c, int *sig)
-{
-    int k, d, n = 0;
-    memset(sig, 0, sizeof(int) * CLONE_SIG_INTS);
-    for (k = 0; k <= TE_PATCH_MAX_IN; k++) {
-        int t = k == 0 ? c->out[0] : k - 1 < c->n_in ? c->in[k - 1] : -1;
-        for (d = 0; d < 4; d++)
-            sig[n++] = t >= 0 && d < g->tensors[t].rank ? g->tensors[t].shape[d] : -1;
-    }
-    sig[n++] = c->opt.pad_top;
-    sig[n++] = c->opt.pad_bottom;
-    sig[n++] = c->opt.pad_left;
-    sig[n++] = c->opt.pad_right;
-    sig[n++] = c->opt.region.oy - c->opt.region.iy;
-    sig[n++] = c->opt.region.ox - c->opt.region.ix;
-    sig[n++] = c->opt.region.set ? c->opt.region.oy : 0;
-    sig[n] = c->opt.region.set ? c->opt.region.ox : 0;
-}
 
 /* The patches' instructions: every clone as lowered (with the storage
  * decisions of low on the graph as patched), every crop copy; -1 when out
@@ -145,7 +122,7 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
         if (st->kind == TE_PSTEP_OP) {
             const te_op *c = &p->clones[st->clone];
             clone_cost *e = &cache[n_cache];
-            clone_signature(g, c, e->sig);
+            te_patch_clone_signature(g, c, e->sig);
             e->op = st->op;
             for (j = 0; j < n_cache; j++)
                 if (cache[j].op == e->op && !memcmp(cache[j].sig, e->sig, sizeof e->sig))
@@ -181,6 +158,7 @@ int te_patch_estimate(te_graph *g, const te_lowered *low, te_patch_plan *p)
         p->model_instructions = model_instructions(g, low, cm);
         if (te_patch_materialize(g, p, &d) == 0) {
             p->patched_instructions = patched_instructions(g, low, p, cm);
+            p->code_bytes = te_patch_code_bytes(g, p);
             rc = p->patched_instructions < 0 ? -1 : 0;
         }
         unbuild(g, p, save, n_tensors);
@@ -239,25 +217,29 @@ static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *
         explain(po, "first %d..%d operators: %s", k0, k1, why);
 }
 
-/* --explain: why the plan of stage k over an n x n grid lost. */
+/* --explain: why the plan of stage k over an n x n grid lost.  flash: the
+ * flash the patches may take (te_patch_flash_left). */
 static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
                          size_t arena, size_t baseline, size_t best_arena, size_t fit,
-                         double model, double model_macs)
+                         double model, int64_t flash)
 {
     if (!po->explain)
         return;
     if (!p)
         explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, n, n);
-    else if (arena == (size_t)-1 && p->patched_macs - p->stage_macs > TE_PATCH_MAX_EXTRA_MACS * model_macs)
-        explain(po, "first %d operators, %dx%d: recomputes %.0f%% of the model's MACs, over the "
-                    "%.0f%% allowed", k, n, n,
-                100.0 * (double)(p->patched_macs - p->stage_macs) / (double)model_macs,
-                100.0 * TE_PATCH_MAX_EXTRA_MACS);
+    else if (arena == (size_t)-1 && p->code_bytes > flash)
+        explain(po, "first %d operators, %dx%d: patches add at least ~%lld bytes of code, over "
+                    "the flash budget by %lld", k, n, n, (long long)p->code_bytes,
+                (long long)(p->code_bytes - flash));
     else if (arena == (size_t)-1)
         explain(po, "first %d operators, %dx%d: cannot be planned", k, n, n);
     else if (arena >= baseline)
         explain(po, "first %d operators, %dx%d: peak not lower (arena %zu, %zu layer by layer)",
                 k, n, n, arena, baseline);
+    else if (p->patched_instructions > 0 && p->code_bytes > flash)
+        explain(po, "first %d operators, %dx%d: arena %zu, but patches add ~%lld bytes of code, "
+                    "over the flash budget by %lld", k, n, n, arena, (long long)p->code_bytes,
+                (long long)(p->code_bytes - flash));
     else if (p->patched_instructions > 0 && extra_of(p) > po->max_recompute * model)
         explain(po, "first %d operators, %dx%d: arena %zu, but over --max-recompute by %.0f%% "
                     "(+%.0f%% instructions, %.0f%% allowed)",
@@ -273,12 +255,13 @@ static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_p
 }
 
 te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patch_opts *po,
-                               int64_t model_macs, size_t baseline, size_t fit, size_t *arena_out)
+                               size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;
     size_t best_arena = baseline;
     double model = model_instructions(g, low, te_cost_model_name(g->target));
     double budget = po->max_recompute * model;
+    const int64_t flash = te_patch_flash_left(g);
     int n_live = 0, k, n, i, refused_from = 0;
     char why[256], refused[256] = "";
     for (i = 0; i < g->n_ops; i++)
@@ -302,31 +285,32 @@ te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patc
             size_t arena = (size_t)-1;
             if (!p) {
                 if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
-                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model,
-                                 (double)model_macs);
+                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model, flash);
                 continue;
             }
-            if (p->patched_macs - p->stage_macs <= (int64_t)(TE_PATCH_MAX_EXTRA_MACS * (double)model_macs))
+            p->code_bytes = te_patch_code_floor(g, p); /* until estimated */
+            if (p->code_bytes <= flash) /* the clones' calls alone fit */
                 arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
-                te_patch_estimate(g, low, p) == 0 && extra_of(p) <= budget &&
-                better(arena, extra_of(p), best, best_arena, fit)) {
+                te_patch_estimate(g, low, p) == 0 && p->code_bytes <= flash &&
+                extra_of(p) <= budget && better(arena, extra_of(p), best, best_arena, fit)) {
                 te_patch_plan_free(best);
                 best = p;
                 best_arena = arena;
             } else {
-                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, (double)model_macs);
+                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, flash);
                 te_patch_plan_free(p);
             }
         }
     }
     if (refused_from)
         explain_stages(po, refused_from, n_live - 1, refused);
-    if (po->explain)
-        explain(po, best ? "kept: first %d operators in %dx%d patches, arena %zu"
-                         : "kept: layer by layer, arena %zu",
-                best ? best->n_ops : (int)best_arena, best ? best->grid_h : 0,
-                best ? best->grid_w : 0, best_arena);
+    if (po->explain && best)
+        explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
+                    "bytes of code (flash budget %lld)", best->n_ops, best->grid_h, best->grid_w,
+                best_arena, (long long)best->code_bytes, (long long)flash);
+    else if (po->explain)
+        explain(po, "kept: layer by layer, arena %zu", best_arena);
     if (arena_out)
         *arena_out = best ? best_arena : baseline;
     return best;

@@ -3,7 +3,8 @@
 # (issue 16): with --patch auto (or --sram-limit) info and plan say on stderr,
 # one "patch search:" line each, why every stage the search rejects lost: an
 # operator that cannot run on a patch, no single cut tensor, a peak not lower
-# than layer by layer, over --max-recompute by N%; then the plan kept.
+# than layer by layer, over --max-recompute by N%, patches whose code is over
+# the flash budget; then the plan kept (and the bytes of code its patches add).
 # Without --explain nothing is said; with --json stdout stays JSON.
 #  cli.patch_explain is the test of README's --explain (cli.readme looks it up)
 set -u
@@ -25,12 +26,27 @@ has tc.txt "kept: layer by layer, arena [0-9]*$"
 # the neck's skip connection: two tensors cross the shorter cuts
 "$te" plan "$work/neck.tflite" --patch auto --explain >/dev/null 2>"$work/neck.txt" || bad "neck plan"
 has neck.txt "first 4 operators: no single cut tensor: tensors [0-9]* and [0-9]* are both used after it$"
-has neck.txt "kept: first [0-9]* operators in [0-9]*x[0-9]* patches, arena [0-9]*$"
+has neck.txt "kept: first [0-9]* operators in [0-9]*x[0-9]* patches, arena [0-9]*; patches add ~[0-9]* bytes of code (flash budget [0-9]*)$"
 # no instructions to spare: every patch plan is over the budget
 "$te" info "$work/fire.tflite" --patch auto --max-recompute 0 --explain >/dev/null \
   2>"$work/fire.txt" || bad "fire info"
 has fire.txt "first 2 operators, 2x2: arena [0-9]*, but over --max-recompute by [0-9]*% (+[0-9]*% instructions, 0% allowed)$"
 has fire.txt "kept: layer by layer"
+# no flash to spare: the patches' code is over the budget --flash-limit leaves
+# (the model's weights and code estimate + 200 bytes: 8 calls already take more);
+# an explicit grid over it fails with one line
+base=$("$te" info "$work/fire.tflite" --json | tr -d ' \n' |
+  sed -n 's/.*"weights":\([0-9]*\),"expanded_weights":[0-9]*,"code_and_tables_estimate":\([0-9]*\).*/\1+\2+200/p')
+[ -n "$base" ] || bad "fire: no flash figures in info --json"
+"$te" info "$work/fire.tflite" --patch auto --flash-limit "$(($base))" --explain >/dev/null \
+  2>"$work/flash.txt" || bad "fire info --flash-limit"
+has flash.txt "first 2 operators, 2x2: patches add at least ~[0-9]* bytes of code, over the flash budget by [0-9]*$"
+has flash.txt "kept: layer by layer"
+"$te" info "$work/fire.tflite" --patch 2:2x2 --flash-limit "$(($base))" >/dev/null 2>"$work/flash2.txt" &&
+  bad "--patch 2:2x2 over the flash budget: not refused"
+[ "$(wc -l <"$work/flash2.txt")" = 1 ] &&
+  grep -q -- "--patch 2:2x2: the patches add ~[0-9]* bytes of code, over the flash budget by [0-9]* (--flash-limit [0-9]*, the model ~[0-9]*): use fewer patches or a larger --flash-limit$" "$work/flash2.txt" ||
+  bad "--patch 2:2x2 over the flash budget: $(cat "$work/flash2.txt")"
 # --sram-limit searches too, and says so
 "$te" info "$work/fire.tflite" --sram-limit 30000 --explain >/dev/null 2>"$work/limit.txt" ||
   bad "fire --sram-limit"

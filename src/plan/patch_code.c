@@ -1,0 +1,118 @@
+/* patch_code.c - the flash a patch stage's code takes: every operator clone
+ * and crop copy is one more kernel call in the invoke function, with its
+ * params record (shared by clones whose region shapes, padding and place
+ * are the same: the emitter writes identical records once) or its copy's
+ * box arrays.  `--patch auto` keeps only plans whose code fits the flash
+ * the model's own code and constants leave (flash_budget.h); an explicit
+ * --patch K:HxW over it fails with one line.  Read by the flash budget too:
+ * the speed trades get what the patches leave. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../api/cost_model.h"
+#include "../ops/flash_budget.h"
+#include "../ops/lowering.h"
+#include "patch.h"
+#include "patch_walk.h"
+
+/* Bytes of one params record of a kernel a patch stage runs: the largest
+ * of them (te_add_params / te_sub_params, 128 bytes on a 64-bit host;
+ * smaller on Cortex-M), an upper bound for every clone. */
+#define PARAMS_BYTES 128
+
+/* Each of a crop copy's three arrays (its counts, source and destination
+ * strides: int32[4]), written once per distinct content: counts per box
+ * size, strides per tensor. */
+#define COPY_ARRAY_BYTES 16
+
+/* TE_PATCH_CLONE_SIG_INTS (patch.h) counts TE_PATCH_MAX_IN inputs */
+typedef char te_patch_sig_size_check[TE_PATCH_CLONE_SIG_INTS == 4 * (TE_PATCH_MAX_IN + 1) + 8 ? 1 : -1];
+
+void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig)
+{
+    int k, d, n = 0;
+    memset(sig, 0, sizeof(int) * TE_PATCH_CLONE_SIG_INTS);
+    for (k = 0; k <= TE_PATCH_MAX_IN; k++) {
+        int t = k == 0 ? c->out[0] : k - 1 < c->n_in ? c->in[k - 1] : -1;
+        for (d = 0; d < 4; d++)
+            sig[n++] = t >= 0 && d < g->tensors[t].rank ? g->tensors[t].shape[d] : -1;
+    }
+    sig[n++] = c->opt.pad_top;
+    sig[n++] = c->opt.pad_bottom;
+    sig[n++] = c->opt.pad_left;
+    sig[n++] = c->opt.pad_right;
+    sig[n++] = c->opt.region.oy - c->opt.region.iy;
+    sig[n++] = c->opt.region.ox - c->opt.region.ix;
+    sig[n++] = c->opt.region.set ? c->opt.region.oy : 0;
+    sig[n] = c->opt.region.set ? c->opt.region.ox : 0;
+}
+
+/* One constant record of the patches: a clone's params (kind 0, its
+ * operator and signature) or a copy array (kinds 1-3: counts of a box,
+ * strides of a source or destination tensor). */
+typedef struct {
+    int kind, op;
+    int sig[TE_PATCH_CLONE_SIG_INTS];
+} record_key;
+
+/* Bytes of record k the first time it is seen in seen[0..*n) (kept
+ * there); 0 after.  seen NULL: counted every time. */
+static int64_t record_bytes(record_key *seen, int *n, const record_key *k)
+{
+    int j;
+    const int64_t bytes = k->kind ? COPY_ARRAY_BYTES : PARAMS_BYTES;
+    if (!seen)
+        return bytes;
+    for (j = 0; j < *n; j++)
+        if (!memcmp(&seen[j], k, sizeof *k))
+            return 0;
+    seen[(*n)++] = *k;
+    return bytes;
+}
+
+int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p)
+{
+    const int64_t call = te_cost_call_code(te_cost_model_name(g->target));
+    record_key *seen = p && p->n_steps ? malloc(sizeof *seen * 3 * (size_t)p->n_steps) : NULL;
+    record_key k;
+    int64_t sum = 0;
+    int i, n_seen = 0;
+    if (!p || !p->n_steps)
+        return 0;
+    for (i = 0; i < p->n_steps; i++) {
+        const te_patch_step *st = &p->steps[i];
+        sum += call;
+        memset(&k, 0, sizeof k);
+        if (st->kind == TE_PSTEP_OP) {
+            k.op = st->op;
+            te_patch_clone_signature(g, &p->clones[st->clone], k.sig);
+            sum += record_bytes(seen, &n_seen, &k);
+            continue;
+        }
+        k.kind = 1;
+        k.sig[0] = st->h;
+        k.sig[1] = st->w;
+        k.sig[2] = g->tensors[st->src].rank ? g->tensors[st->src].shape[g->tensors[st->src].rank - 1] : 1;
+        sum += record_bytes(seen, &n_seen, &k);
+        memset(&k, 0, sizeof k);
+        k.kind = 2;
+        k.sig[0] = st->src;
+        sum += record_bytes(seen, &n_seen, &k);
+        k.kind = 3;
+        k.sig[0] = st->dst;
+        sum += record_bytes(seen, &n_seen, &k);
+    }
+    free(seen);
+    return sum;
+}
+
+int64_t te_patch_code_floor(const te_graph *g, const te_patch_plan *p)
+{
+    return (int64_t)p->n_ops * p->grid_h * p->grid_w *
+           te_cost_call_code(te_cost_model_name(g->target));
+}
+
+int64_t te_patch_flash_left(const te_graph *g)
+{
+    return te_flash_limit(g) - te_flash_base_estimate(g) - te_flash_reserve(g);
+}
