@@ -52,8 +52,10 @@ double cli_now(void);
  * slowest layers by estimate (cli_summary.c). */
 void cli_summary(FILE *f, const char *what, const te_model *m, double started);
 /* One line (with `indent` and `label` before it) stating what the patch
- * stage costs against layer by layer: recomputed MACs and the estimated
- * instructions of the target's cost model; nothing without patches. */
+ * stage costs against layer by layer: recomputed MACs, the estimated
+ * instructions of the target's cost model and the bytes of code the
+ * patches add (and how far over the flash budget, when an explicit plan
+ * is); nothing without patches. */
 void cli_print_patch_cost(FILE *f, const te_model *m, const char *label);
 /* The lines "stack bytes: ..." and "RAM bytes: arena + state + stack". */
 void cli_print_ram(FILE *f, const te_model *m);

@@ -1,9 +1,10 @@
 /* patch_search.c - `--patch auto`: tries every stage length and grid the
  * model allows, estimates the whole arena each would need (planning the
  * graph as if the stage ran patch by patch) and keeps the smallest whose
- * recomputed MACs and extra instructions (the target's cost model, the
- * patches built and lowered) stay within their budgets, the fastest of
- * equal arenas; and parses the --patch setting. */
+ * extra instructions (the target's cost model, the patches built and
+ * lowered) stay within --max-recompute and whose code (patch_code.c) fits
+ * the flash budget, the fastest of equal arenas; and parses the --patch
+ * setting. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
