@@ -685,14 +685,14 @@ static int dsp_mode(const te_graph *g, const te_op *op, const dw_plan *p, int32_
  * (its first trade, flash_budget.h); the others call the plain kernel. */
 static te_name dsp_call(te_emit *e, const te_op *op, te_kernel_id kernel)
 {
-    const char *plain = te_kernel_report_name(kernel); /* the _inl entry's outlined twin */
+    const char *plain = te_kernel_name(kernel); /* its always-inline form: plain + "_inl" */
     if (!te_flash_dw_inline(e->g, op))
         return te_expr("%s", plain);
     te_emit_once(e, "TE_DEPTHWISE_DSP_CALL",
                  "/* depthwise DSP kernels: specialised at their call when optimising */\n"
                  "#if defined(__OPTIMIZE__)\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) inl\n"
                  "#else\n#define TE_DEPTHWISE_DSP_CALL(inl, plain) plain\n#endif\n");
-    return te_expr("TE_DEPTHWISE_DSP_CALL(%s, %s)", te_kernel_name(kernel), plain);
+    return te_expr("TE_DEPTHWISE_DSP_CALL(%s_inl, %s)", plain, plain);
 }
 
 static int emit_dsp(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
