@@ -119,6 +119,17 @@ const char *te_opcode_name(int opcode)
 /* Checked arithmetic: the frontend bounds every tensor below 2^31 elements
  * and bytes, but these also serve tensors made by passes, so a product
  * that would overflow saturates (INT64_MAX, SIZE_MAX) instead. */
+int te_tensor_same_shape(const te_tensor *a, const te_tensor *b)
+{
+    int i;
+    if (a->rank != b->rank)
+        return 0;
+    for (i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i])
+            return 0;
+    return 1;
+}
+
 int64_t te_tensor_elems(const te_tensor *t)
 {
     int64_t n = 1;

@@ -224,6 +224,7 @@ size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
 const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
 int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
 size_t te_tensor_bytes(const te_tensor *t);
+int te_tensor_same_shape(const te_tensor *a, const te_tensor *b); /* same rank and dims */
 /* Makes t no view. */
 void te_tensor_unalias(te_tensor *t);
 
