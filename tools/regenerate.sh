@@ -13,7 +13,7 @@
 #                  minutes on two cores)
 #   --kernels IDS  only those registry ids' rows (new or changed kernels),
 #                  measured and merged in registry order; the other rows
-#                  are kept as they are
+#                  are kept as they are (no ids: docs/operators.md only)
 # DIR: a configured build tree (default build/); te_operators and
 # te_kernel_paste are built in it first.
 set -eu
@@ -28,7 +28,6 @@ while [ $# -gt 0 ]; do
     *) echo "usage: sh tools/regenerate.sh [--build DIR] [--kernels ID...]" >&2; exit 2 ;;
     esac
 done
-[ "$all" = 1 ] || [ -n "$kernels" ] || { echo "regenerate.sh: --kernels needs ids" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 registry=$src/runtime/te_kernels.def
 ids() { sed -n "s/^$1(\\([A-Z0-9_]*\\),.*/\\1/p" "$2"; }
@@ -66,10 +65,11 @@ if [ "$all" = 1 ]; then
     mv "$tmp/stack" "$src/runtime/te_kernel_stack.def"
     sh "$src/tools/kernel_code.sh" "$src" "$build" >"$tmp/code"
     mv "$tmp/code" "$src/runtime/te_kernel_code.def"
-else
+elif [ -n "$kernels" ]; then
     ONLY="$kernels" sh "$src/tools/kernel_stack.sh" "$src" >"$tmp/stack"
     merge TE_KERNEL_STACK "$src/runtime/te_kernel_stack.def" "$tmp/stack"
     ONLY="$kernels" sh "$src/tools/kernel_code.sh" "$src" "$build" >"$tmp/code"
     merge TE_KERNEL_CODE "$src/runtime/te_kernel_code.def" "$tmp/code"
 fi
-echo "runtime/te_kernel_stack.def runtime/te_kernel_code.def${kernels:+ (rows of $kernels)}"
+[ "$all" = 0 ] && [ -z "$kernels" ] ||
+    echo "runtime/te_kernel_stack.def runtime/te_kernel_code.def${kernels:+ (rows of $kernels)}"
