@@ -11,17 +11,6 @@
 
 #include <stdint.h>
 
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 static int typed_kernel(te_dtype t)
 {
     return t == TE_DT_INT8 || t == TE_DT_INT16 || t == TE_DT_FLOAT32;
@@ -61,14 +50,14 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
             te_check_const(d, op, te_in(g, op, k),
                            k == 0 ? "input 0" : k == 1 ? "input 1" : "input 2") < 0)
             return -1;
-    if (!same_shape(x, y))
+    if (!te_tensor_same_shape(x, y))
         return te_op_fail(d, op, "inputs 1 and 2 (tensors %d '%s', %d '%s') differ in shape; "
                           "SELECT does not broadcast them (SELECT_V2 does)", x->id, x->name,
                           y->id, y->name);
-    if (!same_shape(o, x))
+    if (!te_tensor_same_shape(o, x))
         return te_op_fail(d, op, "output 0 (tensor %d '%s') does not have the shape of input 1",
                           o->id, o->name);
-    if (!same_shape(c, x) && c->rank != 0 &&
+    if (!te_tensor_same_shape(c, x) && c->rank != 0 &&
         !(c->rank == 1 && x->rank >= 1 && c->shape[0] == x->shape[0]))
         return te_op_fail(d, op, "the condition (tensor %d '%s') must have the shape of input "
                           "1, be a scalar, or be rank 1 with input 1's first dimension",
