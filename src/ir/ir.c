@@ -13,6 +13,16 @@ void te_graph_free(te_graph *g)
     if (!g)
         return;
     te_patch_plan_free(g->patch);
+    if (g->base) { /* derived: its tensors past base's, and the array */
+        for (i = g->base->n_tensors; i < g->n_tensors; i++) {
+            free(g->tensors[i].name);
+            free(g->tensors[i].q.scale);
+            free(g->tensors[i].q.zero_point);
+        }
+        free(g->tensors);
+        free(g);
+        return;
+    }
     for (i = 0; i < g->n_tensors; i++) {
         free(g->tensors[i].name);
         free(g->tensors[i].q.scale);
@@ -43,6 +53,10 @@ void *te_graph_adopt(te_graph *g, void *p)
     void **grown;
     if (!p)
         return NULL;
+    if (g->base) {
+        free(p);
+        return NULL;
+    }
     grown = realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown);
     if (!grown) {
         free(p);
