@@ -7,15 +7,19 @@
 # Two compiles per model, all models (a few minutes).  Skips (77) without
 # the shared models or a host C compiler.
 #
-# Known over the bound (printed, not counted as failures; remove a model
-# once it fits): on x86-64-v3, himax_fastest_coco_relu6 (487,054 bytes for
-# a 480,198 bound, no trade taken: the AVX2 layouts' padding, 9 depthwise
-# taps stored as 10, channels in blocks of 8/16, 16 bytes of requantization
-# per channel, and 27 KB of AVX2 code); on generic, tflm_retinaface_466a481
-# (576,090 for 574,893: te_conv2d_w8_s8's 16-byte-a-channel tables and code
-# beyond the base estimate, no trade taken).
+# Known over the bound (printed, not counted as failures; a known model
+# that fits fails the test, so the list stays true: remove it then): on
+# x86-64-v3, himax_fastest_coco_relu6 (487,054 bytes for a 480,198 bound,
+# no trade taken).  Its weight padding is not what puts it over: the
+# requantization tables (16 bytes a channel, as every int8 kernel of every
+# target stores them) and the params take 96 KB of the 122 KB the bound
+# leaves beside the weights; the AVX2 kernels' code 20 KB (their 5x5 and
+# 7x7 depthwise loops, unused by himax, 6.1 KB), the weight padding 4.1 KB
+# (depthwise taps 9 stored as 10, channels in blocks of 16).  With no
+# padding at all it is still 1.6 KB over; without the unused depthwise
+# loops and the padding of the taps it fits.
 set -u
-known_over=" x86-64-v3:himax_fastest_coco_relu6 generic:tflm_retinaface_466a481 "
+known_over=" x86-64-v3:himax_fastest_coco_relu6 "
 te=$1 src=$2
 models=$src/../shared/models
 cc=${CC:-cc}
@@ -42,6 +46,10 @@ for target in generic x86-64-v3; do
     flash=$(size "$work/gen/net.o" | awk 'NR == 2 { print $1 + $2 }')
     if [ "$flash" -le "$bound" ]; then
       pass=$((pass + 1))
+      case $known_over in *" $target:$m "*)
+        echo "FAIL: $m ($target) fits (flash $flash <= $bound): remove it from known_over"
+        fail=$((fail + 1)) ;;
+      esac
     elif case $known_over in *" $target:$m "*) true ;; *) false ;; esac; then
       echo "KNOWN: $m ($target): flash $flash > 1.25 x $w + 32768 = $bound"
     else
