@@ -61,7 +61,7 @@ measure() {
   fi
   # shellcheck disable=SC2086
   valgrind --tool=callgrind --toggle-collect="$(cname "$m")_invoke" \
-    --callgrind-out-file="$work/cg.out" "$bdir/model_run" "$work/out" - $ins >"$work/vg.log" 2>&1 || true
+    --callgrind-out-file="$work/cg.out" "$bdir/model_run" "$work/out" - - $ins >"$work/vg.log" 2>&1 || true
   ir=$(sed -n 's/^summary: *//p' "$work/cg.out")
   rm -rf "$bdir"
   match=yes i=0
