@@ -1,6 +1,7 @@
 /* compiler.c - the pipeline: frontend -> passes -> lowering and planning
- * of the candidate storage decisions (the smallest arena wins) ->
- * codegen. */
+ * of the candidate storage decisions (the smallest arena wins) -> patch
+ * stage (a derived graph, planned the same way) -> codegen.  After the
+ * passes (run_passes) the model's graph is only read (const te_graph *). */
 #include "compiler.h"
 
 #include <stdio.h>
@@ -313,11 +314,13 @@ static int check_patch_flash(const te_graph *g, const te_patch_opts *po, const t
 
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
- * does not fit the arena budget `fit`). Keeps the bound of plain
- * layer-by-layer execution for the reports. */
+ * does not fit the arena budget `fit`): m->g becomes a graph derived from
+ * the source (te_patch_graph), planned anew; the source is only read.
+ * Keeps the bound of plain layer-by-layer execution for the reports. */
 static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_diag *d)
 {
-    te_graph *g = m->g;
+    const te_graph *g = m->source;
+    te_graph *dg;
     te_patch_plan *p = NULL;
     te_patch_opts auto_on;
     te_lower_opts lo = m->low->opts;
@@ -348,17 +351,18 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
     } else {
         return 0;
     }
-    if (te_patch_materialize(g, p, d) < 0) {
-        te_patch_plan_free(p);
+    dg = te_patch_graph(g, p, d);
+    te_patch_plan_free(p); /* dg has its own copy */
+    if (!dg)
+        return -1;
+    st = te_patch_storage(dg, m->st);
+    rc = st ? plan_graph(dg, st, &lo, &c, d) : te_fail(d, "out of memory");
+    te_storage_free(st);
+    if (rc < 0) {
+        te_graph_free(dg);
         return -1;
     }
-    st = te_patch_storage(g, m->st);
-    if (!st)
-        return te_fail(d, "out of memory");
-    rc = plan_graph(g, st, &lo, &c, d);
-    te_storage_free(st);
-    if (rc < 0)
-        return -1;
+    m->g = dg;
     set_plan(m, &c);
     m->plan->bound_no_inplace = bound;
     return 0;
@@ -375,19 +379,11 @@ static size_t patch_budget(const te_model *m, const te_compile_opts *o)
     return o->sram_limit > state ? o->sram_limit - state : 1;
 }
 
-static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
+/* The passes: the last writes to the model's graph (0, or -1 with d set). */
+static int run_passes(te_graph *g, const te_compile_opts *o, te_diag *d)
 {
-    static const te_lower_opts plain;
-    te_model *m;
-    te_storage *st;
-    candidate c;
-    int rc;
-    if (!g)
-        return NULL;
-    if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0) {
-        te_graph_free(g);
-        return NULL;
-    }
+    if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0)
+        return -1;
     g->target = o ? o->target : 0;
     g->flash_limit = o ? o->flash_limit : 0;
     if (o && o->int8_io)
@@ -396,22 +392,39 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
     te_pass_alias(g);
+    return 0;
+}
+
+static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
+{
+    static const te_lower_opts plain;
+    const te_graph *src = g; /* only read after the passes */
+    te_model *m;
+    te_storage *st;
+    candidate c;
+    int rc;
+    if (!g)
+        return NULL;
+    if (run_passes(g, o, d) < 0) {
+        te_graph_free(g);
+        return NULL;
+    }
     m = calloc(1, sizeof *m);
     if (!m) {
         te_graph_free(g);
         te_fail(d, "out of memory");
         return NULL;
     }
-    m->g = g;
+    m->g = m->source = g;
     if (o)
         m->opts = *o;
-    st = slice_storage(g, 0);
+    st = slice_storage(src, 0);
     if (!st) {
         te_model_free(m);
         te_fail(d, "out of memory");
         return NULL;
     }
-    rc = plan_model(g, st, &plain, &c, d);
+    rc = plan_model(src, st, &plain, &c, d);
     te_storage_free(st);
     if (rc < 0) {
         te_model_free(m);
@@ -444,7 +457,9 @@ void te_model_free(te_model *m)
     te_plan_free(m->plan);
     te_lowered_free(m->low);
     te_storage_free(m->st);
-    te_graph_free(m->g);
+    if (m->g != m->source)
+        te_graph_free(m->g); /* derived: frees only what it owns */
+    te_graph_free(m->source);
     free(m);
 }
 

@@ -34,7 +34,13 @@ typedef struct {
 #define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE, NULL, NULL}, 0, 0, {0}}
 
 typedef struct {
+    /* The graph the plan, the lowering and the code are of: `source`, or,
+     * when a patch stage was chosen, a graph derived from it
+     * (te_patch_graph: g->base == source, g->patch the stage), owned. */
     te_graph *g;
+    /* The model as read and simplified by the passes (owned); only read
+     * after them (every stage takes it as const te_graph *). */
+    te_graph *source;
     te_plan *plan;
     te_lowered *low; /* the operators' lowering records the plan was made with */
     te_storage *st;  /* the storage decisions (in place, slices) of both */

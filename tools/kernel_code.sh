@@ -172,5 +172,5 @@ while read -r id fn; do
 done < "$tmp/kernels" |
     xargs -P "${JOBS:-2}" -n 2 sh "$0" --row "$tmp/rows" || exit 1
 while read -r id fn; do
-    [ -f "$tmp/rows/$id" ] && cat "$tmp/rows/$id"
+    if [ -f "$tmp/rows/$id" ]; then cat "$tmp/rows/$id"; fi # ($ONLY: the others have none)
 done < "$tmp/kernels"

@@ -23,6 +23,8 @@
 # around its SMLAD loops).
 #
 # usage: sh tools/kernel_stack.sh [SRCDIR] > runtime/te_kernel_stack.def
+# ($ONLY: just these registry ids' rows, compiling only the runtime files
+# that name their functions; tools/regenerate.sh --kernels merges them)
 set -eu
 src=$(cd "${1:-.}" && pwd)
 # $KERNEL_STACK_CI: a folder to keep the call graphs in; when it holds an
@@ -47,6 +49,16 @@ compile() { # group cc flags... -- files...
 common="-std=c99 -DTE_KERNEL= -I$src/runtime -fcallgraph-info=su -c"
 arm_files=$(ls "$src"/runtime/*.c "$src"/runtime/armv7em/*.c)
 x64_files=$(ls "$src"/runtime/*.c "$src"/runtime/x86/*.c)
+if [ -n "${ONLY:-}" ]; then # the files that define or call the kernels asked for
+    fns=$(sed -n 's/^TE_KERNEL_DEF(\([A-Z0-9_]*\), *\([a-z0-9_]*\),.*/\1 \2/p' \
+          "$src/runtime/te_kernels.def" | awk -v only=" $ONLY " 'index(only, " " $1 " ") {
+          f = $2; sub(/_inl$/, "", f); printf " -e %s", f }')
+    [ -n "$fns" ] || { echo "kernel_stack.sh: none of ONLY=\"$ONLY\" is a registry id" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    arm_files=$(grep -lw $fns $arm_files || true)
+    # shellcheck disable=SC2086
+    x64_files=$(grep -lw $fns $x64_files || true)
+fi
 ls "$tmp"/*/*.ci >/dev/null 2>&1 && levels= # kept from an earlier run
 for o in $levels; do
     grp=arm_opt; [ "$o" = -O0 ] && grp=arm_o0
@@ -118,6 +130,7 @@ cat <<'HDR'
 HDR
 sed -n 's/^TE_KERNEL_DEF(\([A-Z0-9_]*\), *\([a-z0-9_]*\),.*/\1 \2/p' "$src/runtime/te_kernels.def" |
 while read -r id fn; do
+    case " ${ONLY:-$id} " in *" $id "*) ;; *) continue ;; esac
     base=${fn%_inl}
     awk -v id="$id" -v fn="$fn" -v base="$base" -v push="$ASM_PUSH" '
     $2 == fn || $2 == base { if ($3 > m[$1]) m[$1] = $3 }

@@ -2,7 +2,9 @@
  * TensorFlow Lite Micro registers (its MicroMutableOpResolver list, as of
  * the version the goldens were made with), and what this compiler does
  * with it, read from the op table itself, so the page cannot go stale
- * (ctest cli.docs_operators compares the committed page with this output).
+ * (ctest cli.docs_operators compares the committed page with this output);
+ * then the builtins of the op table TensorFlow Lite Micro does not register
+ * (TFLite-only operators we compile, checked against TFLite's kernels).
  *   te_operators > docs/operators.md */
 #include <stdio.h>
 
@@ -34,6 +36,15 @@ static const int tflm_builtins[] = {
 
 #define N_TFLM ((int)(sizeof tflm_builtins / sizeof tflm_builtins[0]))
 
+static int in_tflm(int opcode)
+{
+    int i;
+    for (i = 0; i < N_TFLM; i++)
+        if (tflm_builtins[i] == opcode)
+            return 1;
+    return 0;
+}
+
 /* What we do with an operator, from its op table entry. */
 static const char *status(int opcode)
 {
@@ -45,6 +56,30 @@ static const char *status(int opcode)
     if (def->fold)
         return "yes (folded when its inputs are constants)";
     return "yes";
+}
+
+/* One table row: name, code, what we do, int16x8 or not. */
+static void row(int opcode)
+{
+    const te_op_def *def = te_op_lookup(opcode);
+    printf("| %s | %d | %s | %s |\n", te_opcode_name(opcode), opcode, status(opcode),
+           def && def->emit && def->int16x8 ? "yes" : "no");
+}
+
+/* The op table's builtins TFLite Micro does not register, by code. */
+static void tflite_only(void)
+{
+    int code, n = 0;
+    for (code = 0; code < TE_BUILTIN_COUNT; code++) {
+        if (in_tflm(code) || !te_op_lookup(code))
+            continue;
+        if (!n++)
+            printf("\n## TFLite builtins TensorFlow Lite Micro does not register\n\n"
+                   "Compiled with the semantics of TensorFlow Lite's own kernel\n"
+                   "(tensorflow/lite/kernels); no TFLite Micro golden output exists for them.\n\n"
+                   "| operator | code | int8 | int16 |\n|---|---:|---|---|\n");
+        row(code);
+    }
 }
 
 int main(void)
@@ -62,15 +97,13 @@ int main(void)
            "this page and the op table disagree.\n\n"
            "*int8*: the operator compiles for int8 (and the other types its op file accepts),\n"
            "bit-exact with TensorFlow Lite Micro's reference kernels. *int16*: also with int16x8\n"
-           "activations (int16, zero point 0; issue 14). Operators outside this list (custom\n"
-           "operators, TFLite-only builtins) are refused with their names.\n\n"
+           "activations (int16, zero point 0; issue 14). Operators outside this page (custom\n"
+           "operators, TFLite-only builtins not listed below) are refused with their names.\n\n"
            "%d of %d compile; %d more are folded away at compile time.\n\n"
            "| operator | code | int8 | int16 |\n|---|---:|---|---|\n",
            yes, N_TFLM, folded);
-    for (i = 0; i < N_TFLM; i++) {
-        const te_op_def *def = te_op_lookup(tflm_builtins[i]);
-        printf("| %s | %d | %s | %s |\n", te_opcode_name(tflm_builtins[i]), tflm_builtins[i],
-               status(tflm_builtins[i]), def && def->emit && def->int16x8 ? "yes" : "no");
-    }
+    for (i = 0; i < N_TFLM; i++)
+        row(tflm_builtins[i]);
+    tflite_only();
     return 0;
 }

@@ -68,6 +68,10 @@ def parse_generated(path):
     for ctype, name, n in re.findall(r"^static const (\w+) (\w+)\[(\d+)\]", text, re.M):
         sizes[name] = CTYPE_BYTES.get(ctype, 4) * int(n)
     body = text[text.find("_invoke(void)"):]
+    # an op's call in a function of its own (te_emit_outlined_call): its body
+    # stands for the call
+    outlined = dict(re.findall(r"^\w+ void (\w+)\(void\)\n\{\n(.*?)^\}", text, re.M | re.S))
+    body = re.sub(r"\b(\w+)\(\);", lambda m: outlined.get(m.group(1), m.group(0)), body)
     # TE_LAYER_SLICE: an output written straight into a concatenation
     hooks = [(int(a), int(b))
              for a, b in re.findall(r"TE_LAYER_(?:DONE|SLICE)\((\d+), (\d+),", body)]

@@ -14,36 +14,6 @@
 #include "../ops/fc_layout.h"
 #include "../ops/ops.h"
 
-/* Kernels that lowering records name but the cost table (cost_table.c)
- * has no row of: their estimate is their operator's generic row, (op, *)
- * then (*, *).  unit.cost_rows checks that every registry kernel has a row
- * or is listed here or in te_cost_not_lowered, and nothing twice: a kernel
- * calibrated later (bench/calibrate_cost.sh) leaves this list. */
-const te_kernel_id te_cost_generic[] = {
-    TE_K_ADD_F32, TE_K_ADD_I32, TE_K_ADD_N_F32, TE_K_ADD_N_S8, TE_K_ADD_S16, TE_K_ARG_MAX_F32,
-    TE_K_ARG_MAX_S8, TE_K_ARG_MIN_F32, TE_K_ARG_MIN_S8, TE_K_BATCH_MATMUL_S8,
-    TE_K_BATCH_TO_SPACE_S8, TE_K_CAST, TE_K_CEIL_F32, TE_K_COMPARE_BOOL, TE_K_COMPARE_F32,
-    TE_K_COMPARE_I32, TE_K_COMPARE_I64, TE_K_COMPARE_S8, TE_K_CONV2D_DSP_S8, TE_K_CONV2D_S16,
-    TE_K_CONV2D_S16_B32, TE_K_CONV2D_S16_DSP, TE_K_CONV2D_W8_S8, TE_K_COPY_BYTES,
-    TE_K_COPY_TABLE_S8, TE_K_COS_F32, TE_K_CUMSUM_F32, TE_K_CUMSUM_S8,
-    TE_K_DEPTHWISE_CONV2D_S16, TE_K_DEPTHWISE_CONV2D_S8, TE_K_DEQUANTIZE_S16_F32,
-    TE_K_FULLY_CONNECTED_S16, TE_K_DIV_F32, TE_K_DIV_I32, TE_K_DIV_S8, TE_K_EXP_F32,
-    TE_K_FLOOR_DIV_F32, TE_K_FLOOR_F32, TE_K_FLOOR_MOD_F32, TE_K_FULLY_CONNECTED_S8,
-    TE_K_GATHER_IDX64_S8, TE_K_GATHER_ND, TE_K_GATHER_S8, TE_K_L2NORM_F32, TE_K_L2NORM_S8,
-    TE_K_L2_POOL_F32, TE_K_LOGICAL_BINARY, TE_K_LOGICAL_NOT, TE_K_LOG_F32, TE_K_LOG_SOFTMAX_S8,
-    TE_K_LSTM_S8, TE_K_MEAN_S16, TE_K_LUT_S8_MIN, TE_K_MEAN_SAME_SCALE_S16, TE_K_MINMAX_S8,
-    TE_K_MUL_S16, TE_K_NEG_F32, TE_K_POOL_AVG_S16, TE_K_POOL_MAX_S16, TE_K_PRELU_S8,
-    TE_K_QUANTIZE_F32_S16, TE_K_QUANTIZE_S16_S16, TE_K_QUANTIZE_S16_S32, TE_K_QUANTIZE_S16_S8,
-    TE_K_QUANTIZE_S32_S16, TE_K_QUANTIZE_S32_S8, TE_K_QUANTIZE_S8_S16, TE_K_QUANTIZE_S8_S32,
-    TE_K_QUANTIZE_S8_U8, TE_K_QUANTIZE_U8_S8, TE_K_REDUCE_MAX_S8, TE_K_REDUCE_MIN_S8,
-    TE_K_RELU_S16, TE_K_SIGMOID_S16, TE_K_SOFTMAX_S16, TE_K_ROUND_F32, TE_K_RSQRT_F32,
-    TE_K_SELECT_F32, TE_K_SELECT_S16, TE_K_SELECT_S8, TE_K_SIN_F32, TE_K_SOFTMAX_S8_S16,
-    TE_K_SPACE_TO_BATCH_S8, TE_K_SQRT_F32, TE_K_SQUARED_DIFFERENCE_S8, TE_K_SQUARE_F32,
-    TE_K_SUB_S8, TE_K_SVDF_S8_S16, TE_K_SVDF_S8_S16_DSP, TE_K_SVDF_S8_S8, TE_K_SVDF_S8_S8_DSP,
-    TE_K_TANH_S16,
-};
-const int te_cost_generic_size = (int)(sizeof te_cost_generic / sizeof te_cost_generic[0]);
-
 /* Registry kernels no lowering record names, so no row: the fast fully
  * connected kernels' inner helpers, and the patch stage's crop copy
  * (te_cost_patch_copy: STRIDED_SLICE's gather row). */

@@ -31,11 +31,10 @@ extern const te_cost_coef te_cost_table[];
 extern const int te_cost_table_size;
 extern const char te_cost_table_date[];
 
-/* Registry kernels without a row of their own, on purpose: those whose
- * estimate is their operator's generic row, and those no lowering record
- * names (unit.cost_rows keeps the lists and the table in step). */
-extern const te_kernel_id te_cost_generic[];
-extern const int te_cost_generic_size;
+/* Registry kernels no lowering record names, so no row on purpose.  Any
+ * other kernel without a row of its own (not calibrated yet) is estimated
+ * by its operator's generic row (te_cost_row: (op, *), then (*, *));
+ * unit.cost_rows lists those. */
 extern const te_kernel_id te_cost_not_lowered[];
 extern const int te_cost_not_lowered_size;
 

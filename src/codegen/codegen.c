@@ -573,15 +573,23 @@ static int paste_kernels(const te_emit *e, te_buf *c, te_diag *d)
 {
     const char *families[TE_K_COUNT];
     te_runtime_isa isa;
-    int i;
-    if (e->body.oom)
+    te_buf calls = {0}; /* the code that names kernels: the outlined calls and the invoke */
+    int i, rc;
+    if (e->funcs.len)
+        te_buf_append(&calls, e->funcs.s, e->funcs.len);
+    if (e->body.len)
+        te_buf_append(&calls, e->body.s, e->body.len);
+    if (e->body.oom || e->funcs.oom || calls.oom) {
+        te_buf_free(&calls);
         return te_fail(d, "out of memory in code generation");
+    }
     for (i = 0; i < e->n_kernels; i++)
         families[i] = te_kernel_get(e->kernels[i])->family;
     isa.dsp = te_target_has_dsp(e->g->target);
     isa.avx2 = te_target_has_avx2(e->g->target);
-    return te_runtime_paste(c, e->body.s ? e->body.s : "", e->body.len, families, e->n_kernels, isa,
-                            d);
+    rc = te_runtime_paste(c, calls.s ? calls.s : "", calls.len, families, e->n_kernels, isa, d);
+    te_buf_free(&calls);
+    return rc;
 }
 
 /* In a library the model calls the shared kernels, never copies of its
@@ -606,6 +614,8 @@ static int add_to_library(te_codegen_lib *lib, const te_emit *e, const char *nam
                        te_target_name(e->g->target), te_target_name(lib->target));
     lib->target = e->g->target;
     te_buf_printf(&lib->models, "%s%s", lib->n_models++ ? ", " : "", name);
+    if (e->funcs.len)
+        te_buf_append(&lib->calls, e->funcs.s, e->funcs.len);
     if (e->body.len)
         te_buf_append(&lib->calls, e->body.s, e->body.len);
     for (i = 0; i < e->n_kernels; i++) {
@@ -618,7 +628,7 @@ static int add_to_library(te_codegen_lib *lib, const te_emit *e, const char *nam
             return te_fail(d, "internal: too many kernel families in one library");
         lib->families[lib->n_families++] = fam;
     }
-    if (lib->models.oom || lib->calls.oom || e->body.oom)
+    if (lib->models.oom || lib->calls.oom || e->body.oom || e->funcs.oom)
         return te_fail(d, "out of memory in code generation");
     return 0;
 }
@@ -667,12 +677,14 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
         te_buf_append(c, e.consts.s, e.consts.len);
     if (lib)
         call_shared_kernels(c, &e.consts);
+    if (e.funcs.len)
+        te_buf_append(c, e.funcs.s, e.funcs.len);
     te_buf_printf(c, "\nint %s_invoke(void)\n{\n", o->name);
     for (i = 0; i < (p->n_regions ? p->n_regions : 1); i++) {
         char arena[96];
         te_emit_arena_name(o->name, p, i, arena, sizeof arena);
         if (!mentions_arena(&e.body, arena) && !mentions_arena(&io, arena) &&
-            !mentions_arena(&e.consts, arena))
+            !mentions_arena(&e.consts, arena) && !mentions_arena(&e.funcs, arena))
             te_buf_printf(c, "    (void)%s; /* nothing lives in %s */\n", arena,
                           p->n_regions ? "this region" : "the arena");
     }
@@ -684,7 +696,7 @@ static int codegen(te_graph *g, const te_plan *p, const te_codegen_opts *o, te_c
     emit_reset(c, g, p, o->name);
     if (io.len)
         te_buf_append(c, io.s, io.len);
-    if (h->oom || c->oom || e.consts.oom || e.body.oom || io.oom) {
+    if (h->oom || c->oom || e.consts.oom || e.body.oom || e.funcs.oom || io.oom) {
         te_fail(d, "out of memory in code generation");
         goto out;
     }
@@ -693,6 +705,7 @@ out:
     te_emit_release(&e);
     te_buf_free(&e.consts);
     te_buf_free(&e.body);
+    te_buf_free(&e.funcs);
     te_buf_free(&io);
     free(e.tensor_const);
     return rc;

@@ -33,6 +33,8 @@ typedef struct {
     const char *name;              /* model prefix for every symbol */
     te_buf consts;                 /* file-scope const arrays (flash) */
     te_buf body;                   /* statements inside NAME_invoke() */
+    te_buf funcs;                  /* functions of their own NAME_invoke calls
+                                    * (te_emit_outlined_call), after the constants */
     te_kernel_id kernels[TE_K_COUNT]; /* declared by te_emit_kernel, in order */
     int n_kernels;
     int n_consts;
@@ -114,6 +116,18 @@ te_name te_params_end(te_emit *e);
 #define TE_EMIT_LINE_MAX 159
 #define te_emit_call(e, fn, ...) te_emit_call_args(e, fn, __VA_ARGS__, (const char *)0)
 void te_emit_call_args(te_emit *e, const char *fn, ...);
+
+/* The same call in a function of its own, `static OUTLINE void NAME_<base>(void)`
+ * (te_emit_symbol), written after the constants, and a call of that function
+ * appended to NAME_invoke. `outline` is the function's storage and
+ * attributes (a macro the op file defines with te_emit_once, e.g. for
+ * noinline): a kernel inlined there is compiled with registers of its own,
+ * not among the whole invoke's. The arguments must be file-scope
+ * expressions (constants, arena and scratch pointers). */
+#define te_emit_outlined_call(e, outline, base, fn, ...) \
+    te_emit_outlined_call_args(e, outline, base, fn, __VA_ARGS__, (const char *)0)
+void te_emit_outlined_call_args(te_emit *e, const char *outline, const char *base,
+                                const char *fn, ...);
 
 /* The same for a kernel that returns nonzero on bad input (an index out of
  * range): `if (fn(arg, ...) != 0) return 1;` makes NAME_invoke fail. */

@@ -352,6 +352,26 @@ void te_emit_call_args(te_emit *e, const char *fn, ...)
     te_buf_append(&e->body, ";\n", 2);
 }
 
+void te_emit_outlined_call_args(te_emit *e, const char *outline, const char *base,
+                                const char *fn, ...)
+{
+    const te_name f = te_emit_symbol(e, base);
+    te_buf call = e->body; /* write_call writes into body: the function's, for a moment */
+    va_list ap;
+    e->body = e->funcs;
+    if (e->cur_op)
+        te_buf_printf(&e->body, "\n/* op %d: %s */\n", e->cur_op->index,
+                      te_opcode_name(e->cur_op->opcode));
+    te_buf_printf(&e->body, "%s void %s(void)\n{\n    ", outline, f.s);
+    va_start(ap, fn);
+    write_call(e, 4 + 2, fn, ap);
+    va_end(ap);
+    te_buf_append(&e->body, ";\n}\n", 4);
+    e->funcs = e->body;
+    e->body = call;
+    te_emit_stmt(e, "%s();", f.s);
+}
+
 void te_emit_call_status_args(te_emit *e, const char *fn, ...)
 {
     va_list ap;

@@ -28,27 +28,12 @@ const char *te_kernel_name(te_kernel_id id)
 
 const char *te_kernel_report_name(te_kernel_id id)
 {
-    /* the C names without their _inl (registry order), built once */
-    static char names[TE_K_COUNT][64];
-    size_t len;
     switch (id) {
     case TE_K_VIEW: return "view";
     case TE_K_UNKNOWN: return "unknown";
     case TE_K_ANY: return "*";
-    default: break;
+    default: return te_kernel_name(id);
     }
-    if (!te_kernel_get(id))
-        return "?";
-    if (!names[id][0]) {
-        len = strlen(kernels[id].name);
-        if (len > 4 && strcmp(kernels[id].name + len - 4, "_inl") == 0)
-            len -= 4;
-        if (len >= sizeof names[id])
-            len = sizeof names[id] - 1;
-        memcpy(names[id], kernels[id].name, len);
-        names[id][len] = 0;
-    }
-    return names[id];
 }
 
 int te_kernel_find(const char *s, size_t len)

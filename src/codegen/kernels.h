@@ -34,9 +34,9 @@ const te_kernel_info *te_kernel_get(te_kernel_id id);
 const char *te_kernel_name(te_kernel_id id);
 
 /* The name reports print for id (info/profile, the cost tables): the C
- * name, without the _inl of an always-inline form (the DSP depthwise
- * kernels are registered by it; the name is then its outlined twin's);
- * "view", "unknown" or "*" for the pseudo ids. */
+ * name, or "view", "unknown" or "*" for the pseudo ids.  (The DSP
+ * depthwise kernels' always-inline forms are not registry entries: their
+ * family names them <name>_inl, see op_depthwise_conv2d.c.) */
 const char *te_kernel_report_name(te_kernel_id id);
 
 /* Id of the kernel whose C name is the first len bytes of s, or -1. */

@@ -14,7 +14,9 @@
  * callee-saved FPU registers s16-s31 on a hard-float Cortex-M, rbx, rbp,
  * r12-r15 on x86-64), the patch stage's loop counters and the argument
  * words of calls with more than four (eight on x86-64: six) arguments.
- * A kernel inlined into the invoke brings its frame with it: that is its
+ * A kernel inlined into the invoke brings its frame with it, and one
+ * specialised in a function of its own (the depthwise DSP copies,
+ * te_emit_outlined_call) has that function's frame instead: either way its
  * chain's first frame, counted below. */
 #define TE_INVOKE_FRAME_ARM 160
 #define TE_INVOKE_FRAME_X64 256

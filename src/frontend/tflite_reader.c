@@ -816,106 +816,120 @@ static int dec_var_handle(reader *r, const fb_table *t, te_op *op)
     return op->opt.resource < 0 ? -1 : 0;
 }
 
-/* CALL_ONCE init_subgraph_index; IF then/else, WHILE cond/body indices. */
-static int dec_subgraphs(reader *r, const fb_table *t, te_op *op)
+/* CallOnceOptions: init_subgraph_index. */
+static int dec_call_once(reader *r, const fb_table *t, te_op *op)
 {
-    int32_t a, b = -1;
+    int32_t a;
     (void)r;
-    if (fb_i32(t, 0, 0, &a) || (op->opcode != TE_OP_CALL_ONCE && fb_i32(t, 1, 0, &b)))
+    if (fb_i32(t, 0, 0, &a))
+        return -1;
+    op->opt.subgraph[0] = a;
+    return 0;
+}
+
+/* IfOptions then/else, WhileOptions cond/body subgraph indices. */
+static int dec_two_subgraphs(reader *r, const fb_table *t, te_op *op)
+{
+    int32_t a, b;
+    (void)r;
+    if (fb_i32(t, 0, 0, &a) || fb_i32(t, 1, 0, &b))
         return -1;
     op->opt.subgraph[0] = a;
     op->opt.subgraph[1] = b;
     return 0;
 }
 
-static const struct {
-    int opcode;
-    int union_type;
-    opt_decoder decode;
-} option_kinds[] = {
-    {TE_OP_VAR_HANDLE, TE_OPT_VAR_HANDLE, dec_var_handle},
-    {TE_OP_CALL_ONCE, TE_OPT_CALL_ONCE, dec_subgraphs},
-    {TE_OP_IF, TE_OPT_IF, dec_subgraphs},
-    {TE_OP_WHILE, TE_OPT_WHILE, dec_subgraphs},
-    {TE_OP_CONV_2D, TE_OPT_CONV2D, dec_conv},
-    {TE_OP_DEPTHWISE_CONV_2D, TE_OPT_DEPTHWISE_CONV2D, dec_depthwise},
-    {TE_OP_AVERAGE_POOL_2D, TE_OPT_POOL2D, dec_pool},
-    {TE_OP_MAX_POOL_2D, TE_OPT_POOL2D, dec_pool},
-    {TE_OP_L2_POOL_2D, TE_OPT_POOL2D, dec_pool},
-    {TE_OP_FULLY_CONNECTED, TE_OPT_FULLY_CONNECTED, dec_fully_connected},
-    {TE_OP_SOFTMAX, TE_OPT_SOFTMAX, dec_softmax},
-    {TE_OP_CONCATENATION, TE_OPT_CONCATENATION, dec_concatenation},
-    {TE_OP_ADD, TE_OPT_ADD, dec_activation0},
-    {TE_OP_PACK, TE_OPT_PACK, dec_count_axis},
-    {TE_OP_MUL, TE_OPT_MUL, dec_activation0},
-    {TE_OP_RESHAPE, TE_OPT_RESHAPE, dec_reshape},
-    {TE_OP_MEAN, TE_OPT_REDUCER, dec_reducer},
-    {TE_OP_SUM, TE_OPT_REDUCER, dec_reducer},
-    {TE_OP_REDUCE_PROD, TE_OPT_REDUCER, dec_reducer},
-    {TE_OP_REDUCE_MAX, TE_OPT_REDUCER, dec_reducer},
-    {TE_OP_REDUCE_MIN, TE_OPT_REDUCER, dec_reducer},
-    {TE_OP_SQUEEZE, TE_OPT_SQUEEZE, dec_squeeze},
-    {TE_OP_STRIDED_SLICE, TE_OPT_STRIDED_SLICE, dec_strided_slice},
-    {TE_OP_TRANSPOSE_CONV, TE_OPT_TRANSPOSE_CONV, dec_transpose_conv},
-    {TE_OP_RESIZE_NEAREST_NEIGHBOR, TE_OPT_RESIZE_NEAREST_NEIGHBOR, dec_resize_nearest},
-    {TE_OP_RESIZE_BILINEAR, TE_OPT_RESIZE_BILINEAR, dec_resize_bilinear},
-    {TE_OP_ARG_MAX, TE_OPT_ARG_MAX, dec_arg_min_max},
-    {TE_OP_ARG_MIN, TE_OPT_ARG_MIN, dec_arg_min_max},
-    {TE_OP_BATCH_MATMUL, TE_OPT_BATCH_MAT_MUL, dec_batch_matmul},
-    {TE_OP_SUB, TE_OPT_SUB, dec_activation0},
-    {TE_OP_LEAKY_RELU, TE_OPT_LEAKY_RELU, dec_leaky_relu},
-    {TE_OP_GATHER, TE_OPT_GATHER, dec_gather},
-    {TE_OP_UNPACK, TE_OPT_UNPACK, dec_count_axis},
-    {TE_OP_SPLIT, TE_OPT_SPLIT, dec_num_splits},
-    {TE_OP_SPLIT_V, TE_OPT_SPLIT_V, dec_num_splits},
-    {TE_OP_SPACE_TO_DEPTH, TE_OPT_SPACE_TO_DEPTH, dec_block_size},
-    {TE_OP_DEPTH_TO_SPACE, TE_OPT_DEPTH_TO_SPACE, dec_block_size},
-    {TE_OP_MIRROR_PAD, TE_OPT_MIRROR_PAD, dec_mirror_pad},
-    {TE_OP_SVDF, TE_OPT_SVDF, dec_svdf},
-    {TE_OP_L2_NORMALIZATION, TE_OPT_L2NORM, dec_activation0},
-    {TE_OP_DIV, TE_OPT_DIV, dec_activation0},
-    {TE_OP_CUMSUM, TE_OPT_CUMSUM, dec_cumsum},
-    {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM, dec_sequence_lstm},
+/* One decoder per options table, by its BuiltinOptions union type id. */
+static const opt_decoder decoders[TE_OPT_END_] = {
+    [TE_OPT_VAR_HANDLE] = dec_var_handle,
+    [TE_OPT_CALL_ONCE] = dec_call_once,
+    [TE_OPT_IF] = dec_two_subgraphs,
+    [TE_OPT_WHILE] = dec_two_subgraphs,
+    [TE_OPT_CONV2D] = dec_conv,
+    [TE_OPT_DEPTHWISE_CONV2D] = dec_depthwise,
+    [TE_OPT_POOL2D] = dec_pool,
+    [TE_OPT_FULLY_CONNECTED] = dec_fully_connected,
+    [TE_OPT_SOFTMAX] = dec_softmax,
+    [TE_OPT_CONCATENATION] = dec_concatenation,
+    [TE_OPT_ADD] = dec_activation0,
+    [TE_OPT_PACK] = dec_count_axis,
+    [TE_OPT_MUL] = dec_activation0,
+    [TE_OPT_RESHAPE] = dec_reshape,
+    [TE_OPT_REDUCER] = dec_reducer,
+    [TE_OPT_SQUEEZE] = dec_squeeze,
+    [TE_OPT_STRIDED_SLICE] = dec_strided_slice,
+    [TE_OPT_TRANSPOSE_CONV] = dec_transpose_conv,
+    [TE_OPT_RESIZE_NEAREST_NEIGHBOR] = dec_resize_nearest,
+    [TE_OPT_RESIZE_BILINEAR] = dec_resize_bilinear,
+    [TE_OPT_ARG_MAX] = dec_arg_min_max,
+    [TE_OPT_ARG_MIN] = dec_arg_min_max,
+    [TE_OPT_BATCH_MAT_MUL] = dec_batch_matmul,
+    [TE_OPT_SUB] = dec_activation0,
+    [TE_OPT_LEAKY_RELU] = dec_leaky_relu,
+    [TE_OPT_GATHER] = dec_gather,
+    [TE_OPT_UNPACK] = dec_count_axis,
+    [TE_OPT_SPLIT] = dec_num_splits,
+    [TE_OPT_SPLIT_V] = dec_num_splits,
+    [TE_OPT_SPACE_TO_DEPTH] = dec_block_size,
+    [TE_OPT_DEPTH_TO_SPACE] = dec_block_size,
+    [TE_OPT_MIRROR_PAD] = dec_mirror_pad,
+    [TE_OPT_SVDF] = dec_svdf,
+    [TE_OPT_L2NORM] = dec_activation0,
+    [TE_OPT_DIV] = dec_activation0,
+    [TE_OPT_CUMSUM] = dec_cumsum,
+    [TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM] = dec_sequence_lstm,
 };
 
-/* Fields that are not zero when the options table is absent. */
-static void option_defaults(te_op *op)
+/* The options type each operator takes (tflite_schema.def
+ * TE_BUILTIN_TAKES), 0 when its options are not read. */
+static const unsigned char options_taken[TE_BUILTIN_COUNT] = {
+#define TE_BUILTIN_TAKES(name, tag) [TE_OP_##name] = TE_OPT_##tag,
+#include "../ir/tflite_schema.def"
+#undef TE_BUILTIN_TAKES
+};
+
+static int options_type_of(int opcode)
 {
-    if (op->opcode == TE_OP_CONV_2D || op->opcode == TE_OP_DEPTHWISE_CONV_2D ||
-        op->opcode == TE_OP_TRANSPOSE_CONV) {
+    return opcode >= 0 && opcode < TE_BUILTIN_COUNT ? options_taken[opcode] : 0;
+}
+
+/* Fields that are not zero when the options table is absent. */
+static void option_defaults(te_op *op, int taken)
+{
+    if (taken == TE_OPT_CONV2D || taken == TE_OPT_DEPTHWISE_CONV2D ||
+        taken == TE_OPT_TRANSPOSE_CONV) {
         op->opt.dilation_w = 1;
         op->opt.dilation_h = 1;
     }
-    if (op->opcode == TE_OP_RESHAPE)
+    if (taken == TE_OPT_RESHAPE)
         op->opt.new_shape_count = -1;
     op->opt.resource = -1;
     op->opt.subgraph[0] = op->opt.subgraph[1] = -1;
 }
 
+/* Decodes the builtin options by the union type the file carries, which
+ * must be the one the operator takes (options_type_of). */
 static int read_options(reader *r, const fb_table *ot, te_op *op)
 {
+    int taken = options_type_of(op->opcode);
     uint8_t type;
     fb_table t;
     int present;
-    size_t k;
-    option_defaults(op);
-    for (k = 0; k < sizeof option_kinds / sizeof option_kinds[0]; k++)
-        if (option_kinds[k].opcode == op->opcode)
-            break;
-    if (k == sizeof option_kinds / sizeof option_kinds[0])
+    option_defaults(op, taken);
+    if (!taken)
         return 0; /* options of this op are not used */
     if (fb_u8(ot, OP_OPT_TYPE, 0, &type))
         return -1;
     if (type == 0)
         return 0;
-    if (type != option_kinds[k].union_type)
+    if (type != taken)
         return te_fail(r->d,
                        "invalid model: %s (op %d): builtin_options has union type %d, expected "
-                       "%d (%s)", te_opcode_name(op->opcode), op->index, type,
-                       option_kinds[k].union_type, option_type_names[option_kinds[k].union_type]);
-    if (fb_table_field(ot, OP_OPT, option_type_names[option_kinds[k].union_type], &t, &present))
+                       "%d (%s)", te_opcode_name(op->opcode), op->index, type, taken,
+                       option_type_names[taken]);
+    if (fb_table_field(ot, OP_OPT, option_type_names[type], &t, &present))
         return -1;
-    return present ? option_kinds[k].decode(r, &t, op) : 0;
+    return present ? decoders[type](r, &t, op) : 0;
 }
 
 /* ---------------------------------------------------------------- operators */

@@ -13,6 +13,16 @@ void te_graph_free(te_graph *g)
     if (!g)
         return;
     te_patch_plan_free(g->patch);
+    if (g->base) { /* derived: its tensors past base's, and the array */
+        for (i = g->base->n_tensors; i < g->n_tensors; i++) {
+            free(g->tensors[i].name);
+            free(g->tensors[i].q.scale);
+            free(g->tensors[i].q.zero_point);
+        }
+        free(g->tensors);
+        free(g);
+        return;
+    }
     for (i = 0; i < g->n_tensors; i++) {
         free(g->tensors[i].name);
         free(g->tensors[i].q.scale);
@@ -43,6 +53,10 @@ void *te_graph_adopt(te_graph *g, void *p)
     void **grown;
     if (!p)
         return NULL;
+    if (g->base) {
+        free(p);
+        return NULL;
+    }
     grown = realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown);
     if (!grown) {
         free(p);
@@ -119,6 +133,17 @@ const char *te_opcode_name(int opcode)
 /* Checked arithmetic: the frontend bounds every tensor below 2^31 elements
  * and bytes, but these also serve tensors made by passes, so a product
  * that would overflow saturates (INT64_MAX, SIZE_MAX) instead. */
+int te_tensor_same_shape(const te_tensor *a, const te_tensor *b)
+{
+    int i;
+    if (a->rank != b->rank)
+        return 0;
+    for (i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i])
+            return 0;
+    return 1;
+}
+
 int64_t te_tensor_elems(const te_tensor *t)
 {
     int64_t n = 1;

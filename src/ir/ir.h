@@ -1,12 +1,14 @@
 /* ir.h - the in-memory graph that every pass, the planner and the code
  * emitter work on: tensors, operators with their parsed options, and what
- * the passes decide for every plan alike (views, the patch stage).  What
+ * the passes decide for every plan alike (views).  What
  * varies between plan candidates is not here: storage decisions are a
  * te_storage (storage.h), the placement is te_plan.place (plan/plan.h).
  *
  * The frontend (src/frontend) builds a te_graph from a .tflite file; nothing
  * after it looks at FlatBuffers again.  Constant tensor data points into the
- * model image, which the graph keeps alive (model_data). */
+ * model image, which the graph keeps alive (model_data).  After the passes
+ * the graph is only read: a patch stage is a graph derived from it
+ * (te_graph.base), built beside it. */
 #ifndef TE_IR_H
 #define TE_IR_H
 
@@ -85,9 +87,10 @@ typedef struct {
     int is_resource;
     const uint8_t *state_init;
 
-    /* patch-based stage (src/plan/patch.h): 0 an ordinary tensor; 1 an
-     * intermediate of the patched stage, never stored whole; 2 a region
-     * tensor of one patch, stored at slot_offset inside the stage scratch */
+    /* patch-based stage (src/plan/patch.h), set only in a graph derived
+     * for it (te_graph.base): 0 an ordinary tensor; 1 an intermediate of
+     * the patched stage, never stored whole; 2 a region tensor of one
+     * patch, stored at slot_offset inside the stage scratch */
     int patch_role;
     size_t slot_offset;
 } te_tensor;
@@ -191,7 +194,16 @@ typedef struct te_graph {
     uint8_t *model_data;   /* owned copy of the file image */
     size_t model_size;
 
-    struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned) */
+    struct te_patch_plan *patch; /* patch-based first stage, or NULL (owned); set
+                            * only on a derived graph (below) */
+    /* A graph derived from base for its patch stage (te_patch_graph,
+     * src/plan/patch.h), or NULL for a model's own graph.  A derived graph
+     * owns only its tensor array (base's tensors, copied, with the stage's
+     * roles marked, then the region tensors), the region tensors' names and
+     * quantization, and patch; everything else (operators, inputs, outputs,
+     * constant data, subgraphs) is base's, borrowed: base must outlive it
+     * and is never modified through it. */
+    const struct te_graph *base;
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
     size_t flash_limit;    /* --flash-limit: bytes of flash the generated code may
                             * take (0 = none given: no flash-for-speed trades on
@@ -211,11 +223,13 @@ typedef struct te_graph {
                             * patch stage) */
 } te_graph;
 
-/* Frees everything the graph owns (including model_data). NULL is fine. */
+/* Frees everything the graph owns (including model_data; of a derived
+ * graph, only what it owns: see te_graph.base). NULL is fine. */
 void te_graph_free(te_graph *g);
 
 /* Hands the heap buffer p to the graph, which frees it with itself;
- * returns p, or NULL (and frees p) when out of memory. */
+ * returns p, or NULL (and frees p) when out of memory or g is a derived
+ * graph (its base's buffers are not its own). */
 void *te_graph_adopt(te_graph *g, void *p);
 
 /* Helpers used everywhere. */
@@ -224,6 +238,7 @@ size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
 const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
 int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
 size_t te_tensor_bytes(const te_tensor *t);
+int te_tensor_same_shape(const te_tensor *a, const te_tensor *b); /* same rank and dims */
 /* Makes t no view. */
 void te_tensor_unalias(te_tensor *t);
 

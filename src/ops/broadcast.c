@@ -36,17 +36,6 @@ int te_bcast_check_shapes(te_diag *d, const te_op *op, const te_tensor *a, const
     return 0;
 }
 
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 int te_bcast_check_plain(te_diag *d, const te_op *op, const te_tensor *a, const te_tensor *b,
                          const te_tensor *out, int max_rank)
 {
@@ -58,7 +47,7 @@ int te_bcast_check_plain(te_diag *d, const te_op *op, const te_tensor *a, const 
         return -1;
     if (te_bcast_check_shapes(d, op, a, b, out) < 0)
         return -1;
-    if (!same_shape(a, b) && (a->rank > max_rank || b->rank > max_rank || out->rank > max_rank))
+    if (!te_tensor_same_shape(a, b) && (a->rank > max_rank || b->rank > max_rank || out->rank > max_rank))
         return te_op_fail(d, op, "broadcasting inputs of rank above %d (TFLite Micro's limit)",
                           max_rank);
     if (te_tensor_elems(out) > INT32_MAX)

@@ -78,7 +78,8 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
  * tables: the requantization entries per output channel beyond the bias
  * (counted in the constants): 12 bytes for CONV_2D (te_conv2d_dsp_s8's
  * {m, H, e}), 8 for DEPTHWISE_CONV_2D (the ring kernels' packed entries)
- * and the other weighted ops.  Figures fitted to the shared models without
+ * and the other weighted ops; the 256-byte table of an op te_lut_s8 runs
+ * (LEAKY_RELU, RELU, LOGISTIC, ...: tflm_retinaface_466a481 has 41, 10 KB).  Figures fitted to the shared models without
  * any flash-for-speed trade (arm-gcc 12 -O2, Cortex-M4) as an upper bound
  * of every one (0.3-26 KB above). */
 #define TE_FLASH_CODE_FIXED 2048
@@ -91,6 +92,7 @@ static void lower_op(const te_graph *g, const te_op *op, const te_lower_opts *o,
 #define TE_FLASH_CODE_DW_MULT 8192      /* more for a multiplier > 1 one */
 #define TE_FLASH_TABLE_CONV 12
 #define TE_FLASH_TABLE_OTHER 8
+#define TE_FLASH_TABLE_LUT 256
 #define TE_FLASH_MAX_OPCODE 256
 #define TE_FLASH_MAX_DW_VARIANTS 32
 
@@ -105,6 +107,17 @@ static int64_t family_code(int opcode)
     case TE_OP_DEPTHWISE_CONV_2D: return 0;
     default: return TE_FLASH_CODE_FAMILY;
     }
+}
+
+/* Whether op runs te_lut_s8 (a 256-byte table of its own). */
+static int runs_lut(const te_graph *g, const te_op *op)
+{
+    const te_op_def *def = te_op_lookup(op->opcode);
+    if (!def)
+        return 0;
+    if (def->variant)
+        return def->variant(g, op) == TE_K_LUT_S8;
+    return def->kernel.set && def->kernel.id == TE_K_LUT_S8;
 }
 
 int te_flash_dw_variant(const te_graph *g, const te_op *op)
@@ -149,6 +162,8 @@ int64_t te_flash_code_estimate(const te_graph *g)
         }
         if (op->opcode == TE_OP_DEPTHWISE_CONV_2D && op->in[0] >= 0 && w)
             code += dw_variant_code(g, op, dw_seen, &n_dw);
+        if (runs_lut(g, op))
+            code += TE_FLASH_TABLE_LUT;
         if (w && w->data && w->rank >= 2)
             code += (int64_t)(op->opcode == TE_OP_CONV_2D ? TE_FLASH_TABLE_CONV
                                                            : TE_FLASH_TABLE_OTHER) *

@@ -55,7 +55,8 @@ typedef struct te_lowering {
 } te_lowering;
 
 /* The records of one plan candidate: g->ops[i] at i, then the patch
- * stage's clones (g->patch->clones[c] at n_ops + c). */
+ * stage's clones (g->patch->clones[c] at n_ops + c, when g is a graph
+ * derived for its patch stage: te_patch_graph). */
 typedef struct te_lowered {
     te_lower_opts opts;
     int n_ops, n_clones;

@@ -5,16 +5,10 @@
 #include "ops.h"
 
 #include <stdint.h>
-#include <string.h>
 
 #include "../quant/quant.h"
 
 #define TE_ADD_N_LEFT_SHIFT 20
-
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    return a->rank == b->rank && memcmp(a->shape, b->shape, sizeof(int) * (size_t)a->rank) == 0;
-}
 
 /* The output rescale 2 s_in / (2^20 s_out) (TFLM's real_output_multiplier). */
 static double out_rescale(const te_tensor *in, const te_tensor *out)
@@ -57,7 +51,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
                           a ? te_dtype_name(a->type) : "(missing)");
     if (te_check_type(d, op, o, "output 0", a->type) < 0)
         return -1;
-    if (!same_shape(a, o))
+    if (!te_tensor_same_shape(a, o))
         return te_op_fail(d, op, "output 0's shape differs from input 0's");
     for (i = 1; i < op->n_in; i++) {
         const te_tensor *b = te_in(g, op, i);
@@ -65,7 +59,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
             return te_op_fail(d, op, "input %d is missing", i);
         if (te_check_type(d, op, b, "input", a->type) < 0)
             return -1;
-        if (!same_shape(a, b))
+        if (!te_tensor_same_shape(a, b))
             return te_op_fail(d, op, "input %d's shape differs from input 0's", i);
     }
     for (i = 0; i < op->n_in; i++)

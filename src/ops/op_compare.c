@@ -37,17 +37,6 @@ static int type_supported(int opcode, te_dtype t)
 }
 
 /* 1 when a and b have exactly the same shape (TFLM's HaveSameShapes). */
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 /* An int8 input's scale as TFLM's QuantizeMultiplierSmallerThanOneExp takes it. */
 static int check_s8_scale(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
 {
@@ -82,7 +71,7 @@ int te_compare_check_layout(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (te_bcast_check_shapes(d, op, a, b, o) < 0)
         return -1;
-    if (!same_shape(a, b) && (a->rank > 4 || b->rank > 4 || o->rank > 4))
+    if (!te_tensor_same_shape(a, b) && (a->rank > 4 || b->rank > 4 || o->rank > 4))
         return te_op_fail(d, op, "broadcasting inputs of rank above 4 (TFLite Micro's limit)");
     if (te_tensor_elems(o) > INT32_MAX)
         return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);

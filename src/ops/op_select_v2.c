@@ -16,17 +16,6 @@ static void extend6(const te_tensor *t, int *d)
         d[i] = i < lead ? 1 : t->shape[i - lead];
 }
 
-static int same_shape(const te_tensor *a, const te_tensor *b)
-{
-    int i;
-    if (a->rank != b->rank)
-        return 0;
-    for (i = 0; i < a->rank; i++)
-        if (a->shape[i] != b->shape[i])
-            return 0;
-    return 1;
-}
-
 static int check_shapes(te_diag *d, const te_op *op, const te_tensor *const t[3],
                         const te_tensor *o)
 {
@@ -113,7 +102,7 @@ static int emit(te_emit *e, const te_op *op)
     te_name prm, pc, px, py, po;
     if (n == 0)
         return 0;
-    flat = (same_shape(c, x) && same_shape(x, y)) || n == 1;
+    flat = (te_tensor_same_shape(c, x) && te_tensor_same_shape(x, y)) || n == 1;
     extend6(c, dc);
     extend6(x, dx);
     extend6(y, dy);

@@ -145,6 +145,10 @@ typedef struct {
 const te_op_def *te_op_find(int opcode);
 /* The definition for an opcode, emit() or not (folding), or NULL. */
 const te_op_def *te_op_lookup(int opcode);
+/* The table itself (every definition of the op files, sorted by name):
+ * te_op_at(0 .. te_op_count()-1). */
+int te_op_count(void);
+const te_op_def *te_op_at(int i);
 
 /* 1 when every input of op that is present is a constant. */
 int te_op_inputs_const(const te_graph *g, const te_op *op);

@@ -52,7 +52,8 @@ typedef struct te_patch_plan {
      * te_patch_estimate */
     int64_t code_bytes;
 
-    /* filled by te_patch_materialize(): */
+    /* filled in the derived graph's own copy (te_patch_graph; NULL / 0 in
+     * the plans the analysis and the search return): */
     te_op *clones;      /* operator clones on region tensors */
     int n_clones;
     te_patch_step *steps; /* all patches, in execution order */
@@ -86,11 +87,15 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p);
  * NULL, used by the search) when it cannot. */
 te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d);
 
-/* Adds the region tensors and operator clones of every patch to the
- * graph, places the region tensors inside the stage scratch (offsets
- * relative to it; codegen adds the scratch's arena offset) and marks the
- * stage's internal tensors as not stored.  Sets g->patch. */
-int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d);
+/* A new graph derived from g (te_graph.base: it borrows g's operators and
+ * constant data, g must outlive it) that runs p's stage patch by patch: a
+ * copy of g's tensors with the stage's internal tensors marked as not
+ * stored (patch_role 1), the region tensors of every patch added, placed
+ * inside the stage scratch (slot_offset, relative to it; codegen adds the
+ * scratch's arena offset), and its own copy of p (te_graph.patch) with the
+ * operator clones and steps.  g and p are only read.  te_graph_free()
+ * frees it (only what it owns); NULL with d set when it cannot be built. */
+te_graph *te_patch_graph(const te_graph *g, const te_patch_plan *p, te_diag *d);
 
 struct te_lowered;
 
@@ -109,7 +114,7 @@ struct te_lowered;
  * rejected stage and why).  *arena (if not NULL) gets the estimated arena
  * of the plan returned.  low: g's current lowering (the scratch of the
  * operators after a stage, the cost of each operator). */
-te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
+te_patch_plan *te_patch_search(const te_graph *g, const struct te_lowered *low,
                                const te_patch_opts *po, size_t baseline, size_t fit,
                                size_t *arena);
 
@@ -119,14 +124,14 @@ te_patch_plan *te_patch_search(te_graph *g, const struct te_lowered *low,
 int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n);
 
 /* Sets p's instruction estimates (stage_instructions, ...) by building its
- * patches on g and lowering them (low: g's lowering without patches), then
- * leaves g as it was; -1 when the patches cannot be built. */
-int te_patch_estimate(te_graph *g, const struct te_lowered *low, te_patch_plan *p);
+ * patches in a derived graph (te_patch_graph), lowering them and freeing it
+ * (low: g's lowering); -1 when the patches cannot be built. */
+int te_patch_estimate(const te_graph *g, const struct te_lowered *low, te_patch_plan *p);
 
-/* The storage decisions `before` (of g before its patch stage was
- * materialized; NULL: none) on g as patched: the stage's tensors (patch
- * roles, its output) and the new region tensors on their own. */
-struct te_storage *te_patch_storage(const te_graph *g, const struct te_storage *before);
+/* The storage decisions `before` (of dg's base; NULL: none) on dg, a
+ * derived graph with a patch stage: the stage's tensors (patch roles, its
+ * output) and the new region tensors on their own. */
+struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage *before);
 
 /* The finest grid the search tries (square grids, 2x2 up to this): an
  * 8x8 grid already runs every stage operator 64 times, and the flash

@@ -1,8 +1,10 @@
-/* patch_build.c - turns an analysed patch stage into graph objects the
- * code emitter already understands: for every patch, region tensors (the
- * original tensor with a smaller height/width, stored in the stage
- * scratch), a clone of every stage operator on them (explicit padding
- * only at the tensor border) and the crop / write-back copies between. */
+/* patch_build.c - turns an analysed patch stage into a graph derived from
+ * the model's (te_patch_graph; the model's graph is only read) holding the
+ * objects the code emitter already understands: for every patch, region
+ * tensors (the original tensor with a smaller height/width, stored in the
+ * stage scratch), a clone of every stage operator on them (explicit
+ * padding only at the tensor border) and the crop / write-back copies
+ * between. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,8 @@
 #include "patch_walk.h"
 
 typedef struct {
-    te_graph *g;
-    te_patch_plan *p;
+    te_graph *g;      /* the derived graph being built */
+    te_patch_plan *p; /* its patch plan */
     te_patch_walk *w;
     int *slot_tensor; /* original tensor -> region tensor of the current patch */
 } builder;
@@ -45,8 +47,12 @@ static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off,
             memcpy(t->q.zero_point, o->q.zero_point, sizeof(int64_t) * (size_t)o->q.count);
         }
     }
-    if (!t->name || (o->q.count > 0 && (!t->q.scale || !t->q.zero_point)))
+    if (!t->name || (o->q.count > 0 && (!t->q.scale || !t->q.zero_point))) {
+        free(t->name); /* not counted in n_tensors: te_graph_free would miss them */
+        free(t->q.scale);
+        free(t->q.zero_point);
         return -1;
+    }
     t->shape[b->w->ay[orig]] = r.y1 - r.y0;
     t->shape[b->w->ax[orig]] = r.x1 - r.x0;
     t->data = NULL;
@@ -181,61 +187,85 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
 }
 
 /* Stage intermediates are never stored whole; nothing in the stage runs in
- * place or aliases (its clones work on separate region buffers). */
-static void mark_stage(te_graph *g, const te_patch_walk *w)
+ * place or aliases (its clones work on separate region buffers).  dg: the
+ * derived graph, whose tensors are its own copies. */
+static void mark_stage(te_graph *dg, const te_patch_walk *w)
 {
     int i;
     for (i = 0; i < w->n_ops; i++) {
-        int o = g->ops[w->ops[i]].out[0];
-        te_tensor_unalias(&g->tensors[o]);
+        int o = dg->ops[w->ops[i]].out[0];
+        te_tensor_unalias(&dg->tensors[o]);
         if (o != w->s)
-            g->tensors[o].patch_role = 1;
+            dg->tensors[o].patch_role = 1;
     }
 }
 
-static int grow_graph(te_graph *g, te_patch_plan *p, int n_ops)
+/* A graph derived from g (te_graph.base) with a copy of g's tensors, room
+ * for every region tensor, and its own copy of p with room for the clones
+ * and steps; NULL when out of memory. */
+static te_graph *derive(const te_graph *g, const te_patch_plan *p)
 {
     int cells = p->grid_h * p->grid_w;
-    size_t extra = (size_t)cells * (size_t)n_ops * (TE_PATCH_MAX_IN + 1);
-    te_tensor *nt = realloc(g->tensors, sizeof *nt * ((size_t)g->n_tensors + extra + 1));
-    if (!nt)
-        return -1;
-    g->tensors = nt;
-    p->clones = calloc((size_t)cells * (size_t)n_ops + 1, sizeof *p->clones);
-    p->steps = calloc(extra + 1, sizeof *p->steps);
-    return p->clones && p->steps ? 0 : -1;
+    size_t extra = (size_t)cells * (size_t)p->n_ops * (TE_PATCH_MAX_IN + 1);
+    te_graph *dg = malloc(sizeof *dg);
+    te_patch_plan *dp = malloc(sizeof *dp);
+    if (!dg || !dp) {
+        free(dg);
+        free(dp);
+        return NULL;
+    }
+    *dg = *g;
+    dg->base = g;
+    dg->tensors = malloc(sizeof *dg->tensors * ((size_t)g->n_tensors + extra + 1));
+    *dp = *p;
+    dp->clones = calloc((size_t)cells * (size_t)p->n_ops + 1, sizeof *dp->clones);
+    dp->steps = calloc(extra + 1, sizeof *dp->steps);
+    dp->n_clones = dp->n_steps = 0;
+    dg->patch = dp;
+    if (!dg->tensors || !dp->clones || !dp->steps) {
+        te_graph_free(dg);
+        return NULL;
+    }
+    memcpy(dg->tensors, g->tensors, sizeof *dg->tensors * (size_t)g->n_tensors);
+    return dg;
 }
 
-int te_patch_materialize(te_graph *g, te_patch_plan *p, te_diag *d)
+te_graph *te_patch_graph(const te_graph *g, const te_patch_plan *p, te_diag *d)
 {
     builder b;
-    int gy, gx, i, rc = -1;
-    b.g = g;
-    b.p = p;
+    int gy, gx, i, ok = 0;
+    te_graph *dg = NULL;
     b.w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
     b.slot_tensor = calloc((size_t)g->n_tensors + 1, sizeof(int));
-    if (!b.w || !b.slot_tensor || te_patch_measure(b.w, g, p) < 0 ||
-        te_patch_micro_plan(b.w, g) == (size_t)-1 || grow_graph(g, p, p->n_ops) < 0) {
+    if (!g->base && !g->patch) /* a model's own graph, not a derived one */
+        dg = derive(g, p);
+    if (dg) /* the slot sizes, measured again: keep the MAC count right */
+        dg->patch->patched_macs = 0;
+    if (!b.w || !b.slot_tensor || !dg || te_patch_measure(b.w, g, dg->patch) < 0 ||
+        te_patch_micro_plan(b.w, g) == (size_t)-1) {
         te_fail(d, "--patch: cannot build the patch stage");
         goto out;
     }
-    p->patched_macs = 0;
-    te_patch_measure(b.w, g, p); /* slot sizes were measured: keep the MAC count right */
-    mark_stage(g, b.w);
+    b.g = dg;
+    b.p = dg->patch;
+    mark_stage(dg, b.w);
     for (gy = 0; gy < p->grid_h; gy++)
         for (gx = 0; gx < p->grid_w; gx++) {
-            if (te_patch_regions(b.w, g, gy, gx) < 0)
+            if (te_patch_regions(b.w, dg, gy, gx) < 0)
                 goto out;
             for (i = 0; i < p->n_ops; i++)
                 if (build_op(&b, i, gy * p->grid_w + gx, d) < 0)
                     goto out;
         }
-    g->patch = p;
-    rc = 0;
+    ok = 1;
 out:
     te_patch_walk_free(b.w);
     free(b.slot_tensor);
-    return rc;
+    if (!ok) {
+        te_graph_free(dg);
+        return NULL;
+    }
+    return dg;
 }
 
 void te_patch_plan_free(te_patch_plan *p)

@@ -56,36 +56,12 @@ static double model_instructions(const te_graph *g, const te_lowered *low, const
     return sum;
 }
 
-/* Takes te_patch_materialize's work off g (done or not): its region
- * tensors (from n_tensors on), clones and steps; the tensors as saved. */
-static void unbuild(te_graph *g, te_patch_plan *p, const te_tensor *saved, int n_tensors)
+te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
 {
-    int i;
-    for (i = n_tensors; i < g->n_tensors; i++) {
-        free(g->tensors[i].name);
-        free(g->tensors[i].q.scale);
-        free(g->tensors[i].q.zero_point);
-    }
-    memcpy(g->tensors, saved, sizeof *saved * (size_t)n_tensors);
-    g->n_tensors = n_tensors;
-    for (i = 0; i < p->n_clones; i++) {
-        free(p->clones[i].in);
-        free(p->clones[i].out);
-    }
-    free(p->clones);
-    free(p->steps);
-    p->clones = NULL;
-    p->steps = NULL;
-    p->n_clones = p->n_steps = 0;
-    g->patch = NULL;
-}
-
-te_storage *te_patch_storage(const te_graph *g, const te_storage *before)
-{
-    te_storage *st = te_storage_new(g);
+    te_storage *st = te_storage_new(dg);
     int t;
     for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
-        if (!g->tensors[t].patch_role && t != g->patch->out_tensor)
+        if (!dg->tensors[t].patch_role && t != dg->patch->out_tensor)
             st->t[t] = before->t[t];
     return st;
 }
@@ -143,28 +119,27 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
     return sum;
 }
 
-int te_patch_estimate(te_graph *g, const te_lowered *low, te_patch_plan *p)
+int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p)
 {
     const char *cm = te_cost_model_name(g->target);
-    int n_tensors = g->n_tensors, rc = -1, i;
-    te_tensor *save = malloc(sizeof *save * ((size_t)n_tensors + 1));
+    int rc = -1, i;
     te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    te_graph *dg;
     te_diag d = {{0}, 0};
-    if (save && w && !g->patch) {
-        memcpy(save, g->tensors, sizeof *save * (size_t)n_tensors);
+    if (w) {
         p->stage_instructions = 0;
         for (i = 0; i < w->n_ops; i++)
             p->stage_instructions +=
                 te_cost_op_estimate(cm, &g->ops[w->ops[i]], te_lowered_find(low, g, &g->ops[w->ops[i]]));
         p->model_instructions = model_instructions(g, low, cm);
-        if (te_patch_materialize(g, p, &d) == 0) {
-            p->patched_instructions = patched_instructions(g, low, p, cm);
-            p->code_bytes = te_patch_code_bytes(g, p);
+        dg = te_patch_graph(g, p, &d);
+        if (dg) {
+            p->patched_instructions = patched_instructions(dg, low, dg->patch, cm);
+            p->code_bytes = te_patch_code_bytes(dg, dg->patch);
             rc = p->patched_instructions < 0 ? -1 : 0;
         }
-        unbuild(g, p, save, n_tensors);
+        te_graph_free(dg);
     }
-    free(save);
     te_patch_walk_free(w);
     return rc;
 }
@@ -255,7 +230,7 @@ static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_p
                 k, n, n, arena, best_arena, fit ? ", and above the limit" : "");
 }
 
-te_patch_plan *te_patch_search(te_graph *g, const te_lowered *low, const te_patch_opts *po,
+te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
     te_patch_plan *best = NULL;

@@ -83,8 +83,9 @@ struct te_plan {
     te_storage *own_st;    /* the graph's views alone, when low gave none */
     te_tensor_place *place; /* by tensor id: where each tensor lives */
     const struct te_patch_plan *stage; /* the patch stage it runs patch by patch:
-                                        * g->patch, a trial stage of the patch
-                                        * search, or NULL */
+                                        * g->patch (g derived for it:
+                                        * te_patch_graph), a trial stage of
+                                        * the patch search, or NULL */
     unsigned char *patch_role; /* by tensor id: te_tensor.patch_role in that
                                 * stage (0 ordinary, 1 stage intermediate,
                                 * 2 region tensor) */
@@ -105,7 +106,7 @@ te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
 te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d);
 /* The quick plan of g if its first stage->n_ops live operators ran patch by
- * patch as `stage` (not materialized: g has no patch stage), for the patch
+ * patch as `stage` (not built: g has no patch stage), for the patch
  * search.  low's storage must give the stage's outputs storage of their own. */
 struct te_patch_plan;
 te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,

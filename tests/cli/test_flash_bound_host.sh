@@ -7,15 +7,21 @@
 # Two compiles per model, all models (a few minutes).  Skips (77) without
 # the shared models or a host C compiler.
 #
-# Known over the bound (printed, not counted as failures; remove a model
-# once it fits): on x86-64-v3, himax_fastest_coco_relu6 (487,054 bytes for
-# a 480,198 bound, no trade taken: the AVX2 layouts' padding, 9 depthwise
-# taps stored as 10, channels in blocks of 8/16, 16 bytes of requantization
-# per channel, and 27 KB of AVX2 code); on generic, tflm_retinaface_466a481
-# (576,090 for 574,893: te_conv2d_w8_s8's 16-byte-a-channel tables and code
-# beyond the base estimate, no trade taken).
+# Known over the bound (printed, not counted as failures; a known model
+# that fits fails the test, so the list stays true: remove it then): on
+# x86-64-v3, himax_fastest_coco_relu6 (487,054 bytes for a 480,198 bound,
+# no trade taken).  Its weight padding is not what puts it over: the
+# requantization tables (16 bytes a channel, as every int8 kernel of every
+# target stores them) and the params take 96 KB of the 122 KB the bound
+# leaves beside the weights; the AVX2 kernels' code 20 KB (te_depthwise_avx2_s8
+# 10.5 KB, of which its 7x7 loop, unused by himax, 3.6 KB) and the weight
+# padding 4.1 KB (depthwise: 9 taps stored as 10, channels in blocks of 16,
+# 3.6 KB; convolutions 0.5 KB).  With no padding at all (the padded layers
+# on te_conv2d_w8_s8 and the portable depthwise kernels) it is 487,438:
+# more code.  Without the 7x7 loop it is 483,438; unpadded AVX2 layouts on
+# top would bring it to about 479,400.
 set -u
-known_over=" x86-64-v3:himax_fastest_coco_relu6 generic:tflm_retinaface_466a481 "
+known_over=" x86-64-v3:himax_fastest_coco_relu6 "
 te=$1 src=$2
 models=$src/../shared/models
 cc=${CC:-cc}
@@ -42,6 +48,10 @@ for target in generic x86-64-v3; do
     flash=$(size "$work/gen/net.o" | awk 'NR == 2 { print $1 + $2 }')
     if [ "$flash" -le "$bound" ]; then
       pass=$((pass + 1))
+      case $known_over in *" $target:$m "*)
+        echo "FAIL: $m ($target) fits (flash $flash <= $bound): remove it from known_over"
+        fail=$((fail + 1)) ;;
+      esac
     elif case $known_over in *" $target:$m "*) true ;; *) false ;; esac; then
       echo "KNOWN: $m ($target): flash $flash > 1.25 x $w + 32768 = $bound"
     else
