@@ -49,14 +49,22 @@ int64_t te_flash_reserve(const te_graph *g)
     return g->flash_limit ? 0 : DEFAULT_RESERVE;
 }
 
+int64_t te_flash_patch_allowance(const te_graph *g)
+{
+    return g->flash_limit ? 0 : 32768 + te_flash_const_bytes(g) / 4;
+}
+
 /* The patch stage's code (patch.h: te_patch_code_bytes) is charged before
- * the trades: it is what the arena asked for. */
+ * the trades, what the patch allowance does not cover: it is what the
+ * arena asked for. */
 static int64_t trade_budget_uncached(const te_graph *g)
 {
     const int64_t limit = te_flash_limit(g);
     int64_t left = limit - te_flash_base_estimate(g) - te_flash_reserve(g);
-    if (g->patch)
-        left -= te_patch_code_bytes(g, g->patch);
+    if (g->patch) {
+        int64_t code = te_patch_code_bytes(g, g->patch) - te_flash_patch_allowance(g);
+        left -= code > 0 ? code : 0;
+    }
     return left < 0 ? 0 : left;
 }
 

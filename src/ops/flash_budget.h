@@ -31,8 +31,13 @@ int64_t te_flash_limit(const te_graph *g);
 /* Bytes the default limit keeps free for the estimates' error (4 KiB; 0
  * under --flash-limit). */
 int64_t te_flash_reserve(const te_graph *g);
+/* The flash a patch stage may add beyond the default limit (0 under
+ * --flash-limit): 32 KiB + 0.25 x the constants.  Asking for patches asks
+ * to trade flash for SRAM; --flash-limit states the limit instead. */
+int64_t te_flash_patch_allowance(const te_graph *g);
 /* Bytes the trades may take: the limit minus the base estimate, the
- * reserve and the patch stage's code (>= 0). */
+ * reserve and the patch stage's code beyond te_flash_patch_allowance
+ * (>= 0). */
 int64_t te_flash_trade_budget(const te_graph *g);
 
 /* One depthwise DSP call specialised (inlined) instead of calling the

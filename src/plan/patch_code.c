@@ -114,5 +114,6 @@ int64_t te_patch_code_floor(const te_graph *g, const te_patch_plan *p)
 
 int64_t te_patch_flash_left(const te_graph *g)
 {
-    return te_flash_limit(g) - te_flash_base_estimate(g) - te_flash_reserve(g);
+    return te_flash_limit(g) + te_flash_patch_allowance(g) - te_flash_base_estimate(g) -
+           te_flash_reserve(g);
 }
