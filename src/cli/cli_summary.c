@@ -10,6 +10,7 @@
 #include "../api/api_internal.h"
 #include "../api/cost_model.h"
 #include "../ir/target.h"
+#include "../ops/flash_budget.h"
 #include "cli.h"
 
 #define SLOWEST 3
@@ -55,6 +56,9 @@ void cli_print_patch_cost(FILE *f, const te_model *m, const char *label)
             100.0 * (double)(p->patched_macs - p->stage_macs) / (double)(macs ? macs : 1),
             100.0 * extra / (p->model_instructions > 0 ? p->model_instructions : 1.0), extra,
             te_cost_model_name(m->g->target), (long long)p->code_bytes);
+    if (te_flash_patch_allowance(m->g))
+        fprintf(f, " (up to %lld bytes over the default flash budget allowed for patches)",
+                (long long)te_flash_patch_allowance(m->g));
     if (p->code_bytes > te_patch_flash_left(m->g))
         fprintf(f, ", over the flash budget by %lld",
                 (long long)(p->code_bytes - te_patch_flash_left(m->g)));

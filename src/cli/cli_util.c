@@ -159,8 +159,10 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      region, placed by NAME_<REGION>_ATTR (empty by default)\n"        \
     "  --patch MODE        patch-based first stage: off (default), auto (the split and\n"     \
     "                      grid with the smallest arena whose patches' code fits the flash\n" \
-    "                      budget and whose cost --max-recompute allows), or K:HxW (the\n"    \
-    "                      first K operators over an H x W grid of the stage output)\n"       \
+    "                      budget and whose cost --max-recompute allows; without\n"           \
+    "                      --flash-limit, patches may add 32 KiB + 0.25 x the weights\n"      \
+    "                      beyond the default budget), or K:HxW (the first K operators\n"    \
+    "                      over an H x W grid of the stage output)\n"                        \
     "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
     "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
     "                      the target's cost model), in percent of the model's (default 200)\n"   \

@@ -105,12 +105,12 @@ static void print_json(FILE *f, const char *path, const te_model *m)
         fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
                    "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
                    "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
-                   "\"flash_left\": %lld},\n",
+                   "\"flash_left\": %lld, \"flash_patch_allowance\": %lld},\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 g->patch->patched_instructions - g->patch->stage_instructions,
                 g->patch->model_instructions, (long long)g->patch->code_bytes,
-                (long long)te_patch_flash_left(g));
+                (long long)te_patch_flash_left(g), (long long)te_flash_patch_allowance(g));
     else
         fprintf(f, "  \"patch\": null,\n");
     fprintf(f, "  \"inputs\": ");

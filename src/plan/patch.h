@@ -51,6 +51,9 @@ typedef struct te_patch_plan {
     /* flash bytes the patches' code takes (te_patch_code_bytes), set by
      * te_patch_estimate */
     int64_t code_bytes;
+    /* stack bound (optimised builds) of the plan's kernels, layer-by-layer
+     * and clones (codegen/stack_bound.h), set by te_patch_estimate */
+    size_t stack_bytes;
 
     /* filled in the derived graph's own copy (te_patch_graph; NULL / 0 in
      * the plans the analysis and the search return): */
@@ -138,6 +141,11 @@ struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage 
  * budget refuses the finer grids of most stages. */
 #define TE_PATCH_MAX_GRID 8
 
+/* The stack (optimised builds) the project promises an invoke stays within:
+ * --patch auto keeps no plan whose kernels' stack bound exceeds it and the
+ * layer-by-layer one (it would trade stack for arena silently). */
+#define TE_PATCH_STACK_PROMISE 2048
+
 /* Estimated flash bytes of p's patches (p materialized: its clones and
  * steps): each clone and crop copy one kernel call (runtime/
  * te_kernel_code.def's call bytes, the target's cost model), each distinct
@@ -151,7 +159,8 @@ int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p);
  * may have at the flash left / the bytes of a call. */
 int64_t te_patch_code_floor(const te_graph *g, const te_patch_plan *p);
 /* Flash the patches may take: the flash limit (--flash-limit, else 1.25 x
- * the constants + 32 KiB) less the model's constants and code
+ * the constants + 32 KiB, plus te_flash_patch_allowance) less the
+ * model's constants and code
  * (te_flash_base_estimate) and, under the default limit, the 4 KiB kept
  * free for the estimates' error; may be negative.  The speed trades of
  * flash_budget.h get what the patches leave of it. */

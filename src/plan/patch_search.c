@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../api/cost_model.h"
+#include "../codegen/stack_bound.h"
 #include "../ops/lowering.h"
 #include "patch.h"
 #include "patch_walk.h"
@@ -66,6 +67,16 @@ te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
     return st;
 }
 
+/* Adds kernel k to ids (no repeats, no views; at most TE_K_COUNT). */
+static void add_kernel(te_kernel_id *ids, int *n, te_kernel_id k)
+{
+    int j;
+    for (j = 0; j < *n && ids[j] != k; j++)
+        ;
+    if (k != TE_K_VIEW && j == *n && *n < TE_K_COUNT)
+        ids[(*n)++] = k;
+}
+
 /* A clone's lowering and cost depend on its operator and its signature
  * (te_patch_clone_signature: region shapes, explicit padding, place). */
 typedef struct {
@@ -79,7 +90,8 @@ typedef struct {
  * of memory.  Clones of one operator on regions of the same shapes are
  * lowered once (the cells inside the grid all have the same). */
 static double patched_instructions(const te_graph *g, const te_lowered *low,
-                                   const te_patch_plan *p, const char *cm)
+                                   const te_patch_plan *p, const char *cm,
+                                   te_kernel_id *ids, int *n_ids)
 {
     te_storage *patched = te_patch_storage(g, low->opts.st);
     te_lower_opts o = low->opts;
@@ -108,6 +120,7 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
                 te_lower_op(g, c, &o, &l);
                 e->cost = te_cost_op_estimate(cm, c, &l);
                 n_cache++;
+                add_kernel(ids, n_ids, l.kernel);
             }
             sum += cache[j].cost;
         } else {
@@ -117,6 +130,28 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
     te_storage_free(patched);
     free(cache);
     return sum;
+}
+
+/* The kernels g's operators call layer by layer (no repeats; room left
+ * for the copy). */
+static int layer_kernels(const te_graph *g, const te_lowered *low, te_kernel_id *ids)
+{
+    int i, n = 0;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_lowering *l = g->ops[i].dead ? NULL : te_lowered_find(low, g, &g->ops[i]);
+        if (l)
+            add_kernel(ids, &n, l->kernel);
+    }
+    return n;
+}
+
+/* The stack bound (optimised builds) a patched plan may reach: the layer-by-
+ * layer one or the 2 KiB the project promises, whichever is larger. */
+static size_t stack_allowed(const te_graph *g, const te_lowered *low)
+{
+    te_kernel_id ids[TE_K_COUNT];
+    size_t lbl = te_stack_bound_kernels(ids, layer_kernels(g, low, ids), g->target).opt;
+    return lbl > TE_PATCH_STACK_PROMISE ? lbl : TE_PATCH_STACK_PROMISE;
 }
 
 int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p)
@@ -134,8 +169,12 @@ int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p
         p->model_instructions = model_instructions(g, low, cm);
         dg = te_patch_graph(g, p, &d);
         if (dg) {
-            p->patched_instructions = patched_instructions(dg, low, dg->patch, cm);
+            te_kernel_id ids[TE_K_COUNT];
+            int n_ids = layer_kernels(g, low, ids);
+            add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
+            p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
             p->code_bytes = te_patch_code_bytes(dg, dg->patch);
+            p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
             rc = p->patched_instructions < 0 ? -1 : 0;
         }
         te_graph_free(dg);
@@ -197,7 +236,7 @@ static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *
  * flash the patches may take (te_patch_flash_left). */
 static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
                          size_t arena, size_t baseline, size_t best_arena, size_t fit,
-                         double model, int64_t flash)
+                         double model, int64_t flash, size_t stack)
 {
     if (!po->explain)
         return;
@@ -216,6 +255,10 @@ static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_p
         explain(po, "first %d operators, %dx%d: arena %zu, but patches add ~%lld bytes of code, "
                     "over the flash budget by %lld", k, n, n, arena, (long long)p->code_bytes,
                 (long long)(p->code_bytes - flash));
+    else if (p->patched_instructions > 0 && p->stack_bytes > stack)
+        explain(po, "first %d operators, %dx%d: arena %zu, but its kernels may need %zu bytes of "
+                    "stack, over %zu (layer by layer, or 2 KiB)", k, n, n, arena,
+                p->stack_bytes, stack);
     else if (p->patched_instructions > 0 && extra_of(p) > po->max_recompute * model)
         explain(po, "first %d operators, %dx%d: arena %zu, but over --max-recompute by %.0f%% "
                     "(+%.0f%% instructions, %.0f%% allowed)",
@@ -238,6 +281,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     double model = model_instructions(g, low, te_cost_model_name(g->target));
     double budget = po->max_recompute * model;
     const int64_t flash = te_patch_flash_left(g);
+    const size_t stack = stack_allowed(g, low);
     int n_live = 0, k, n, i, refused_from = 0;
     char why[256], refused[256] = "";
     for (i = 0; i < g->n_ops; i++)
@@ -261,20 +305,20 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
             size_t arena = (size_t)-1;
             if (!p) {
                 if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
-                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model, flash);
+                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model, flash, stack);
                 continue;
             }
             p->code_bytes = te_patch_code_floor(g, p); /* until estimated */
             if (p->code_bytes <= flash) /* the clones' calls alone fit */
                 arena = estimate_arena(g, low, p);
             if (arena < baseline && may_win(arena, best_arena, fit) &&
-                te_patch_estimate(g, low, p) == 0 && p->code_bytes <= flash &&
+                te_patch_estimate(g, low, p) == 0 && p->code_bytes <= flash && p->stack_bytes <= stack &&
                 extra_of(p) <= budget && better(arena, extra_of(p), best, best_arena, fit)) {
                 te_patch_plan_free(best);
                 best = p;
                 best_arena = arena;
             } else {
-                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, flash);
+                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, flash, stack);
                 te_patch_plan_free(p);
             }
         }
