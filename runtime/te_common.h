@@ -510,6 +510,22 @@ TE_AVX2_FN __m256i te_avx2_rq8(__m256i a, const int32_t *r)
 }
 /* te:end */
 
+/* te:section te_avx2_rq_exact */
+/* te_avx2_rq's exact form (fast_rq 0) out of line, for a kernel that keeps
+ * the rare path (layers the fast form cannot take) out of its pixel loop. */
+static TE_UNUSED TE_AVX2_ATTR __attribute__((noinline, cold)) __m256i
+te_avx2_rq_exact(int32_t output_offset, __m256i a, const int32_t *r)
+{
+    int32_t v[8];
+    int l;
+    _mm256_storeu_si256((__m256i *)(void *)v, a);
+    for (l = 0; l < 8; l++)
+        v[l] = (int32_t)((uint32_t)te_mul_by_quant_mult(v[l], r[8 + l], (int)r[16 + l]) +
+                         (uint32_t)output_offset);
+    return _mm256_loadu_si256((const __m256i *)(const void *)v);
+}
+/* te:end */
+
 /* te:section te_avx2_rq */
 /* The 8 lanes' requantization of accumulator a (int8 weights, bias not
  * doubled): the fast form on a doubled (2a wraps as the doubled weights' sum

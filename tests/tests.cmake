@@ -70,7 +70,7 @@ include(tests/cmake/cmake_tests.cmake)
 # data, no QEMU) is skipped here.
 foreach(pair qemu.stack.patch_O2:300 qemu.stack.patch_O0:300 qemu.stack.O0:85 qemu.stack.O2:60
              cli.patch_search:100 golden.portability:100 qemu.conformance.m4_Os:75
-             qemu.conformance.m7:40 cli.flash_bound_host:55 cli.flash_bound:45 cli.code_bound:40
+             qemu.conformance.m7:40 cli.flash_bound_host:55 cli.flash_bound:90 cli.code_bound:40
              golden.memory_targets:30 golden.patch_auto.himax_fastest_coco_relu6:60
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:60
              golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:40)

@@ -62,13 +62,15 @@ fi
 ls "$tmp"/*/*.ci >/dev/null 2>&1 && levels= # kept from an earlier run
 for o in $levels; do
     grp=arm_opt; [ "$o" = -O0 ] && grp=arm_o0
-    compile $grp "$ARMCC" $common -mcpu=cortex-m0plus -mthumb $o $arm_files
-    compile $grp "$ARMCC" $common -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard \
-        -DTE_TARGET_DSP $o $arm_files
-    compile $grp "$ARMCC" $common -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard \
-        -DTE_TARGET_DSP $o $arm_files
+    if [ -n "$arm_files" ]; then # ($ONLY x86 kernels: no Arm file)
+        compile $grp "$ARMCC" $common -mcpu=cortex-m0plus -mthumb $o $arm_files
+        compile $grp "$ARMCC" $common -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard \
+            -DTE_TARGET_DSP $o $arm_files
+        compile $grp "$ARMCC" $common -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard \
+            -DTE_TARGET_DSP $o $arm_files
+    fi
     grp=x64_opt; [ "$o" = -O0 ] && grp=x64_o0
-    compile $grp "$HOSTCC" $common -march=x86-64-v3 -DTE_TARGET_AVX2 $o $x64_files
+    [ -z "$x64_files" ] || compile $grp "$HOSTCC" $common -march=x86-64-v3 -DTE_TARGET_AVX2 $o $x64_files
 done
 
 # One line per function and call graph: "group function depth".

@@ -14,9 +14,10 @@
  * offset folded into the bias (padding taps read the zero point, which then
  * contributes nothing), the fast requantization entries
  * (te_convfam_fast_requant), and
- *  - w: int8 [blocks16][pairs][16][2]: per block of 16 channels and pair
- *    of taps (2j, 2j + 1), taps numbered ky * k_w + kx, the 16 channels'
- *    two weights (zero past in_c and past the last tap);
+ *  - w: int8 [blocks16][taps * 16]: per block of 16 channels each pair of
+ *    taps (2j, 2j + 1), taps numbered ky * k_w + kx, as [16][2] (the 16
+ *    channels' two weights), then an odd last tap alone as [16] (zero past
+ *    in_c);
  *  - qr: int32 [blocks8][4][8]: per block of 8 channels the 8 biases and
  *    the rows m, H, e of the fast entries (without fast_rq: bias, mult,
  *    shift).
@@ -53,6 +54,24 @@ typedef struct {
 /* te:section te_depthwise_avx2_s8 */
 TE_KERNEL void te_depthwise_avx2_s8(const te_depthwise_avx2_params *p, const int8_t *input,
                                     const int8_t *w, const int32_t *qr, int8_t *output);
+/* te:end */
+
+/* te:section te_depthwise_avx2_s8_3x3 */
+/* The same for a 3x3 filter with dil_w 1 (only its loop pasted). */
+TE_KERNEL void te_depthwise_avx2_s8_3x3(const te_depthwise_avx2_params *p, const int8_t *input,
+                                        const int8_t *w, const int32_t *qr, int8_t *output);
+/* te:end */
+
+/* te:section te_depthwise_avx2_s8_5x5 */
+/* The same for a 5x5 filter with dil_w 1 (only its loop pasted). */
+TE_KERNEL void te_depthwise_avx2_s8_5x5(const te_depthwise_avx2_params *p, const int8_t *input,
+                                        const int8_t *w, const int32_t *qr, int8_t *output);
+/* te:end */
+
+/* te:section te_depthwise_avx2_s8_7x7 */
+/* The same for a 7x7 filter with dil_w 1 (only its loop pasted). */
+TE_KERNEL void te_depthwise_avx2_s8_7x7(const te_depthwise_avx2_params *p, const int8_t *input,
+                                        const int8_t *w, const int32_t *qr, int8_t *output);
 /* te:end */
 
 #endif

@@ -370,13 +370,15 @@ void te_convfam_gemm_avx2_layout(int out_c, int k_pad, int fast, const int16_t *
 void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, int fast, const int16_t *w16,
                                int8_t *w_out)
 {
-    const int pairs = (taps + 1) / 2, blocks = (c + 15) / 16;
+    const int blocks = (c + 15) / 16;
+    const int odd_last = taps % 2 ? taps - 1 : -1; /* stored alone: [16] */
     int ch, t;
-    for (ch = 0; ch < blocks * 16 * pairs * 2; ch++)
+    for (ch = 0; ch < blocks * 16 * taps; ch++)
         w_out[ch] = 0;
     for (ch = 0; ch < c; ch++)
         for (t = 0; t < taps; t++)
-            w_out[((long)(ch / 16) * pairs + t / 2) * 32 + (ch % 16) * 2 + t % 2] =
+            w_out[(long)(ch / 16) * taps * 16 + (t / 2) * 32 +
+                  (t == odd_last ? ch % 16 : (ch % 16) * 2 + t % 2)] =
                 (int8_t)avx2_undouble(fast, w16[(long)ch * k_pad + t]);
 }
 

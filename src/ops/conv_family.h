@@ -79,8 +79,8 @@ void te_convfam_gemm_avx2_layout(int out_c, int k_pad, int fast, const int16_t *
 
 /* te_depthwise_avx2_s8's weights (target x86-64-v3) from a
  * te_convfam_gemm_prepare of the filter read as [c][taps] (w16: rows of
- * k_pad; fast: as above): w_out int8 [blocks16][pairs][16][2], pairs =
- * (taps + 1) / 2, zero past c and past the last tap
+ * k_pad; fast: as above): w_out int8 [blocks16][taps * 16], the pairs of
+ * taps as [16][2], an odd last tap alone as [16], zero past c
  * (runtime/te_depthwise_avx2.h). */
 void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, int fast, const int16_t *w16,
                                int8_t *w_out);

@@ -519,6 +519,17 @@ static void choose(const te_graph *g, const te_op *op, int inplace, dw_plan *p)
     }
 }
 
+/* The AVX2 depthwise entry for p's filter: a square 3x3, 5x5 or 7x7
+ * without horizontal dilation has its own (only its loop is pasted). */
+static te_kernel_id avx2_dw_kernel(const dw_plan *p)
+{
+    const int k = p->d_w == 1 && p->k_h == p->k_w ? p->k_h : 0;
+    return k == 3   ? TE_K_DEPTHWISE_AVX2_S8_3X3
+           : k == 5 ? TE_K_DEPTHWISE_AVX2_S8_5X5
+           : k == 7 ? TE_K_DEPTHWISE_AVX2_S8_7X7
+                    : TE_K_DEPTHWISE_AVX2_S8;
+}
+
 static te_kernel_id kind_kernel(const dw_plan *p)
 {
     static const te_kernel_id kernels[] = {
@@ -533,7 +544,7 @@ static te_kernel_id kind_kernel(const dw_plan *p)
     if (p->kind == DW_DSP_NHWC)
         return TE_K_DEPTHWISE_DSP_NHWC_S8;
     if (p->kind == DW_AVX2)
-        return TE_K_DEPTHWISE_AVX2_S8;
+        return avx2_dw_kernel(p);
     if (p->kind == DW_AVX2_CONV)
         return TE_K_CONV2D_AVX2_S8;
     if (p->kind == DW_DSP_CONV)
@@ -799,14 +810,14 @@ static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
     const te_tensor *b = op->n_in > 2 && op->in[2] >= 0 ? te_in(g, op, 2) : NULL;
-    const int c = p->in_c * p->mult, taps = p->k_h * p->k_w, pairs = (taps + 1) / 2;
+    const int c = p->in_c * p->mult, taps = p->k_h * p->k_w;
     const int kp = (taps + 7) / 8 * 8, b16 = (c + 15) / 16;
     const int8_t *wd = (const int8_t *)w->data;
     te_convfam_gemm_spec spec;
     int8_t *wc = malloc((size_t)c * (size_t)taps);
     int16_t *w16 = malloc(sizeof(int16_t) * (size_t)(c + 3) / 4 * 4 * (size_t)kp);
     int8_t *wa = malloc((size_t)b16 * 16 * (size_t)kp);
-    int8_t *wo = calloc((size_t)b16 * (size_t)pairs * 32, 1);
+    int8_t *wo = calloc((size_t)b16 * (size_t)taps * 16, 1);
     int32_t *q = malloc(sizeof(int32_t) * (size_t)(c + 3) / 4 * 16);
     int32_t *qa = calloc((size_t)b16 * 64, sizeof(int32_t));
     int32_t *ms = malloc(sizeof(int32_t) * (size_t)c * 2);
@@ -840,7 +851,7 @@ static int avx2_consts(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo
         goto out;
     }
     te_convfam_dw_avx2_layout(c, taps, kp, *fast, w16, wo);
-    *wt = te_emit_const_i8(e, wo, (size_t)b16 * (size_t)pairs * 32, "weights_packed");
+    *wt = te_emit_const_i8(e, wo, (size_t)b16 * (size_t)taps * 16, "weights_packed");
     *qr = te_emit_const_i32(e, qa, (size_t)b16 * 64, "requant");
     rc = 0;
 out:
@@ -854,14 +865,15 @@ out:
     return rc;
 }
 
-/* te_depthwise_avx2_s8(p, in, w, qr, out), in and out the same in place;
+/* te_depthwise_avx2_s8(p, in, w, qr, out) (or its entry for p's filter,
+ * avx2_dw_kernel), in and out the same in place;
  * DW_AVX2_CONV: te_conv2d_avx2_s8(p, in, w, qr, out), one input channel,
  * the multiplier's outputs as the convolution's output channels. */
 static int emit_avx2(te_emit *e, const te_op *op, const dw_plan *p, int32_t lo, int32_t hi)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
     const int conv = p->kind == DW_AVX2_CONV;
-    const te_kernel_id kernel = conv ? TE_K_CONV2D_AVX2_S8 : TE_K_DEPTHWISE_AVX2_S8;
+    const te_kernel_id kernel = conv ? TE_K_CONV2D_AVX2_S8 : avx2_dw_kernel(p);
     te_name wt, qr, x, y, prm;
     int fast;
     if (avx2_consts(e, op, p, lo, hi, &wt, &qr, &fast))

@@ -91,6 +91,21 @@ static E2E_UNUSED int e2e_remove_dir(const char *dir)
     return system(cmd) != 0 ? -1 : 0;
 }
 
+/* Compiles model (and frees it): 1 when it compiles and expect is NULL, or
+ * when it is refused with a message containing expect; otherwise 0, with
+ * the message printed. */
+static E2E_UNUSED int e2e_compiles(uint8_t *model, size_t size, const char *expect)
+{
+    char err[512] = "";
+    te_generated *gen = te_compile_memory(model, size, "net", NULL, err, sizeof err);
+    int ok = expect ? gen == NULL && strstr(err, expect) != NULL : gen != NULL;
+    if (!ok)
+        printf("  expected %s, got: %s\n", expect ? expect : "success", err);
+    te_generated_free(gen);
+    free(model);
+    return ok;
+}
+
 /* Runs the model on inputs in[i] (in_bytes[i] each) and reads output i into
  * out[i] (out_bytes[i] expected).  0 on success; -1 with a message printed. */
 static E2E_UNUSED int e2e_run(const uint8_t *model, size_t size, int n_in, const void *const *in,

@@ -350,18 +350,6 @@ static void test_e2e(void)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-static int compiles(uint8_t *model, size_t size, const char *expect)
-{
-    char err[512] = "";
-    te_generated *gen = te_compile_memory(model, size, "net", NULL, err, sizeof err);
-    int ok = expect ? gen == NULL && strstr(err, expect) != NULL : gen != NULL;
-    if (!ok)
-        printf("  expected %s, got: %s\n", expect ? expect : "success", err);
-    te_generated_free(gen);
-    free(model);
-    return ok;
-}
-
 /* One binary op on inputs of type `type` and shapes sa / sb. */
 static uint8_t *binary_model(int code, int type, int out_type, const int32_t *sa, int ra,
                              const int32_t *sb, int rb, const int32_t *so, int ro, float scale,
@@ -393,21 +381,21 @@ static void test_refusals(void)
     size_t n;
     uint8_t *m;
     m = binary_model(TE_OP_GREATER, TFLB_INT8, TFLB_BOOL, s2, 2, s2, 2, s2, 2, 0.1f, &n);
-    CHECK(compiles(m, n, NULL));
+    CHECK(e2e_compiles(m, n, NULL));
     m = binary_model(TE_OP_GREATER, TFLB_INT8, TFLB_BOOL, s2, 2, s2, 2, s2, 2, 1.5f, &n);
-    CHECK(compiles(m, n, "needs a scale below 1"));
+    CHECK(e2e_compiles(m, n, "needs a scale below 1"));
     m = binary_model(TE_OP_LESS, TFLB_BOOL, TFLB_BOOL, s2, 2, s2, 2, s2, 2, 0.1f, &n);
-    CHECK(compiles(m, n, "input type bool is not supported"));
+    CHECK(e2e_compiles(m, n, "input type bool is not supported"));
     m = binary_model(TE_OP_EQUAL, TFLB_BOOL, TFLB_BOOL, s2, 2, s2, 2, s2, 2, 0.1f, &n);
-    CHECK(compiles(m, n, NULL));
+    CHECK(e2e_compiles(m, n, NULL));
     m = binary_model(TE_OP_EQUAL, TFLB_FLOAT32, TFLB_BOOL, s5, 5, s5b, 5, s5o, 5, 0.1f, &n);
-    CHECK(compiles(m, n, "rank above 4"));
+    CHECK(e2e_compiles(m, n, "rank above 4"));
     m = binary_model(TE_OP_EQUAL, TFLB_FLOAT32, TFLB_BOOL, s5o, 5, s5o, 5, s5o, 5, 0.1f, &n);
-    CHECK(compiles(m, n, NULL)); /* same shapes: any rank */
+    CHECK(e2e_compiles(m, n, NULL)); /* same shapes: any rank */
     m = binary_model(TE_OP_LOGICAL_AND, TFLB_INT8, TFLB_BOOL, s2, 2, s2, 2, s2, 2, 0.1f, &n);
-    CHECK(compiles(m, n, "LOGICAL_AND"));
+    CHECK(e2e_compiles(m, n, "LOGICAL_AND"));
     m = binary_model(TE_OP_EQUAL, TFLB_INT32, TFLB_INT32, s2, 2, s2, 2, s2, 2, 0.1f, &n);
-    CHECK(compiles(m, n, "output 0"));
+    CHECK(e2e_compiles(m, n, "output 0"));
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 /* test_dw_avx2.c - the DEPTHWISE_CONV_2D kernel of target x86-64-v3,
- * te_depthwise_avx2_s8, with the constants the compiler makes for it
+ * te_depthwise_avx2_s8 and its 3x3, 5x5 and 7x7 entries (each square filter
+ * with dil_w 1 through its entry or, every other case, the general one), with the constants the compiler makes for it
  * (te_convfam_gemm_prepare of the filter read as [c][taps], then
  * te_convfam_gemm_avx2_layout and te_convfam_dw_avx2_layout), against a
  * plain reference written the way TFLite Micro's DepthwiseConvPerChannel
@@ -135,7 +136,7 @@ static int prepare(const dw_case *c, int8_t **wo, int32_t **qa)
     s.output_zp = c->p.output_offset;
     s.act_min = c->p.act_min;
     s.act_max = c->p.act_max;
-    *wo = malloc((size_t)b16 * (size_t)(c->taps + 1) / 2 * 32);
+    *wo = malloc((size_t)b16 * (size_t)c->taps * 16); /* exactly: ASan sees reads past it */
     *qa = calloc((size_t)b16 * 64, sizeof(int32_t));
     fast = te_convfam_gemm_prepare(&s, wc, c->bias, c->mult, c->shift, w16, q);
     te_convfam_gemm_avx2_layout(ch, kp, fast, w16, q, wa, *qa);
@@ -162,7 +163,24 @@ static int inplace_safe(const te_depthwise_avx2_params *p)
     return 1;
 }
 
-static long n_cases, n_fast, n_inplace;
+static long n_cases, n_fast, n_inplace, n_entry;
+
+typedef void (*dw_entry)(const te_depthwise_avx2_params *, const int8_t *, const int8_t *,
+                         const int32_t *, int8_t *);
+
+/* The compiler's entry for p (op_depthwise_conv2d.c, avx2_dw_kernel), or
+ * every other time the general one, which takes every shape. */
+static dw_entry pick_entry(const te_depthwise_avx2_params *p)
+{
+    const int k = p->dil_w == 1 && p->k_h == p->k_w ? p->k_h : 0;
+    if (test_rand() % 2 == 0)
+        return te_depthwise_avx2_s8;
+    n_entry += k == 3 || k == 5 || k == 7;
+    return k == 3   ? te_depthwise_avx2_s8_3x3
+           : k == 5 ? te_depthwise_avx2_s8_5x5
+           : k == 7 ? te_depthwise_avx2_s8_7x7
+                    : te_depthwise_avx2_s8;
+}
 
 static void run_case(void)
 {
@@ -193,7 +211,7 @@ static void run_case(void)
     data = malloc((size_t)n_in);
     memcpy(data, c.in, (size_t)n_in);
     out = inplace ? data : malloc((size_t)n_out);
-    te_depthwise_avx2_s8(&c.p, data, wo, qa, out);
+    pick_entry(&c.p)(&c.p, data, wo, qa, out);
     for (b = 0; b < c.p.batches; b++)
         for (oy = 0; oy < c.p.out_h; oy++)
             for (ox = 0; ox < c.p.out_w; ox++)
@@ -232,10 +250,12 @@ int main(void)
     test_seed(0x5eedd0a2u);
     for (i = 0; i < DW_AVX2_CASES; i++)
         run_case();
-    printf("AVX2 depthwise kernel: %ld cases (%ld fast requantization, %ld in place)\n",
-           n_cases, n_fast, n_inplace);
+    printf("AVX2 depthwise kernel: %ld cases (%ld fast requantization, %ld in place, %ld "
+           "through a filter's own entry)\n",
+           n_cases, n_fast, n_inplace, n_entry);
     CHECK(n_cases > DW_AVX2_CASES / 2);
     CHECK(n_fast > n_cases / 4);
     CHECK(n_inplace > n_cases / 10);
+    CHECK(n_entry > n_cases / 10);
     return test_summary();
 }

@@ -164,18 +164,6 @@ static void test_e2e(int runs)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-static int compiles(uint8_t *model, size_t size, const char *expect)
-{
-    char err[512] = "";
-    te_generated *gen = te_compile_memory(model, size, "net", NULL, err, sizeof err);
-    int ok = expect ? gen == NULL && strstr(err, expect) != NULL : gen != NULL;
-    if (!ok)
-        printf("  expected %s, got: %s\n", expect ? expect : "success", err);
-    te_generated_free(gen);
-    free(model);
-    return ok;
-}
-
 /* One SELECT: condition of shape sc, x of sx, y of sy, output of so. */
 static uint8_t *select_model(int type, const int32_t *sc, int rc, const int32_t *sx, int rx,
                              const int32_t *sy, int ry, const int32_t *so, int ro, size_t *size)
@@ -204,21 +192,21 @@ static void test_refusals(void)
     size_t n;
     uint8_t *m;
     m = select_model(TFLB_FLOAT32, s23, 2, s23, 2, s23, 2, s23, 2, &n);
-    CHECK(compiles(m, n, NULL));
+    CHECK(e2e_compiles(m, n, NULL));
     m = select_model(TFLB_INT32, s2, 1, s23, 2, s23, 2, s23, 2, &n);
-    CHECK(compiles(m, n, NULL));
+    CHECK(e2e_compiles(m, n, NULL));
     m = select_model(TFLB_INT32, s3, 1, s3, 1, s3, 1, s3, 1, &n);
-    CHECK(compiles(m, n, NULL));
+    CHECK(e2e_compiles(m, n, NULL));
     m = select_model(TFLB_FLOAT32, s3, 1, s23, 2, s23, 2, s23, 2, &n);
-    CHECK(compiles(m, n, "must have the shape of input 1, be a scalar, or be rank 1"));
+    CHECK(e2e_compiles(m, n, "must have the shape of input 1, be a scalar, or be rank 1"));
     m = select_model(TFLB_FLOAT32, s13, 2, s23, 2, s23, 2, s23, 2, &n);
-    CHECK(compiles(m, n, "must have the shape of input 1")); /* no broadcasting in v1 */
+    CHECK(e2e_compiles(m, n, "must have the shape of input 1")); /* no broadcasting in v1 */
     m = select_model(TFLB_FLOAT32, s23, 2, s23, 2, s13, 2, s23, 2, &n);
-    CHECK(compiles(m, n, "differ in shape"));
+    CHECK(e2e_compiles(m, n, "differ in shape"));
     m = select_model(TFLB_FLOAT32, s2, 1, s23, 2, s23, 2, s32, 2, &n);
-    CHECK(compiles(m, n, "does not have the shape of input 1"));
+    CHECK(e2e_compiles(m, n, "does not have the shape of input 1"));
     m = select_model(1 /* float16 */, s23, 2, s23, 2, s23, 2, s23, 2, &n);
-    CHECK(compiles(m, n, "float16"));
+    CHECK(e2e_compiles(m, n, "float16"));
 }
 
 int main(void)
