@@ -392,6 +392,7 @@ static int run_passes(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
     te_pass_alias(g);
+    g->content_key = te_flash_graph_key(g); /* final: the flash budget's memo keys on it */
     return 0;
 }
 

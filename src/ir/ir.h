@@ -204,6 +204,9 @@ typedef struct te_graph {
      * constant data, subgraphs) is base's, borrowed: base must outlive it
      * and is never modified through it. */
     const struct te_graph *base;
+    uint64_t content_key;  /* the fingerprint (te_flash_graph_key) of a graph no
+                            * longer written: set after the passes and when a
+                            * derived graph is built; 0: computed on each use */
     int target;            /* te_target (src/ir/target.h): picks kernel variants */
     size_t flash_limit;    /* --flash-limit: bytes of flash the generated code may
                             * take (0 = none given: no flash-for-speed trades on

@@ -62,7 +62,7 @@ static int64_t trade_budget_uncached(const te_graph *g)
     const int64_t limit = te_flash_limit(g);
     int64_t left = limit - te_flash_base_estimate(g) - te_flash_reserve(g);
     if (g->patch) {
-        int64_t code = te_patch_code_bytes(g, g->patch) - te_flash_patch_allowance(g);
+        int64_t code = g->patch->code_bytes - te_flash_patch_allowance(g); /* te_patch_graph */
         left -= code > 0 ? code : 0;
     }
     return left < 0 ? 0 : left;
@@ -286,7 +286,7 @@ static uint64_t mix(uint64_t k, uint64_t v)
     return (k ^ v) * 1099511628211ull;
 }
 
-static uint64_t graph_key(const te_graph *g)
+uint64_t te_flash_graph_key(const te_graph *g)
 {
     uint64_t k = mix(1469598103934665603ull, (uint64_t)(uintptr_t)g);
     int i, j;
@@ -313,7 +313,7 @@ static uint64_t graph_key(const te_graph *g)
 static const budget_memo *budget_of(const te_graph *g)
 {
     BUDGET_MEMO_STORAGE budget_memo memo;
-    uint64_t key = graph_key(g);
+    uint64_t key = g->content_key ? g->content_key : te_flash_graph_key(g);
     if (!memo.have || memo.key != key) {
         memo.trade = trade_budget_uncached(g);
         memo.dw_bytes = te_target_has_dsp(g->target) ? dw_inline_bytes_uncached(g, memo.trade) : 0;

@@ -40,6 +40,11 @@ int64_t te_flash_patch_allowance(const te_graph *g);
  * (>= 0). */
 int64_t te_flash_trade_budget(const te_graph *g);
 
+/* What the budget figures of g depend on (its operators, tensors, patch
+ * clones, target and limit), hashed: they are remembered per thread for the
+ * key last asked.  Derived graphs keep theirs in content_key. */
+uint64_t te_flash_graph_key(const te_graph *g);
+
 /* One depthwise DSP call specialised (inlined) instead of calling the
  * shared kernel: an inlined copy measures about 1.7 KB (arm-gcc 12 -O2,
  * himax: 28 copies 48 KB); the shared kernel (5.6-7.4 KB) it leaves out

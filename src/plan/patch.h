@@ -49,7 +49,7 @@ typedef struct te_patch_plan {
      * patch by patch (clones and crop copies), the whole model layer by layer */
     double stage_instructions, patched_instructions, model_instructions;
     /* flash bytes the patches' code takes (te_patch_code_bytes), set by
-     * te_patch_estimate */
+     * te_patch_estimate and, on a derived graph's copy, by te_patch_graph */
     int64_t code_bytes;
     /* stack bound (optimised builds) of the plan's kernels, layer-by-layer
      * and clones (codegen/stack_bound.h), set by te_patch_estimate */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/flash_budget.h"
 #include "../ops/ops.h"
 #include "patch_internal.h"
 #include "patch_walk.h"
@@ -265,6 +266,8 @@ out:
         te_graph_free(dg);
         return NULL;
     }
+    dg->patch->code_bytes = te_patch_code_bytes(dg, dg->patch); /* once: the flash budget reads it */
+    dg->content_key = te_flash_graph_key(dg);                    /* and keys its memo on it */
     return dg;
 }
 

@@ -55,30 +55,70 @@ typedef struct {
     int sig[TE_PATCH_CLONE_SIG_INTS];
 } record_key;
 
-/* Bytes of record k the first time it is seen in seen[0..*n) (kept
- * there); 0 after.  seen NULL: counted every time. */
-static int64_t record_bytes(record_key *seen, int *n, const record_key *k)
+/* The records seen so far: an array and an open-addressing hash table of
+ * indices into it (a plan has up to thousands of steps; comparing each
+ * record with every earlier one made the search quadratic in them). */
+typedef struct {
+    record_key *keys;
+    int *slots; /* index + 1 into keys; 0: empty */
+    size_t mask;
+    int n;
+} record_set;
+
+static int record_set_init(record_set *r, int max_records)
 {
-    int j;
+    size_t size = 16;
+    while (size < 2 * (size_t)max_records)
+        size *= 2;
+    r->keys = malloc(sizeof *r->keys * (size_t)max_records);
+    r->slots = calloc(size, sizeof *r->slots);
+    r->mask = size - 1;
+    r->n = 0;
+    return r->keys && r->slots ? 0 : -1;
+}
+
+static void record_set_free(record_set *r)
+{
+    free(r->keys);
+    free(r->slots);
+}
+
+static size_t record_hash(const record_key *k)
+{
+    const unsigned char *b = (const unsigned char *)k;
+    size_t i, h = 2166136261u;
+    for (i = 0; i < sizeof *k; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+/* Bytes of record k the first time it is seen in r (kept there); 0 after.
+ * r NULL (out of memory): counted every time. */
+static int64_t record_bytes(record_set *r, const record_key *k)
+{
     const int64_t bytes = k->kind ? COPY_ARRAY_BYTES : PARAMS_BYTES;
-    if (!seen)
+    size_t i;
+    if (!r)
         return bytes;
-    for (j = 0; j < *n; j++)
-        if (!memcmp(&seen[j], k, sizeof *k))
+    for (i = record_hash(k) & r->mask; r->slots[i]; i = (i + 1) & r->mask)
+        if (!memcmp(&r->keys[r->slots[i] - 1], k, sizeof *k))
             return 0;
-    seen[(*n)++] = *k;
+    r->keys[r->n++] = *k;
+    r->slots[i] = r->n;
     return bytes;
 }
 
 int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p)
 {
     const int64_t call = te_cost_call_code(te_cost_model_name(g->target));
-    record_key *seen = p && p->n_steps ? malloc(sizeof *seen * 3 * (size_t)p->n_steps) : NULL;
+    record_set set, *seen = &set;
     record_key k;
     int64_t sum = 0;
-    int i, n_seen = 0;
+    int i;
     if (!p || !p->n_steps)
         return 0;
+    if (record_set_init(&set, 3 * p->n_steps) < 0)
+        seen = NULL;
     for (i = 0; i < p->n_steps; i++) {
         const te_patch_step *st = &p->steps[i];
         sum += call;
@@ -86,23 +126,23 @@ int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p)
         if (st->kind == TE_PSTEP_OP) {
             k.op = st->op;
             te_patch_clone_signature(g, &p->clones[st->clone], k.sig);
-            sum += record_bytes(seen, &n_seen, &k);
+            sum += record_bytes(seen, &k);
             continue;
         }
         k.kind = 1;
         k.sig[0] = st->h;
         k.sig[1] = st->w;
         k.sig[2] = g->tensors[st->src].rank ? g->tensors[st->src].shape[g->tensors[st->src].rank - 1] : 1;
-        sum += record_bytes(seen, &n_seen, &k);
+        sum += record_bytes(seen, &k);
         memset(&k, 0, sizeof k);
         k.kind = 2;
         k.sig[0] = st->src;
-        sum += record_bytes(seen, &n_seen, &k);
+        sum += record_bytes(seen, &k);
         k.kind = 3;
         k.sig[0] = st->dst;
-        sum += record_bytes(seen, &n_seen, &k);
+        sum += record_bytes(seen, &k);
     }
-    free(seen);
+    record_set_free(&set);
     return sum;
 }
 

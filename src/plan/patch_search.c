@@ -173,7 +173,7 @@ int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p
             int n_ids = layer_kernels(g, low, ids);
             add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
             p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
-            p->code_bytes = te_patch_code_bytes(dg, dg->patch);
+            p->code_bytes = dg->patch->code_bytes;
             p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
             rc = p->patched_instructions < 0 ? -1 : 0;
         }
