@@ -104,6 +104,33 @@ static int prepare(conv_case *c, te_conv2d_gemm_w **wk, int32_t **qr)
 
 static long n_cases, n_fast, n_outputs, n_strided;
 
+/* The GEMM params' geometry and quantization fields into another conv
+ * kernel's params struct of the same field names (dst: a pointer). */
+#define COPY_GEMM_FIELDS(src, dst)                   \
+    do {                                             \
+        (dst)->batches = (src)->batches;             \
+        (dst)->in_h = (src)->in_h;                   \
+        (dst)->in_w = (src)->in_w;                   \
+        (dst)->in_c = (src)->in_c;                   \
+        (dst)->out_h = (src)->out_h;                 \
+        (dst)->out_w = (src)->out_w;                 \
+        (dst)->out_c = (src)->out_c;                 \
+        (dst)->k_h = (src)->k_h;                     \
+        (dst)->k_w = (src)->k_w;                     \
+        (dst)->stride_h = (src)->stride_h;           \
+        (dst)->stride_w = (src)->stride_w;           \
+        (dst)->dil_h = (src)->dil_h;                 \
+        (dst)->dil_w = (src)->dil_w;                 \
+        (dst)->pad_top = (src)->pad_top;             \
+        (dst)->pad_left = (src)->pad_left;           \
+        (dst)->input_zp = (src)->input_zp;           \
+        (dst)->output_offset = (src)->output_offset; \
+        (dst)->act_min = (src)->act_min;             \
+        (dst)->act_max = (src)->act_max;             \
+        (dst)->fast_rq = (src)->fast_rq;             \
+        (dst)->out_stride = (src)->out_stride;       \
+    } while (0)
+
 #if defined(TEST_CONV_AVX2)
 /* te_conv2d_avx2_s8 with the AVX2 layouts of the GEMM constants. */
 static void run_avx2(const conv_case *c, const int16_t *w16, const int32_t *qr, int8_t *out)
@@ -113,28 +140,8 @@ static void run_avx2(const conv_case *c, const int16_t *w16, const int32_t *qr, 
     int32_t *qa = malloc(sizeof(int32_t) * (size_t)blocks * 32);
     te_conv2d_avx2_params a;
     memset(&a, 0, sizeof a);
-    a.batches = c->p.batches;
-    a.in_h = c->p.in_h;
-    a.in_w = c->p.in_w;
-    a.in_c = c->p.in_c;
-    a.out_h = c->p.out_h;
-    a.out_w = c->p.out_w;
-    a.out_c = c->p.out_c;
-    a.k_h = c->p.k_h;
-    a.k_w = c->p.k_w;
-    a.stride_h = c->p.stride_h;
-    a.stride_w = c->p.stride_w;
-    a.dil_h = c->p.dil_h;
-    a.dil_w = c->p.dil_w;
-    a.pad_top = c->p.pad_top;
-    a.pad_left = c->p.pad_left;
+    COPY_GEMM_FIELDS(&c->p, &a);
     a.k_pad = c->p.k_pad;
-    a.input_zp = c->p.input_zp;
-    a.output_offset = c->p.output_offset;
-    a.act_min = c->p.act_min;
-    a.act_max = c->p.act_max;
-    a.fast_rq = c->p.fast_rq;
-    a.out_stride = c->p.out_stride;
     te_convfam_gemm_avx2_layout(c->oc, c->p.k_pad, c->p.fast_rq, w16, qr, wa, qa);
     te_conv2d_avx2_s8(&a, c->in, wa, qa, out);
     free(wa);
@@ -149,27 +156,7 @@ static void run_w8(const conv_case *c, const int32_t *qr, int8_t *out)
 {
     te_conv2d_w8_params a;
     memset(&a, 0, sizeof a);
-    a.batches = c->p.batches;
-    a.in_h = c->p.in_h;
-    a.in_w = c->p.in_w;
-    a.in_c = c->p.in_c;
-    a.out_h = c->p.out_h;
-    a.out_w = c->p.out_w;
-    a.out_c = c->p.out_c;
-    a.k_h = c->p.k_h;
-    a.k_w = c->p.k_w;
-    a.stride_h = c->p.stride_h;
-    a.stride_w = c->p.stride_w;
-    a.dil_h = c->p.dil_h;
-    a.dil_w = c->p.dil_w;
-    a.pad_top = c->p.pad_top;
-    a.pad_left = c->p.pad_left;
-    a.input_zp = c->p.input_zp;
-    a.output_offset = c->p.output_offset;
-    a.act_min = c->p.act_min;
-    a.act_max = c->p.act_max;
-    a.fast_rq = c->p.fast_rq;
-    a.out_stride = c->p.out_stride;
+    COPY_GEMM_FIELDS(&c->p, &a);
     te_conv2d_w8_s8(&a, c->in, c->w, qr, out);
 }
 #endif
