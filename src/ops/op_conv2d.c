@@ -416,6 +416,19 @@ static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *
         te_params_int(e, "k_pad", s->k_pad);
 }
 
+/* The quantization fields the GEMM-shaped kernels' params share (zero
+ * points, clamp, the fast requantization flag) and the output stride. */
+static void params_gemm_quant(te_emit *e, const te_tensor *in, const te_tensor *out, int32_t lo,
+                              int32_t hi, int fast)
+{
+    te_params_int(e, "input_zp", in->q.zero_point[0]);
+    te_params_int(e, "output_offset", out->q.zero_point[0]);
+    te_params_int(e, "act_min", lo);
+    te_params_int(e, "act_max", hi);
+    te_params_int(e, "fast_rq", fast);
+    param_out_stride(e, out);
+}
+
 /* At most this many CONV_2D in the model: each GEMM call is the kernel's
  * _inl form, specialised on its params when the compiler optimises.  More,
  * and the copies would cost more flash than the specialising saves.  On
@@ -494,12 +507,7 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     te_params_begin(e, "te_conv2d_gemm_params");
     params_gemm_geometry(e, op, s, 1);
     te_params_int(e, "pointwise", pw);
-    te_params_int(e, "input_zp", in->q.zero_point[0]);
-    te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", lo);
-    te_params_int(e, "act_max", hi);
-    te_params_int(e, "fast_rq", fast);
-    param_out_stride(e, out);
+    params_gemm_quant(e, in, out, lo, hi, fast);
     if (work.s[0])
         te_params_expr(e, "work", work.s);
     prm = te_params_end(e);
@@ -519,12 +527,7 @@ static void emit_gemm_call(te_emit *e, const te_op *op, const gemm_shape *s, te_
     te_emit_kernel(e, k);
     te_params_begin(e, te_kernel_get(k)->params);
     params_gemm_geometry(e, op, s, avx2);
-    te_params_int(e, "input_zp", in->q.zero_point[0]);
-    te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", lo);
-    te_params_int(e, "act_max", hi);
-    te_params_int(e, "fast_rq", fast);
-    param_out_stride(e, out);
+    params_gemm_quant(e, in, out, lo, hi, fast);
     prm = te_params_end(e);
     te_emit_kernel_call(e, k, prm.s, x->s, wt->s, qr->s, y->s);
 }
@@ -613,12 +616,7 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
     te_emit_kernel(e, TE_K_CONV2D_DSP_S8);
     te_params_begin(e, "te_conv2d_dsp_params");
     params_gemm_geometry(e, op, s, 1);
-    te_params_int(e, "input_zp", in->q.zero_point[0]);
-    te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", lo);
-    te_params_int(e, "act_max", hi);
-    te_params_int(e, "fast_rq", fast);
-    param_out_stride(e, out);
+    params_gemm_quant(e, in, out, lo, hi, fast);
     prm = te_params_end(e);
     te_emit_kernel_call(e, TE_K_CONV2D_DSP_S8, prm.s, x.s, wt.s, qr.s, y.s, scratch.s);
     return 0;
