@@ -54,6 +54,13 @@ typedef struct te_patch_plan {
     /* stack bound (optimised builds) of the plan's kernels, layer-by-layer
      * and clones (codegen/stack_bound.h), set by te_patch_estimate */
     size_t stack_bytes;
+    /* The overlay (patch_overlay.c): the network input the stage reads
+     * (overlay_in, a tensor id; -1: none) may start overlay_offset bytes
+     * into S's place, because every patch writes its cell of S only over
+     * input bytes no later patch reads; set by te_patch_analyse.  The
+     * planner keeps both in one place when that lowers the arena. */
+    int overlay_in;
+    size_t overlay_offset;
 
     /* filled in the derived graph's own copy (te_patch_graph; NULL / 0 in
      * the plans the analysis and the search return): */
@@ -170,6 +177,13 @@ int64_t te_patch_flash_left(const te_graph *g);
  * shapes of their region tensors, explicit padding and place. */
 #define TE_PATCH_CLONE_SIG_INTS (4 * (4 + 1) + 8)
 void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig);
+
+/* Runs dg's patch steps (dg derived: te_patch_graph) over plan p's arena
+ * byte by byte: -1 if a crop copy of the overlaid input (overlay_in) reads
+ * a byte some patch's copy into S wrote before (or out of memory), else 0.
+ * The planner drops the tie of a plan that fails it. */
+struct te_plan;
+int te_patch_overlay_check(const te_graph *dg, const struct te_plan *p);
 
 void te_patch_plan_free(te_patch_plan *p);
 

@@ -362,6 +362,7 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
         free(p);
         return NULL;
     }
+    te_patch_overlay(w, g, p);
     te_patch_walk_free(w);
     return p;
 }

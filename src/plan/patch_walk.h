@@ -34,5 +34,8 @@ size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, t
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);
 int64_t te_op_macs_of(const te_graph *g, const te_op *op);
+/* Sets p->overlay_in / overlay_offset (patch_overlay.c): the network input
+ * the stage's output may overlay, and where in it. */
+void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 
 #endif

@@ -69,6 +69,14 @@ struct te_plan {
     int *op_scratch;       /* op index -> buffer index, -1 if no scratch */
     int quick;             /* placement without the local search */
     int patch_scratch;     /* buffer index of the patch stage's working memory, or -1 */
+    /* the patch stage's overlay (te_patch_plan.overlay_in): buffer
+     * tie_member (the input the stage reads) lies tie_offset bytes into
+     * buffer tie_anchor (the stage's output S), the two overlapping while
+     * both live; has_tie 0:
+     * no such pair (te_plan_place drops it when placing the two apart
+     * gives the smaller arena) */
+    int has_tie, tie_anchor, tie_member;
+    size_t tie_offset;
     size_t arena_bytes;    /* total, including scratch */
     size_t state_bytes;    /* persistent state: the variable tensors (LSTM and
                             * SVDF state), live across invokes, outside the arena */
@@ -115,13 +123,15 @@ void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets
  * p->arena_bytes and p->lower_bound.  Used for the arena and for the
- * working memory of one patch. */
+ * working memory of one patch.  A tied pair (has_tie) is placed together
+ * when that gives the smaller arena, else the tie is dropped. */
 void te_plan_place(te_plan *p);
 
 /* The lowest offset where b fits beside bufs[placed[0..n_placed-1]] (those
- * living at the same time), for incremental placement. */
+ * living at the same time), for incremental placement; with m (not NULL)
+ * placed m_off bytes into b as well (a tied pair). */
 size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
-                         const te_buffer *b);
+                         const te_buffer *b, const te_buffer *m, size_t m_off);
 
 /* Arena offset of op's scratch (only valid when it has one). */
 size_t te_plan_scratch_offset(const te_plan *p, int op);
@@ -141,7 +151,8 @@ int te_regions_add(te_regions *r, const char *spec, char *err, size_t err_size);
  * would need. */
 int te_plan_regions(te_plan *p, const te_graph *g, const te_regions *r, te_diag *d);
 
-/* Bytes live at one schedule step (sum of buffers whose lifetime covers it). */
+/* Bytes live at one schedule step (sum of buffers whose lifetime covers it;
+ * a tied pair's shared bytes once). */
 size_t te_plan_live_bytes(const te_plan *p, int step);
 
 #endif

@@ -4,7 +4,9 @@
  * size x length) and two fit rules (lowest offset, tightest gap), keeping
  * the smallest arena; small plans then get a local search over the order.
  * Stops early when the lifetime lower bound (most bytes alive at one step,
- * which no placement can beat) is reached. */
+ * which no placement can beat) is reached.  A tied pair (the patch stage's
+ * output S and the input it reads inside S's place, te_plan.has_tie) is placed as one
+ * piece, and apart when that is no larger. */
 #include <stdlib.h>
 
 #include "plan.h"
@@ -44,52 +46,83 @@ static int lifetimes_overlap(const te_buffer *a, const te_buffer *b)
     return a->first <= b->last && b->first <= a->last;
 }
 
+/* The overlay tie of te_plan (has_tie): member goes at anchor + offset. */
+typedef struct {
+    int anchor, member;
+    size_t offset;
+} tie_pair;
+
+/* 1 if b at offset `at` overlaps no placed buffer living at the same time;
+ * *gap (if given): lowered to the space left above b to the next one. */
+static int fits_at(const te_buffer *bufs, const int *placed, int n_placed, const te_buffer *b,
+                   size_t at, size_t *gap)
+{
+    int i;
+    for (i = 0; i < n_placed; i++) {
+        const te_buffer *o = &bufs[placed[i]];
+        if (!lifetimes_overlap(o, b))
+            continue;
+        if (at < o->offset + o->bytes && o->offset < at + b->bytes)
+            return 0;
+        if (gap && o->offset >= at + b->bytes && o->offset - (at + b->bytes) < *gap)
+            *gap = o->offset - (at + b->bytes);
+    }
+    return 1;
+}
+
 /* Offsets where `b` could go: 0 and the end of every placed buffer that
- * lives at the same time.  Picks the lowest (first fit) or the one that
- * leaves the smallest gap above it (best fit). */
+ * lives at the same time (for m, tied to b at m_off bytes into it, where m
+ * would start there).  Picks the lowest (first fit) or the one that leaves
+ * the smallest gap above b (best fit). */
 static size_t choose_offset(const te_buffer *bufs, const int *placed, int n_placed,
-                            const te_buffer *b, int best_fit)
+                            const te_buffer *b, int best_fit, const te_buffer *m, size_t m_off)
 {
     size_t best = (size_t)-1, best_gap = (size_t)-1;
-    int c;
-    for (c = -1; c < n_placed; c++) {
-        size_t cand, gap = (size_t)-1;
-        int i, ok = 1;
-        if (c >= 0 && !lifetimes_overlap(&bufs[placed[c]], b))
-            continue;
-        cand = c < 0 ? 0 : bufs[placed[c]].offset + bufs[placed[c]].bytes;
-        for (i = 0; i < n_placed && ok; i++) {
-            const te_buffer *o = &bufs[placed[i]];
-            if (!lifetimes_overlap(o, b))
+    int c, who;
+    for (who = 0; who < (m ? 2 : 1); who++)
+        for (c = -1; c < n_placed; c++) {
+            const te_buffer *x = who ? m : b;
+            size_t cand, gap = (size_t)-1;
+            if (c >= 0 && !lifetimes_overlap(&bufs[placed[c]], x))
                 continue;
-            if (cand < o->offset + o->bytes && o->offset < cand + b->bytes)
-                ok = 0;
-            else if (o->offset >= cand + b->bytes && o->offset - (cand + b->bytes) < gap)
-                gap = o->offset - (cand + b->bytes);
+            cand = c < 0 ? 0 : bufs[placed[c]].offset + bufs[placed[c]].bytes;
+            if (who && cand < m_off)
+                continue;
+            cand -= who ? m_off : 0;
+            if (!fits_at(bufs, placed, n_placed, b, cand, &gap) ||
+                (m && !fits_at(bufs, placed, n_placed, m, cand + m_off, NULL)))
+                continue;
+            if (best_fit ? (gap < best_gap || (gap == best_gap && cand < best)) : cand < best) {
+                best = cand;
+                best_gap = gap;
+            }
         }
-        if (!ok)
-            continue;
-        if (best_fit ? (gap < best_gap || (gap == best_gap && cand < best)) : cand < best) {
-            best = cand;
-            best_gap = gap;
-        }
-    }
     return best;
 }
 
-/* Places buffers in `order`; returns the arena size (offsets left in bufs). */
-static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *placed, int best_fit)
+/* Places buffers in `order` (a tied member together with its anchor);
+ * returns the arena size (offsets left in bufs). */
+static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *placed, int best_fit,
+                             const tie_pair *tie)
 {
     size_t top = 0;
     int i, n_placed = 0;
     for (i = 0; i < n; i++) {
-        te_buffer *b = &bufs[order[i]];
-        if (b->last < b->first)
+        te_buffer *b = &bufs[order[i]], *m = NULL;
+        if (b->last < b->first || (tie && order[i] == tie->member))
             continue;
-        b->offset = choose_offset(bufs, placed, n_placed, b, best_fit);
+        if (tie && order[i] == tie->anchor)
+            m = &bufs[tie->member];
+        b->offset = choose_offset(bufs, placed, n_placed, b, best_fit, m, tie ? tie->offset : 0);
         placed[n_placed++] = order[i];
         if (b->offset + b->bytes > top)
             top = b->offset + b->bytes;
+        if (m) {
+            m->offset = b->offset + tie->offset;
+            placed[n_placed++] = tie->member;
+            if (m->offset + m->bytes > top)
+                top = m->offset + m->bytes;
+        }
     }
     return top;
 }
@@ -97,7 +130,7 @@ static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *plac
 /* Local search for small plans: move one buffer to the front of the best
  * order found so far, keep the move if the arena shrinks; a few rounds. */
 static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order, int *placed,
-                            size_t best, size_t bound, size_t *best_off)
+                            size_t best, size_t bound, size_t *best_off, const tie_pair *tie)
 {
     int round, k, i;
     for (round = 0; round < 3 && best > bound; round++) {
@@ -109,7 +142,7 @@ static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order,
                 order[i + 1] = best_order[i];
             for (i = k + 1; i < n; i++)
                 order[i] = best_order[i];
-            top = place_in_order(bufs, order, n, placed, 0);
+            top = place_in_order(bufs, order, n, placed, 0, tie);
             if (top < best) {
                 best = top;
                 improved = 1;
@@ -138,8 +171,10 @@ static size_t live_peak(const te_plan *p)
     return peak;
 }
 
-void te_plan_place(te_plan *p)
+/* te_plan_place with the plan's tie as it stands. */
+static void place(te_plan *p)
 {
+    tie_pair pair, *tie = NULL;
     int n = p->n_buffers, how, fit, i;
     int *order = malloc(sizeof(int) * ((size_t)n + 1));
     int *placed = malloc(sizeof(int) * ((size_t)n + 1));
@@ -147,8 +182,15 @@ void te_plan_place(te_plan *p)
     int *best_order = malloc(sizeof(int) * ((size_t)n + 1));
     size_t best = (size_t)-1;
     p->lower_bound = live_peak(p);
+    if (p->has_tie) {
+        pair.anchor = p->tie_anchor;
+        pair.member = p->tie_member;
+        pair.offset = p->tie_offset;
+        tie = &pair;
+    }
     if (!order || !placed || !best_off || !best_order) {
         /* no sharing at all: always correct */
+        p->has_tie = 0;
         p->arena_bytes = 0;
         for (i = 0; i < n; i++) {
             p->buffers[i].offset = p->arena_bytes;
@@ -166,7 +208,7 @@ void te_plan_place(te_plan *p)
             for (i = 0; i < n; i++)
                 order[i] = i;
             sort_order(p->buffers, order, n, how);
-            top = place_in_order(p->buffers, order, n, placed, fit);
+            top = place_in_order(p->buffers, order, n, placed, fit, tie);
             if (top < best) {
                 best = top;
                 for (i = 0; i < n; i++) {
@@ -178,7 +220,7 @@ void te_plan_place(te_plan *p)
     }
     if (n <= TE_PLAN_SEARCH_MAX_BUFFERS && !p->quick)
         best = improve_order(p->buffers, n, best_order, order, placed, best, p->lower_bound,
-                             best_off);
+                             best_off, tie);
     for (i = 0; i < n; i++)
         p->buffers[i].offset = best_off[i];
     p->arena_bytes = best;
@@ -188,8 +230,39 @@ void te_plan_place(te_plan *p)
     free(best_order);
 }
 
-size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
-                         const te_buffer *b)
+void te_plan_place(te_plan *p)
 {
-    return choose_offset(bufs, placed, n_placed, b, 0);
+    size_t *tied = NULL, tied_arena;
+    int i;
+    if (p->has_tie)
+        tied = malloc(sizeof(size_t) * ((size_t)p->n_buffers + 1));
+    if (!tied) {
+        p->has_tie = 0;
+        place(p);
+        return;
+    }
+    place(p);
+    if (!p->has_tie) { /* out of memory: placed apart */
+        free(tied);
+        return;
+    }
+    tied_arena = p->arena_bytes;
+    for (i = 0; i < p->n_buffers; i++)
+        tied[i] = p->buffers[i].offset;
+    p->has_tie = 0;
+    place(p); /* the two apart: kept when no larger */
+    if (tied_arena < p->arena_bytes) {
+        p->has_tie = 1;
+        for (i = 0; i < p->n_buffers; i++)
+            p->buffers[i].offset = tied[i];
+        p->arena_bytes = tied_arena;
+        p->lower_bound = live_peak(p);
+    }
+    free(tied);
+}
+
+size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
+                         const te_buffer *b, const te_buffer *m, size_t m_off)
+{
+    return choose_offset(bufs, placed, n_placed, b, 0, m, m_off);
 }

@@ -111,6 +111,31 @@ static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered 
     }
 }
 
+/* The stage's overlay (te_patch_plan.overlay_in): ties the input's buffer
+ * to S's (the input overlay_offset bytes into it) when both are their
+ * tensors' own and the input is dead once the stage is over (nothing after
+ * it reads a view of it). */
+static void tie_overlay(te_plan *p)
+{
+    const te_patch_plan *st = p->stage;
+    size_t off_x = 1, off_s = 1;
+    int bx, bs;
+    p->has_tie = 0;
+    if (!st || st->overlay_in < 0 || te_storage_root(p->st, st->overlay_in, &off_x) != st->overlay_in ||
+        te_storage_root(p->st, st->out_tensor, &off_s) != st->out_tensor || off_x || off_s)
+        return;
+    bx = p->tensor_buffer[st->overlay_in];
+    bs = p->tensor_buffer[st->out_tensor];
+    if (bx < 0 || bs < 0 || bx == bs || p->buffers[bx].last > stage_last_step(p) ||
+        p->buffers[bx].last < p->buffers[bx].first || p->buffers[bs].first != 0 ||
+        p->buffers[bs].last < 0)
+        return;
+    p->has_tie = 1;
+    p->tie_anchor = bs;
+    p->tie_member = bx;
+    p->tie_offset = st->overlay_offset;
+}
+
 /* Unused buffers (a tensor no step touches) get an empty lifetime. */
 static void drop_unused(te_plan *p)
 {
@@ -285,10 +310,16 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
     p->low = low;
     add_scratch_buffers(p, g, low);
     drop_unused(p);
+    tie_overlay(p);
     te_plan_place(p);
     p->bound_no_inplace = bound_without_inplace(p, g);
     place_state(p, g);
     te_plan_assign_offsets(p, g);
+    if (p->has_tie && te_patch_overlay_check(g, p) < 0) { /* never expected: apart then */
+        p->has_tie = 0;
+        te_plan_place(p);
+        te_plan_assign_offsets(p, g);
+    }
     return p;
 }
 
@@ -334,12 +365,21 @@ int te_plan_scratch_region(const te_plan *p, int op)
     return b >= 0 ? p->buffers[b].region : 0;
 }
 
+static int live_at(const te_buffer *b, int step) { return b->first <= step && step <= b->last; }
+
 size_t te_plan_live_bytes(const te_plan *p, int step)
 {
     size_t sum = 0;
     int i;
     for (i = 0; i < p->n_buffers; i++)
-        if (p->buffers[i].first <= step && step <= p->buffers[i].last)
+        if (live_at(&p->buffers[i], step))
             sum += p->buffers[i].bytes;
+    if (p->has_tie && live_at(&p->buffers[p->tie_anchor], step) &&
+        live_at(&p->buffers[p->tie_member], step)) {
+        size_t a = p->buffers[p->tie_anchor].bytes, off = p->tie_offset;
+        size_t end = off + p->buffers[p->tie_member].bytes;
+        if (off < a) /* [off, min(a, end)) counted twice */
+            sum -= (end < a ? end : a) - off;
+    }
     return sum;
 }

@@ -9,7 +9,9 @@
  * takes the rest.  Each region is then placed again with the arena placer
  * (te_plan_place) when that is smaller, so it sits at its own lifetime
  * bound.  A buffer never straddles regions; in-place outputs and
- * concatenation slices share their root's buffer, so their region.
+ * concatenation slices share their root's buffer, so their region; the
+ * patch stage's tied pair (its output and the input inside it) goes into
+ * one region together.
  *
  * The plan keeps one offset space: region r's buffers lie in [base, base +
  * bytes) of it, regions end to end (16-byte aligned), so everything that
@@ -174,46 +176,67 @@ static void sort_by_heat(const te_buffer *bufs, const double *heat, int *order, 
 static int live(const te_buffer *b) { return b->last >= b->first; }
 
 /* Fills region r with the buffers of `order` not yet given one that fit
- * below `limit` beside those already there (bounded 0: all of them).
- * Offsets relative to the region; returns its top. */
-static size_t fill_region(te_buffer *bufs, const int *order, int n, int r, int bounded,
-                          size_t limit, int *placed)
+ * below `limit` beside those already there (bounded 0: all of them); the
+ * plan's tied pair goes in together, at its anchor's turn.  Offsets
+ * relative to the region; returns its top. */
+static size_t fill_region(te_plan *p, const int *order, int r, int bounded, size_t limit,
+                          int *placed)
 {
+    te_buffer *bufs = p->buffers;
     int i, n_placed = 0;
     size_t top = 0;
-    for (i = 0; i < n; i++) {
-        te_buffer *b = &bufs[order[i]];
-        size_t off;
-        if (b->region >= 0)
+    for (i = 0; i < p->n_buffers; i++) {
+        te_buffer *b = &bufs[order[i]], *m = NULL;
+        size_t off, end;
+        if (b->region >= 0 || (p->has_tie && order[i] == p->tie_member))
             continue;
-        off = te_plan_first_fit(bufs, placed, n_placed, b);
-        if (bounded && off + b->bytes > (limit & ~(size_t)15))
+        if (p->has_tie && order[i] == p->tie_anchor && live(&bufs[p->tie_member]))
+            m = &bufs[p->tie_member];
+        off = te_plan_first_fit(bufs, placed, n_placed, b, m, p->tie_offset);
+        end = off + b->bytes;
+        if (m && off + p->tie_offset + m->bytes > end)
+            end = off + p->tie_offset + m->bytes;
+        if (bounded && end > (limit & ~(size_t)15))
             continue;
         b->offset = off;
         b->region = r;
         placed[n_placed++] = order[i];
-        if (off + b->bytes > top)
-            top = off + b->bytes;
+        if (m) {
+            m->offset = off + p->tie_offset;
+            m->region = r;
+            placed[n_placed++] = p->tie_member;
+        }
+        if (end > top)
+            top = end;
     }
     return top;
 }
 
 /* Places region r again with the arena placer and keeps that when smaller
- * than first fit's `top`; returns the region's bytes (offsets relative). */
+ * than first fit's `top` (the tied pair with it, when the region holds it:
+ * apart if the placer found that no larger); returns the region's bytes
+ * (offsets relative). */
 static size_t replace_region(te_plan *p, int r, size_t top, size_t *lower_bound)
 {
     te_plan sub;
-    int i, n = 0;
+    int i, n = 0, tied = p->has_tie && p->buffers[p->tie_anchor].region == r;
     memset(&sub, 0, sizeof sub);
     sub.buffers = malloc(sizeof(te_buffer) * ((size_t)p->n_buffers + 1));
     if (!sub.buffers)
         return top;
     for (i = 0; i < p->n_buffers; i++)
-        if (p->buffers[i].region == r && live(&p->buffers[i]))
+        if (p->buffers[i].region == r && live(&p->buffers[i])) {
+            if (tied && i == p->tie_anchor)
+                sub.tie_anchor = n;
+            if (tied && i == p->tie_member)
+                sub.tie_member = n;
             sub.buffers[n++] = p->buffers[i];
+        }
     sub.n_buffers = n;
     sub.n_steps = p->n_steps;
     sub.quick = p->quick;
+    sub.has_tie = tied;
+    sub.tie_offset = p->tie_offset;
     te_plan_place(&sub);
     *lower_bound = sub.lower_bound;
     if (sub.arena_bytes < top) {
@@ -221,6 +244,8 @@ static size_t replace_region(te_plan *p, int r, size_t top, size_t *lower_bound)
         for (i = 0, n = 0; i < p->n_buffers; i++)
             if (p->buffers[i].region == r && live(&p->buffers[i]))
                 p->buffers[i].offset = sub.buffers[n++].offset;
+        if (tied)
+            p->has_tie = sub.has_tie;
     }
     free(sub.buffers);
     return top;
@@ -261,7 +286,7 @@ int te_plan_regions(te_plan *p, const te_graph *g, const te_regions *rs, te_diag
     p->n_regions = rs->n;
     for (r = 0; r < rs->n; r++) {
         te_plan_region *pr = &p->regions[r];
-        size_t top = fill_region(p->buffers, order, n, r, r + 1 < rs->n, rs->r[r].limit, placed);
+        size_t top = fill_region(p, order, r, r + 1 < rs->n, rs->r[r].limit, placed);
         pr->spec = rs->r[r];
         pr->bytes = align16(replace_region(p, r, top, &pr->lower_bound));
         pr->base = base;

@@ -1,7 +1,8 @@
 /* test_patch_graph.c - a patch stage is a graph derived from the model's
  * (te_patch_graph): the model's graph after the passes is never modified,
  * not by the estimate of a stage nor by the stage chosen; the derived graph
- * owns its tensors and patch and borrows the rest. */
+ * owns its tensors and patch and borrows the rest; the stage's input may
+ * lie inside its output's place. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,43 @@ out:
     free(data);
 }
 
+/* The stage's input lies inside its output's place (patch_overlay.c): the
+ * planner ties the two, every crop copy of the input reads bytes no
+ * earlier patch wrote, and a place that breaks that is caught. */
+static void test_overlay(void)
+{
+    size_t size;
+    uint8_t *data = build_model(&size);
+    te_model *m = data ? load(data, size, "2:2x2") : NULL;
+    const te_patch_plan *pp;
+    te_plan *p;
+    int x, s;
+    size_t apart;
+    CHECK(m != NULL);
+    if (!m)
+        goto out;
+    pp = m->g->patch;
+    p = m->plan;
+    x = m->g->inputs[0];
+    s = pp->out_tensor;
+    CHECK(pp->overlay_in == x && pp->overlay_offset % TE_ARENA_ALIGN == 0);
+    CHECK(pp->overlay_offset > 0 && pp->overlay_offset < te_tensor_bytes(&m->g->tensors[s]));
+    CHECK(p->has_tie);
+    CHECK(p->place[x].arena_offset == p->place[s].arena_offset + pp->overlay_offset);
+    apart = te_tensor_bytes(&m->g->tensors[x]) + te_tensor_bytes(&m->g->tensors[s]) +
+            pp->scratch_bytes;
+    CHECK(p->arena_bytes < apart);
+    CHECK(te_patch_overlay_check(m->g, p) == 0);
+    p->place[x].arena_offset = p->place[s].arena_offset; /* the input where S begins */
+    CHECK(te_patch_overlay_check(m->g, p) < 0);
+out:
+    te_model_free(m);
+    free(data);
+}
+
 int main(void)
 {
     test_derived_graph();
+    test_overlay();
     return test_summary();
 }

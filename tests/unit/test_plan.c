@@ -72,9 +72,14 @@ static void check_plan(te_graph *g, te_plan *p)
             const te_buffer *b = &p->buffers[j];
             int live_together = a->first <= b->last && b->first <= a->last && b->last >= b->first;
             int overlap = a->offset < b->offset + b->bytes && b->offset < a->offset + a->bytes;
-            CHECK(!(live_together && overlap));
+            int tied = p->has_tie && ((i == p->tie_anchor && j == p->tie_member) ||
+                                      (j == p->tie_anchor && i == p->tie_member));
+            CHECK(!(live_together && overlap) || tied);
         }
     }
+    if (p->has_tie) /* the input the patch stage reads, inside its output's place */
+        CHECK(p->buffers[p->tie_member].offset ==
+              p->buffers[p->tie_anchor].offset + p->tie_offset);
     for (i = 0; i < g->n_tensors; i++) {
         const te_tensor *t = &g->tensors[i];
         const te_tensor_store *s = &p->st->t[i];
