@@ -201,9 +201,15 @@ static void draw_legend(const layout *L)
                     "<line x1=\"0\" y1=\"7\" x2=\"13\" y2=\"7\" stroke=\"#111\" stroke-width=\"1.5\" "
                     "stroke-dasharray=\"4,2\"/>");
     if (L->v->p->bound_no_inplace != L->v->p->arena_bytes)
-        legend_item(L, x, "lifetime bound without in-place",
-                    "<line x1=\"0\" y1=\"7\" x2=\"13\" y2=\"7\" stroke=\"#777\" "
-                    "stroke-width=\"1.5\" stroke-dasharray=\"1,2\"/>");
+        x = legend_item(L, x, "lifetime bound without in-place",
+                        "<line x1=\"0\" y1=\"7\" x2=\"13\" y2=\"7\" stroke=\"#777\" "
+                        "stroke-width=\"1.5\" stroke-dasharray=\"1,2\"/>");
+    if (L->v->p->has_tie) {
+        snprintf(sw, sizeof sw, "<rect width=\"13\" height=\"13\" fill=\"%s\" "
+                 "fill-opacity=\"0.6\" stroke=\"#222\" stroke-dasharray=\"4 2\"/>",
+                 kind_color[TE_SEG_INPUT]);
+        legend_item(L, x, "input inside the patch stage's output", sw);
+    }
     te_buf_printf(L->o, "</g>\n");
 }
 
@@ -243,6 +249,14 @@ static void draw_stage(const layout *L, const te_plan_svg_opts *opt, int label)
                       x0 + 3, MAIN_TOP + 13, opt->stage_label ? opt->stage_label : "patch stage");
 }
 
+/* 1 if sg is the input a patch stage reads inside its output's place (the
+ * plan's tied member, te_plan.has_tie): drawn over that output, see-through. */
+static int is_overlay(const layout *L, const te_segment *sg)
+{
+    const te_plan *p = L->v->p;
+    return p->has_tie && sg->buffer == p->tie_member;
+}
+
 static void seg_tooltip(const layout *L, const te_segment *sg)
 {
     const te_graph *g = L->v->g;
@@ -260,6 +274,11 @@ static void seg_tooltip(const layout *L, const te_segment *sg)
             te_buf_printf(o, "&#10;%s tensor %d",
                           te_storage_inplace(st, sg->tensor) ? "written in place over" : "view of",
                           te_storage_alias_of(st, sg->tensor));
+        if (is_overlay(L, sg))
+            te_buf_printf(o, "&#10;inside the place of the patch stage's output (tensor %d), "
+                             "%zu B in: each patch writes its cell only over input bytes no "
+                             "later patch reads", L->v->p->buffers[L->v->p->tie_anchor].tensor,
+                          L->v->p->tie_offset);
     } else {
         if (sg->op >= 0 && sg->op < g->n_ops)
             te_buf_printf(o, "scratch of op %d (%s)", sg->op, te_opcode_name(g->ops[sg->op].opcode));
@@ -280,8 +299,11 @@ static void draw_segment(const layout *L, const te_segment *sg)
     if (y1 - y0 < 2)
         y0 = y1 - 2; /* tiny buffers stay visible */
     te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                        "stroke=\"#fff\" stroke-width=\"0.7\">",
-                  x0, y0, x1 - x0, y1 - y0, kind_color[sg->kind]);
+                        "%s>",
+                  x0, y0, x1 - x0, y1 - y0, kind_color[sg->kind],
+                  is_overlay(L, sg) ? "fill-opacity=\"0.6\" stroke=\"#222\" stroke-width=\"1\" "
+                                      "stroke-dasharray=\"4 2\""
+                                    : "stroke=\"#fff\" stroke-width=\"0.7\"");
     seg_tooltip(L, sg);
     te_buf_printf(L->o, "</rect>\n");
     if (x1 - x0 >= 40 && y1 - y0 >= 14)
@@ -290,14 +312,17 @@ static void draw_segment(const layout *L, const te_segment *sg)
                       (x0 + x1) / 2, (y0 + y1) / 2 + 3.5, (double)sg->bytes / 1024.0);
 }
 
-/* Buffers first, in-place outputs over them (they start mid-step). */
+/* Buffers first, in-place outputs over them (they start mid-step), the
+ * input inside a patch stage's output last (it overlaps that output). */
 static void draw_segments(const layout *L)
 {
     int pass, i;
-    for (pass = 0; pass < 2; pass++)
-        for (i = 0; i < L->v->n_segs; i++)
-            if (L->v->segs[i].from_mid == pass)
-                draw_segment(L, &L->v->segs[i]);
+    for (pass = 0; pass < 3; pass++)
+        for (i = 0; i < L->v->n_segs; i++) {
+            const te_segment *sg = &L->v->segs[i];
+            if (pass == 2 ? is_overlay(L, sg) : sg->from_mid == pass && !is_overlay(L, sg))
+                draw_segment(L, sg);
+        }
 }
 
 static void hline(const layout *L, double y, const char *color, const char *dash, const char *label)
