@@ -214,19 +214,53 @@ static int64_t gemm_reuse(const te_graph *g, const te_op *op)
 /* The int16 weight bytes of every convolution gemm_chosen() picks. */
 static int64_t gemm_extra_total(const te_graph *g);
 
+/* gemm_chosen_uncached() of every op of the last graph asked, per thread
+ * (the lowering of every patch clone asks, and each answer reads every
+ * op): keyed like the flash budget's figures (te_flash_graph_key). */
+#if defined(__GNUC__)
+#define GEMM_MEMO_STORAGE static __thread
+#else
+#define GEMM_MEMO_STORAGE static /* compilers without thread-local storage: one thread */
+#endif
+#define GEMM_MEMO_OPS 2048
+
+static int gemm_chosen_uncached(const te_graph *g, const te_op *me);
+
 /* Whether the convolution with weights `wid` is among those that get the
  * fast kernel: by reuse, most first (then op order), while the extra flash
  * stays within gemm_budget().  Patch clones share their op's weights. */
 static int gemm_chosen(const te_graph *g, int wid)
 {
+    GEMM_MEMO_STORAGE struct {
+        uint64_t key;
+        int have;
+        unsigned char chosen[GEMM_MEMO_OPS];
+    } memo;
     const te_op *me = NULL;
-    int64_t extra = 0, mine;
+    uint64_t key;
     int i;
     for (i = 0; i < g->n_ops; i++)
         if (g->ops[i].opcode == TE_OP_CONV_2D && g->ops[i].in[1] == wid)
             me = &g->ops[i];
     if (!me)
         return 1;
+    if (g->n_ops > GEMM_MEMO_OPS)
+        return gemm_chosen_uncached(g, me);
+    key = g->content_key ? g->content_key : te_flash_graph_key(g);
+    if (!memo.have || memo.key != key) {
+        for (i = 0; i < g->n_ops; i++)
+            memo.chosen[i] = g->ops[i].opcode == TE_OP_CONV_2D &&
+                             (unsigned char)gemm_chosen_uncached(g, &g->ops[i]);
+        memo.key = key;
+        memo.have = 1;
+    }
+    return memo.chosen[me - g->ops];
+}
+
+static int gemm_chosen_uncached(const te_graph *g, const te_op *me)
+{
+    int64_t extra = 0, mine;
+    int i;
     if ((mine = gemm_extra(g, me)) < 0)
         return 0;
     for (i = 0; i < g->n_ops; i++) {

@@ -20,13 +20,35 @@ static const te_op_def *const op_table[] = {
 #undef TE_OP
 };
 
-const te_op_def *te_op_lookup(int opcode)
+static const te_op_def *search_table(int opcode)
 {
     size_t i;
     for (i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
         if (op_table[i]->opcode == opcode)
             return op_table[i];
     return NULL;
+}
+
+/* Builtin codes below this are remembered, per thread, once looked up (the
+ * patch search looks up every clone's operator many times). */
+#define LOOKUP_MEMO_CODES 256
+#if defined(__GNUC__)
+#define LOOKUP_MEMO_STORAGE static __thread
+#else
+#define LOOKUP_MEMO_STORAGE static /* compilers without thread-local storage: one thread */
+#endif
+
+const te_op_def *te_op_lookup(int opcode)
+{
+    LOOKUP_MEMO_STORAGE const te_op_def *memo[LOOKUP_MEMO_CODES];
+    LOOKUP_MEMO_STORAGE unsigned char known[LOOKUP_MEMO_CODES];
+    if (opcode < 0 || opcode >= LOOKUP_MEMO_CODES)
+        return search_table(opcode);
+    if (!known[opcode]) {
+        memo[opcode] = search_table(opcode);
+        known[opcode] = 1;
+    }
+    return memo[opcode];
 }
 
 int te_op_count(void) { return (int)(sizeof op_table / sizeof op_table[0]); }
