@@ -77,7 +77,7 @@ static int can_slice(const te_graph *g, const te_storage *s, const te_op *cat, i
     for (i = 0; i < cat->n_in; i++)
         uses += cat->in[i] == t;
     if (tt->data || te_storage_alias_of(s, t) >= 0 || tt->patch_role || uses != 1 || !def ||
-        (g->patch && t == g->patch->out_tensor) || /* written patch by patch */
+        (g->patch && te_patch_is_cut(g->patch, t)) || /* written patch by patch */
         prod->n_out != 1 || in_list(g->inputs, g->n_inputs, t) ||
         in_list(g->outputs, g->n_outputs, t))
         return 0;

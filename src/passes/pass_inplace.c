@@ -56,7 +56,7 @@ void te_pass_inplace(const te_graph *g, te_storage *s)
             continue;
         in = &g->tensors[op->in[k]];
         out = &g->tensors[op->out[0]];
-        if (in->patch_role || out->patch_role || (g->patch && out->id == g->patch->out_tensor))
+        if (in->patch_role || out->patch_role || (g->patch && te_patch_is_cut(g->patch, out->id)))
             continue;
         if (in->data || te_storage_alias_of(s, out->id) >= 0 ||
             is_in_list(g->inputs, g->n_inputs, out->id) ||

@@ -4,8 +4,10 @@
  * every intermediate tensor that cell needs (receptive field, overlaps
  * recomputed), so the stage's big intermediates never exist whole.
  *
- * Model: the stage is a prefix of the schedule whose only tensor used
- * after it is S (4-D NHWC).  Per patch, regions are propagated backwards
+ * Model: the stage is a prefix of the schedule whose last operator writes
+ * S (4-D NHWC); other tensors it computes that are used after it (a
+ * residual branch crossing the cut, a detector tap) are cut tensors too,
+ * stored whole.  Per patch, regions are propagated backwards
  * from the cell of S; every operator is then cloned onto "region tensors"
  * (the same tensor with a smaller spatial extent, explicit padding only at
  * the real image border) and lowered by its normal emit().  Where an input
@@ -38,10 +40,19 @@ typedef struct {
 #define TE_PSTEP_OP 1
 #define TE_PSTEP_COPY_OUT 2
 
+/* Most tensors of a stage besides S that are also read after it. */
+#define TE_PATCH_MAX_CUTS 4
+
 typedef struct te_patch_plan {
     int n_ops;          /* stage = the first n_ops operators of the schedule */
     int grid_h, grid_w; /* cells over S */
     int out_tensor;     /* S */
+    /* the stage's other cut tensors: intermediates on S's way that are also
+     * read after the stage (a residual branch crossing the cut, a detector
+     * tap); each is stored whole, every patch writing the part of its
+     * region no patch before it wrote */
+    int n_cuts;
+    int cuts[TE_PATCH_MAX_CUTS];
     size_t scratch_bytes; /* micro-plan arena: working memory of one patch */
     int64_t stage_macs, patched_macs; /* MACs of the stage without / with patches */
     /* estimated instructions on the target's cost model (src/api/cost_model.h),
@@ -129,7 +140,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const struct te_lowered *low,
                                size_t *arena);
 
 /* Why the first n_ops operators cannot form a patch stage (an operator that
- * cannot run on a region, no single cut tensor, ...) into why[n]; 0 when
+ * cannot run on a region, no cut tensor, ...) into why[n]; 0 when
  * they can. */
 int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n);
 
@@ -184,6 +195,9 @@ void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig);
  * The planner drops the tie of a plan that fails it. */
 struct te_plan;
 int te_patch_overlay_check(const te_graph *dg, const struct te_plan *p);
+
+/* 1 if tensor t is stored whole by p's stage: S or another cut tensor. */
+int te_patch_is_cut(const te_patch_plan *p, int t);
 
 void te_patch_plan_free(te_patch_plan *p);
 

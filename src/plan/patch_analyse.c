@@ -50,9 +50,24 @@ static int refuse_op(te_patch_walk *w, const te_graph *g, const te_op *op)
                      "(type, kernel or options)", op->index, name);
 }
 
+/* 1 if tensor t is a network output or read by an operator after the
+ * stage. */
+static int used_after(const te_patch_walk *w, const te_graph *g, int t)
+{
+    int j, k;
+    for (j = 0; j < g->n_outputs; j++)
+        if (g->outputs[j] == t)
+            return 1;
+    for (j = w->ops[w->n_ops - 1] + 1; j < g->n_ops; j++)
+        for (k = 0; !g->ops[j].dead && k < g->ops[j].n_in; k++)
+            if (g->ops[j].in[k] == t)
+                return 1;
+    return 0;
+}
+
 static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
 {
-    int i, j, n = 0, s = -1;
+    int i, n = 0, s;
     for (i = 0; i < g->n_ops && n < n_ops; i++)
         if (!g->ops[i].dead)
             w->ops[n++] = i;
@@ -65,37 +80,23 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
             return refuse_op(w, g, op);
         w->produced_by[op->out[0]] = i;
     }
-    /* S: the one tensor the stage makes that is used after it */
+    /* S: the last operator's output; any other tensor the stage makes that
+     * is used after it is a cut tensor too, stored whole */
+    s = g->ops[w->ops[n_ops - 1]].out[0];
     for (i = 0; i < g->n_tensors; i++) {
-        int after = 0;
-        if (w->produced_by[i] < 0)
+        if (w->produced_by[i] < 0 || i == s || !used_after(w, g, i))
             continue;
-        for (j = 0; j < g->n_outputs; j++)
-            after |= g->outputs[j] == i;
-        for (j = w->ops[n_ops - 1] + 1; j < g->n_ops && !after; j++) {
-            int k;
-            if (g->ops[j].dead)
-                continue;
-            for (k = 0; k < g->ops[j].n_in; k++)
-                after |= g->ops[j].in[k] == i;
-        }
-        if (after) {
-            if (s >= 0)
-                return refuse(w, "no single cut tensor: tensors %d and %d are both used after "
-                                 "it", s, i);
-            s = i;
-        }
+        if (w->n_cuts == TE_PATCH_MAX_CUTS)
+            return refuse(w, "more than %d tensors it computes are used after it",
+                          TE_PATCH_MAX_CUTS + 1);
+        w->cuts[w->n_cuts++] = i;
     }
-    if (s < 0)
-        return refuse(w, "no cut tensor: nothing it computes is used after it");
+    if (!used_after(w, g, s))
+        return refuse(w, "no cut tensor: the output of its last operator (op %d) is not used "
+                         "after it", g->ops[w->ops[n_ops - 1]].index);
     if (g->tensors[s].type != TE_DT_INT8)
         return refuse(w, "the cut tensor %d is %s, not int8", s,
                       te_dtype_name(g->tensors[s].type));
-    for (i = 0; i < n_ops; i++) /* S must not also feed the stage */
-        for (j = 0; j < g->ops[w->ops[i]].n_in; j++)
-            if (g->ops[w->ops[i]].in[j] == s)
-                return refuse(w, "no single cut tensor: tensor %d, used after it, also feeds "
-                                 "op %d inside it", s, g->ops[w->ops[i]].index);
     w->s = s;
     return 0;
 }
@@ -172,14 +173,71 @@ size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, t
     return n;
 }
 
-/* Slot sizes (max over patches) and patched MACs, one patch at a time. */
+/* Records cut tensor c's region in patch (gy, gx): its rows must be the
+ * same along a grid row, its columns along a grid column (boxes; -1 if
+ * not).  own_y / own_x hold the regions until cut_owned() turns them into
+ * the parts each patch writes. */
+static int note_cut_region(te_patch_walk *w, int c, int gy, int gx)
+{
+    te_region r = w->region[w->cuts[c]];
+    int *y = &w->own_y[c][2 * gy], *x = &w->own_x[c][2 * gx];
+    if (gx == 0)
+        y[0] = r.y0, y[1] = r.y1;
+    if (gy == 0)
+        x[0] = r.x0, x[1] = r.x1;
+    return y[0] == r.y0 && y[1] == r.y1 && x[0] == r.x0 && x[1] == r.x1 ? 0 : -1;
+}
+
+/* The ranges [a[2i], a[2i+1]) of n cells, in order, become the part each
+ * writes: from where the one before ended to its own end.  -1 unless they
+ * leave no gap and end where the extent does. */
+static int owned_ranges(int *a, int n, int extent)
+{
+    int i, done = 0;
+    for (i = 0; i < n; i++) {
+        if (a[2 * i] > done || a[2 * i + 1] < done)
+            return -1;
+        a[2 * i] = done;
+        done = a[2 * i + 1];
+    }
+    return done == extent ? 0 : -1;
+}
+
+/* The part of every cut tensor each patch writes (own_y, own_x); -1 when
+ * the patches' regions of one do not cover it. */
+static int cut_owned(te_patch_walk *w, const te_graph *g)
+{
+    int c;
+    for (c = 0; c < w->n_cuts; c++) {
+        const te_tensor *t = &g->tensors[w->cuts[c]];
+        int cy = w->ay[w->cuts[c]], cx = w->ax[w->cuts[c]];
+        if (owned_ranges(w->own_y[c], w->grid_h, t->shape[cy]) < 0 ||
+            owned_ranges(w->own_x[c], w->grid_w, t->shape[cx]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Slot sizes (max over patches) and patched MACs, one patch at a time;
+ * the parts of the cut tensors each patch writes. */
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
 {
-    int gy, gx, i, k;
+    int gy, gx, i, k, c;
+    for (c = 0; c < w->n_cuts; c++) {
+        if (!w->own_y[c])
+            w->own_y[c] = calloc(2 * (size_t)w->grid_h, sizeof(int));
+        if (!w->own_x[c])
+            w->own_x[c] = calloc(2 * (size_t)w->grid_w, sizeof(int));
+        if (!w->own_y[c] || !w->own_x[c])
+            return -1;
+    }
     for (gy = 0; gy < w->grid_h; gy++)
         for (gx = 0; gx < w->grid_w; gx++) {
             if (te_patch_regions(w, g, gy, gx) < 0)
                 return -1;
+            for (c = 0; c < w->n_cuts; c++)
+                if (note_cut_region(w, c, gy, gx) < 0)
+                    return -1;
             for (i = 0; i < w->n_ops; i++) {
                 const te_op *op = &g->ops[w->ops[i]];
                 int o = op->out[0];
@@ -208,7 +266,7 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
                 }
             }
         }
-    return 0;
+    return cut_owned(w, g);
 }
 
 static void add_micro(te_plan *mp, size_t bytes, int first, int last)
@@ -312,6 +370,7 @@ te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, i
 
 void te_patch_walk_free(te_patch_walk *w)
 {
+    int c;
     if (!w)
         return;
     free(w->region);
@@ -323,11 +382,16 @@ void te_patch_walk_free(te_patch_walk *w)
     free(w->ops);
     free(w->crop_bytes);
     free(w->crop_off);
+    for (c = 0; c < TE_PATCH_MAX_CUTS; c++) {
+        free(w->own_y[c]);
+        free(w->own_x[c]);
+    }
     free(w);
 }
 
 te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d)
 {
+    char why[256] = "";
     te_patch_walk *w;
     te_patch_plan *p;
     int i;
@@ -336,14 +400,17 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
             te_fail(d, "--patch: need at least 1 operator and 2 cells");
         return NULL;
     }
-    w = te_patch_walk_new(g, n_ops, grid_h, grid_w);
+    w = te_patch_walk_new_why(g, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
     p = calloc(1, sizeof *p);
     if (!w || !p || grid_h > g->tensors[w->s].shape[1] || grid_w > g->tensors[w->s].shape[2]) {
-        if (d)
-            te_fail(d, "--patch: the first %d operators cannot run patch by patch with a %dx%d "
-                       "grid (a stage is a chain of convolutions and element-wise operators "
-                       "whose only result used later is one 4-D tensor)",
-                    n_ops, grid_h, grid_w);
+        if (d && !w && why[0])
+            te_fail(d, "--patch: the first %d operators cannot run patch by patch: %s", n_ops, why);
+        else if (d && w && p)
+            te_fail(d, "--patch: a %dx%d grid is finer than the output of the first %d operators "
+                       "(%dx%d)", grid_h, grid_w, n_ops, g->tensors[w->s].shape[1],
+                    g->tensors[w->s].shape[2]);
+        else if (d)
+            te_fail(d, "out of memory");
         te_patch_walk_free(w);
         free(p);
         return NULL;
@@ -352,6 +419,8 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
     p->grid_h = grid_h;
     p->grid_w = grid_w;
     p->out_tensor = w->s;
+    p->n_cuts = w->n_cuts;
+    memcpy(p->cuts, w->cuts, sizeof p->cuts);
     for (i = 0; i < n_ops; i++)
         p->stage_macs += te_op_macs_of(g, &g->ops[w->ops[i]]);
     if (te_patch_measure(w, g, p) < 0 || (p->scratch_bytes = te_patch_micro_plan(w, g)) == (size_t)-1) {

@@ -118,6 +118,27 @@ static int clone_input(builder *b, int i, int k, te_region out_r, int patch, te_
     return crop;
 }
 
+/* Cut tensor o (if it is one): the part of its region this patch owns
+ * (te_patch_walk.own_y / own_x) copied into the whole tensor. */
+static void copy_out_cut(builder *b, int op_index, int o, int patch)
+{
+    const te_patch_walk *w = b->w;
+    int c, gy = patch / w->grid_w, gx = patch % w->grid_w;
+    te_region own, r = w->region[o];
+    for (c = 0; c < w->n_cuts && w->cuts[c] != o; c++)
+        ;
+    if (c == w->n_cuts)
+        return;
+    own.y0 = w->own_y[c][2 * gy];
+    own.y1 = w->own_y[c][2 * gy + 1];
+    own.x0 = w->own_x[c][2 * gx];
+    own.x1 = w->own_x[c][2 * gx + 1];
+    if (te_region_empty(own))
+        return;
+    set_copy(new_step(b, TE_PSTEP_COPY_OUT, op_index), w, b->slot_tensor[o], o, own.y0 - r.y0,
+             own.x0 - r.x0, o, o, own.y0, own.x0, own);
+}
+
 static int build_op(builder *b, int i, int patch, te_diag *d)
 {
     te_graph *g = b->g;
@@ -184,19 +205,23 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     if (o == w->s)
         set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index), w, b->slot_tensor[o], o, 0, 0, o, o,
                  w->region[o].y0, w->region[o].x0, w->region[o]);
+    else
+        copy_out_cut(b, op->index, o, patch);
     return 0;
 }
 
-/* Stage intermediates are never stored whole; nothing in the stage runs in
+/* Stage intermediates but the cut tensors are never stored whole; nothing in the stage runs in
  * place or aliases (its clones work on separate region buffers).  dg: the
  * derived graph, whose tensors are its own copies. */
 static void mark_stage(te_graph *dg, const te_patch_walk *w)
 {
     int i;
     for (i = 0; i < w->n_ops; i++) {
-        int o = dg->ops[w->ops[i]].out[0];
+        int o = dg->ops[w->ops[i]].out[0], c;
+        for (c = 0; c < w->n_cuts && w->cuts[c] != o; c++)
+            ;
         te_tensor_unalias(&dg->tensors[o]);
-        if (o != w->s)
+        if (o != w->s && c == w->n_cuts)
             dg->tensors[o].patch_role = 1;
     }
 }
@@ -207,7 +232,7 @@ static void mark_stage(te_graph *dg, const te_patch_walk *w)
 static te_graph *derive(const te_graph *g, const te_patch_plan *p)
 {
     int cells = p->grid_h * p->grid_w;
-    size_t extra = (size_t)cells * (size_t)p->n_ops * (TE_PATCH_MAX_IN + 1);
+    size_t extra = (size_t)cells * (size_t)p->n_ops * (TE_PATCH_MAX_IN + 2);
     te_graph *dg = malloc(sizeof *dg);
     te_patch_plan *dp = malloc(sizeof *dp);
     if (!dg || !dp) {
@@ -269,6 +294,15 @@ out:
     dg->patch->code_bytes = te_patch_code_bytes(dg, dg->patch); /* once: the flash budget reads it */
     dg->content_key = te_flash_graph_key(dg);                    /* and keys its memo on it */
     return dg;
+}
+
+int te_patch_is_cut(const te_patch_plan *p, int t)
+{
+    int c;
+    for (c = 0; c < p->n_cuts; c++)
+        if (p->cuts[c] == t)
+            return 1;
+    return t == p->out_tensor;
 }
 
 void te_patch_plan_free(te_patch_plan *p)

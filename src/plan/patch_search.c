@@ -62,7 +62,7 @@ te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
     te_storage *st = te_storage_new(dg);
     int t;
     for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
-        if (!dg->tensors[t].patch_role && t != dg->patch->out_tensor)
+        if (!dg->tensors[t].patch_role && !te_patch_is_cut(dg->patch, t))
             st->t[t] = before->t[t];
     return st;
 }

@@ -11,6 +11,11 @@
 typedef struct {
     int *ops, n_ops;          /* op indices of the stage, in order */
     int s;                    /* the stage output S */
+    int n_cuts, cuts[TE_PATCH_MAX_CUTS]; /* the other cut tensors (patch.h) */
+    /* per cut tensor c: the rows [own_y[c][2 gy], own_y[c][2 gy + 1]) and
+     * columns (own_x, by gx) that patch (gy, gx) writes of it: the part of
+     * its region the patches before it did not (te_patch_measure) */
+    int *own_y[TE_PATCH_MAX_CUTS], *own_x[TE_PATCH_MAX_CUTS];
     int n_tensors;            /* tensors when the walk began (arrays' size) */
     int grid_h, grid_w;
     int *produced_by;         /* tensor -> position in ops, or -1 (external/const) */

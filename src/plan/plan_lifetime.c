@@ -254,7 +254,7 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
 }
 
 /* The patch roles of the tensors: g's, or those of a trial stage (the
- * outputs of its operators, but the stage's output, are intermediates). */
+ * outputs of its operators, but its cut tensors, are intermediates). */
 static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *trial)
 {
     int t, i, n = 0;
@@ -266,7 +266,7 @@ static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *
             continue;
         n++;
         if (op->n_out > 0 && op->out[0] >= 0)
-            p->patch_role[op->out[0]] = op->out[0] != trial->out_tensor;
+            p->patch_role[op->out[0]] = !te_patch_is_cut(trial, op->out[0]);
     }
 }
 

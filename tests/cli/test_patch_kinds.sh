@@ -6,7 +6,9 @@
 # pools inside the stage, detector necks (a 2x RESIZE_NEAREST_NEIGHBOR or
 # RESIZE_BILINEAR upsample joined to an earlier map by CONCATENATION: the
 # explicit stages run the resize on patches), explicit PADs read by strided
-# convolutions.  For each: outputs with `--patch auto` and with
+# convolutions, stages that end with a second tensor crossing the cut (the
+# neck's skip map after 4 or 5 operators, a residual block cut inside: that
+# tensor is stored whole too).  For each: outputs with `--patch auto` and with
 # explicit stages byte-identical to the layer-by-layer build (which matches
 # TFLite Micro kernel for kernel), and `--patch auto` below layer-by-layer
 # where the input tensor does not dominate the peak.
@@ -26,7 +28,8 @@ flash="--flash-limit 1M"
 # kind, whether auto must go below layer-by-layer, explicit stages to try
 for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
             "fire lower 6:2x2 10:3x3" "residual lower 5:4x4" "avgpool lower 2:3x3 4:4x4" \
-            "neck lower 9:3x3" "neck_bilinear lower 9:2x2" "pad_conv lower 9:4x4"; do
+            "neck lower 9:3x3 4:4x4 5:3x2" "neck_bilinear lower 9:2x2" "pad_conv lower 9:4x4" \
+            "residual lower 3:3x3"; do
   set -- $spec
   kind=$1 want=$2
   shift 2
