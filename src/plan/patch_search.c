@@ -22,32 +22,37 @@
 #include "patch_walk.h"
 #include "plan.h"
 
-/* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions of low (the stage's outputs on their own).  The graph
- * is only read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, const te_patch_plan *p)
+/* The storage decisions of low with the outputs of stage w's operators on
+ * their own (as the patches write them); NULL when out of memory. */
+static te_storage *staged_storage(const te_graph *g, const te_lowered *low, const te_patch_walk *w)
 {
-    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
     te_storage *st = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    int i;
+    for (i = 0; st && i < w->n_ops; i++)
+        te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
+    return st;
+}
+
+/* Arena of the whole model if p's stage ran patch by patch, with the
+ * storage decisions st (staged_storage of that stage).  The graph is only
+ * read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
+                             const te_patch_plan *p)
+{
     te_lowered staged;
     te_diag d = {{0}, 0};
     size_t arena = (size_t)-1;
     te_plan *plan;
-    int i;
     memset(&staged, 0, sizeof staged);
-    if (w && st) {
-        for (i = 0; i < w->n_ops; i++)
-            te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
-        if (low)
-            staged = *low;
-        staged.opts.st = st;
-        plan = te_plan_build_trial(g, &staged, p, &d);
-        if (plan)
-            arena = plan->arena_bytes;
-        te_plan_free(plan);
-    }
-    te_storage_free(st);
-    te_patch_walk_free(w);
+    if (!st)
+        return arena;
+    if (low)
+        staged = *low;
+    staged.opts.st = st;
+    plan = te_plan_build_trial(g, &staged, p, &d);
+    if (plan)
+        arena = plan->arena_bytes;
+    te_plan_free(plan);
     return arena;
 }
 
@@ -259,6 +264,7 @@ typedef struct {
 typedef struct {
     int k, s, h, w;
     size_t floor;
+    te_storage *st; /* staged_storage of the stage */
     /* the grids analysed so far (try_stage) and their scratch: a finer
      * grid needs no more scratch, so each is a lower bound of the coarser
      * ones' (at most TE_PATCH_SEEN kept) */
@@ -280,7 +286,7 @@ static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size
     p.grid_w = gw;
     p.out_tensor = st->s;
     p.scratch_bytes = scratch;
-    return estimate_arena(s->g, s->low, &p);
+    return estimate_arena(s->g, s->low, st->st, &p);
 }
 
 /* A lower bound of the patches' scratch in a gh x gw grid: the bytes of
@@ -368,6 +374,7 @@ typedef struct {
     int kind;         /* PROBE_FINE, PROBE_HIGH or PROBE_OK */
     te_patch_plan *p; /* PROBE_OK: the analysed plan */
     size_t arena;     /* PROBE_OK: its arena */
+    int offered, verdict; /* search_row: offered, and what offer() said */
 } probe;
 
 #define PROBE_FINE 0 /* too fine: its clones' calls alone are over the flash, or it
@@ -411,7 +418,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         st->seen[st->n_seen++].scratch = r.p->scratch_bytes;
     }
     r.p->code_bytes = te_patch_code_floor(s->g, r.p); /* until estimated */
-    r.arena = estimate_arena(s->g, s->low, r.p);
+    r.arena = estimate_arena(s->g, s->low, st->st, r.p);
     if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
         explain_grid(s, st->k, gh, gw, r.p, r.arena, 0);
         te_patch_plan_free(r.p);
@@ -446,6 +453,25 @@ static int offer(search *s, probe *r)
     return within ? 1 : estimated ? -1 : 0;
 }
 
+/* Column j of a row of grids (gh cells down), probed once: row[j]. */
+static probe *row_probe(search *s, stage *st, int gh, const int *gw, probe *row, int j)
+{
+    if (!row[j].gh)
+        row[j] = probe_grid(s, st, gh, gw[j]);
+    return &row[j];
+}
+
+/* offer() of a row's probe, once: 1 within the limits, -1 over them, 0
+ * not estimated (or not PROBE_OK). */
+static int row_offer(search *s, probe *r)
+{
+    if (r->kind == PROBE_OK && !r->offered) {
+        r->offered = 1;
+        r->verdict = offer(s, r);
+    }
+    return r->kind == PROBE_OK ? r->verdict : 0;
+}
+
 /* One row of a stage (gh cells down) without an SRAM limit, over the
  * columns gw[0 .. *limit): the arena falls and the extra instructions grow
  * with the columns, so the best grid of the row is the finest within the
@@ -455,49 +481,47 @@ static int offer(search *s, probe *r)
  * column over the limits (finer rows are too) or at the stage's floor. */
 static void search_row(search *s, stage *st, int gh, const int *gw, int *limit)
 {
-    probe r;
+    probe row[TE_PATCH_MAX_GRID], *r;
     int lo = 0, hi = *limit, j, kept = -1;
     size_t kept_arena = 0;
+    memset(row, 0, sizeof row);
     if (hi > 0) { /* the finest column first: when its arena cannot win, none can */
-        r = probe_grid(s, st, gh, gw[hi - 1]);
-        te_patch_plan_free(r.p);
-        if (r.kind == PROBE_HIGH)
-            return;
-        hi -= 1, *limit = r.kind == PROBE_FINE ? hi : *limit;
+        r = row_probe(s, st, gh, gw, row, hi - 1);
+        if (r->kind == PROBE_HIGH)
+            lo = hi = *limit; /* nothing of the row to try */
+        else
+            hi -= 1, *limit = r->kind == PROBE_FINE ? hi : *limit;
     }
     while (lo < hi) { /* the first column that is not PROBE_HIGH */
         j = lo + (hi - lo) / 2;
-        r = probe_grid(s, st, gh, gw[j]);
-        te_patch_plan_free(r.p);
-        if (r.kind == PROBE_HIGH)
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind == PROBE_HIGH)
             lo = j + 1;
         else
-            hi = j, *limit = r.kind == PROBE_FINE ? j : *limit;
+            hi = j, *limit = r->kind == PROBE_FINE ? j : *limit;
     }
     hi = *limit;
     while (lo < hi) { /* the last column within the limits */
         j = lo + (hi - lo) / 2;
-        r = probe_grid(s, st, gh, gw[j]);
-        if (r.kind == PROBE_OK && offer(s, &r) < 0)
-            r.kind = PROBE_FINE;
-        if (r.kind == PROBE_FINE) {
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind == PROBE_FINE || row_offer(s, r) < 0) {
             hi = *limit = j;
         } else {
-            if (r.kind == PROBE_OK)
-                kept = j, kept_arena = r.arena;
+            if (r->kind == PROBE_OK)
+                kept = j, kept_arena = r->arena;
             lo = j + 1;
         }
     }
     for (j = kept - 1; kept >= 0 && j >= 0; j--) { /* coarser columns of equal arena */
-        r = probe_grid(s, st, gh, gw[j]);
-        if (r.kind != PROBE_OK || r.arena != kept_arena) {
-            te_patch_plan_free(r.p);
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind != PROBE_OK || r->arena != kept_arena)
             break;
-        }
-        offer(s, &r);
+        row_offer(s, r);
     }
     if (kept >= 0 && kept_arena == st->floor && kept < *limit)
         *limit = kept; /* finer rows reach no lower arena, only more instructions */
+    for (j = 0; j < TE_PATCH_MAX_GRID; j++)
+        te_patch_plan_free(row[j].p);
 }
 
 /* One row of a stage under an SRAM limit: every column of gw[0 .. *limit),
@@ -558,7 +582,9 @@ static int find_stages(search *s, int n_live, stage **out)
     if (!sv)
         return -1;
     for (k = 1; k < n_live; k++) {
-        te_patch_walk *w = te_patch_walk_new_why(s->g, k, 1, 1, why, sizeof why);
+        te_patch_walk *w;
+        why[0] = 0;
+        w = te_patch_walk_new_why(s->g, k, 1, 1, why, sizeof why);
         if (!w) {
             if (refused_from && strcmp(why, refused))
                 explain_stages(po, refused_from, k - 1, refused);
@@ -574,6 +600,7 @@ static int find_stages(search *s, int n_live, stage **out)
         sv[n].s = w->s;
         sv[n].h = s->g->tensors[w->s].shape[1];
         sv[n].w = s->g->tensors[w->s].shape[2];
+        sv[n].st = staged_storage(s->g, s->low, w);
         te_patch_walk_free(w);
         sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
         n++;
@@ -615,6 +642,8 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         else
             try_stage(&s, st);
     }
+    for (i = 0; i < n; i++)
+        te_storage_free(stages[i].st);
     free(stages);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
