@@ -264,7 +264,7 @@ typedef struct {
 typedef struct {
     int k, s, h, w;
     size_t floor;
-    te_storage *st; /* staged_storage of the stage */
+    te_storage *st; /* staged_storage of the stage, while it is tried */
     /* the grids analysed so far (try_stage) and their scratch: a finer
      * grid needs no more scratch, so each is a lower bound of the coarser
      * ones' (at most TE_PATCH_SEEN kept) */
@@ -549,7 +549,10 @@ static void try_stage(search *s, stage *st)
 {
     int gh[TE_PATCH_MAX_GRID], gw[TE_PATCH_MAX_GRID];
     int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
-    for (i = 0; i < nh && limit > 0; i++) {
+    te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
+    st->st = w ? staged_storage(s->g, s->low, w) : NULL;
+    te_patch_walk_free(w);
+    for (i = 0; i < nh && limit > 0 && st->st; i++) {
         const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
         int row_limit = limit - one;
         if (s->fit)
@@ -558,6 +561,8 @@ static void try_stage(search *s, stage *st)
             search_row(s, st, gh[i], gw + one, &row_limit);
         limit = row_limit + one;
     }
+    te_storage_free(st->st);
+    st->st = NULL;
 }
 
 /* Orders stages by floor (the most promising first), then length. */
@@ -600,9 +605,11 @@ static int find_stages(search *s, int n_live, stage **out)
         sv[n].s = w->s;
         sv[n].h = s->g->tensors[w->s].shape[1];
         sv[n].w = s->g->tensors[w->s].shape[2];
-        sv[n].st = staged_storage(s->g, s->low, w);
+        sv[n].st = staged_storage(s->g, s->low, w); /* kept while the stage is tried */
         te_patch_walk_free(w);
         sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
+        te_storage_free(sv[n].st);
+        sv[n].st = NULL;
         n++;
     }
     if (refused_from)
@@ -642,8 +649,6 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         else
             try_stage(&s, st);
     }
-    for (i = 0; i < n; i++)
-        te_storage_free(stages[i].st);
     free(stages);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
