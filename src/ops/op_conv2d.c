@@ -825,6 +825,16 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
  * directly would be a silent slowdown). */
 static te_patch_kind patch_kind(const te_graph *g, const te_op *op)
 {
+    const te_tensor *w = &g->tensors[op->in[1]];
+    /* the cheap tests first (the patch analysis asks for every cell): only
+     * te_conv2d_dsp_s8 with patches over its stack buffer keeps the op out,
+     * and whether it runs (gemm_chosen, over every op) is asked last */
+    if (te_convfam_s16(&g->tensors[op->in[0]]) || !te_target_has_dsp(g->target) ||
+        gemm_extra(g, op) < 0 ||
+        te_conv2d_dsp_s8_get_buffer_size(
+            te_convfam_gemm_k_pad(w->shape[1] * w->shape[2] * w->shape[3], 1)) <=
+            TE_CONV2D_DSP_STACK)
+        return TE_PATCH_WINDOW;
     return dsp_patch_bytes(g, op) > TE_CONV2D_DSP_STACK ? TE_PATCH_NONE : TE_PATCH_WINDOW;
 }
 

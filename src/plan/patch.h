@@ -127,8 +127,10 @@ struct te_lowered;
  * clones and crop copies, te_patch_code_bytes) fits the flash the model
  * leaves (te_patch_flash_left), the fewest extra instructions among equal
  * arenas; NULL when no patch plan beats the baseline.  Every stage length
- * and every grid from 2x2 to TE_PATCH_MAX_GRID x TE_PATCH_MAX_GRID is
- * tried.  With fit > 0 (an SRAM budget for the arena): of the plans whose
+ * is tried, over H x W grids (TE_PATCH_ALL_GRIDS: which ones; finer grids
+ * of a stage only while coarser ones are within the limits, each row of
+ * grids by binary search: the arena falls and the instructions grow with
+ * the cells).  With fit > 0 (an SRAM budget for the arena): of the plans whose
  * arena fits it, the one with the fewest extra instructions (the fastest);
  * the smallest arena when none fits.  po: its max_recompute (extra
  * instructions allowed, a fraction of the model's) and explain (each
@@ -154,10 +156,20 @@ int te_patch_estimate(const te_graph *g, const struct te_lowered *low, te_patch_
  * output) and the new region tensors on their own. */
 struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage *before);
 
-/* The finest grid the search tries (square grids, 2x2 up to this): an
- * 8x8 grid already runs every stage operator 64 times, and the flash
- * budget refuses the finer grids of most stages. */
-#define TE_PATCH_MAX_GRID 8
+/* The grids the search tries: H x W cells over the cut tensor, H and W
+ * each any count up to TE_PATCH_ALL_GRIDS, and beyond it up to
+ * TE_PATCH_MAX_GRID (what --patch K:HxW accepts) the fewest cells giving
+ * each size of the largest cell; finer grids of a stage only while coarser
+ * ones are within the limits (patch_search.c). */
+#define TE_PATCH_ALL_GRIDS 8
+
+/* The thrift rule of --patch auto (without --sram-limit): of the grids of
+ * the stage it picks, a finer one is kept over a coarser one, and patches
+ * over layer by layer, only when each byte of SRAM it saves costs at most
+ * this many bytes of the patches' code (flash is a few times larger than
+ * SRAM on the targets: 1 MiB / 256 KiB and the like). */
+#define TE_PATCH_FLASH_PER_BYTE 8
+#define TE_PATCH_MAX_GRID 64
 
 /* The stack (optimised builds) the project promises an invoke stays within:
  * --patch auto keeps no plan whose kernels' stack bound exceeds it and the

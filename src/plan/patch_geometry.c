@@ -27,10 +27,11 @@ te_patch_kind te_patch_kind_of(const te_graph *g, const te_op *op)
     return def && def->patch_kind ? def->patch_kind(g, op) : TE_PATCH_NONE;
 }
 
-/* Spatial axes (height, width) of an input, given the output's. */
-static void input_axes(const te_graph *g, const te_op *op, int oy, int ox, int *iy, int *ix)
+/* Spatial axes (height, width) of an input, given the output's (def: the
+ * op's definition). */
+static void input_axes(const te_graph *g, const te_op_def *def, const te_op *op, int oy, int ox,
+                       int *iy, int *ix)
 {
-    const te_op_def *def = te_op_find(op->opcode);
     *iy = oy;
     *ix = ox;
     if (def && def->patch_axes)
@@ -67,13 +68,16 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
                           te_patch_need *need)
 {
     const te_tensor *in = &g->tensors[op->in[k]], *out = &g->tensors[op->out[0]];
+    /* looked up once: the patch analysis asks for every cell */
+    const te_op_def *def = te_op_find(op->opcode);
+    const te_patch_kind kind = def && def->patch_kind ? def->patch_kind(g, op) : TE_PATCH_NONE;
     int iy, ix;
-    input_axes(g, op, oy, ox, &iy, &ix);
+    input_axes(g, def, op, oy, ox, &iy, &ix);
     need->ay = iy;
     need->ax = ix;
     need->whole = 0;
     need->pad[0] = need->pad[1] = need->pad[2] = need->pad[3] = 0;
-    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW && k == 0) {
+    if (kind == TE_PATCH_WINDOW && k == 0) {
         /* the filter: a pool's options, else the weights' [., h, w, .] */
         const te_tensor *w = op->opt.filter_h ? NULL : &g->tensors[op->in[1]];
         int kh = w ? w->shape[1] : op->opt.filter_h, kw = w ? w->shape[2] : op->opt.filter_w;
@@ -84,8 +88,7 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
             return -1;
         return 0;
     }
-    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP && k == 0) {
-        const te_op_def *def = te_op_find(op->opcode);
+    if (kind == TE_PATCH_REMAP && k == 0) {
         return def && def->patch_remap && iy == oy && ix == ox
                    ? def->patch_remap(g, op, oy, ox, r, &need->r)
                    : -1;

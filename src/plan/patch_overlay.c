@@ -102,6 +102,24 @@ out:
     return offset;
 }
 
+int te_patch_overlay_input(const te_patch_walk *w, const te_graph *g)
+{
+    size_t most = 0;
+    int i, k, best = -1;
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        for (k = 0; k < op->n_in; k++) {
+            int x = op->in[k];
+            if (x >= 0 && w->produced_by[x] < 0 && read_by_stage_only(w, g, x) &&
+                te_tensor_bytes(&g->tensors[x]) > most) {
+                most = te_tensor_bytes(&g->tensors[x]);
+                best = x;
+            }
+        }
+    }
+    return best;
+}
+
 void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
 {
     size_t best_saving = 0;

@@ -1,10 +1,15 @@
-/* patch_search.c - `--patch auto`: tries every stage length and grid the
- * model allows, estimates the whole arena each would need (planning the
- * graph as if the stage ran patch by patch) and keeps the smallest whose
- * extra instructions (the target's cost model, the patches built and
- * lowered) stay within --max-recompute and whose code (patch_code.c) fits
- * the flash budget, the fastest of equal arenas; and parses the --patch
- * setting. */
+/* patch_search.c - `--patch auto`: tries every stage length the model
+ * allows over H x W grids (square or not, up to TE_PATCH_MAX_GRID cells a
+ * side), estimates the whole arena each would need (planning the graph as
+ * if the stage ran patch by patch) and keeps the smallest whose extra
+ * instructions (the target's cost model, the patches built and lowered)
+ * stay within --max-recompute and whose code (patch_code.c) fits the flash
+ * budget, the fastest of equal arenas; and parses the --patch setting.
+ * It stays quick by bounds that skip the expensive steps (the analysis of
+ * a grid's patches, and building them to estimate their instructions):
+ * the arena without patch scratch bounds a stage, the largest cell of the
+ * cut tensor bounds a grid, and a grid over the limits rules out the finer
+ * ones of its stage. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,32 +22,37 @@
 #include "patch_walk.h"
 #include "plan.h"
 
-/* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions of low (the stage's outputs on their own).  The graph
- * is only read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, const te_patch_plan *p)
+/* The storage decisions of low with the outputs of stage w's operators on
+ * their own (as the patches write them); NULL when out of memory. */
+static te_storage *staged_storage(const te_graph *g, const te_lowered *low, const te_patch_walk *w)
 {
-    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
     te_storage *st = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    int i;
+    for (i = 0; st && i < w->n_ops; i++)
+        te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
+    return st;
+}
+
+/* Arena of the whole model if p's stage ran patch by patch, with the
+ * storage decisions st (staged_storage of that stage).  The graph is only
+ * read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
+                             const te_patch_plan *p)
+{
     te_lowered staged;
     te_diag d = {{0}, 0};
     size_t arena = (size_t)-1;
     te_plan *plan;
-    int i;
     memset(&staged, 0, sizeof staged);
-    if (w && st) {
-        for (i = 0; i < w->n_ops; i++)
-            te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
-        if (low)
-            staged = *low;
-        staged.opts.st = st;
-        plan = te_plan_build_trial(g, &staged, p, &d);
-        if (plan)
-            arena = plan->arena_bytes;
-        te_plan_free(plan);
-    }
-    te_storage_free(st);
-    te_patch_walk_free(w);
+    if (!st)
+        return arena;
+    if (low)
+        staged = *low;
+    staged.opts.st = st;
+    plan = te_plan_build_trial(g, &staged, p, &d);
+    if (plan)
+        arena = plan->arena_bytes;
+    te_plan_free(plan);
     return arena;
 }
 
@@ -232,108 +242,513 @@ static void explain_stages(const te_patch_opts *po, int k0, int k1, const char *
         explain(po, "first %d..%d operators: %s", k0, k1, why);
 }
 
-/* --explain: why the plan of stage k over an n x n grid lost.  flash: the
- * flash the patches may take (te_patch_flash_left). */
-static void explain_grid(const te_patch_opts *po, int k, int n, const te_patch_plan *p,
-                         size_t arena, size_t baseline, size_t best_arena, size_t fit,
-                         double model, int64_t flash, size_t stack)
+#define TE_PATCH_SEEN 64
+
+/* The search's inputs, limits and best plan so far. */
+typedef struct {
+    const te_graph *g;
+    const te_lowered *low;
+    const te_patch_opts *po;
+    size_t baseline, fit;
+    double model, budget;  /* the model's instructions, the extra ones allowed */
+    int64_t flash;         /* what the patches' code may take (te_patch_flash_left) */
+    int64_t call_bytes;    /* the code of one kernel call (te_cost_call_code) */
+    size_t stack;          /* stack_allowed */
+    te_patch_plan *best;
+    size_t best_arena;
+} search;
+
+/* A stage the search may run patch by patch: its length k, its cut tensor
+ * S and S's height and width, and its floor: the arena if its patches took
+ * no scratch (no grid's is lower: the arena grows with the scratch). */
+typedef struct {
+    int k, s, h, w;
+    int overlay_in; /* te_patch_overlay_input, or -1 */
+    int n_cuts, cuts[TE_PATCH_MAX_CUTS]; /* its other cut tensors (patch.h) */
+    size_t floor;
+    te_storage *st; /* staged_storage of the stage, while it is tried */
+    /* the grids analysed so far (try_stage) and their scratch: a finer
+     * grid needs no more scratch, so each is a lower bound of the coarser
+     * ones' (at most TE_PATCH_SEEN kept) */
+    int n_seen;
+    struct {
+        int gh, gw;
+        size_t scratch;
+    } seen[TE_PATCH_SEEN];
+} stage;
+
+/* Arena of the whole model if stage st ran over a gh x gw grid whose
+ * patches took `scratch` bytes, its output overlaying the stage's input
+ * from its first byte (patch_overlay.c; no grid's overlay starts lower):
+ * a lower bound of every grid's. */
+static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size_t scratch)
 {
+    te_patch_plan p;
+    memset(&p, 0, sizeof p);
+    p.n_ops = st->k;
+    p.grid_h = gh;
+    p.grid_w = gw;
+    p.out_tensor = st->s;
+    p.scratch_bytes = scratch;
+    p.overlay_in = st->overlay_in;
+    p.overlay_offset = 0;
+    p.n_cuts = st->n_cuts;
+    memcpy(p.cuts, st->cuts, sizeof p.cuts);
+    return estimate_arena(s->g, s->low, st->st, &p);
+}
+
+/* A lower bound of the patches' scratch in a gh x gw grid: the bytes of
+ * S's largest cell (the scratch holds it), or the scratch of a finer grid
+ * already analysed. */
+static size_t scratch_floor(const search *s, const stage *st, int gh, int gw)
+{
+    size_t pixel = te_tensor_bytes(&s->g->tensors[st->s]) / ((size_t)st->h * (size_t)st->w);
+    size_t b = pixel * (size_t)((st->h + gh - 1) / gh) * (size_t)((st->w + gw - 1) / gw);
+    int i;
+    b = (b + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
+    for (i = 0; i < st->n_seen; i++)
+        if (st->seen[i].gh >= gh && st->seen[i].gw >= gw && st->seen[i].scratch > b)
+            b = st->seen[i].scratch;
+    return b;
+}
+
+/* The cell counts the search tries along an axis of n pixels: every count
+ * up to TE_PATCH_ALL_GRIDS, then up to n and TE_PATCH_MAX_GRID only the
+ * fewest cells giving each size of the largest cell (n / count rounded up):
+ * more cells with largest ones of the same size need as large regions, so
+ * as much scratch, and recompute more.  Returns how many (into out). */
+static int axis_grids(int n, int *out)
+{
+    int c, m = 0;
+    for (c = 1; c <= n && c <= TE_PATCH_MAX_GRID; c++)
+        if (c <= TE_PATCH_ALL_GRIDS || (n + c - 1) / c != (n + c - 2) / (c - 1))
+            out[m++] = c;
+    return m;
+}
+
+/* --explain: why stage k over a gh x gw grid lost (p NULL: it could not be
+ * analysed; bound: arena is a lower bound, the grid not analysed). */
+static void explain_grid(const search *s, int k, int gh, int gw, const te_patch_plan *p,
+                         size_t arena, int bound)
+{
+    const te_patch_opts *po = s->po;
+    const size_t baseline = s->baseline, best_arena = s->best_arena, fit = s->fit;
+    const int64_t flash = s->flash;
     if (!po->explain)
         return;
-    if (!p)
-        explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, n, n);
+    if (bound && arena >= baseline)
+        explain(po, "first %d operators, %dx%d: peak not lower (arena at least %zu, %zu layer "
+                    "by layer)", k, gh, gw, arena, baseline);
+    else if (bound)
+        explain(po, "first %d operators, %dx%d: arena at least %zu, not below the best plan so "
+                    "far (arena %zu)%s", k, gh, gw, arena, best_arena,
+                fit ? ", and above the limit" : "");
+    else if (!p)
+        explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, gh, gw);
     else if (arena == (size_t)-1 && p->code_bytes > flash)
         explain(po, "first %d operators, %dx%d: patches add at least ~%lld bytes of code, over "
-                    "the flash budget by %lld", k, n, n, (long long)p->code_bytes,
+                    "the flash budget by %lld", k, gh, gw, (long long)p->code_bytes,
                 (long long)(p->code_bytes - flash));
     else if (arena == (size_t)-1)
-        explain(po, "first %d operators, %dx%d: cannot be planned", k, n, n);
+        explain(po, "first %d operators, %dx%d: cannot be planned", k, gh, gw);
     else if (arena >= baseline)
         explain(po, "first %d operators, %dx%d: peak not lower (arena %zu, %zu layer by layer)",
-                k, n, n, arena, baseline);
+                k, gh, gw, arena, baseline);
     else if (p->patched_instructions > 0 && p->code_bytes > flash)
         explain(po, "first %d operators, %dx%d: arena %zu, but patches add ~%lld bytes of code, "
-                    "over the flash budget by %lld", k, n, n, arena, (long long)p->code_bytes,
+                    "over the flash budget by %lld", k, gh, gw, arena, (long long)p->code_bytes,
                 (long long)(p->code_bytes - flash));
-    else if (p->patched_instructions > 0 && p->stack_bytes > stack)
+    else if (p->patched_instructions > 0 && p->stack_bytes > s->stack)
         explain(po, "first %d operators, %dx%d: arena %zu, but its kernels may need %zu bytes of "
-                    "stack, over %zu (layer by layer, or 2 KiB)", k, n, n, arena,
-                p->stack_bytes, stack);
-    else if (p->patched_instructions > 0 && extra_of(p) > po->max_recompute * model)
+                    "stack, over %zu (layer by layer, or 2 KiB)", k, gh, gw, arena,
+                p->stack_bytes, s->stack);
+    else if (p->patched_instructions > 0 && extra_of(p) > s->budget)
         explain(po, "first %d operators, %dx%d: arena %zu, but over --max-recompute by %.0f%% "
                     "(+%.0f%% instructions, %.0f%% allowed)",
-                k, n, n, arena, 100.0 * (extra_of(p) / model - po->max_recompute),
-                100.0 * extra_of(p) / model, 100.0 * po->max_recompute);
+                k, gh, gw, arena, 100.0 * (extra_of(p) / s->model - po->max_recompute),
+                100.0 * extra_of(p) / s->model, 100.0 * po->max_recompute);
     else if (fit && arena <= fit)
         explain(po, "first %d operators, %dx%d: arena %zu fits the limit, but a faster plan "
-                    "fitting it was found before", k, n, n, arena);
+                    "fitting it was found before", k, gh, gw, arena);
     else
         explain(po, "first %d operators, %dx%d: arena %zu, not below the best plan so far "
                     "(arena %zu; the fewer instructions win a tie)%s",
-                k, n, n, arena, best_arena, fit ? ", and above the limit" : "");
+                k, gh, gw, arena, best_arena, fit ? ", and above the limit" : "");
+}
+
+/* What the cheap steps say of a grid (probe). */
+typedef struct {
+    int gh, gw;
+    int kind;         /* PROBE_FINE, PROBE_HIGH or PROBE_OK */
+    te_patch_plan *p; /* PROBE_OK: the analysed plan */
+    size_t arena;     /* PROBE_OK: its arena */
+    int offered, verdict; /* search_row: offered, and what offer() said */
+} probe;
+
+#define PROBE_FINE 0 /* too fine: its clones' calls alone are over the flash, or it
+                      * cannot be analysed (a cell too small); so are finer ones */
+#define PROBE_HIGH 1 /* its arena cannot beat the best plan so far */
+#define PROBE_OK 2   /* its arena may win: estimate it */
+
+/* The cheap steps for stage st over a gh x gw grid: the code floor, the
+ * arena with the least scratch the grid can take (so that a grid that cannot
+ * win is not analysed), the analysis and the arena. */
+static probe probe_grid(const search *s, stage *st, int gh, int gw)
+{
+    probe r;
+    te_patch_plan lb;
+    memset(&r, 0, sizeof r);
+    memset(&lb, 0, sizeof lb);
+    r.gh = gh;
+    r.gw = gw;
+    r.arena = (size_t)-1;
+    lb.code_bytes = (int64_t)st->k * gh * gw * s->call_bytes; /* te_patch_code_floor */
+    if (lb.code_bytes > s->flash) {
+        explain_grid(s, st->k, gh, gw, &lb, r.arena, 0);
+        r.kind = PROBE_FINE;
+        return r;
+    }
+    r.arena = stage_arena(s, st, gh, gw, scratch_floor(s, st, gh, gw));
+    r.kind = PROBE_HIGH;
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+        explain_grid(s, st->k, gh, gw, &lb, r.arena, 1);
+        return r;
+    }
+    r.p = te_patch_analyse(s->g, st->k, gh, gw, NULL);
+    if (!r.p) {
+        explain_grid(s, st->k, gh, gw, NULL, r.arena, 0);
+        r.kind = PROBE_FINE;
+        return r;
+    }
+    if (st->n_seen < TE_PATCH_SEEN) {
+        st->seen[st->n_seen].gh = gh;
+        st->seen[st->n_seen].gw = gw;
+        st->seen[st->n_seen++].scratch = r.p->scratch_bytes;
+    }
+    r.p->code_bytes = te_patch_code_floor(s->g, r.p); /* until estimated */
+    r.arena = estimate_arena(s->g, s->low, st->st, r.p);
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+        explain_grid(s, st->k, gh, gw, r.p, r.arena, 0);
+        te_patch_plan_free(r.p);
+        r.p = NULL;
+        return r;
+    }
+    r.kind = PROBE_OK;
+    return r;
+}
+
+/* Estimates the plan of a PROBE_OK probe (unless its arena can no longer
+ * win) and keeps it in s->best when it is better (else frees it).  Returns
+ * 1 when it is estimated within the limits on code and extra
+ * instructions, -1 when over them (a finer grid of the stage, adding
+ * clones and recompute, would be too), 0 when not estimated. */
+static int offer(search *s, probe *r)
+{
+    te_patch_plan *p = r->p;
+    int estimated = may_win(r->arena, s->best_arena, s->fit) &&
+                    te_patch_estimate(s->g, s->low, p) == 0;
+    int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
+    r->p = NULL;
+    if (within && p->stack_bytes <= s->stack &&
+        better(r->arena, extra_of(p), s->best, s->best_arena, s->fit)) {
+        te_patch_plan_free(s->best);
+        s->best = p;
+        s->best_arena = r->arena;
+    } else {
+        explain_grid(s, p->n_ops, r->gh, r->gw, p, r->arena, 0);
+        te_patch_plan_free(p);
+    }
+    return within ? 1 : estimated ? -1 : 0;
+}
+
+/* Column j of a row of grids (gh cells down), probed once: row[j]. */
+static probe *row_probe(search *s, stage *st, int gh, const int *gw, probe *row, int j)
+{
+    if (!row[j].gh)
+        row[j] = probe_grid(s, st, gh, gw[j]);
+    return &row[j];
+}
+
+/* offer() of a row's probe, once: 1 within the limits, -1 over them, 0
+ * not estimated (or not PROBE_OK). */
+static int row_offer(search *s, probe *r)
+{
+    if (r->kind == PROBE_OK && !r->offered) {
+        r->offered = 1;
+        r->verdict = offer(s, r);
+    }
+    return r->kind == PROBE_OK ? r->verdict : 0;
+}
+
+/* One row of a stage (gh cells down) without an SRAM limit, over the
+ * columns gw[0 .. *limit): the arena falls and the extra instructions grow
+ * with the columns, so the best grid of the row is the finest within the
+ * limits, or the coarsest of equal arena.  Two binary searches find the
+ * first column whose arena may win and the last within the limits; then
+ * the coarser ones of equal arena are tried.  *limit falls to the first
+ * column over the limits (finer rows are too) or at the stage's floor. */
+static void search_row(search *s, stage *st, int gh, const int *gw, int *limit)
+{
+    probe row[TE_PATCH_MAX_GRID], *r;
+    int lo = 0, hi = *limit, j, kept = -1;
+    size_t kept_arena = 0;
+    memset(row, 0, sizeof row);
+    if (hi > 0) { /* the finest column first: when its arena cannot win, none can */
+        r = row_probe(s, st, gh, gw, row, hi - 1);
+        if (r->kind == PROBE_HIGH)
+            lo = hi = *limit; /* nothing of the row to try */
+        else
+            hi -= 1, *limit = r->kind == PROBE_FINE ? hi : *limit;
+    }
+    while (lo < hi) { /* the first column that is not PROBE_HIGH */
+        j = lo + (hi - lo) / 2;
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind == PROBE_HIGH)
+            lo = j + 1;
+        else
+            hi = j, *limit = r->kind == PROBE_FINE ? j : *limit;
+    }
+    hi = *limit;
+    while (lo < hi) { /* the last column within the limits */
+        j = lo + (hi - lo) / 2;
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind == PROBE_FINE || row_offer(s, r) < 0) {
+            hi = *limit = j;
+        } else {
+            if (r->kind == PROBE_OK)
+                kept = j, kept_arena = r->arena;
+            lo = j + 1;
+        }
+    }
+    for (j = kept - 1; kept >= 0 && j >= 0; j--) { /* coarser columns of equal arena */
+        r = row_probe(s, st, gh, gw, row, j);
+        if (r->kind != PROBE_OK || r->arena != kept_arena)
+            break;
+        row_offer(s, r);
+    }
+    if (kept >= 0 && kept_arena == st->floor && kept < *limit)
+        *limit = kept; /* finer rows reach no lower arena, only more instructions */
+    for (j = 0; j < TE_PATCH_MAX_GRID; j++)
+        te_patch_plan_free(row[j].p);
+}
+
+/* One row of a stage under an SRAM limit: every column of gw[0 .. *limit),
+ * coarsest first, until one after which no finer grid can win: over the
+ * limits on code or extra instructions, or fitting the limit (finer ones
+ * only add instructions), or at the stage's floor. */
+static void scan_row(search *s, stage *st, int gh, const int *gw, int *limit)
+{
+    int j;
+    for (j = 0; j < *limit; j++) {
+        probe r = probe_grid(s, st, gh, gw[j]);
+        int within = r.kind == PROBE_OK ? offer(s, &r) : 0;
+        if (r.kind == PROBE_FINE || within < 0 || r.arena == st->floor ||
+            (within > 0 && r.arena <= s->fit)) {
+            *limit = j;
+            return;
+        }
+    }
+}
+
+/* Tries stage st over the grids axis_grids gives for S's height and width,
+ * row by row (gh cells down), coarsest first; finer grids than one after
+ * which none can win form a staircase: one limit, falling row by row. */
+static void try_stage(search *s, stage *st)
+{
+    int gh[TE_PATCH_MAX_GRID], gw[TE_PATCH_MAX_GRID];
+    int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
+    te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
+    st->st = w ? staged_storage(s->g, s->low, w) : NULL;
+    te_patch_walk_free(w);
+    for (i = 0; i < nh && limit > 0 && st->st; i++) {
+        const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
+        int row_limit = limit - one;
+        if (s->fit)
+            scan_row(s, st, gh[i], gw + one, &row_limit);
+        else
+            search_row(s, st, gh[i], gw + one, &row_limit);
+        limit = row_limit + one;
+    }
+    te_storage_free(st->st);
+    st->st = NULL;
+}
+
+/* Orders stages by floor (the most promising first), then length. */
+static int stage_cmp(const void *a, const void *b)
+{
+    const stage *x = a, *y = b;
+    if (x->floor != y->floor)
+        return x->floor < y->floor ? -1 : 1;
+    return x->k - y->k;
+}
+
+/* The stages of g (the first k live operators for every k that can form
+ * one) with their floors, into *out; how many, -1 when out of memory.
+ * --explain: the lengths refused whatever the grid, one line per reason. */
+static int find_stages(search *s, int n_live, stage **out)
+{
+    const te_patch_opts *po = s->po;
+    stage *sv = calloc((size_t)n_live + 1, sizeof *sv);
+    int n = 0, k, refused_from = 0;
+    char why[256], refused[256] = "";
+    *out = sv;
+    if (!sv)
+        return -1;
+    for (k = 1; k < n_live; k++) {
+        te_patch_walk *w;
+        why[0] = 0;
+        w = te_patch_walk_new_why(s->g, k, 1, 1, why, sizeof why);
+        if (!w) {
+            if (refused_from && strcmp(why, refused))
+                explain_stages(po, refused_from, k - 1, refused);
+            if (!refused_from || strcmp(why, refused))
+                refused_from = k;
+            snprintf(refused, sizeof refused, "%s", why[0] ? why : "out of memory");
+            continue;
+        }
+        if (refused_from)
+            explain_stages(po, refused_from, k - 1, refused);
+        refused_from = 0;
+        sv[n].k = k;
+        sv[n].s = w->s;
+        sv[n].h = s->g->tensors[w->s].shape[1];
+        sv[n].w = s->g->tensors[w->s].shape[2];
+        sv[n].overlay_in = te_patch_overlay_input(w, s->g);
+        sv[n].n_cuts = w->n_cuts;
+        memcpy(sv[n].cuts, w->cuts, sizeof sv[n].cuts);
+        sv[n].st = staged_storage(s->g, s->low, w); /* kept while the stage is tried */
+        te_patch_walk_free(w);
+        sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
+        te_storage_free(sv[n].st);
+        sv[n].st = NULL;
+        n++;
+    }
+    if (refused_from)
+        explain_stages(po, refused_from, n_live - 1, refused);
+    qsort(sv, (size_t)n, sizeof *sv, stage_cmp);
+    return n;
+}
+
+/* Stage p->n_ops over a gh x gw grid, analysed and estimated, when it
+ * keeps to the limits (code, extra instructions, stack); its arena into
+ * *arena.  NULL when it cannot or does not. */
+static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int gw,
+                                  size_t *arena)
+{
+    te_patch_walk *w = te_patch_walk_new(s->g, p->n_ops, 1, 1);
+    te_storage *st = w ? staged_storage(s->g, s->low, w) : NULL;
+    te_patch_plan *q = st ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
+    te_patch_walk_free(w);
+    *arena = q ? estimate_arena(s->g, s->low, st, q) : (size_t)-1;
+    te_storage_free(st);
+    if (q && (*arena >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
+              q->code_bytes > s->flash || extra_of(q) > s->budget || q->stack_bytes > s->stack)) {
+        te_patch_plan_free(q);
+        q = NULL;
+    }
+    return q;
+}
+
+/* What the thrift rule minimises: TE_PATCH_FLASH_PER_BYTE bytes of the
+ * patches' code are worth one byte of SRAM (p NULL: layer by layer). */
+static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
+{
+    return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
+}
+
+/* The thrift rule (no SRAM limit): of the plan with the smallest arena and
+ * the coarser grids of its stage (no more cells along either side), the
+ * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
+ * code to a byte of SRAM; layer by layer if that costs less still. */
+static void thrift(search *s)
+{
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
+    const te_patch_plan *top = s->best;
+    te_patch_plan *best;
+    size_t best_arena;
+    if (!top || s->fit)
+        return;
+    nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
+    nw = axis_grids(s->g->tensors[top->out_tensor].shape[2], aw);
+    best = s->best;
+    best_arena = s->best_arena;
+    for (i = 0; i < nh && ah[i] <= top->grid_h; i++)
+        for (j = 0; j < nw && aw[j] <= top->grid_w; j++) {
+            size_t arena;
+            te_patch_plan *q;
+            if (ah[i] * aw[j] < 2 || (ah[i] == top->grid_h && aw[j] == top->grid_w))
+                continue;
+            q = plan_within(s, top, ah[i], aw[j], &arena);
+            if (q && thrift_cost(q, arena) < thrift_cost(best, best_arena)) {
+                if (best != top)
+                    te_patch_plan_free(best);
+                best = q;
+                best_arena = arena;
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+    if (best != top) {
+        explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
+                       "bytes less code than %dx%d", best->n_ops, best->grid_h, best->grid_w,
+                best_arena, best_arena - s->best_arena,
+                (long long)(top->code_bytes - best->code_bytes), top->grid_h, top->grid_w);
+        te_patch_plan_free(s->best);
+        s->best = best;
+        s->best_arena = best_arena;
+    }
+    if (thrift_cost(NULL, s->baseline) <= thrift_cost(s->best, s->best_arena)) {
+        explain(s->po, "thrift: layer by layer: first %d operators in %dx%d patches save %zu "
+                       "bytes of SRAM for ~%lld bytes of code", s->best->n_ops, s->best->grid_h,
+                s->best->grid_w, s->baseline - s->best_arena, (long long)s->best->code_bytes);
+        te_patch_plan_free(s->best);
+        s->best = NULL;
+        s->best_arena = s->baseline;
+    }
 }
 
 te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
-    te_patch_plan *best = NULL;
-    size_t best_arena = baseline;
-    double model = model_instructions(g, low, te_cost_model_name(g->target));
-    double budget = po->max_recompute * model;
-    const int64_t flash = te_patch_flash_left(g);
-    const size_t stack = stack_allowed(g, low);
-    int n_live = 0, k, n, i, refused_from = 0;
-    char why[256], refused[256] = "";
+    search s;
+    stage *stages = NULL;
+    int n_live = 0, n, i;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.low = low;
+    s.po = po;
+    s.baseline = s.best_arena = baseline;
+    s.fit = fit;
+    s.model = model_instructions(g, low, te_cost_model_name(g->target));
+    s.budget = po->max_recompute * s.model;
+    s.flash = te_patch_flash_left(g);
+    s.call_bytes = te_cost_call_code(te_cost_model_name(g->target));
+    s.stack = stack_allowed(g, low);
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
-    for (k = 1; k < n_live; k++) {
-        if (po->explain) { /* stages refused whatever the grid: one line per reason */
-            if (te_patch_stage_reason(g, k, why, sizeof why) < 0) {
-                if (refused_from && strcmp(why, refused))
-                    explain_stages(po, refused_from, k - 1, refused);
-                if (!refused_from || strcmp(why, refused))
-                    refused_from = k;
-                snprintf(refused, sizeof refused, "%s", why);
-                continue;
-            }
-            if (refused_from)
-                explain_stages(po, refused_from, k - 1, refused);
-            refused_from = 0;
-        }
-        for (n = 2; n <= TE_PATCH_MAX_GRID; n++) {
-            te_patch_plan *p = te_patch_analyse(g, k, n, n, NULL);
-            size_t arena = (size_t)-1;
-            if (!p) {
-                if (po->explain && te_patch_stage_reason(g, k, why, sizeof why) == 0)
-                    explain_grid(po, k, n, NULL, arena, baseline, best_arena, fit, model, flash, stack);
-                continue;
-            }
-            p->code_bytes = te_patch_code_floor(g, p); /* until estimated */
-            if (p->code_bytes <= flash) /* the clones' calls alone fit */
-                arena = estimate_arena(g, low, p);
-            if (arena < baseline && may_win(arena, best_arena, fit) &&
-                te_patch_estimate(g, low, p) == 0 && p->code_bytes <= flash && p->stack_bytes <= stack &&
-                extra_of(p) <= budget && better(arena, extra_of(p), best, best_arena, fit)) {
-                te_patch_plan_free(best);
-                best = p;
-                best_arena = arena;
-            } else {
-                explain_grid(po, k, n, p, arena, baseline, best_arena, fit, model, flash, stack);
-                te_patch_plan_free(p);
-            }
-        }
+    n = find_stages(&s, n_live, &stages);
+    for (i = 0; i < n; i++) {
+        stage *st = &stages[i];
+        if (st->floor >= baseline)
+            explain(po, "first %d operators: peak not lower with any grid (arena at least %zu, "
+                        "%zu layer by layer)", st->k, st->floor, baseline);
+        else if (!may_win(st->floor, s.best_arena, fit))
+            explain(po, "first %d operators: no grid below the best plan so far (arena at "
+                        "least %zu, best %zu)", st->k, st->floor, s.best_arena);
+        else
+            try_stage(&s, st);
     }
-    if (refused_from)
-        explain_stages(po, refused_from, n_live - 1, refused);
-    if (po->explain && best)
+    free(stages);
+    thrift(&s);
+    if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
-                    "bytes of code (flash budget %lld)", best->n_ops, best->grid_h, best->grid_w,
-                best_arena, (long long)best->code_bytes, (long long)flash);
+                    "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,
+                s.best->grid_w, s.best_arena, (long long)s.best->code_bytes, (long long)s.flash);
     else if (po->explain)
-        explain(po, "kept: layer by layer, arena %zu", best_arena);
+        explain(po, "kept: layer by layer, arena %zu", s.best_arena);
     if (arena_out)
-        *arena_out = best ? best_arena : baseline;
-    return best;
+        *arena_out = s.best ? s.best_arena : baseline;
+    return s.best;
 }
 
 int te_patch_opts_parse(const char *s, te_patch_opts *p)
@@ -349,7 +764,7 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
         return 0;
     }
     if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
-        h * w >= 2 && h <= 64 && w <= 64) {
+        h * w >= 2 && h <= TE_PATCH_MAX_GRID && w <= TE_PATCH_MAX_GRID) {
         p->mode = TE_PATCH_EXPLICIT;
         p->n_ops = k;
         p->grid_h = h;

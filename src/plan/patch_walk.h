@@ -42,5 +42,9 @@ int64_t te_op_macs_of(const te_graph *g, const te_op *op);
 /* Sets p->overlay_in / overlay_offset (patch_overlay.c): the network input
  * the stage's output may overlay, and where in it. */
 void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
+/* The input the stage's output might overlay whatever the grid (the
+ * largest network input only the stage reads), or -1: the search's lower
+ * bounds plan it at offset 0. */
+int te_patch_overlay_input(const te_patch_walk *w, const te_graph *g);
 
 #endif
