@@ -3,7 +3,8 @@
 # an operator or a kernel is: edit the sources, run this, commit.
 #   docs/operators.md            build/te_operators (from the op table)
 #   runtime/te_kernel_stack.def  tools/kernel_stack.sh (stack per kernel)
-#   runtime/te_kernel_code.def   tools/kernel_code.sh (code bytes per kernel)
+#   runtime/te_kernel_code.def   tools/kernel_code.sh (code bytes and params
+#                                record size per kernel)
 # (The cost coefficients, src/api/cost_table.c, are a calibration on real
 # models, bench/calibrate_cost.sh, not a table regenerated here; a kernel
 # without a row runs on its operator's generic estimate.)
@@ -70,6 +71,8 @@ elif [ -n "$kernels" ]; then
     merge TE_KERNEL_STACK "$src/runtime/te_kernel_stack.def" "$tmp/stack"
     ONLY="$kernels" sh "$src/tools/kernel_code.sh" "$src" "$build" >"$tmp/code"
     merge TE_KERNEL_CODE "$src/runtime/te_kernel_code.def" "$tmp/code"
+    merge TE_KERNEL_PARAMS "$src/runtime/te_kernel_code.def" "$tmp/code"
+    merge TE_KERNEL_CALL "$src/runtime/te_kernel_code.def" "$tmp/code"
 fi
 [ "$all" = 0 ] && [ -z "$kernels" ] ||
     echo "runtime/te_kernel_stack.def runtime/te_kernel_code.def${kernels:+ (rows of $kernels)}"

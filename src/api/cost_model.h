@@ -48,6 +48,16 @@ extern const int te_cost_not_lowered_size;
 int te_cost_kernel_code(const char *model, te_kernel_id kernel);
 int te_cost_base_code(const char *model);
 int te_cost_call_code(const char *model);
+/* For the patch stages' code (src/plan/patch_code.c), measured the same
+ * way: what one call of a patch stage adds to the invoke function, and the
+ * bytes of kernel's params record (sizeof its params struct on the cost
+ * model's target; -1 for a kernel of plain arguments or one the table
+ * does not know). */
+int te_cost_patch_call_code(const char *model);
+int te_cost_kernel_params(const char *model, te_kernel_id kernel);
+/* The bytes a call of kernel adds beyond te_cost_patch_call_code: its code
+ * where the compiler inlines it at each call (0: not inlined, or no row). */
+int te_cost_kernel_call(const char *model, te_kernel_id kernel);
 
 /* The cost model of a target (te_target): "cortex-m4", "cortex-m7", "host"
  * (generic C, measured on the build machine), "x86-64-v3" (its AVX2

@@ -177,12 +177,15 @@ struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage 
 #define TE_PATCH_STACK_PROMISE 2048
 
 /* Estimated flash bytes of p's patches (p materialized: its clones and
- * steps): each clone and crop copy one kernel call (runtime/
- * te_kernel_code.def's call bytes, the target's cost model), each distinct
- * params record (clones of one operator on regions of the same shapes,
- * padding and place share theirs) at most 128 bytes, each distinct crop
- * copy array (counts per box, strides per tensor) 16 bytes.  An upper bound of what the generated code
- * gains (the stage's own calls are not deducted). */
+ * steps): each clone and crop copy one call of its kernel (runtime/
+ * te_kernel_code.def's measured bytes per call of that kernel on the
+ * target, its code where the compiler inlines it), each distinct params
+ * record (clones of one operator on regions of the same shapes, padding
+ * and place share theirs) sizeof its kernel's params struct on the target
+ * (128 bytes for a kernel of plain arguments), each distinct crop copy
+ * array (counts per box, strides per tensor) 16 bytes, the copy kernel
+ * once.  An upper bound of what the generated code gains (the stage's own
+ * calls are not deducted; cli.patch_code). */
 int64_t te_patch_code_bytes(const te_graph *g, const te_patch_plan *p);
 /* A lower bound of te_patch_code_bytes known before the patches are
  * built: one call per stage operator and cell.  It caps the clones a plan

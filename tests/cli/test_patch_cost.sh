@@ -32,17 +32,17 @@ ok sh -c "'$te' compile '$model' --target cortex-m4 -o '$work/c' >'$work/plain.t
 ok sh -c "! grep -q '^  patch:' '$work/plain.txt'"
 
 # the default budget keeps the smallest arena whose patches fit the flash
-# budget and is worth its code (34,336 B: first 7 operators in 12x4 patches,
-# the input inside the stage output's place, about +163% instructions, within
+# budget and is worth its code (33,408 B: first 7 operators in 12x6 patches,
+# the input inside the stage output's place, about +192% instructions, within
 # the default --max-recompute 200%, on the M4)
 ok sh -c "'$te' info '$model' --target cortex-m4 --patch auto --json >'$work/auto.json'"
-ok grep -q '"arena_bytes": 34336,' "$work/auto.json"
+ok grep -q '"arena_bytes": 33408,' "$work/auto.json"
 e=$(extra "$work/auto.json") w=$(whole "$work/auto.json")
 ok test -n "$e" -a -n "$w"
 ok test "${e:-0}" -gt $(( ${w:-0} * 30 / 100 ))
 # a 30% instruction budget refuses that plan: what it takes stays within 30%
 ok sh -c "'$te' info '$model' --target cortex-m4 --patch auto --max-recompute 30 --json >'$work/b30.json'"
-ok sh -c "! grep -q '\"arena_bytes\": 34336,' '$work/b30.json'"
+ok sh -c "! grep -q '\"arena_bytes\": 33408,' '$work/b30.json'"
 if grep -q '"patch": null' "$work/b30.json"; then
   pass=$((pass+1))
 else
