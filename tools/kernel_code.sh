@@ -56,19 +56,28 @@ text() {
     size -A "$tmp/o.o" | awk '$1 ~ /^\.text/ { s += $2 } END { print s + 0 }'
 }
 
+std_ifs=$IFS
+# column COL: want, the ISA whose runtime cost model COL measures, and
+# levels, its compiler commands (';' between them)
+column() {
+    case $1 in
+    host) want=generic levels="$HOSTCC -O2" ;;
+    x86-64-v3) want=avx2 levels="$HOSTCC -O2" ;;
+    armv7m-portable) want=generic levels="$ARMCC $M0 -O2;$ARMCC $M0 -Os" ;;
+    cortex-m4) want=dsp levels="$ARMCC $M4 -O2;$ARMCC $M4 -Os" ;;
+    cortex-m7) want=dsp levels="$ARMCC $M7 -O2;$ARMCC $M7 -Os" ;;
+    esac
+}
+
 # measure ISA FILE: one column per cost model, the largest over its levels;
 # 0 for the columns of another ISA and where the file does not compile
 # (the paste of a kernel for an ISA that does not build it)
 measure() {
     isa=$1 f=$2 out=
     for col in host x86-64-v3 armv7m-portable cortex-m4 cortex-m7; do
-        case $col in
-        host) want=generic; set -- "$HOSTCC -O2" ;;
-        x86-64-v3) want=avx2; set -- "$HOSTCC -O2" ;;
-        armv7m-portable) want=generic; set -- "$ARMCC $M0 -O2" "$ARMCC $M0 -Os" ;;
-        cortex-m4) want=dsp; set -- "$ARMCC $M4 -O2" "$ARMCC $M4 -Os" ;;
-        cortex-m7) want=dsp; set -- "$ARMCC $M7 -O2" "$ARMCC $M7 -Os" ;;
-        esac
+        column "$col"
+        # shellcheck disable=SC2086
+        IFS=';'; set -- $levels; IFS=$std_ifs
         best=0
         if [ "$isa" = "$want" ] || [ "$isa" = any ]; then
             for cc in "$@"; do
@@ -165,13 +174,9 @@ call_bytes() {
         { echo ", 0, 0, 0, 0, 0"; return; }
     out=
     for col in host x86-64-v3 armv7m-portable cortex-m4 cortex-m7; do
-        case $col in
-        host) want=generic; set -- "$HOSTCC -O2" ;;
-        x86-64-v3) want=avx2; set -- "$HOSTCC -O2" ;;
-        armv7m-portable) want=generic; set -- "$ARMCC $M0 -O2" "$ARMCC $M0 -Os" ;;
-        cortex-m4) want=dsp; set -- "$ARMCC $M4 -O2" "$ARMCC $M4 -Os" ;;
-        cortex-m7) want=dsp; set -- "$ARMCC $M7 -O2" "$ARMCC $M7 -Os" ;;
-        esac
+        column "$col"
+        # shellcheck disable=SC2086
+        IFS=';'; set -- $levels; IFS=$std_ifs
         best=0
         if [ "$isa" = "$want" ]; then
             for cc in "$@"; do

@@ -13,72 +13,57 @@
 static const char *const columns[TE_CODE_COLUMNS] = {"host", "x86-64-v3", "armv7m-portable",
                                                      "cortex-m4", "cortex-m7"};
 
-static const int kernel_code[TE_K_COUNT][TE_CODE_COLUMNS] = {
-#define TE_KERNEL_CODE(id, a, b, c, d, e) [TE_K_##id] = {a, b, c, d, e},
+/* Each table below reads one or two row kinds of te_kernel_code.def: every
+ * kind expands to nothing but those it redefines (then back to nothing). */
+#define TE_KERNEL_CODE(id, a, b, c, d, e)
 #define TE_KERNEL_PARAMS(id, a, b, c, d, e)
 #define TE_CODE_BASE(a, b, c, d, e)
 #define TE_CODE_CALL(a, b, c, d, e)
 #define TE_CODE_PATCH_CALL(a, b, c, d, e)
 #define TE_KERNEL_CALL(id, a, b, c, d, e)
+
+static const int kernel_code[TE_K_COUNT][TE_CODE_COLUMNS] = {
+#undef TE_KERNEL_CODE
+#define TE_KERNEL_CODE(id, a, b, c, d, e) [TE_K_##id] = {a, b, c, d, e},
 #include "te_kernel_code.def"
 #undef TE_KERNEL_CODE
-#undef TE_KERNEL_PARAMS
-#undef TE_CODE_BASE
-#undef TE_CODE_CALL
-#undef TE_CODE_PATCH_CALL
-#undef TE_KERNEL_CALL
+#define TE_KERNEL_CODE(id, a, b, c, d, e)
 };
 
 /* sizeof each kernel's params struct + 2 (0: no row; 1: plain arguments;
  * 2: a target that does not build the kernel) */
 static const int kernel_params[TE_K_COUNT][TE_CODE_COLUMNS] = {
-#define TE_KERNEL_CODE(id, a, b, c, d, e)
-#define TE_KERNEL_PARAMS(id, a, b, c, d, e) [TE_K_##id] = {a + 2, b + 2, c + 2, d + 2, e + 2},
-#define TE_CODE_BASE(a, b, c, d, e)
-#define TE_CODE_CALL(a, b, c, d, e)
-#define TE_CODE_PATCH_CALL(a, b, c, d, e)
-#define TE_KERNEL_CALL(id, a, b, c, d, e)
-#include "te_kernel_code.def"
-#undef TE_KERNEL_CODE
 #undef TE_KERNEL_PARAMS
-#undef TE_CODE_BASE
-#undef TE_CODE_CALL
-#undef TE_CODE_PATCH_CALL
-#undef TE_KERNEL_CALL
+#define TE_KERNEL_PARAMS(id, a, b, c, d, e) [TE_K_##id] = {a + 2, b + 2, c + 2, d + 2, e + 2},
+#include "te_kernel_code.def"
+#undef TE_KERNEL_PARAMS
+#define TE_KERNEL_PARAMS(id, a, b, c, d, e)
 };
 
 static const int kernel_call[TE_K_COUNT][TE_CODE_COLUMNS] = {
-#define TE_KERNEL_CODE(id, a, b, c, d, e)
-#define TE_KERNEL_PARAMS(id, a, b, c, d, e)
-#define TE_CODE_BASE(a, b, c, d, e)
-#define TE_CODE_CALL(a, b, c, d, e)
-#define TE_CODE_PATCH_CALL(a, b, c, d, e)
+#undef TE_KERNEL_CALL
 #define TE_KERNEL_CALL(id, a, b, c, d, e) [TE_K_##id] = {a, b, c, d, e},
 #include "te_kernel_code.def"
-#undef TE_KERNEL_CODE
-#undef TE_KERNEL_PARAMS
-#undef TE_CODE_BASE
-#undef TE_CODE_CALL
-#undef TE_CODE_PATCH_CALL
 #undef TE_KERNEL_CALL
+#define TE_KERNEL_CALL(id, a, b, c, d, e)
 };
 
 /* TE_CODE_BASE, TE_CODE_CALL, TE_CODE_PATCH_CALL */
 static const int base_code[3][TE_CODE_COLUMNS] = {
-#define TE_KERNEL_CODE(id, a, b, c, d, e)
-#define TE_KERNEL_PARAMS(id, a, b, c, d, e)
+#undef TE_CODE_BASE
+#undef TE_CODE_CALL
+#undef TE_CODE_PATCH_CALL
 #define TE_CODE_BASE(a, b, c, d, e) [0] = {a, b, c, d, e},
 #define TE_CODE_CALL(a, b, c, d, e) [1] = {a, b, c, d, e},
 #define TE_CODE_PATCH_CALL(a, b, c, d, e) [2] = {a, b, c, d, e},
-#define TE_KERNEL_CALL(id, a, b, c, d, e)
 #include "te_kernel_code.def"
+};
 #undef TE_KERNEL_CODE
 #undef TE_KERNEL_PARAMS
 #undef TE_CODE_BASE
 #undef TE_CODE_CALL
 #undef TE_CODE_PATCH_CALL
 #undef TE_KERNEL_CALL
-};
 
 static int column(const char *model)
 {

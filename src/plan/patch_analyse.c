@@ -50,9 +50,7 @@ static int refuse_op(te_patch_walk *w, const te_graph *g, const te_op *op)
                      "(type, kernel or options)", op->index, name);
 }
 
-/* 1 if tensor t is a network output or read by an operator after the
- * stage. */
-static int used_after(const te_patch_walk *w, const te_graph *g, int t)
+int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t)
 {
     int j, k;
     for (j = 0; j < g->n_outputs; j++)
@@ -84,14 +82,14 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
      * is used after it is a cut tensor too, stored whole */
     s = g->ops[w->ops[n_ops - 1]].out[0];
     for (i = 0; i < g->n_tensors; i++) {
-        if (w->produced_by[i] < 0 || i == s || !used_after(w, g, i))
+        if (w->produced_by[i] < 0 || i == s || !te_patch_used_after(w, g, i))
             continue;
         if (w->n_cuts == TE_PATCH_MAX_CUTS)
             return refuse(w, "more than %d tensors it computes are used after it",
                           TE_PATCH_MAX_CUTS + 1);
         w->cuts[w->n_cuts++] = i;
     }
-    if (!used_after(w, g, s))
+    if (!te_patch_used_after(w, g, s))
         return refuse(w, "no cut tensor: the output of its last operator (op %d) is not used "
                          "after it", g->ops[w->ops[n_ops - 1]].index);
     if (g->tensors[s].type != TE_DT_INT8)

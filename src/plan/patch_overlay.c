@@ -41,17 +41,7 @@ static void box_span(const te_tensor *t, int ay, int ax, te_region r, size_t *lo
  * the stage and is no network output. */
 static int read_by_stage_only(const te_patch_walk *w, const te_graph *g, int x)
 {
-    int i, k;
-    if (g->tensors[x].data || g->tensors[x].is_variable)
-        return 0;
-    for (i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] == x)
-            return 0;
-    for (i = w->ops[w->n_ops - 1] + 1; i < g->n_ops; i++)
-        for (k = 0; !g->ops[i].dead && k < g->ops[i].n_in; k++)
-            if (g->ops[i].in[k] == x)
-                return 0;
-    return 1;
+    return !g->tensors[x].data && !g->tensors[x].is_variable && !te_patch_used_after(w, g, x);
 }
 
 /* Where x may start in S's place (see the top of the file); SIZE_MAX when

@@ -30,6 +30,9 @@ typedef struct {
 } te_patch_walk;
 
 te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w);
+/* 1 if tensor t is a network output or read by an operator after the
+ * stage. */
+int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t);
 /* The same, saying in why[why_n] why the stage is refused when it is. */
 te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
                                      char *why, size_t why_n);
