@@ -94,7 +94,7 @@ measure() {
 # sizeof TYPE in FILE (a paste declaring it) per column, its ISA's
 # compilers (the first level: the layout does not depend on it); 0 for the
 # columns of another ISA
-params_size() { # isa type file
+params_size() { # isa file type
     out=
     for col in host x86-64-v3 armv7m-portable cortex-m4 cortex-m7; do
         case $col in
@@ -106,7 +106,7 @@ params_size() { # isa type file
         esac
         n=0
         if [ "$1" = "$want" ] || [ "$1" = any ]; then
-            { cat "$3"; echo "const char te_params_size[sizeof($2)] = {0};"; } >"$tmp/p.c"
+            { cat "$2"; echo "const char te_params_size[sizeof($3)] = {0};"; } >"$tmp/p.c"
             # shellcheck disable=SC2086
             n=$($cc -std=c99 -w -c "$tmp/p.c" -o "$tmp/p.o" 2>/dev/null &&
                 nm -S -t d "$tmp/p.o" | awk '$4 == "te_params_size" { print $2 + 0 }') || n=0
@@ -201,17 +201,25 @@ maxcols() {
         for (i = 2; i <= n; i++) printf ", %d", (a[i] + 0 > b[i] + 0 ? a[i] : b[i]); print "" }'
 }
 
-# all ISAs: each column measured with the runtime its target pastes
-measure_all() { # kernel function
-    r=
+# per_isa FUNCTION HOW ARGS...: HOW ISA FILE ARGS... on each ISA's paste
+# of FUNCTION (FILE), the largest per column
+per_isa() {
+    fn=$1 how=$2 r=
+    shift 2
     for isa in generic avx2 dsp; do
-        if "$paste" $isa "$1" > "$tmp/k.c" 2>/dev/null; then
-            m=$(measure $isa "$tmp/k.c")
+        if "$paste" $isa "$fn" > "$tmp/k.c" 2>/dev/null; then
+            m=$($how $isa "$tmp/k.c" "$@")
         else
             m=", 0, 0, 0, 0, 0"
         fi
         r=$(maxcols "${r:-, 0, 0, 0, 0, 0}" "$m")
     done
+    echo "$r"
+}
+
+# all ISAs: each column measured with the runtime its target pastes
+measure_all() { # kernel function
+    r=$(per_isa "$1" measure)
     case $r in
     ", 0, 0, 0, 0, 0") echo "kernel_code.sh: $1 compiles for no target" >&2; exit 1 ;;
     esac
@@ -221,16 +229,7 @@ measure_all() { # kernel function
 # calls_all FUNCTION: the bytes of one more call per column, each with the
 # runtime its target pastes
 calls_all() {
-    r=
-    for isa in generic avx2 dsp; do
-        if "$paste" $isa "$1" > "$tmp/k.c" 2>/dev/null; then
-            m=$(call_bytes $isa "$tmp/k.c" "$1")
-        else
-            m=", 0, 0, 0, 0, 0"
-        fi
-        r=$(maxcols "${r:-, 0, 0, 0, 0, 0}" "$m")
-    done
-    echo "$r"
+    per_isa "$1" call_bytes "$1"
 }
 
 # params_all FUNCTION TYPE: its params struct's size per column, each with
@@ -240,16 +239,7 @@ params_all() {
         echo ", -1, -1, -1, -1, -1"
         return
     fi
-    r=
-    for isa in generic avx2 dsp; do
-        if "$paste" $isa "$1" > "$tmp/k.c" 2>/dev/null; then
-            m=$(params_size $isa "$2" "$tmp/k.c")
-        else
-            m=", 0, 0, 0, 0, 0"
-        fi
-        r=$(maxcols "${r:-, 0, 0, 0, 0, 0}" "$m")
-    done
-    echo "$r"
+    per_isa "$1" params_size "$2"
 }
 
 # A generated file's shape without kernels: N calls of an external kernel
