@@ -97,13 +97,8 @@ measure() {
 params_size() { # isa file type
     out=
     for col in host x86-64-v3 armv7m-portable cortex-m4 cortex-m7; do
-        case $col in
-        host) want=generic cc="$HOSTCC" ;;
-        x86-64-v3) want=avx2 cc="$HOSTCC" ;;
-        armv7m-portable) want=generic cc="$ARMCC $M0" ;;
-        cortex-m4) want=dsp cc="$ARMCC $M4" ;;
-        cortex-m7) want=dsp cc="$ARMCC $M7" ;;
-        esac
+        column "$col"
+        cc=${levels%%;*}
         n=0
         if [ "$1" = "$want" ] || [ "$1" = any ]; then
             { cat "$2"; echo "const char te_params_size[sizeof($3)] = {0};"; } >"$tmp/p.c"
