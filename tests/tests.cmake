@@ -68,12 +68,14 @@ include(tests/cmake/cmake_tests.cmake)
 # list would run alone on one core at the end.  Seconds measured under the
 # sanitizers on the 2-core machine; a test that is not defined (no shared
 # data, no QEMU) is skipped here.
-foreach(pair qemu.stack.patch_O2:300 qemu.stack.patch_O0:300 qemu.stack.O0:85 qemu.stack.O2:60
-             cli.patch_search:100 golden.portability:100 qemu.conformance.m4_Os:75
-             qemu.conformance.m7:40 cli.flash_bound_host:55 cli.flash_bound:90 cli.code_bound:40
-             golden.memory_targets:30 golden.patch_auto.himax_fastest_coco_relu6:60
-             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:60
-             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:40)
+foreach(pair qemu.stack.patch_O2:40 qemu.stack.patch_O0:40 qemu.stack.O0:60 qemu.stack.O2:45
+             cli.patch_search:50 golden.portability:100 qemu.conformance.m4_Os:65
+             qemu.conformance.m7:40 cli.flash_bound_host:50 cli.flash_bound:65 cli.code_bound:25
+             cli.patch_code:35 golden.memory_targets:15 golden.patch_auto.himax_fastest_coco_relu6:25
+             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:35
+             golden.patch_auto.tinyengine_mcunetv2_large:40
+             golden.patch_auto.tflm_retinaface_466a481:30
+             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:25)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 test)
   list(GET pair 1 cost)
