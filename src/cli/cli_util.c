@@ -161,8 +161,9 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      grid with the smallest arena whose patches' code fits the flash\n" \
     "                      budget and whose cost --max-recompute allows; without\n"           \
     "                      --flash-limit, patches may add 32 KiB + 0.25 x the weights\n"      \
-    "                      beyond the default budget), or K:HxW (the first K operators\n"    \
-    "                      over an H x W grid of the stage output)\n"                        \
+    "                      beyond the default budget; a finer grid only while each byte\n"   \
+    "                      of SRAM it saves costs at most 8 bytes of code), or K:HxW (the\n" \
+    "                      first K operators over an H x W grid of the stage output)\n"      \
     "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
     "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
     "                      the target's cost model), in percent of the model's (default 200)\n"   \
