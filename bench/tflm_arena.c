@@ -42,8 +42,8 @@ static void print_json(const char *path, const te_graph *g, const tflm_estimate 
            e->head + e->tail, e->head, e->tail, e->n_buffers, e->scratch_bytes);
     if (features)
         printf(",\n  \"features\": { \"tensors\": %d, \"ops\": %d, \"io\": %d, "
-               "\"channels\": %ld, \"quant_tensors\": %d, \"variable_bytes\": %zu }",
-               e->f.tensors, e->f.ops, e->f.io, e->f.channels, e->f.quant_tensors,
+               "\"channels\": %ld, \"channel_bytes\": %zu, \"quant_tensors\": %d, \"variable_bytes\": %zu }",
+               e->f.tensors, e->f.ops, e->f.io, e->f.channels, e->f.channel_bytes, e->f.quant_tensors,
                e->f.variable_bytes);
     if (features) {
         printf(",\n  \"op_list\": [");

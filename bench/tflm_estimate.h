@@ -14,6 +14,7 @@ typedef struct {
     int io;                 /* model inputs + outputs */
     long channels;          /* output channels of the operators that keep
                              * per-channel requantization (tflm_tail.c) */
+    size_t channel_bytes;   /* their persistent arrays, 16-byte aligned */
     int quant_tensors;      /* tensors with quantization parameters */
     size_t variable_bytes;  /* variable tensors (allocated persistently) */
 } tflm_features;
