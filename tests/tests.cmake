@@ -42,6 +42,11 @@ foreach(src ${TE_UNIT_TESTS})
   set_tests_properties(unit.${short} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
+# the TFLM arena estimate's planner (bench/tflm_greedy.c)
+if(TARGET test_tflm_greedy)
+  target_link_libraries(test_tflm_greedy PRIVATE te_tflm_estimate)
+endif()
+
 file(GLOB TE_CLI_TESTS CONFIGURE_DEPENDS tests/cli/test_*.sh)
 foreach(script ${TE_CLI_TESTS})
   get_filename_component(name ${script} NAME_WE)
