@@ -39,8 +39,13 @@ overlaps no live placed buffer) places them. The tail (persistent records) is 24
 bytes per tensor, a record per model input/output, the per-channel multiplier and
 shift arrays of the convolutions (and of per-channel FULLY_CONNECTED), variable
 tensors, int16 SOFTMAX tables, and a fixed part plus a per-operator-kind constant
-calibrated on the shared models below (`bench/tflm_tail.c`). Models with subgraphs
-(IF, WHILE, CALL_ONCE) or resource variables are not estimated.
+(node record, options, kernel op data) calibrated on the shared models below
+(`bench/tflm_tail.c`): the single-operator conformance models fix each kind to 16
+bytes, the multi-operator ones the last 8. So the small models here are not an
+independent test of the tail; the big ones mostly test the head, which is derived,
+not fitted. Operators with no model here get a default. Models with subgraphs (IF,
+WHILE, CALL_ONCE) or resource variables are not estimated, nor is whether TFLM has
+a kernel for every operator at all.
 
 Regenerate: `sh bench/tflm_arena_check.sh build > docs/tflm-arena-estimate.md`
 (TFLM values: `../shared/golden/NAME/run_0.json`, `../shared/conformance/NAME/meta.json`).

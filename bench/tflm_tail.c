@@ -51,46 +51,53 @@ void tflm_features_of(const te_graph *g, tflm_features *f)
 }
 
 /* Persistent bytes per operator beyond the fixed part: the node record,
- * builtin options and the kernel's op data (Init/Prepare), 16-byte
- * granular.  Calibrated: TFLM's arena_used_bytes minus the planned head and
- * every other term of tflm_tail_estimate() on the shared single-operator
- * conformance models (equal within each operator kind, int8 and int16). */
+ * builtin options and the kernel's op data (Init/Prepare).  Calibrated, not
+ * derived: TFLM's arena_used_bytes minus the planned head and every other
+ * term of tflm_tail_estimate() on the shared single-operator conformance
+ * models (the same within each operator kind, int8 and int16, to 16 bytes),
+ * then each value moved by 8 bytes where that lowered the summed relative
+ * error over all shared models (TFLM aligns each allocation, not each
+ * operator's sum, so a multi-operator model resolves what one hides).
+ * bench/tflm_arena_check.sh prints the resulting agreement. */
 static const struct {
     int opcode;
     int bytes;
 } op_tail[] = {
-    {TE_OP_EXPAND_DIMS, 48}, {TE_OP_MAXIMUM, 48}, {TE_OP_MINIMUM, 48},
-    {TE_OP_RESIZE_BILINEAR, 48}, {TE_OP_RESIZE_NEAREST_NEIGHBOR, 48}, {TE_OP_SLICE, 48},
-    {TE_OP_ARG_MAX, 64}, {TE_OP_ARG_MIN, 64}, {TE_OP_RELU6, 64}, {TE_OP_SPLIT, 64},
-    {TE_OP_SPLIT_V, 64}, {TE_OP_PACK, 64}, {TE_OP_UNPACK, 64},
-    {TE_OP_DEPTH_TO_SPACE, 80}, {TE_OP_GATHER, 80}, {TE_OP_HARD_SWISH, 80},
-    {TE_OP_LOGISTIC, 80}, {TE_OP_PRELU, 80}, {TE_OP_RESHAPE, 80}, {TE_OP_SPACE_TO_DEPTH, 80},
-    {TE_OP_TANH, 80},
-    {TE_OP_ABS, 96}, {TE_OP_CAST, 96}, {TE_OP_LEAKY_RELU, 96}, {TE_OP_MUL, 96},
-    {TE_OP_QUANTIZE, 96}, {TE_OP_RELU, 96}, {TE_OP_SQUEEZE, 96},
-    {TE_OP_DEQUANTIZE, 112}, {TE_OP_PAD, 112}, {TE_OP_PADV2, 112}, {TE_OP_REDUCE_MAX, 112},
-    {TE_OP_REDUCE_MIN, 112}, {TE_OP_SUB, 112},
-    {TE_OP_ADD, 128}, {TE_OP_AVERAGE_POOL_2D, 128}, {TE_OP_CONCATENATION, 128},
-    {TE_OP_MAX_POOL_2D, 128}, {TE_OP_MIRROR_PAD, 128}, {TE_OP_SVDF, 128},
-    {TE_OP_FULLY_CONNECTED, 144}, {TE_OP_MEAN, 144}, {TE_OP_SUM, 144}, {TE_OP_SOFTMAX, 144},
-    {TE_OP_CONV_2D, 160}, {TE_OP_DEPTHWISE_CONV_2D, 160}, {TE_OP_SQUARED_DIFFERENCE, 160},
-    {TE_OP_STRIDED_SLICE, 160}, {TE_OP_TRANSPOSE_CONV, 160},
-    {TE_OP_BATCH_MATMUL, 272},   /* 144..320 with its transposes: the median */
-    {TE_OP_ELU, 320},            /* with its 256-entry int8 table */
-    {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 784},
+    {TE_OP_EXPAND_DIMS, 56}, {TE_OP_MAXIMUM, 56}, {TE_OP_MINIMUM, 56},
+    {TE_OP_RESIZE_BILINEAR, 56}, {TE_OP_RESIZE_NEAREST_NEIGHBOR, 56}, {TE_OP_SLICE, 56},
+    {TE_OP_ARG_MAX, 72}, {TE_OP_ARG_MIN, 72}, {TE_OP_RELU6, 72}, {TE_OP_SPLIT, 72},
+    {TE_OP_SPLIT_V, 72}, {TE_OP_PACK, 64}, {TE_OP_UNPACK, 80},
+    {TE_OP_DEPTH_TO_SPACE, 88}, {TE_OP_GATHER, 88}, {TE_OP_HARD_SWISH, 88},
+    {TE_OP_LOGISTIC, 88}, {TE_OP_PRELU, 88}, {TE_OP_RESHAPE, 88}, {TE_OP_SPACE_TO_DEPTH, 88},
+    {TE_OP_TANH, 88},
+    {TE_OP_ABS, 104}, {TE_OP_CAST, 104}, {TE_OP_LEAKY_RELU, 96}, {TE_OP_MUL, 104},
+    {TE_OP_QUANTIZE, 104}, {TE_OP_RELU, 104}, {TE_OP_SQUEEZE, 104},
+    {TE_OP_DEQUANTIZE, 112}, {TE_OP_PAD, 120}, {TE_OP_PADV2, 120}, {TE_OP_REDUCE_MAX, 120},
+    {TE_OP_REDUCE_MIN, 120}, {TE_OP_SUB, 120},
+    {TE_OP_ADD, 136}, {TE_OP_AVERAGE_POOL_2D, 136}, {TE_OP_CONCATENATION, 136},
+    {TE_OP_MAX_POOL_2D, 136}, {TE_OP_MIRROR_PAD, 136}, {TE_OP_SVDF, 136},
+    {TE_OP_FULLY_CONNECTED, 144}, {TE_OP_MEAN, 144}, {TE_OP_SUM, 152}, {TE_OP_SOFTMAX, 152},
+    {TE_OP_CONV_2D, 168}, {TE_OP_DEPTHWISE_CONV_2D, 168}, {TE_OP_SQUARED_DIFFERENCE, 168},
+    {TE_OP_STRIDED_SLICE, 160}, {TE_OP_TRANSPOSE_CONV, 168},
+    {TE_OP_BATCH_MATMUL, 280},   /* 152..328 with its transposes: the median */
+    {TE_OP_ELU, 328},            /* with its 256-entry int8 table */
+    {TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 800},
     /* no single-operator model: fitted on the multi-operator models that
-     * have them (relative error, the other rows fixed) */
-    {TE_OP_NEG, 48}, {TE_OP_BATCH_TO_SPACE_ND, 64}, {TE_OP_TRANSPOSE, 80},
-    {TE_OP_LOG_SOFTMAX, 96}, {TE_OP_SPACE_TO_BATCH_ND, 96}, {TE_OP_SHAPE, 112},
+     * have them */
+    {TE_OP_NEG, 48}, {TE_OP_BATCH_TO_SPACE_ND, 72}, {TE_OP_TRANSPOSE, 72},
+    {TE_OP_LOG_SOFTMAX, 104}, {TE_OP_SPACE_TO_BATCH_ND, 104}, {TE_OP_SHAPE, 112},
 };
-#define OP_TAIL_DEFAULT 112    /* an operator kind not calibrated */
+#define OP_TAIL_DEFAULT 120    /* an operator kind not calibrated */
 
-/* What is not per operator: allocator and interpreter objects. */
-#define TAIL_FIXED 288
+/* What is not per operator (allocator and interpreter objects):
+ * calibrated with the rows above. */
+#define TAIL_FIXED 280
 /* TfLiteEvalTensor on a 64-bit host: data and dims pointers, type. */
 #define EVAL_TENSOR_BYTES 24
 /* Per model input/output: its persistent tensor record; quantized, its
- * affine quantization record and zero-point array too. */
+ * affine quantization record and zero-point array too.  Calibrated: models
+ * with 2 to 5 inputs and outputs, and float against quantized I/O (CAST,
+ * QUANTIZE, DEQUANTIZE). */
 #define IO_TENSOR_BYTES 48
 #define IO_QUANT_BYTES 48
 /* Int16 SOFTMAX: two 513-entry int16 lookup tables (exp, 1/(1+x)). */
@@ -117,5 +124,5 @@ size_t tflm_tail_estimate(const te_graph *g, const tflm_features *f)
     }
     for (int i = 0; i < g->n_ops; i++)
         tail += (size_t)op_tail_bytes(g, &g->ops[i]);
-    return tail + f->channel_bytes + f->variable_bytes;
+    return align16(tail + f->channel_bytes + f->variable_bytes);
 }
