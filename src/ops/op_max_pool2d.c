@@ -21,4 +21,5 @@ const te_op_def te_op_max_pool2d = {
     .variant = max_variant,
     .cost_features = te_pool_cost_features,
     .patch_kind = te_pool_patch_kind,
+    .inplace_input = te_pool_inplace_input,
 };

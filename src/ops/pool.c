@@ -176,6 +176,36 @@ int te_pool_emit(te_emit *e, const te_op *op, te_kernel_id kernel)
     return 0;
 }
 
+/* The pool kernels write output element e (pixels in raster order, the
+ * channels of each pixel in turn) right after reading its window, so the
+ * output may overwrite its input (same base) when every element's window
+ * starts at or after the element's own index: then no write reaches an
+ * input byte a later element still reads.  Checked pixel by pixel (the
+ * depth cancels out); batches follow as the output is not the larger. */
+int te_pool_inplace_safe(const te_pool_params *p)
+{
+    long long oy, ox;
+    if ((long long)p->out_h * p->out_w > (long long)p->in_h * p->in_w)
+        return 0;
+    for (oy = 0; oy < p->out_h; oy++)
+        for (ox = 0; ox < p->out_w; ox++) {
+            long long y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
+            if ((y0 > 0 ? y0 : 0) * p->in_w + (x0 > 0 ? x0 : 0) < oy * p->out_w + ox)
+                return 0;
+        }
+    return 1;
+}
+
+int te_pool_inplace_input(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0), *out = te_out((te_graph *)g, op, 0);
+    te_pool_params p;
+    if (!in || !out || in->rank != 4 || out->rank != 4 || in->type != out->type)
+        return -1;
+    te_pool_make_geometry(&op->opt, in, out, &p);
+    return te_pool_inplace_safe(&p) ? 0 : -1;
+}
+
 te_kernel_id te_pool_kernel(const te_graph *g, const te_op *op, int is_max)
 {
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;

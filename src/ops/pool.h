@@ -39,6 +39,14 @@ void te_pool_make_params(const te_options *o, const te_tensor *in, const te_tens
  * the int8 or the int16 one. */
 te_kernel_id te_pool_kernel(const te_graph *g, const te_op *op, int is_max);
 
+/* 1 when the pool kernels may write their output over their input (same
+ * base): no output element is written before the windows still to be read
+ * have passed it. */
+int te_pool_inplace_safe(const te_pool_params *p);
+
+/* te_op_def.inplace_input: 0 when te_pool_inplace_safe, else -1. */
+int te_pool_inplace_input(const te_graph *g, const te_op *op);
+
 /* Writes the parameters and `kernel(&p, input 0, output 0);`. */
 int te_pool_emit(te_emit *e, const te_op *op, te_kernel_id kernel);
 
