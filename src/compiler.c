@@ -64,15 +64,53 @@ static te_storage *without_inplace(const te_storage *st)
     return s;
 }
 
+/* A copy of st without the in-place links of outputs smaller than the
+ * input they overwrite (a strided pool or depthwise convolution), whose
+ * merged buffer keeps the input's size for the output's whole life; NULL
+ * when st has none or out of memory. */
+static te_storage *without_shrinking(const te_graph *g, const te_storage *st)
+{
+    te_storage *s = NULL;
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        int to = te_storage_inplace(st, t) ? te_storage_alias_of(st, t) : -1;
+        if (to < 0 || te_tensor_bytes(&g->tensors[t]) >= te_tensor_bytes(&g->tensors[to]))
+            continue;
+        if (!s && !(s = te_storage_copy(st)))
+            return NULL;
+        te_storage_unlink(s, t);
+    }
+    return s;
+}
+
+/* Into c (empty or a plan), the plan of storage decisions alt (taken over;
+ * NULL: none) when it is the smaller; prev as for plan_candidate. */
+static void keep_smaller(const te_graph *g, te_storage *alt, const te_lower_opts *o,
+                         const te_lowered *prev, candidate *c)
+{
+    candidate other;
+    te_diag quiet = {{0}, 0};
+    if (!alt)
+        return;
+    if (plan_candidate(g, alt, o, prev, &other, &quiet) == 0 &&
+        (!c->plan || other.plan->arena_bytes < c->plan->arena_bytes)) {
+        candidate_free(c);
+        *c = other;
+        return;
+    }
+    candidate_free(&other);
+}
+
 /* Plans storage decisions st (in place where pass_inplace.c put it); if
  * the placement then comes out larger than planning without in-place
- * links (merged buffers can fragment the arena), keeps the plan without.
- * When in place wins after all, the links are the ones pass_inplace.c
- * makes on st without them (st's own when st came from it). */
+ * links (merged buffers can fragment the arena), or without those whose
+ * output is the smaller, keeps the smaller plan.  When in place wins after
+ * all, the links are the ones pass_inplace.c makes on st without them
+ * (st's own when st came from it). */
 static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                      const te_lowered *prev, candidate *best, te_diag *d)
 {
-    candidate with, without;
+    candidate with, alt;
     te_storage *redo;
     int t;
     if (plan_candidate(g, te_storage_copy(st), o, prev, &with, d) < 0)
@@ -82,14 +120,16 @@ static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opt
         *best = with;
         return 0;
     }
-    if (plan_candidate(g, without_inplace(st), o, with.low, &without, d) == 0 &&
-        without.plan->arena_bytes < with.plan->arena_bytes) {
-        without.plan->bound_no_inplace = with.plan->bound_no_inplace;
+    memset(&alt, 0, sizeof alt);
+    keep_smaller(g, without_inplace(st), o, with.low, &alt);
+    keep_smaller(g, without_shrinking(g, st), o, with.low, &alt);
+    if (alt.plan && alt.plan->arena_bytes < with.plan->arena_bytes) {
+        alt.plan->bound_no_inplace = with.plan->bound_no_inplace;
         candidate_free(&with);
-        *best = without;
+        *best = alt;
         return 0;
     }
-    candidate_free(&without);
+    candidate_free(&alt);
     redo = without_inplace(st);
     if (redo)
         te_pass_inplace(g, redo);
@@ -379,8 +419,10 @@ static size_t patch_budget(const te_model *m, const te_compile_opts *o)
     return o->sram_limit > state ? o->sram_limit - state : 1;
 }
 
-/* The passes: the last writes to the model's graph (0, or -1 with d set). */
-static int run_passes(te_graph *g, const te_compile_opts *o, te_diag *d)
+/* The passes: the last writes to the model's graph (0, or -1 with d set).
+ * patch_order: the order that lets the patch stage run longest
+ * (te_schedule_for_patches); 1 when that is the memory order already. */
+static int run_passes(te_graph *g, const te_compile_opts *o, int patch_order, te_diag *d)
 {
     if (te_pass_fold_const(g, d) < 0 || te_pass_validate(g, d) < 0)
         return -1;
@@ -391,12 +433,14 @@ static int run_passes(te_graph *g, const te_compile_opts *o, te_diag *d)
     te_pass_dce(g);
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
+    if (patch_order && !te_schedule_for_patches(g))
+        return 1; /* the same order: nothing else to try */
     te_pass_alias(g);
     g->content_key = te_flash_graph_key(g); /* final: the flash budget's memo keys on it */
     return 0;
 }
 
-static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
+static te_model *finish(te_graph *g, const te_compile_opts *o, int patch_order, te_diag *d)
 {
     static const te_lower_opts plain;
     const te_graph *src = g; /* only read after the passes */
@@ -406,7 +450,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     int rc;
     if (!g)
         return NULL;
-    if (run_passes(g, o, d) < 0) {
+    rc = run_passes(g, o, patch_order, d);
+    if (rc != 0) {
         te_graph_free(g);
         return NULL;
     }
@@ -433,22 +478,124 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, te_diag *d)
     }
     set_plan(m, &c);
     if ((o && apply_patches(m, &o->patch, patch_budget(m, o), d) < 0) ||
-        (o && o->regions.n && te_plan_regions(m->plan, m->g, &o->regions, d) < 0) ||
-        check_sram_limit(m, o, d) < 0 || check_flash_limit(m, d) < 0) {
+        (o && o->regions.n && te_plan_regions(m->plan, m->g, &o->regions, d) < 0)) {
         te_model_free(m);
         return NULL;
     }
     return m;
 }
 
+/* The limits the user set, checked on the model kept (freed when over). */
+static te_model *check_limits(te_model *m, const te_compile_opts *o, te_diag *d)
+{
+    if (m && (check_sram_limit(m, o, d) < 0 || check_flash_limit(m, d) < 0)) {
+        te_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* SRAM the model needs: arena, state and stack. */
+static size_t ram_need(const te_model *m)
+{
+    return m->plan->arena_bytes + m->plan->state_bytes + te_model_stack(m).opt;
+}
+
+/* --explain lines of one compile, kept until it is known which compile's
+ * model is kept. */
+static void keep_line(void *ctx, const char *line)
+{
+    te_buf_printf((te_buf *)ctx, "%s\n", line);
+}
+
+static void replay_lines(const te_compile_opts *o, te_buf *lines)
+{
+    char *s = lines->s, *nl;
+    while (s && (nl = strchr(s, '\n')) != NULL) {
+        *nl = '\0';
+        o->patch.explain(o->patch.explain_ctx, s);
+        s = nl + 1;
+    }
+}
+
+/* --patch auto, or an --sram-limit that may turn it on (an explicit
+ * K:HxW keeps the order `info` shows for K). */
+static int patch_search_may_run(const te_compile_opts *o)
+{
+    return o && (o->patch.mode == TE_PATCH_AUTO ||
+                 (o->patch.mode == TE_PATCH_OFF && o->sram_limit));
+}
+
+/* 1 when m2 is the better model: under --sram-limit the first that fits
+ * (the search already took the fastest plan that does) or else the one
+ * needing less; without, the smaller arena. */
+static int second_is_better(const te_model *m, const te_model *m2, const te_compile_opts *o)
+{
+    if (!m2)
+        return 0;
+    if (!m)
+        return 1;
+    if (o->sram_limit)
+        return ram_need(m) > o->sram_limit && ram_need(m2) < ram_need(m);
+    return m2->plan->arena_bytes < m->plan->arena_bytes;
+}
+
+/* When the patch search may run (patch_search_may_run) the model is also
+ * compiled in the order that lets the stage run longest
+ * (te_schedule_for_patches) and kept when second_is_better; g2 is a
+ * second load of the same model for that (NULL: patches off).  --explain
+ * prints the lines of the model kept. */
+static te_model *finish_both(te_graph *g, te_graph *g2, const te_compile_opts *o, te_diag *d)
+{
+    te_compile_opts o1, o2;
+    te_buf lines[2] = {{0}, {0}};
+    te_diag quiet = {{0}, 0};
+    te_model *m, *m2;
+    int pick;
+    if (!g2)
+        return check_limits(finish(g, o, 0, d), o, d);
+    o1 = o2 = *o;
+    if (o->patch.explain) {
+        o1.patch.explain = o2.patch.explain = keep_line;
+        o1.patch.explain_ctx = &lines[0];
+        o2.patch.explain_ctx = &lines[1];
+    }
+    m = finish(g, &o1, 0, d);
+    m2 = finish(g2, &o2, 1, &quiet);
+    pick = second_is_better(m, m2, o);
+    if (pick && d)
+        memset(d, 0, sizeof *d); /* the first one's failure no longer stands */
+    if (o->patch.explain) {
+        replay_lines(o, &lines[pick]);
+        if (pick && m) {
+            char line[200];
+            snprintf(line, sizeof line, "order: operators that cannot run on a patch and the side "
+                     "branches before them moved after the stage (arena %zu instead of %zu)",
+                     m2->plan->arena_bytes, m->plan->arena_bytes);
+            o->patch.explain(o->patch.explain_ctx, line);
+        }
+    }
+    te_model_free(pick ? m : m2);
+    te_buf_free(&lines[0]);
+    te_buf_free(&lines[1]);
+    m = pick ? m2 : m;
+    if (m)
+        m->opts = *o;
+    return check_limits(m, o, d);
+}
+
 te_model *te_model_load_file(const char *path, const te_compile_opts *o, te_diag *d)
 {
-    return finish(te_load_tflite_file(path, d), o, d);
+    te_graph *g = te_load_tflite_file(path, d);
+    te_graph *g2 = g && patch_search_may_run(o) ? te_load_tflite_file(path, NULL) : NULL;
+    return finish_both(g, g2, o, d);
 }
 
 te_model *te_model_load(const uint8_t *data, size_t size, const te_compile_opts *o, te_diag *d)
 {
-    return finish(te_load_tflite(data, size, d), o, d);
+    te_graph *g = te_load_tflite(data, size, d);
+    te_graph *g2 = g && patch_search_may_run(o) ? te_load_tflite(data, size, NULL) : NULL;
+    return finish_both(g, g2, o, d);
 }
 
 void te_model_free(te_model *m)

@@ -12,6 +12,18 @@
  *   neck_bilinear  the same with RESIZE_BILINEAR (half-pixel centers)
  *   pad_conv    explicit PADs read by two convolutions each (strided and
  *               not), so they cannot fold into one
+ *   side_branch an early side branch ending in a RESHAPE (a second model
+ *               output) written before the main chain
+ * and whole networks at the sizes users deploy, shaped like the real models
+ * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
+ *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
+ *   mobilenet_v2_224_uint8  MobileNetV2 1.0, 224x224, uint8 input + QUANTIZE
+ *   squeezenet_224          SqueezeNet 1.1 (fire modules), 224x224
+ *   resnet_128              6 residual blocks in 3 strided stages, 128x128
+ *   hand_224                a landmark net: depthwise-separable blocks at
+ *                           112x112, residual ones below
+ *   yolo_lc_256             a light YOLO: strided stem, conv + max pool
+ *                           stages, a 1x1 detection head, 256x256
  * Weights and quantization are random but sane (outputs spread over the
  * int8 range), so a wrong patch boundary shows up as differing bytes.
  * usage: te_mkpatchnet KIND OUT.tflite INPUT.bin */
@@ -47,6 +59,7 @@ typedef struct {
     int n_names;
     int codes[256];      /* builtin -> opcode index + 1 */
     int32_t input;       /* the model's input tensor */
+    int32_t side_out;    /* a second model output, or -1 */
 } net;
 
 static const char *name(net *n, const char *what)
@@ -169,15 +182,37 @@ static act fire(net *n, act x, int squeeze, int expand)
     return y;
 }
 
-static act residual(net *n, act x)
+/* a + b (same shape), RELU. */
+static act add2(net *n, act a, act b)
 {
-    act a = conv(n, x, x.shape[3], 3, 1, 1, 0), b = conv(n, a, x.shape[3], 3, 1, 1, 0);
-    act y = new_act(n, "add", x.shape[1], x.shape[2], x.shape[3], x.scale * 1.5f, -128);
+    act y = new_act(n, "add", a.shape[1], a.shape[2], a.shape[3], a.scale * 1.5f, -128);
     int32_t in[2];
-    in[0] = x.id;
+    in[0] = a.id;
     in[1] = b.id;
     add_op(n, TE_OP_ADD, in, 2, y.id, tflb_opt_add(TFLB_ACT_RELU));
     return y;
+}
+
+static act residual(net *n, act x)
+{
+    act a = conv(n, x, x.shape[3], 3, 1, 1, 0);
+    return add2(n, x, conv(n, a, x.shape[3], 3, 1, 1, 0));
+}
+
+/* MobileNetV2's inverted residual: 1x1 expand by t (none when t is 1),
+ * 3x3 depthwise with stride s, 1x1 projection to c; the input added back
+ * when the shapes allow. */
+static act inverted_residual(net *n, act x, int t, int c, int s)
+{
+    act y = t > 1 ? conv(n, x, x.shape[3] * t, 1, 1, 1, 0) : x;
+    y = conv(n, conv(n, y, 0, 3, s, 1, 1), c, 1, 1, 1, 0);
+    return s == 1 && x.shape[3] == c ? add2(n, x, y) : y;
+}
+
+/* A depthwise-separable block: k x k depthwise with stride s, 1x1 to c. */
+static act separable(net *n, act x, int k, int c, int s)
+{
+    return conv(n, conv(n, x, 0, k, s, 1, 1), c, 1, 1, 1, 0);
 }
 
 /* A constant int32 tensor of n values. */
@@ -276,8 +311,162 @@ static act stem(net *n, act x)
     return conv(n, x, 48, 1, 1, 1, 0);
 }
 
-/* The model input; for the uint8/float heads, a QUANTIZE to int8 follows. */
-static act input(net *n, const char *kind, int hw, int *in_type, size_t *in_bytes)
+static act mobilenet_v2(net *n, act x)
+{
+    /* expansion t, channels c, repeats, first stride */
+    static const int blocks[7][4] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                     {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+    int b, i;
+    x = conv(n, x, 32, 3, 2, 1, 0);
+    for (b = 0; b < 7; b++)
+        for (i = 0; i < blocks[b][2]; i++)
+            x = inverted_residual(n, x, blocks[b][0], blocks[b][1], i ? 1 : blocks[b][3]);
+    return head(n, conv(n, x, 1280, 1, 1, 1, 0));
+}
+
+static act mobilenet_v1(net *n, act x)
+{
+    /* pointwise channels and depthwise stride of the 13 separable blocks */
+    static const int blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},
+                                      {512, 2}, {512, 1}, {512, 1}, {512, 1}, {512, 1},
+                                      {512, 1}, {1024, 2}, {1024, 1}};
+    int b;
+    x = conv(n, x, 32, 3, 2, 1, 0);
+    for (b = 0; b < 13; b++)
+        x = conv(n, conv(n, x, 0, 3, blocks[b][1], 1, 1), blocks[b][0], 1, 1, 1, 0);
+    return head(n, x);
+}
+
+static act squeezenet(net *n, act x)
+{
+    x = pool(n, conv(n, x, 64, 3, 2, 0, 0), TE_OP_MAX_POOL_2D, 3, 2, 0);
+    x = fire(n, fire(n, x, 16, 64), 16, 64);
+    x = pool(n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
+    x = fire(n, fire(n, x, 32, 128), 32, 128);
+    x = pool(n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
+    x = fire(n, fire(n, x, 48, 192), 48, 192);
+    return head(n, fire(n, fire(n, x, 64, 256), 64, 256));
+}
+
+static act resnet(net *n, act x)
+{
+    int stage, c = 32;
+    for (stage = 0; stage < 3; stage++, c *= 2)
+        x = residual(n, residual(n, conv(n, x, c, 3, 2, 1, 0)));
+    return head(n, x);
+}
+
+static act hand(net *n, act x)
+{
+    /* kernel, channels, repeats, first stride, shortcut */
+    static const int blocks[5][5] = {{3, 40, 2, 1, 0},
+                                     {5, 80, 3, 2, 1},
+                                     {5, 160, 3, 2, 1},
+                                     {5, 192, 3, 2, 1},
+                                     {3, 192, 2, 2, 1}};
+    int b, i;
+    x = conv(n, x, 40, 3, 2, 1, 0);
+    for (b = 0; b < 5; b++)
+        for (i = 0; i < blocks[b][2]; i++) {
+            act y = separable(n, x, blocks[b][0], blocks[b][1], i ? 1 : blocks[b][3]);
+            x = blocks[b][4] && y.shape[3] == x.shape[3] && y.shape[1] == x.shape[1]
+                    ? add2(n, x, y) : y;
+        }
+    return head(n, x);
+}
+
+static act yolo_lc(net *n, act x)
+{
+    int c;
+    x = pool(n, conv(n, x, 16, 3, 2, 1, 0), TE_OP_MAX_POOL_2D, 2, 2, 0);
+    for (c = 32; c <= 128; c *= 2)
+        x = pool(n, conv(n, x, c, 3, 1, 1, 0), TE_OP_MAX_POOL_2D, 2, 2, 0);
+    x = conv(n, conv(n, x, 256, 3, 1, 1, 0), 128, 1, 1, 1, 0);
+    return conv(n, x, 30, 1, 1, 1, 0);
+}
+
+static act fire_stage(net *n, act x)
+{
+    x = pool(n, conv(n, x, 32, 3, 2, 0, 0), TE_OP_MAX_POOL_2D, 3, 2, 0);
+    x = fire(n, fire(n, x, 8, 16), 8, 16);
+    x = pool(n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
+    return head(n, fire(n, x, 16, 24));
+}
+
+static act residual_stage(net *n, act x)
+{
+    x = residual(n, conv(n, x, 16, 3, 2, 1, 0));
+    x = residual(n, conv(n, x, 24, 3, 2, 1, 0));
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
+static act avgpool_stage(net *n, act x)
+{
+    x = pool(n, conv(n, x, 16, 3, 2, 1, 0), TE_OP_AVERAGE_POOL_2D, 3, 1, 1);
+    x = pool(n, conv(n, x, 24, 3, 2, 1, 1), TE_OP_MAX_POOL_2D, 2, 2, 0);
+    return head(n, conv(n, x, 32, 1, 1, 1, 0));
+}
+
+/* An early side branch (strided conv, pool, RESHAPE to 2-D) that is a
+ * second model output, written before the main chain as converters do. */
+static act side_branch_stage(net *n, act x)
+{
+    act b;
+    int32_t shape[2], id;
+    x = conv(n, x, 16, 3, 1, 1, 0);
+    b = pool(n, conv(n, x, 8, 3, 2, 1, 0), TE_OP_AVERAGE_POOL_2D, 2, 2, 0);
+    shape[0] = 1;
+    shape[1] = b.shape[1] * b.shape[2] * b.shape[3];
+    {
+        tflb_quant q = tflb_quant1(&b.scale, &b.zp);
+        id = tflb_add_tensor(n->m, name(n, "side/flat"), TFLB_INT8, shape, 2, 0, &q);
+    }
+    add_op(n, TE_OP_RESHAPE, &b.id, 1, id, tflb_opt_reshape(shape, 2));
+    n->side_out = id;
+    x = conv(n, conv(n, x, 0, 3, 1, 1, 1), 16, 1, 1, 1, 0);
+    x = conv(n, conv(n, x, 24, 3, 2, 1, 0), 24, 3, 1, 1, 1);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
+static act neck_stage(net *n, act x) { return head(n, neck(n, x, 0)); }
+static act neck_bilinear_stage(net *n, act x) { return head(n, neck(n, x, 1)); }
+static act stem_stage(net *n, act x) { return head(n, stem(n, x)); }
+
+static act pad_conv_stage(net *n, act x)
+{
+    x = conv(n, pad_block(n, x, 16), 16, 3, 1, 1, 1);
+    x = pad_block(n, pad_block(n, x, 24), 32);
+    return head(n, conv(n, x, 48, 1, 1, 1, 0));
+}
+
+/* Every kind: its name, input side and type, and the network after the
+ * input (and its QUANTIZE head). */
+static const struct kind {
+    const char *name;
+    int hw, in_type;
+    act (*body)(net *, act);
+} kinds[] = {
+    {"uint8_head", 80, TFLB_UINT8, stem_stage},
+    {"float_head", 80, TFLB_FLOAT32, stem_stage},
+    {"fire", 64, TFLB_INT8, fire_stage},
+    {"residual", 80, TFLB_INT8, residual_stage},
+    {"avgpool", 80, TFLB_INT8, avgpool_stage},
+    {"neck", 96, TFLB_INT8, neck_stage},
+    {"neck_bilinear", 96, TFLB_INT8, neck_bilinear_stage},
+    {"pad_conv", 80, TFLB_INT8, pad_conv_stage},
+    {"side_branch", 80, TFLB_INT8, side_branch_stage},
+    {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1},
+    {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2},
+    {"squeezenet_224", 224, TFLB_INT8, squeezenet},
+    {"resnet_128", 128, TFLB_INT8, resnet},
+    {"hand_224", 224, TFLB_INT8, hand},
+    {"yolo_lc_256", 256, TFLB_INT8, yolo_lc},
+};
+#define N_KINDS (int)(sizeof kinds / sizeof kinds[0])
+
+/* The model input of side hw and type in_type; a QUANTIZE to int8 follows
+ * a uint8 or float32 input. */
+static act input(net *n, int hw, int in_type, size_t *in_bytes)
 {
     int32_t shape[4] = {1, 0, 0, 3};
     float sc = 1.0f / 255.0f;
@@ -286,64 +475,33 @@ static act input(net *n, const char *kind, int hw, int *in_type, size_t *in_byte
     act x;
     int id;
     shape[1] = shape[2] = hw;
-    *in_type = !strcmp(kind, "uint8_head") ? TFLB_UINT8
-               : !strcmp(kind, "float_head") ? TFLB_FLOAT32 : TFLB_INT8;
-    *in_bytes = (size_t)hw * (size_t)hw * 3 * (*in_type == TFLB_FLOAT32 ? 4 : 1);
-    if (*in_type == TFLB_INT8) {
+    *in_bytes = (size_t)hw * (size_t)hw * 3 * (in_type == TFLB_FLOAT32 ? 4 : 1);
+    if (in_type == TFLB_INT8) {
         x = new_act(n, "input", hw, hw, 3, sc, -128);
         n->input = x.id;
         return x;
     }
-    id = tflb_add_tensor(n->m, "input", *in_type, shape, 4, 0, *in_type == TFLB_UINT8 ? &q : NULL);
+    id = tflb_add_tensor(n->m, "input", in_type, shape, 4, 0, in_type == TFLB_UINT8 ? &q : NULL);
     x = new_act(n, "input_int8", hw, hw, 3, sc, -128);
     add_op(n, TE_OP_QUANTIZE, &id, 1, x.id, tflb_opt_none());
     n->input = id;
     return x;
 }
 
-static int build(tflb_model *m, const char *kind, int *in_type, size_t *in_bytes)
+static void build(tflb_model *m, const struct kind *k, size_t *in_bytes)
 {
     static net n;
-    act x, y;
+    act y;
+    int32_t outs[2];
     memset(&n, 0, sizeof n);
     n.m = m;
-    tflb_set_description(m, kind);
-    x = input(&n, kind, !strcmp(kind, "fire") ? 64 : !strncmp(kind, "neck", 4) ? 96 : 80, in_type, in_bytes);
-    if (!strcmp(kind, "uint8_head") || !strcmp(kind, "float_head")) {
-        y = head(&n, stem(&n, x));
-    } else if (!strcmp(kind, "fire")) {
-        x = conv(&n, x, 32, 3, 2, 0, 0);
-        x = pool(&n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
-        x = fire(&n, x, 8, 16);
-        x = fire(&n, x, 8, 16);
-        x = pool(&n, x, TE_OP_MAX_POOL_2D, 3, 2, 0);
-        y = head(&n, fire(&n, x, 16, 24));
-    } else if (!strcmp(kind, "residual")) {
-        x = conv(&n, x, 16, 3, 2, 1, 0);
-        x = residual(&n, x);
-        x = conv(&n, x, 24, 3, 2, 1, 0);
-        x = residual(&n, x);
-        y = head(&n, conv(&n, x, 32, 3, 2, 1, 0));
-    } else if (!strcmp(kind, "avgpool")) {
-        x = conv(&n, x, 16, 3, 2, 1, 0);
-        x = pool(&n, x, TE_OP_AVERAGE_POOL_2D, 3, 1, 1);
-        x = conv(&n, x, 24, 3, 2, 1, 1);
-        x = pool(&n, x, TE_OP_MAX_POOL_2D, 2, 2, 0);
-        y = head(&n, conv(&n, x, 32, 1, 1, 1, 0));
-    } else if (!strcmp(kind, "neck") || !strcmp(kind, "neck_bilinear")) {
-        y = head(&n, neck(&n, x, !strcmp(kind, "neck_bilinear")));
-    } else if (!strcmp(kind, "pad_conv")) {
-        x = pad_block(&n, x, 16);
-        x = conv(&n, x, 16, 3, 1, 1, 1);
-        x = pad_block(&n, x, 24);
-        x = pad_block(&n, x, 32);
-        y = head(&n, conv(&n, x, 48, 1, 1, 1, 0));
-    } else {
-        return -1;
-    }
+    n.side_out = -1;
+    tflb_set_description(m, k->name);
+    y = k->body(&n, input(&n, k->hw, k->in_type, in_bytes));
+    outs[0] = y.id;
+    outs[1] = n.side_out;
     tflb_set_inputs(m, &n.input, 1);
-    tflb_set_outputs(m, &y.id, 1);
-    return 0;
+    tflb_set_outputs(m, outs, n.side_out >= 0 ? 2 : 1);
 }
 
 static int write_file(const char *path, const void *data, size_t n)
@@ -362,21 +520,26 @@ int main(int argc, char **argv)
     tflb_model m;
     uint8_t *img, *data = NULL;
     size_t size, in_bytes = 0, i;
-    int in_type = TFLB_INT8, rc;
-    if (argc != 4) {
-        fprintf(stderr, "usage: te_mkpatchnet uint8_head|float_head|fire|residual|avgpool|neck|"
-                        "neck_bilinear|pad_conv OUT.tflite INPUT.bin\n");
+    const struct kind *k = NULL;
+    int rc;
+    for (i = 0; argc == 4 && i < (size_t)N_KINDS; i++)
+        if (!strcmp(argv[1], kinds[i].name))
+            k = &kinds[i];
+    if (!k) {
+        if (argc == 4)
+            fprintf(stderr, "te_mkpatchnet: unknown kind '%s'\n", argv[1]);
+        fprintf(stderr, "usage: te_mkpatchnet KIND OUT.tflite INPUT.bin\nkinds:");
+        for (i = 0; i < (size_t)N_KINDS; i++)
+            fprintf(stderr, " %s", kinds[i].name);
+        fprintf(stderr, "\n");
         return 2;
     }
     tflb_init(&m);
-    if (build(&m, argv[1], &in_type, &in_bytes) < 0) {
-        fprintf(stderr, "te_mkpatchnet: unknown kind '%s'\n", argv[1]);
-        return 2;
-    }
+    build(&m, k, &in_bytes);
     img = malloc(in_bytes);
     for (i = 0; img && i < in_bytes; i++)
         img[i] = (uint8_t)rnd();
-    if (img && in_type == TFLB_FLOAT32)
+    if (img && k->in_type == TFLB_FLOAT32)
         for (i = 0; i < in_bytes / 4; i++) {
             float v = (float)(rnd() % 1000u) / 1000.0f;
             memcpy(img + 4 * i, &v, 4);

@@ -6,10 +6,14 @@
  * inputs it is the last reader of).  The ops array is reordered in place;
  * each op keeps its model index (op->index) for dumps and messages.  A
  * graph whose ops read and write state (resource variables: keep_order)
- * keeps the model's order. */
+ * keeps the model's order.  For patch-based execution a second rule moves
+ * the operators that cannot run on a patch, and all that depend on them,
+ * after the others (te_schedule_for_patches), so that a side branch ending
+ * in, say, a RESHAPE does not cut the stage short. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "patch_internal.h" /* te_patch_op_supported */
 #include "schedule.h"
 
 /* Position in `order` of each tensor's last reader (-1: none). */
@@ -161,4 +165,85 @@ void te_schedule_for_memory(te_graph *g)
     free(live);
     free(order);
     free(scratch);
+}
+
+/* Marks in `early` (by position in live) the ops `e` depends on, and e. */
+static void mark_ancestors(const te_graph *g, const int *live, int e, char *early)
+{
+    char *need = calloc((size_t)g->n_tensors + 1, 1);
+    int i, j;
+    if (!need)
+        return;
+    for (i = e; i >= 0; i--) {
+        const te_op *op = &g->ops[live[i]];
+        int wanted = i == e;
+        for (j = 0; j < op->n_out && !wanted; j++)
+            wanted = op->out[j] >= 0 && need[op->out[j]];
+        if (!wanted)
+            continue;
+        early[i] = 1;
+        for (j = 0; j < op->n_in; j++)
+            if (op->in[j] >= 0)
+                need[op->in[j]] = 1;
+    }
+    free(need);
+}
+
+/* The live ops in order with, first, the last op that can run on a patch
+ * and needs no op that cannot, and everything it depends on; then the
+ * rest (both in their order): the ops that cannot run on a patch, those
+ * depending on them, and side branches that do not lead to that op.  A
+ * valid order, as an op's inputs come from ops it depends on.  Returns 1
+ * if that moved any op. */
+static int patch_first_order(const te_graph *g, const int *live, int n, int *order)
+{
+    char *blocked = calloc((size_t)g->n_tensors + 1, 1), *early = calloc((size_t)n + 1, 1);
+    int i, j, k = 0, moved = 0, seen_late = 0, last = -1;
+    if (!blocked || !early) {
+        free(blocked);
+        free(early);
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        const te_op *op = &g->ops[live[i]];
+        int late = !te_patch_op_supported(g, op);
+        for (j = 0; j < op->n_in && !late; j++)
+            late = op->in[j] >= 0 && blocked[op->in[j]];
+        for (j = 0; late && j < op->n_out; j++)
+            if (op->out[j] >= 0)
+                blocked[op->out[j]] = 1;
+        if (!late)
+            last = i;
+    }
+    if (last >= 0)
+        mark_ancestors(g, live, last, early);
+    for (i = 0; i < n; i++) {
+        if (early[i]) {
+            moved |= seen_late;
+            order[k++] = live[i];
+        }
+        seen_late |= !early[i];
+    }
+    for (i = 0; i < n; i++)
+        if (!early[i])
+            order[k++] = live[i];
+    free(blocked);
+    free(early);
+    return moved;
+}
+
+int te_schedule_for_patches(te_graph *g)
+{
+    int *live = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *order = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int n = 0, i, moved = 0;
+    if (live && order && !g->keep_order) {
+        for (i = 0; i < g->n_ops; i++)
+            if (!g->ops[i].dead)
+                live[n++] = i;
+        moved = patch_first_order(g, live, n, order) && apply_order(g, order, n) == 0;
+    }
+    free(live);
+    free(order);
+    return moved;
 }

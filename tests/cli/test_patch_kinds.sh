@@ -8,7 +8,8 @@
 # explicit stages run the resize on patches), explicit PADs read by strided
 # convolutions, stages that end with a second tensor crossing the cut (the
 # neck's skip map after 4 or 5 operators, a residual block cut inside: that
-# tensor is stored whole too).  For each: outputs with `--patch auto` and with
+# tensor is stored whole too), an early side branch ending in a RESHAPE (a
+# second output: --patch auto runs it after the stage).  For each: outputs with `--patch auto` and with
 # explicit stages byte-identical to the layer-by-layer build (which matches
 # TFLite Micro kernel for kernel), and `--patch auto` below layer-by-layer
 # where the input tensor does not dominate the peak.
@@ -29,7 +30,7 @@ flash="--flash-limit 1M"
 for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
             "fire lower 6:2x2 10:3x3" "residual lower 5:4x4" "avgpool lower 2:3x3 4:4x4" \
             "neck lower 9:3x3 4:4x4 5:3x2" "neck_bilinear lower 9:2x2" "pad_conv lower 9:4x4" \
-            "residual lower 3:3x3"; do
+            "residual lower 3:3x3" "side_branch lower 2:4x4"; do
   set -- $spec
   kind=$1 want=$2
   shift 2
@@ -40,8 +41,10 @@ for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
     if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
       bad "$kind: run --patch $p"; continue
     fi
-    cmp -s "$work/$kind.plain/output_0.bin" "$work/$kind.$p/output_0.bin" ||
-      bad "$kind: --patch $p output differs from layer by layer"
+    for o in "$work/$kind.plain"/output_*.bin; do
+      cmp -s "$o" "$work/$kind.$p/$(basename "$o")" ||
+        bad "$kind: --patch $p $(basename "$o") differs from layer by layer"
+    done
   done
   plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
   if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
