@@ -11,11 +11,8 @@ te=${1:-$root/build/tinyengine}
 shared=${2:-$root/../shared}
 # Models that do not compile yet (tests/golden/pending.txt) are left out.
 exclude=" $(grep -E '^[A-Za-z0-9_]' "$root/tests/golden/pending.txt" | awk '{print $1}' | tr '\n' ' ') "
-work=$(mktemp -d "${TMPDIR:-/tmp}/te-memtable-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-# num KEY FILE: the first integer value of "KEY": in a JSON file.
-num() { grep -o "\"$1\": *[0-9]*" "$2" 2>/dev/null | head -1 | sed 's/.*: *//'; }
+. "$root/bench/bench_lib.sh"
+bench_workdir memtable
 
 # Patch-based first stages, used as soon as the compiler offers them
 # (`compile --help` lists --patch): `info --json --patch auto` reports the

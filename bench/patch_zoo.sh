@@ -11,14 +11,9 @@ build=${1:-$root/build}
 te=$build/tinyengine
 mk=$build/te_mkpatchnet
 est=$build/te_tflm_arena
-for tool in "$te" "$mk"; do
-  [ -x "$tool" ] || { echo "patch_zoo.sh: $tool not built (cmake --build $build)" >&2; exit 2; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchzoo-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-# num KEY FILE: the first integer value of "KEY": in a JSON file.
-num() { grep -o "\"$1\": *[0-9]*" "$2" 2>/dev/null | head -1 | sed 's/.*: *//'; }
+. "$root/bench/bench_lib.sh"
+bench_need patch_zoo.sh "$te" "$mk"
+bench_workdir patchzoo
 isnum() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 ratio() { if isnum "$1" && isnum "$2"; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; else echo n/a; fi; }
 

@@ -20,6 +20,7 @@
 
 #include "frontend/tflite_reader.h"
 #include "ir/ir.h"
+#include "report/json_text.h"
 #include "tflm_estimate.h"
 
 static void usage(FILE *f)
@@ -30,25 +31,11 @@ static void usage(FILE *f)
           f);
 }
 
-/* s as a JSON string's characters */
-static void put_json_text(const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-}
-
 static void print_json(const char *path, const te_graph *g, const tflm_estimate *e, int features)
 {
-    printf("{\n  \"model\": \"");
-    put_json_text(path);
-    printf("\",\n");
+    printf("{\n  \"model\": ");
+    te_json_fputs(stdout, path);
+    printf(",\n");
     if (!e->estimated) {
         printf("  \"estimated\": false,\n  \"reason\": \"%s\"\n}\n", e->reason);
         return;

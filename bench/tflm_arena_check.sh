@@ -14,14 +14,9 @@ build=${1:-$root/build}
 shared=${2:-$root/../shared}
 te=$build/tinyengine
 est=$build/te_tflm_arena
-for tool in "$te" "$est"; do
-    [ -x "$tool" ] || { echo "tflm_arena_check: $tool not built" >&2; exit 1; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/te-tflmest-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-# num KEY FILE: the first integer value of "KEY": in a JSON file.
-num() { grep -o "\"$1\": *[0-9]*" "$2" 2>/dev/null | head -1 | sed 's/.*: *//'; }
+. "$root/bench/bench_lib.sh"
+bench_need tflm_arena_check.sh "$te" "$est"
+bench_workdir tflmest
 
 cat <<'HEAD'
 # TFLite Micro arena estimate (te_tflm_arena)
@@ -70,18 +65,18 @@ row() {  # row NAME MODEL TFLM_BYTES
     if [ "$3" -gt 65536 ]; then echo "$1 $r" >> "$work/big"; fi
 }
 
-for model in "$shared"/models/*.tflite; do
-    name=$(basename "$model" .tflite)
-    run="$shared/golden/$name/run_0.json"
-    [ -f "$run" ] || continue
-    row "$name" "$model" "$(num arena_used_bytes "$run")"
-done
-for model in "$shared"/conformance/*.tflite; do
-    name=$(basename "$model" .tflite)
-    meta="$shared/conformance/$name/meta.json"
-    [ -f "$meta" ] || continue
-    row "$name" "$model" "$(num arena_used_bytes "$meta")"
-done
+# rows DIR RECORD: a row per DIR/*.tflite with TFLM's record (a path with
+# NAME for the model's name) beside it.
+rows() {
+    for model in "$1"/*.tflite; do
+        name=$(basename "$model" .tflite)
+        record=$(echo "$2" | sed "s|NAME|$name|")
+        [ -f "$record" ] || continue
+        row "$name" "$model" "$(num arena_used_bytes "$record")"
+    done
+}
+rows "$shared/models" "$shared/golden/NAME/run_0.json"
+rows "$shared/conformance" "$shared/conformance/NAME/meta.json"
 
 echo
 awk '

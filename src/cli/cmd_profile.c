@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "../ir/target.h"
+#include "../report/json_text.h"
 #include "cli.h"
 #include "tinyengine.h"
 
@@ -206,21 +207,6 @@ static void print_text(const char *path, const te_report *r)
     print_loops(r);
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 /* One model: its JSON object (or an error object) or its text report. */
 static int profile_one(const profile_args *a, const char *path, int index)
 {
@@ -233,9 +219,9 @@ static int profile_one(const profile_args *a, const char *path, int index)
         cli_error("%s: %s", path, err);
         if (a->json && a->n_models > 1) {
             fputs("{\"model\": ", stdout);
-            json_str(path);
+            te_json_fputs(stdout, path);
             fputs(", \"error\": ", stdout);
-            json_str(err);
+            te_json_fputs(stdout, err);
             fputs("}\n", stdout);
         }
         return 1;
