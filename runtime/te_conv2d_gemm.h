@@ -52,15 +52,20 @@ typedef struct {
                                 * out_c for a tensor of its own, more for a
                                 * channel slice of a wider one (then the part
                                 * not written yet is not free for patches) */
-    int8_t *work;              /* with out_stride: NULL, or TE_CONV2D_GEMM_WORK()
-                                * bytes, 4-aligned, where patches are built */
+    int8_t *work;              /* NULL, or TE_CONV2D_GEMM_WORK() bytes, 4-aligned,
+                                * where patches are built: with out_stride, or
+                                * a pointwise output written over its input
+                                * (each pixel's input then read whole into it
+                                * before any of the pixel's outputs is stored) */
 } te_conv2d_gemm_params;
 
-/* Bytes of `work` a strided output wants (k_pad: te_conv2d_gemm_params). */
+/* Bytes of `work` a strided or in-place output wants (k_pad:
+ * te_conv2d_gemm_params). */
 #define TE_CONV2D_GEMM_WORK(k_pad) (2 * (k_pad) + 16)
 
 /* te:section te_conv2d_gemm_s8_get_buffer_size */
-/* Scratch bytes te_conv2d_gemm_s8 takes in `work` (with out_stride). */
+/* Scratch bytes te_conv2d_gemm_s8 takes in `work` (with out_stride, or in
+ * place). */
 static inline TE_UNUSED long te_conv2d_gemm_s8_get_buffer_size(int k_pad)
 {
     return TE_CONV2D_GEMM_WORK(k_pad);

@@ -69,8 +69,8 @@ static te_storage *without_inplace(const te_storage *st)
  * links (merged buffers can fragment the arena), keeps the plan without.
  * When in place wins after all, the links are the ones pass_inplace.c
  * makes on st without them (st's own when st came from it). */
-static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
-                     const te_lowered *prev, candidate *best, te_diag *d)
+static int plan_inplace(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                        const te_lowered *prev, candidate *best, te_diag *d)
 {
     candidate with, without;
     te_storage *redo;
@@ -101,6 +101,42 @@ static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opt
     t = plan_candidate(g, redo, o, with.low, best, d);
     candidate_free(&with);
     return t;
+}
+
+/* plan_inplace(), then again with the in-place links only tried as well
+ * (te_pass_inplace_trial, when it makes any st lacks): those are kept only
+ * when the arena comes out smaller with them. */
+static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                     const te_lowered *prev, candidate *best, te_diag *d)
+{
+    te_storage *tried;
+    candidate alt;
+    int rc;
+    if (plan_inplace(g, st, o, prev, best, d) < 0)
+        return -1;
+    tried = without_inplace(st);
+    if (!tried) {
+        candidate_free(best);
+        return te_fail(d, "out of memory");
+    }
+    te_pass_inplace_trial(g, tried);
+    if (te_storage_equal(tried, st)) {
+        te_storage_free(tried);
+        return 0;
+    }
+    rc = plan_inplace(g, tried, o, best->low, &alt, d);
+    te_storage_free(tried);
+    if (rc < 0) {
+        candidate_free(best);
+        return -1;
+    }
+    if (alt.plan->arena_bytes < best->plan->arena_bytes) {
+        candidate_free(best);
+        *best = alt;
+    } else {
+        candidate_free(&alt);
+    }
+    return 0;
 }
 
 /* The storage decisions of concatenation slice choice 0 (with work areas
