@@ -14,7 +14,11 @@
  * doubled before it) or {mult, shift, 0} (TFLite's exact arithmetic).
  * K = k_h * k_w * in_c <= TE_CONV2D_W8_KMAX (the patch lives on the
  * stack) unless a 1x1 filter reads each output pixel's input pixel in
- * place (no padding: no patch is gathered).  input and output must not overlap. */
+ * place (no padding: no patch is gathered).  input and output do not
+ * overlap, except for a 1x1 filter at stride 1 without padding with
+ * out_c <= in_c <= TE_CONV2D_W8_KMAX written over its input (in place):
+ * then each pixel's input is copied to the patch before its outputs are
+ * stored, which never reach a later pixel's input. */
 #ifndef TE_CONV2D_W8_H
 #define TE_CONV2D_W8_H
 

@@ -761,15 +761,15 @@ static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
                                 : CONV_REF;
 }
 
-/* Arena work area an in-place variant needs (0 for te_conv2d_avx2_s8,
- * which gathers four patches on its stack before storing their pixels), or
- * -1 when the variant may not write the output over its input: 
- * te_conv2d_s8 and te_conv2d_w8_s8 read a pixel's input again for each
- * block of channels after storing the ones before (and the GEMM kernel's
- * batched pointwise path on a DSP core, which it would give up in place, is
- * kept: no silent slowdown).  te_conv2d_gemm_s8 and te_conv2d_dsp_s8 build
- * each pixel's (pair's) patch whole in the work area before storing any of
- * its outputs. */
+/* Arena work area an in-place variant needs, or -1 when it may not write
+ * the output over its input.  te_conv2d_avx2_s8 gathers four patches on its
+ * stack before storing their pixels, te_conv2d_w8_s8 copies an overlapped
+ * pixel's input to its stack patch (in_c <= its KMAX): no work area.
+ * te_conv2d_gemm_s8 and te_conv2d_dsp_s8 build each pixel's (pair's) patch
+ * whole in the work area before storing any of its outputs.  te_conv2d_s8
+ * reads a pixel's input again for each output channel after storing the
+ * ones before: never.  Nor the GEMM kernel's batched pointwise path on a
+ * DSP core, which it would give up in place (no silent slowdown). */
 static long inplace_work(const te_graph *g, const te_op *op, int variant, const gemm_shape *s)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
@@ -777,6 +777,8 @@ static long inplace_work(const te_graph *g, const te_op *op, int variant, const 
     switch (variant) {
     case CONV_AVX2:
         return 0;
+    case CONV_W8: /* copies a pixel's input to its patch buffer when overlapped */
+        return in->shape[3] <= TE_CONV2D_W8_KMAX ? 0 : -1;
     case CONV_DSP:
         return te_conv2d_dsp_s8_get_buffer_size(s->k_pad);
     case CONV_GEMM:

@@ -246,8 +246,8 @@ static void run_case(void)
 
 /* A pointwise convolution written over its input (as the compiler plans
  * it in place): one buffer holds the input, then the output; the GEMM
- * kernel's patches in its work area, te_conv2d_avx2_s8's on its stack
- * (te_conv2d_w8_s8 never runs in place). */
+ * kernel's patches in its work area, te_conv2d_avx2_s8's on its stack,
+ * te_conv2d_w8_s8's overlapped pixels copied to its stack patch. */
 static long n_inplace;
 
 static void run_inplace_case(void)
@@ -274,11 +274,15 @@ static void run_inplace_case(void)
     make_quant(&c);
     c.p.fast_rq = prepare(&c, &wk, &qr);
     c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
-#if defined(TEST_CONV_AVX2)
+#if defined(TEST_CONV_AVX2) || defined(TEST_CONV_W8)
     {
         int8_t *keep = c.in;
         c.in = buf;
+#if defined(TEST_CONV_AVX2)
         run_avx2(&c, wk, qr, buf);
+#else
+        run_w8(&c, qr, buf);
+#endif
         c.in = keep;
     }
 #else
@@ -340,7 +344,7 @@ int main(void)
     test_fast_requant();
     for (i = 0; i < CONV_FAST_CASES; i++)
         run_case();
-    for (i = 0; !TEST_CONV_W8_ON && i < CONV_FAST_CASES / 3; i++)
+    for (i = 0; i < CONV_FAST_CASES / 3; i++)
         run_inplace_case();
     printf("in place: %ld pointwise cases\n", n_inplace);
     printf("%s kernel: %ld cases (%ld with the fast requantization, %ld strided), %ld outputs\n",
