@@ -68,9 +68,11 @@ static te_storage *without_inplace(const te_storage *st)
  * the placement then comes out larger than planning without in-place
  * links (merged buffers can fragment the arena), keeps the plan without.
  * When in place wins after all, the links are the ones pass_inplace.c
- * makes on st without them (st's own when st came from it). */
-static int plan_inplace(const te_graph *g, const te_storage *st, const te_lower_opts *o,
-                        const te_lowered *prev, candidate *best, te_diag *d)
+ * makes on st without them (st's own when st came from it; with the links
+ * only tried when `trial`: te_pass_inplace_trial). */
+static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
+                        const te_lowered *prev, const te_lower_opts *o, candidate *best,
+                        te_diag *d)
 {
     candidate with, without;
     te_storage *redo;
@@ -91,7 +93,9 @@ static int plan_inplace(const te_graph *g, const te_storage *st, const te_lower_
     }
     candidate_free(&without);
     redo = without_inplace(st);
-    if (redo)
+    if (redo && trial)
+        te_pass_inplace_trial(g, redo);
+    else if (redo)
         te_pass_inplace(g, redo);
     if (redo && te_storage_equal(redo, st)) {
         te_storage_free(redo);
@@ -103,40 +107,40 @@ static int plan_inplace(const te_graph *g, const te_storage *st, const te_lower_
     return t;
 }
 
-/* plan_inplace(), then again with the in-place links only tried as well
- * (te_pass_inplace_trial, when it makes any st lacks): those are kept only
- * when the arena comes out smaller with them. */
+/* plan_inplace() of st without the in-place links only tried
+ * (te_op_def.inplace_on_trial), then of st's with them (te_pass_inplace_trial
+ * on st without in-place links, when that differs): those are kept only
+ * when the arena comes out strictly smaller. */
 static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                      const te_lowered *prev, candidate *best, te_diag *d)
 {
-    te_storage *tried;
+    te_storage *base = te_storage_copy(st), *tried = without_inplace(st);
     candidate alt;
-    int rc;
-    if (plan_inplace(g, st, o, prev, best, d) < 0)
-        return -1;
-    tried = without_inplace(st);
-    if (!tried) {
-        candidate_free(best);
-        return te_fail(d, "out of memory");
+    int rc = -1;
+    if (!base || !tried) {
+        te_fail(d, "out of memory");
+        goto out;
     }
+    te_pass_inplace_untry(g, base);
     te_pass_inplace_trial(g, tried);
-    if (te_storage_equal(tried, st)) {
-        te_storage_free(tried);
-        return 0;
-    }
-    rc = plan_inplace(g, tried, o, best->low, &alt, d);
-    te_storage_free(tried);
-    if (rc < 0) {
+    if (plan_inplace(g, base, 0, prev, o, best, d) < 0)
+        goto out;
+    rc = 0;
+    if (te_storage_equal(tried, base))
+        goto out;
+    if (plan_inplace(g, tried, 1, best->low, o, &alt, d) < 0) {
         candidate_free(best);
-        return -1;
-    }
-    if (alt.plan->arena_bytes < best->plan->arena_bytes) {
+        rc = -1;
+    } else if (alt.plan->arena_bytes < best->plan->arena_bytes) {
         candidate_free(best);
         *best = alt;
     } else {
         candidate_free(&alt);
     }
-    return 0;
+out:
+    te_storage_free(base);
+    te_storage_free(tried);
+    return rc;
 }
 
 /* The storage decisions of concatenation slice choice 0 (with work areas

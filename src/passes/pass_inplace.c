@@ -72,3 +72,15 @@ static void link_inplace(const te_graph *g, te_storage *s, int trial)
 void te_pass_inplace(const te_graph *g, te_storage *s) { link_inplace(g, s, 0); }
 
 void te_pass_inplace_trial(const te_graph *g, te_storage *s) { link_inplace(g, s, 1); }
+
+void te_pass_inplace_untry(const te_graph *g, te_storage *s)
+{
+    int i;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        const te_op_def *def = te_op_find(op->opcode);
+        if (!op->dead && def && def->inplace_on_trial && op->n_out > 0 && op->out[0] >= 0 &&
+            te_storage_inplace(s, op->out[0]))
+            te_storage_unlink(s, op->out[0]);
+    }
+}

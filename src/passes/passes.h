@@ -48,4 +48,8 @@ void te_pass_inplace(const te_graph *g, te_storage *s);
 /* The same with the links only tried too. */
 void te_pass_inplace_trial(const te_graph *g, te_storage *s);
 
+/* Removes the links only tried from s (one a patch stage's storage took
+ * over from the layer-by-layer plan, for instance). */
+void te_pass_inplace_untry(const te_graph *g, te_storage *s);
+
 #endif
