@@ -14,9 +14,10 @@
  *    row segment, padding taps from zp_row; when segments do not fall on
  *    weight groups (DSP, in_c not a multiple of 4), the patch in pieces.
  * A strided output (a channel slice) or one written over its input (a
- * pointwise layer in place) has no such room: its patches go to the work
- * area the call provides, each pixel's read whole before its outputs are
- * stored, which never reach a later pixel's input (out_c <= in_c).
+ * pointwise layer in place, out_stride == out_c) has no such room: its
+ * patches go to the work area the call provides, each pixel's read whole
+ * before its outputs are stored, which never reach a later pixel's input
+ * (out_c <= in_c).
  * With TE_TARGET_DSP the dot products are SMLADs on int16 pairs: assembly
  * loops on an Armv7E-M core (the pixel's blocks, requantization included,
  * in one loop for the common case), the te_smlad primitive elsewhere.
@@ -1384,11 +1385,11 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
 {
     const te_conv2d_gemm_params lp = *p; /* in registers, not re-read after each asm */
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
-    const int slice = p->out_stride > p->out_c; /* other tensors' bytes in between */
+    /* the part not written yet is not free: other tensors' bytes in between
+     * (a strided slice), or the input still to read (out_stride == out_c: the
+     * output written over its input) */
+    const int slice = p->out_stride >= p->out_c;
     const long pitch = slice ? p->out_stride : p->out_c;
-    /* the part not written yet is not free: another tensor's bytes, or the
-     * input still to read when the output is written over it */
-    const int owned = slice || p->work;
     int8_t tmp[64] = {0}; /* the patch of a last pixel with little room */
     int b = 0, oy = 0, ox = 0;
     long i;
@@ -1399,12 +1400,12 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
         int8_t *o = output + i * pitch;
         /* room after this pixel's outputs, from a 4-byte boundary */
         const long skip = (long)((4u - (unsigned)((uintptr_t)(o + p->out_c) & 3u)) & 3u);
-        int8_t *const spare = owned ? p->work : o + p->out_c + skip;
-        const long room = !owned    ? (n_pix - i - 1) * p->out_c - skip
+        int8_t *const spare = slice ? p->work : o + p->out_c + skip;
+        const long room = !slice    ? (n_pix - i - 1) * p->out_c - skip
                           : p->work ? TE_CONV2D_GEMM_WORK(p->k_pad)
                                     : 0;
 #if defined(TE_CONV2D_GEMM_ASM)
-        if (mode == 2 && !owned && p->pointwise && p->stride_h == 1 && p->stride_w == 1 &&
+        if (mode == 2 && !slice && p->pointwise && p->stride_h == 1 && p->stride_w == 1 &&
             p->in_c % 4 == 0 && p->out_c % 4 == 0) {
             const long m = te_conv2d_gemm_batch(&lp, input, w, qr, output, i, n_pix);
             if (m > 1) {

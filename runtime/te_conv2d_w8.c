@@ -16,28 +16,22 @@
 #endif
 
 /* te:section te_conv2d_w8_patch */
-/* The patch of output pixel (oy, ox) of batch input in_b, whose outputs go
- * to y: a pointer into the input when a 1x1 filter reads one pixel (copied
- * into d first when y overlaps it: an output written over its input), else
- * gathered into d (padding taps hold the input zero point). */
+/* The patch of output pixel (oy, ox) of batch input in_b: a pointer into
+ * the input when a 1x1 filter reads one pixel (unless the output is
+ * written over its input, out_stride == out_c: then that pixel's input is
+ * copied before its outputs overwrite it), else gathered into d (padding
+ * taps hold the input zero point). */
 static inline TE_UNUSED const int8_t *te_conv2d_w8_patch(const te_conv2d_w8_params *p,
                                                          const int8_t *in_b, int oy, int ox,
-                                                         int8_t *d, const int8_t *y)
+                                                         int8_t *d)
 {
     const int c = p->in_c, iy0 = oy * p->stride_h - p->pad_top;
     const int ix0 = ox * p->stride_w - p->pad_left;
     int ky, kx, i;
     int8_t *o = d;
-    if (p->k_h == 1 && p->k_w == 1 && iy0 >= 0 && iy0 < p->in_h && ix0 >= 0 && ix0 < p->in_w) {
-        const int8_t *s = in_b + ((long)iy0 * p->in_w + ix0) * c;
-        if ((uintptr_t)s < (uintptr_t)(y + p->out_c) && (uintptr_t)y < (uintptr_t)(s + c) &&
-            c <= TE_CONV2D_W8_KMAX) {
-            for (i = 0; i < c; i++)
-                d[i] = s[i];
-            return d;
-        }
-        return s;
-    }
+    if (p->k_h == 1 && p->k_w == 1 && iy0 >= 0 && iy0 < p->in_h && ix0 >= 0 && ix0 < p->in_w &&
+        p->out_stride != p->out_c)
+        return in_b + ((long)iy0 * p->in_w + ix0) * c;
     for (ky = 0; ky < p->k_h; ky++) {
         const int iy = iy0 + ky * p->dil_h;
         for (kx = 0; kx < p->k_w; kx++, o += c) {
@@ -118,8 +112,8 @@ TE_KERNEL void te_conv2d_w8_s8(const te_conv2d_w8_params *p, const int8_t *input
         const int8_t *in_b = input + (long)b * p->in_h * p->in_w * p->in_c;
         for (oy = 0; oy < p->out_h; oy++)
             for (ox = 0; ox < p->out_w; ox++) {
+                const int8_t *x = te_conv2d_w8_patch(p, in_b, oy, ox, patch);
                 int8_t *o = output + (((long)b * p->out_h + oy) * p->out_w + ox) * os;
-                const int8_t *x = te_conv2d_w8_patch(p, in_b, oy, ox, patch, o);
                 for (c = 0; c + 4 <= p->out_c; c += 4) {
                     uint32_t s[4];
                     te_conv2d_w8_dot4(x, w + (long)c * k, k, s);

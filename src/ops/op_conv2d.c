@@ -105,12 +105,14 @@ static int64_t macs(const te_graph *g, const te_op *op)
 static int strided(const te_lowering *l) { return l->slice && l->slice_pitch; }
 
 /* The out_stride field when the output is a channel slice of a
- * concatenation's output (pass_concat.c); nothing else. */
+ * concatenation's output (pass_concat.c), or out_c when it is written over
+ * the input (inplace_input); nothing else. */
 static void param_out_stride(te_emit *e, const te_tensor *out)
 {
-    (void)out;
     if (strided(e->low))
         te_params_int(e, "out_stride", (long long)e->low->slice_pitch);
+    else if (e->low->inplace_input == 0)
+        te_params_int(e, "out_stride", out->shape[3]);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -762,14 +764,18 @@ static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
 }
 
 /* Arena work area an in-place variant needs, or -1 when it may not write
- * the output over its input.  te_conv2d_avx2_s8 gathers four patches on its
- * stack before storing their pixels, te_conv2d_w8_s8 copies an overlapped
- * pixel's input to its stack patch (in_c <= its KMAX): no work area.
- * te_conv2d_gemm_s8 and te_conv2d_dsp_s8 build each pixel's (pair's) patch
- * whole in the work area before storing any of its outputs.  te_conv2d_s8
- * reads a pixel's input again for each output channel after storing the
- * ones before: never.  Nor the GEMM kernel's batched pointwise path on a
- * DSP core, which it would give up in place (no silent slowdown). */
+ * the output over its input.  te_conv2d_avx2_s8 gathers four patches on
+ * its stack before storing their pixels; te_conv2d_w8_s8 copies each
+ * pixel's input to its stack patch (in_c <= its KMAX; it knows from
+ * out_stride == out_c); te_conv2d_gemm_s8 builds each pixel's patch whole
+ * in the work area (out_stride == out_c: not in the output's free part).
+ * te_conv2d_dsp_s8 would be safe given scratch (each pair of pixels'
+ * patches built whole in it, unit.conv_dsp), but in a model whose other
+ * calls pass none, its scratch path is code the model did not have
+ * (150-800 bytes on Cortex-M4, once): not taken, no silent trade.  te_conv2d_s8 reads a pixel's input again for
+ * each output channel after storing the ones before: never.  Nor the GEMM
+ * kernel's batched pointwise path on a DSP core, which it would give up in
+ * place (no silent slowdown). */
 static long inplace_work(const te_graph *g, const te_op *op, int variant, const gemm_shape *s)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
@@ -777,10 +783,10 @@ static long inplace_work(const te_graph *g, const te_op *op, int variant, const 
     switch (variant) {
     case CONV_AVX2:
         return 0;
-    case CONV_W8: /* copies a pixel's input to its patch buffer when overlapped */
+    case CONV_W8:
         return in->shape[3] <= TE_CONV2D_W8_KMAX ? 0 : -1;
-    case CONV_DSP:
-        return te_conv2d_dsp_s8_get_buffer_size(s->k_pad);
+    case CONV_DSP: /* safe with scratch, but see above */
+        return -1;
     case CONV_GEMM:
         if (te_target_has_dsp(g->target) && in->shape[3] % 4 == 0 && out->shape[3] % 4 == 0 &&
             (te_convfam_act_range(NULL, op, op->opt.activation, out, &lo, &hi) ||

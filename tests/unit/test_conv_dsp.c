@@ -7,8 +7,9 @@
  * filters, strides, dilations, every padding), per-channel quantization
  * (left shifts, zero multipliers, huge biases, dead channels), activation
  * bounds and channel-slice outputs, pointwise outputs written over their
- * input with scratch (in place); the slice-of-K path (patches too long
- * for the stack buffer) on its own with tiny buffers.  Built with TE_TARGET_DSP: the SIMD
+ * input (in place, with scratch); the slice-of-K
+ * path (patches too long for the stack buffer) on its own with tiny
+ * buffers.  Built with TE_TARGET_DSP: the SIMD
  * arithmetic runs through te_common.h's exact portable SMLAD / SXTB16 on
  * the host, the real instructions when built for a Cortex-M. */
 #include <stdio.h>
@@ -185,8 +186,8 @@ static void run_case(void)
 }
 
 /* A pointwise convolution written over its input (as the compiler plans
- * it in place): one buffer holds the input, then the output; the patches
- * in scratch. */
+ * it in place, out_stride == out_c): one buffer holds the input, then the
+ * output; the patches in scratch. */
 static long n_inplace;
 
 static void run_inplace_case(void)
@@ -211,6 +212,7 @@ static void run_inplace_case(void)
     memcpy(buf, c.in, (size_t)n_in);
     make_quant(&c);
     c.p.fast_rq = prepare(&c, &wk, &qr);
+    c.p.out_stride = c.oc; /* in place */
     scratch = malloc((size_t)te_conv2d_dsp_s8_get_buffer_size(c.p.k_pad) + 1);
     te_conv2d_dsp_s8(&c.p, buf, wk, qr, buf, scratch + 1);
     for (b = 0; b < c.p.batches; b++)

@@ -245,9 +245,9 @@ static void run_case(void)
 }
 
 /* A pointwise convolution written over its input (as the compiler plans
- * it in place): one buffer holds the input, then the output; the GEMM
- * kernel's patches in its work area, te_conv2d_avx2_s8's on its stack,
- * te_conv2d_w8_s8's overlapped pixels copied to its stack patch. */
+ * it in place: out_stride == out_c): one buffer holds the input, then the
+ * output; the GEMM kernel's patches in its work area, te_conv2d_avx2_s8's
+ * on its stack, te_conv2d_w8_s8's pixels copied to its stack patch. */
 static long n_inplace;
 
 static void run_inplace_case(void)
@@ -273,6 +273,7 @@ static void run_inplace_case(void)
     memcpy(buf, c.in, (size_t)n_in);
     make_quant(&c);
     c.p.fast_rq = prepare(&c, &wk, &qr);
+    c.p.out_stride = c.oc; /* in place */
     c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
 #if defined(TEST_CONV_AVX2) || defined(TEST_CONV_W8)
     {

@@ -2,12 +2,13 @@
  * in residual blocks: x -> [1x1 expand ->] depthwise 3x3 -> 1x1 (no more
  * output channels than input ones) -> ADD(x, .).  On each target (generic
  * with the GEMM kernel and with the int8-weight one, Cortex-M4 with the
- * int8-weight DSP kernel and the GEMM one, x86-64-v3 when the CPU has AVX2) the compiler links the 1x1's output to its input
- * where the kernel allows it, the arena comes out below the plan without
- * that link, and the generated code gives byte for byte the outputs of the
- * same block with the 1x1's output also a graph output (which keeps it out
- * of place); the link is kept only where the arena comes out smaller.  On a DSP core the GEMM kernel's batched path (full int8
- * range, channels in fours) is kept: no link there. */
+ * GEMM kernel, x86-64-v3 when the CPU has AVX2) the compiler links the
+ * 1x1's output to its input where the kernel allows it and the arena comes
+ * out below the plan without that link (kept only then), and the generated
+ * code gives byte for byte the outputs of the same block with the 1x1's
+ * output also a graph output (which keeps it out of place).  On a DSP core
+ * the GEMM kernel's batched path (full int8 range, channels in fours) is
+ * kept, and te_conv2d_dsp_s8 never goes in place: no link. */
 #include "e2e_run.h"
 
 #include "compiler.h"
@@ -158,8 +159,10 @@ static void run_block(const char *target, int flash, int project, int act)
         const te_op *pw = &g->ops[g->n_ops - 2];
         const te_lowering *l = te_lowered_find(m->low, g, pw);
         const size_t before = arena_without_trial(g);
-        /* the GEMM kernel's batched path on a DSP core stays */
-        const int allowed = !(is_dsp(target) && l && l->kernel == TE_K_CONV2D_GEMM_S8 &&
+        /* the GEMM kernel's batched path on a DSP core stays; the DSP
+         * int8-weight kernel would need its scratch path's code */
+        const int allowed = l && l->kernel != TE_K_CONV2D_DSP_S8 &&
+                            !(is_dsp(target) && l->kernel == TE_K_CONV2D_GEMM_S8 &&
                               act == TFLB_ACT_NONE);
         const int linked = te_storage_inplace(m->st, pw->out[0]);
         CHECK(!linked || allowed);
