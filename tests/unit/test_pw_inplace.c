@@ -40,13 +40,13 @@ static uint8_t *build_block(int project, int act, int pw_out, size_t *size)
     const int c = project ? C_EXP : C_IN;
     int32_t s_act[4] = {1, SIDE, SIDE, C_IN}, s_wide[4] = {1, SIDE, SIDE, c};
     int32_t s_we[4] = {C_EXP, 1, 1, C_IN}, s_wd[4] = {1, 3, 3, c}, s_wp[4] = {C_IN, 1, 1, c};
-    static int8_t wdata[C_EXP * C_IN];
+    static int8_t wdata[C_EXP * C_IN + 8]; /* read from offsets 0, 5 and 7 */
     int32_t x, e, d, p, z, in[2], outs[2];
     tflb_options o;
     uint8_t *data = NULL;
     int i, conv, dw;
     tflb_init(&m);
-    for (i = 0; i < C_EXP * C_IN; i++)
+    for (i = 0; i < C_EXP * C_IN + 8; i++)
         wdata[i] = (int8_t)((i * 37 + 11) % 61 - 30);
     conv = tflb_add_opcode(&m, TE_OP_CONV_2D, 1);
     dw = tflb_add_opcode(&m, TE_OP_DEPTHWISE_CONV_2D, 1);
