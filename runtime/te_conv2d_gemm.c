@@ -13,6 +13,11 @@
  *  - no room (the last few pixels): the input read in place, row segment by
  *    row segment, padding taps from zp_row; when segments do not fall on
  *    weight groups (DSP, in_c not a multiple of 4), the patch in pieces.
+ * A strided output (a channel slice) or one written over its input (a
+ * pointwise layer in place, out_stride == out_c) has no such room: its
+ * patches go to the work area the call provides, each pixel's read whole
+ * before its outputs are stored, which never reach a later pixel's input
+ * (out_c <= in_c).
  * With TE_TARGET_DSP the dot products are SMLADs on int16 pairs: assembly
  * loops on an Armv7E-M core (the pixel's blocks, requantization included,
  * in one loop for the common case), the te_smlad primitive elsewhere.
@@ -1380,7 +1385,10 @@ TE_CONV2D_GEMM_INLINE void te_conv2d_gemm_run(const te_conv2d_gemm_params *p, co
 {
     const te_conv2d_gemm_params lp = *p; /* in registers, not re-read after each asm */
     const long n_pix = (long)p->batches * p->out_h * p->out_w;
-    const int slice = p->out_stride > p->out_c; /* other tensors' bytes in between */
+    /* the part not written yet is not free: other tensors' bytes in between
+     * (a strided slice), or the input still to read (out_stride == out_c: the
+     * output written over its input) */
+    const int slice = p->out_stride >= p->out_c;
     const long pitch = slice ? p->out_stride : p->out_c;
     int8_t tmp[64] = {0}; /* the patch of a last pixel with little room */
     int b = 0, oy = 0, ox = 0;

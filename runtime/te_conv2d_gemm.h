@@ -48,12 +48,17 @@ typedef struct {
     int32_t output_offset;     /* output zero point (exact requantization only) */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
     int fast_rq;               /* rq holds fast entries, weights and bias doubled */
-    int out_stride;            /* bytes from one output pixel to the next: 0 or
-                                * out_c for a tensor of its own, more for a
-                                * channel slice of a wider one (then the part
-                                * not written yet is not free for patches) */
+    int out_stride;            /* bytes from one output pixel to the next: 0 for
+                                * a tensor of its own, more than out_c for a
+                                * channel slice of a wider one, out_c for a 1x1
+                                * filter at stride 1 without padding writing its
+                                * output over its input (out_c <= in_c; in
+                                * place); with one (then the part not written
+                                * yet is not free for patches) */
     int8_t *work;              /* with out_stride: NULL, or TE_CONV2D_GEMM_WORK()
-                                * bytes, 4-aligned, where patches are built */
+                                * bytes, 4-aligned, where patches are built (in
+                                * place: each pixel's input read whole into it
+                                * before any of its outputs is stored) */
 } te_conv2d_gemm_params;
 
 /* Bytes of `work` a strided output wants (k_pad: te_conv2d_gemm_params). */

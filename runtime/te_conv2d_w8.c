@@ -17,8 +17,10 @@
 
 /* te:section te_conv2d_w8_patch */
 /* The patch of output pixel (oy, ox) of batch input in_b: a pointer into
- * the input when a 1x1 filter reads one pixel, else gathered into d
- * (padding taps hold the input zero point). */
+ * the input when a 1x1 filter reads one pixel (unless the output is
+ * written over its input, out_stride == out_c: then that pixel's input is
+ * copied before its outputs overwrite it), else gathered into d (padding
+ * taps hold the input zero point). */
 static inline TE_UNUSED const int8_t *te_conv2d_w8_patch(const te_conv2d_w8_params *p,
                                                          const int8_t *in_b, int oy, int ox,
                                                          int8_t *d)
@@ -27,7 +29,8 @@ static inline TE_UNUSED const int8_t *te_conv2d_w8_patch(const te_conv2d_w8_para
     const int ix0 = ox * p->stride_w - p->pad_left;
     int ky, kx, i;
     int8_t *o = d;
-    if (p->k_h == 1 && p->k_w == 1 && iy0 >= 0 && iy0 < p->in_h && ix0 >= 0 && ix0 < p->in_w)
+    if (p->k_h == 1 && p->k_w == 1 && iy0 >= 0 && iy0 < p->in_h && ix0 >= 0 && ix0 < p->in_w &&
+        p->out_stride != p->out_c)
         return in_b + ((long)iy0 * p->in_w + ix0) * c;
     for (ky = 0; ky < p->k_h; ky++) {
         const int iy = iy0 + ky * p->dil_h;

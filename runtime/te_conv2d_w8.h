@@ -14,7 +14,11 @@
  * doubled before it) or {mult, shift, 0} (TFLite's exact arithmetic).
  * K = k_h * k_w * in_c <= TE_CONV2D_W8_KMAX (the patch lives on the
  * stack) unless a 1x1 filter reads each output pixel's input pixel in
- * place (no padding: no patch is gathered).  input and output must not overlap. */
+ * place (no padding: no patch is gathered).  input and output do not
+ * overlap, but for an output written over its input (in place: a 1x1
+ * filter at stride 1 without padding, out_c <= in_c <= TE_CONV2D_W8_KMAX,
+ * out_stride == out_c), whose pixels' inputs are then copied to the patch
+ * before their outputs are stored. */
 #ifndef TE_CONV2D_W8_H
 #define TE_CONV2D_W8_H
 
@@ -34,9 +38,9 @@ typedef struct {
     int32_t output_offset;     /* output zero point (exact requantization only) */
     int32_t act_min, act_max;  /* clamp bounds (fused activation) */
     int fast_rq;               /* qr entries {m, H, e}, biases doubled */
-    int out_stride;            /* bytes from one output pixel to the next: 0 or
-                                * out_c, more for a channel slice of a wider
-                                * tensor */
+    int out_stride;            /* bytes from one output pixel to the next: 0,
+                                * more than out_c for a channel slice of a
+                                * wider tensor, out_c in place (above) */
 } te_conv2d_w8_params;
 
 /* te:section te_conv2d_w8_s8 */

@@ -106,9 +106,11 @@ static void keep_smaller(const te_graph *g, te_storage *alt, const te_lower_opts
  * links (merged buffers can fragment the arena), or without those whose
  * output is the smaller, keeps the smaller plan.  When in place wins after
  * all, the links are the ones pass_inplace.c makes on st without them
- * (st's own when st came from it). */
-static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
-                     const te_lowered *prev, candidate *best, te_diag *d)
+ * (st's own when st came from it; with the links only tried when `trial`:
+ * te_pass_inplace_trial). */
+static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
+                        const te_lowered *prev, const te_lower_opts *o, candidate *best,
+                        te_diag *d)
 {
     candidate with, alt;
     te_storage *redo;
@@ -131,7 +133,9 @@ static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opt
     }
     candidate_free(&alt);
     redo = without_inplace(st);
-    if (redo)
+    if (redo && trial)
+        te_pass_inplace_trial(g, redo);
+    else if (redo)
         te_pass_inplace(g, redo);
     if (redo && te_storage_equal(redo, st)) {
         te_storage_free(redo);
@@ -141,6 +145,42 @@ static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opt
     t = plan_candidate(g, redo, o, with.low, best, d);
     candidate_free(&with);
     return t;
+}
+
+/* plan_inplace() of st without the in-place links only tried
+ * (te_op_def.inplace_on_trial), then of st's with them (te_pass_inplace_trial
+ * on st without in-place links, when that differs): those are kept only
+ * when the arena comes out strictly smaller. */
+static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
+                     const te_lowered *prev, candidate *best, te_diag *d)
+{
+    te_storage *base = te_storage_copy(st), *tried = without_inplace(st);
+    candidate alt;
+    int rc = -1;
+    if (!base || !tried) {
+        te_fail(d, "out of memory");
+        goto out;
+    }
+    te_pass_inplace_untry(g, base);
+    te_pass_inplace_trial(g, tried);
+    if (plan_inplace(g, base, 0, prev, o, best, d) < 0)
+        goto out;
+    rc = 0;
+    if (te_storage_equal(tried, base))
+        goto out;
+    if (plan_inplace(g, tried, 1, best->low, o, &alt, d) < 0) {
+        candidate_free(best);
+        rc = -1;
+    } else if (alt.plan->arena_bytes < best->plan->arena_bytes) {
+        candidate_free(best);
+        *best = alt;
+    } else {
+        candidate_free(&alt);
+    }
+out:
+    te_storage_free(base);
+    te_storage_free(tried);
+    return rc;
 }
 
 /* The storage decisions of concatenation slice choice 0 (with work areas

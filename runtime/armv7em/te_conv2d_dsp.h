@@ -71,7 +71,10 @@ static inline TE_UNUSED long te_conv2d_dsp_s8_get_buffer_size(int k_pad)
  * strided output, which has other tensors' bytes there), else on the
  * stack if they fit TE_CONV2D_DSP_STACK, else on the stack a slice of
  * the patch length at a time (every output channel's sums kept there
- * meanwhile: a little slower).  input and output must not overlap. */
+ * meanwhile: a little slower).  input and output do not overlap (with
+ * scratch they may for a 1x1 filter at stride 1 without padding,
+ * out_c <= in_c: each pair of pixels' patches is built whole in it before
+ * their outputs are stored; the compiler does not use that). */
 TE_KERNEL void te_conv2d_dsp_s8(const te_conv2d_dsp_params *p, const int8_t *input,
                                 const int32_t *w, const int32_t *qr, int8_t *output,
                                 void *scratch);

@@ -105,12 +105,14 @@ static int64_t macs(const te_graph *g, const te_op *op)
 static int strided(const te_lowering *l) { return l->slice && l->slice_pitch; }
 
 /* The out_stride field when the output is a channel slice of a
- * concatenation's output (pass_concat.c); nothing else. */
+ * concatenation's output (pass_concat.c), or out_c when it is written over
+ * the input (inplace_input); nothing else. */
 static void param_out_stride(te_emit *e, const te_tensor *out)
 {
-    (void)out;
     if (strided(e->low))
         te_params_int(e, "out_stride", (long long)e->low->slice_pitch);
+    else if (e->low->inplace_input == 0)
+        te_params_int(e, "out_stride", out->shape[3]);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -761,6 +763,66 @@ static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
                                 : CONV_REF;
 }
 
+/* Arena work area an in-place variant needs, or -1 when it may not write
+ * the output over its input.  te_conv2d_avx2_s8 gathers four patches on
+ * its stack before storing their pixels; te_conv2d_w8_s8 copies each
+ * pixel's input to its stack patch (in_c <= its KMAX; it knows from
+ * out_stride == out_c); te_conv2d_gemm_s8 builds each pixel's patch whole
+ * in the work area (out_stride == out_c: not in the output's free part).
+ * te_conv2d_dsp_s8 would be safe given scratch (each pair of pixels'
+ * patches built whole in it, unit.conv_dsp), but in a model whose other
+ * calls pass none, its scratch path is code the model did not have
+ * (150-800 bytes on Cortex-M4, once): not taken, no silent trade.  te_conv2d_s8 reads a pixel's input again for
+ * each output channel after storing the ones before: never.  Nor the GEMM
+ * kernel's batched pointwise path on a DSP core, which it would give up in
+ * place (no silent slowdown). */
+static long inplace_work(const te_graph *g, const te_op *op, int variant, const gemm_shape *s)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    int32_t lo = -128, hi = 127;
+    switch (variant) {
+    case CONV_AVX2:
+        return 0;
+    case CONV_W8:
+        return in->shape[3] <= TE_CONV2D_W8_KMAX ? 0 : -1;
+    case CONV_DSP: /* safe with scratch, but see above */
+        return -1;
+    case CONV_GEMM:
+        if (te_target_has_dsp(g->target) && in->shape[3] % 4 == 0 && out->shape[3] % 4 == 0 &&
+            (te_convfam_act_range(NULL, op, op->opt.activation, out, &lo, &hi) ||
+             (lo <= -128 && hi >= 127)))
+            return -1; /* te_conv2d_gemm_batch's case */
+        return te_conv2d_gemm_s8_get_buffer_size(s->k_pad);
+    default:
+        return -1;
+    }
+}
+
+/* te_op_def.inplace_input: 0 when the output may overwrite input 0: a 1x1
+ * filter at stride 1 without padding nor groups, int8, no more output
+ * channels than input ones (pixel p's outputs then end where its input
+ * ends or before, below every later pixel's input), run by a kernel that
+ * reads each pixel's input whole before storing its outputs
+ * (inplace_work), with a work area smaller than the output it saves. */
+static int inplace_input(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0), *w = te_in((te_graph *)g, op, 1);
+    const te_tensor *out = te_out((te_graph *)g, op, 0);
+    gemm_shape s;
+    long work;
+    if (!in || !w || !out || in->type != TE_DT_INT8 || out->type != TE_DT_INT8 ||
+        in->rank != 4 || w->rank != 4 || out->rank != 4 || w->shape[1] != 1 ||
+        w->shape[2] != 1 || w->shape[3] != in->shape[3] || op->opt.stride_h != 1 ||
+        op->opt.stride_w != 1 || out->shape[0] != in->shape[0] ||
+        out->shape[1] != in->shape[1] || out->shape[2] != in->shape[2] ||
+        out->shape[3] > in->shape[3])
+        return -1;
+    work = inplace_work(g, op, int8_variant(g, op, &s), &s);
+    if (work < 0 || s.pad_top != 0 || s.pad_left != 0 || (size_t)work >= te_tensor_bytes(out))
+        return -1;
+    return 0;
+}
+
 /* Bytes te_conv2d_dsp_s8 needs for the patches of two pixels
  * (te_conv2d_dsp_s8_get_buffer_size), 0 when another kernel runs op. */
 static long dsp_patch_bytes(const te_graph *g, const te_op *op)
@@ -790,6 +852,14 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->kernel = kernels[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
+    if (l->inplace_input == 0) { /* output over input 0 (inplace_input) */
+        const long work = inplace_work(g, op, l->variant, &s);
+        if (work > 0) {
+            l->scratch_bytes = (size_t)work;
+            l->work_area = 1;
+        }
+        return;
+    }
     /* te_conv2d_dsp_s8 builds the patches of all but the output's last
      * pixels in the output's free part; those of the last ones on the stack
      * when they fit TE_CONV2D_DSP_STACK (its default, the cap; stack_buffer:
@@ -891,6 +961,8 @@ const te_op_def te_op_conv2d = {
     .lower = lower,
     .cost_features = cost_features,
     .patch_kind = patch_kind,
+    .inplace_input = inplace_input,
+    .inplace_on_trial = 1,
     .absorbs_padding = 1,
     .rescale = {2, 0, 1},
 };

@@ -63,6 +63,11 @@ typedef struct {
      * -1.  The planner decides (the input must die here); emit() sees the
      * decision as te_lowering.inplace_input.  May be NULL. */
     int (*inplace_input)(const te_graph *g, const te_op *op);
+    /* 1: the in-place link is only tried (te_pass_inplace_trial): its
+     * output is smaller than its input, whose buffer then stays whole for
+     * as long as the output lives, which can cost more than the op's peak
+     * saves; the compiler keeps it when the arena comes out smaller. */
+    int inplace_on_trial;
     /* 1 when emit() can write output 0 as a strided channel slice of a
      * wider tensor (te_lowering.slice_pitch): a CONCATENATION's
      * producers then write straight into its output.  May be NULL. */

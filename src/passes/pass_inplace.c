@@ -2,8 +2,10 @@
  * its output over one of its inputs (te_op_def.inplace_input) does so when
  * that input dies at this operator, so the two never need separate memory.
  * The output is then linked to the input in the candidate's storage
- * (TE_STORE_INPLACE) and the planner gives both one buffer.  The graph is
- * only read. */
+ * (TE_STORE_INPLACE) and the planner gives both one buffer.  A link that
+ * can cost more than it saves (te_op_def.inplace_on_trial) is made by
+ * te_pass_inplace_trial only, for the compiler to plan both ways.  The
+ * graph is only read. */
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "passes.h"
@@ -41,7 +43,7 @@ static int used_after(const te_graph *g, const te_storage *s, int root, int at)
     return 0;
 }
 
-void te_pass_inplace(const te_graph *g, te_storage *s)
+static void link_inplace(const te_graph *g, te_storage *s, int trial)
 {
     int i;
     for (i = 0; i < g->n_ops; i++) {
@@ -49,7 +51,8 @@ void te_pass_inplace(const te_graph *g, te_storage *s)
         const te_op_def *def = te_op_find(op->opcode);
         const te_tensor *in, *out;
         int k;
-        if (op->dead || !def || !def->inplace_input || op->n_out < 1 || op->out[0] < 0)
+        if (op->dead || !def || !def->inplace_input || op->n_out < 1 || op->out[0] < 0 ||
+            (def->inplace_on_trial && !trial))
             continue;
         k = def->inplace_input(g, op);
         if (k < 0 || k >= op->n_in || op->in[k] < 0)
@@ -63,5 +66,21 @@ void te_pass_inplace(const te_graph *g, te_storage *s)
             te_tensor_bytes(out) > te_tensor_bytes(in) || used_after(g, s, root_of(s, in->id), i))
             continue;
         te_storage_link(s, out->id, TE_STORE_INPLACE, in->id, 0);
+    }
+}
+
+void te_pass_inplace(const te_graph *g, te_storage *s) { link_inplace(g, s, 0); }
+
+void te_pass_inplace_trial(const te_graph *g, te_storage *s) { link_inplace(g, s, 1); }
+
+void te_pass_inplace_untry(const te_graph *g, te_storage *s)
+{
+    int i;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        const te_op_def *def = te_op_find(op->opcode);
+        if (!op->dead && def && def->inplace_on_trial && op->n_out > 0 && op->out[0] >= 0 &&
+            te_storage_inplace(s, op->out[0]))
+            te_storage_unlink(s, op->out[0]);
     }
 }

@@ -41,7 +41,15 @@ void te_pass_alias(te_graph *g);
 void te_pass_concat_slices(const te_graph *g, te_storage *s);
 
 /* Links the output of each operator that may write it over an input dying
- * there (te_op_def.inplace_input) to that input (TE_STORE_INPLACE in s). */
+ * there (te_op_def.inplace_input) to that input (TE_STORE_INPLACE in s);
+ * not those whose link is only tried (te_op_def.inplace_on_trial). */
 void te_pass_inplace(const te_graph *g, te_storage *s);
+
+/* The same with the links only tried too. */
+void te_pass_inplace_trial(const te_graph *g, te_storage *s);
+
+/* Removes the links only tried from s (one a patch stage's storage took
+ * over from the layer-by-layer plan, for instance). */
+void te_pass_inplace_untry(const te_graph *g, te_storage *s);
 
 #endif

@@ -16,7 +16,7 @@ arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/
 
 # kind, layer-by-layer arena, most arena --patch auto may take
 for spec in "mobilenet_v1_224_uint8 1204224 267328" "mobilenet_v2_224_uint8 1404928 200704" \
-            "squeezenet_224 939072 209952" "hand_224 1003520 452672" \
+            "squeezenet_224 939072 209952" "hand_224 752640 452672" \
             "yolo_lc_256 458752 205568" "resnet_128 393216 196608"; do
   set -- $spec
   kind=$1 plain_want=$2 auto_most=$3

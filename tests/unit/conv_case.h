@@ -2,7 +2,8 @@
  * tests (test_conv_fast.c and its variants, test_conv_dsp.c): the case
  * record, a plain reference written the way TFLite Micro's reference
  * ConvPerChannel computes, random geometry (output sizes from the padding
- * like TFLite's) and random quantization (some channels dead or extreme).
+ * like TFLite's; or in-place pointwise) and random quantization (some
+ * channels dead or extreme).
  * Define before including it:
  *   CONV_CASE_PARAMS           the kernel's params struct (the geometry and
  *                              quantization fields every conv kernel has)
@@ -86,6 +87,24 @@ static void make_shape(CONV_CASE_PARAMS *p)
     p->dil_w = test_rand() % 5 == 0 ? 2 : 1;
     test_conv_axis(p->k_h, p->dil_h, p->stride_h, 10, &p->in_h, &p->pad_top, &p->out_h);
     test_conv_axis(p->k_w, p->dil_w, p->stride_w, 10, &p->in_w, &p->pad_left, &p->out_w);
+    CONV_CASE_SHAPE_DONE(p);
+}
+
+/* Random geometry of a convolution the compiler may run in place (its
+ * output over its input): 1x1 filter, stride 1, no padding, no more output
+ * channels than input ones (as many in a third of the cases). */
+static void make_inplace_shape(CONV_CASE_PARAMS *p)
+{
+    static const int chans[] = {1, 2, 3, 4, 5, 8, 12, 16, 17, 33, 40, 64};
+    memset(p, 0, sizeof *p);
+    p->batches = test_rand_range(1, 2);
+    p->in_c = pick(chans, 12);
+    p->out_c = test_rand() % 3 == 0 ? p->in_c : test_rand_range(1, p->in_c);
+    p->k_h = p->k_w = 1;
+    p->stride_h = p->stride_w = 1;
+    p->dil_h = p->dil_w = 1;
+    p->in_h = p->out_h = test_rand_range(1, 9);
+    p->in_w = p->out_w = test_rand_range(1, 9);
     CONV_CASE_SHAPE_DONE(p);
 }
 

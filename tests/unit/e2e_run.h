@@ -106,14 +106,14 @@ static E2E_UNUSED int e2e_compiles(uint8_t *model, size_t size, const char *expe
     return ok;
 }
 
-/* Runs the model on inputs in[i] (in_bytes[i] each) and reads output i into
- * out[i] (out_bytes[i] expected).  0 on success; -1 with a message printed. */
-static E2E_UNUSED int e2e_run(const uint8_t *model, size_t size, int n_in, const void *const *in,
-                   const size_t *in_bytes, int n_out, void *const *out, const size_t *out_bytes)
+/* e2e_run compiled with cfg (target, flash limit, ...; NULL: defaults). */
+static E2E_UNUSED int e2e_run_cfg(const uint8_t *model, size_t size, const te_config *cfg,
+                                  int n_in, const void *const *in, const size_t *in_bytes,
+                                  int n_out, void *const *out, const size_t *out_bytes)
 {
     char err[512], tmpl[] = "/tmp/te-e2e-XXXXXX", cmd[2048], name[32];
     const char *cc = getenv("CC");
-    te_generated *gen = te_compile_memory(model, size, "net", NULL, err, sizeof err);
+    te_generated *gen = te_compile_memory(model, size, "net", cfg, err, sizeof err);
     int i, rc = -1;
     char *dir;
     if (!gen) {
@@ -158,6 +158,14 @@ done:
         rc = -1;
     te_generated_free(gen);
     return rc;
+}
+
+/* Runs the model on inputs in[i] (in_bytes[i] each) and reads output i into
+ * out[i] (out_bytes[i] expected).  0 on success; -1 with a message printed. */
+static E2E_UNUSED int e2e_run(const uint8_t *model, size_t size, int n_in, const void *const *in,
+                   const size_t *in_bytes, int n_out, void *const *out, const size_t *out_bytes)
+{
+    return e2e_run_cfg(model, size, NULL, n_in, in, in_bytes, n_out, out, out_bytes);
 }
 
 #endif

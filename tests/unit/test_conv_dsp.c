@@ -6,8 +6,10 @@
  * computes, over random shapes (odd channel and pixel counts, 1x1 to 7x7
  * filters, strides, dilations, every padding), per-channel quantization
  * (left shifts, zero multipliers, huge biases, dead channels), activation
- * bounds and channel-slice outputs; the slice-of-K path (patches too long
- * for the stack buffer) on its own with tiny buffers.  Built with TE_TARGET_DSP: the SIMD
+ * bounds and channel-slice outputs, pointwise outputs written over their
+ * input (in place, with scratch); the slice-of-K
+ * path (patches too long for the stack buffer) on its own with tiny
+ * buffers.  Built with TE_TARGET_DSP: the SIMD
  * arithmetic runs through te_common.h's exact portable SMLAD / SXTB16 on
  * the host, the real instructions when built for a Cortex-M. */
 #include <stdio.h>
@@ -183,12 +185,67 @@ static void run_case(void)
     free(scratch);
 }
 
+/* A pointwise convolution written over its input (as the compiler plans
+ * it in place, out_stride == out_c): one buffer holds the input, then the
+ * output; the patches in scratch. */
+static long n_inplace;
+
+static void run_inplace_case(void)
+{
+    conv_case c;
+    int32_t *wk, *qr;
+    int8_t *buf, *scratch;
+    long n_in, bad = 0;
+    int b, oy, ox, o;
+    make_inplace_shape(&c.p);
+    c.oc = c.p.out_c;
+    c.k = c.p.in_c;
+    n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
+    c.in = malloc((size_t)n_in);
+    buf = malloc((size_t)n_in); /* exactly the input: the output is no larger */
+    c.w = malloc((size_t)c.k * (size_t)c.oc);
+    c.bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c.oc) : NULL;
+    c.mult = malloc(sizeof(int32_t) * (size_t)c.oc);
+    c.shift = malloc(sizeof(int32_t) * (size_t)c.oc);
+    for (b = 0; b < n_in; b++)
+        c.in[b] = (int8_t)test_rand_range(-128, 127);
+    memcpy(buf, c.in, (size_t)n_in);
+    make_quant(&c);
+    c.p.fast_rq = prepare(&c, &wk, &qr);
+    c.p.out_stride = c.oc; /* in place */
+    scratch = malloc((size_t)te_conv2d_dsp_s8_get_buffer_size(c.p.k_pad) + 1);
+    te_conv2d_dsp_s8(&c.p, buf, wk, qr, buf, scratch + 1);
+    for (b = 0; b < c.p.batches; b++)
+        for (oy = 0; oy < c.p.out_h; oy++)
+            for (ox = 0; ox < c.p.out_w; ox++)
+                for (o = 0; o < c.oc; o++)
+                    bad += buf[(((long)b * c.p.out_h + oy) * c.p.out_w + ox) * c.oc + o] !=
+                           ref_out(&c, b, oy, ox, o);
+    CHECK(bad == 0);
+    if (bad)
+        printf("  in place %d x %dx%dx%d -> %d: %ld bytes differ\n", c.p.batches, c.p.in_h,
+               c.p.in_w, c.p.in_c, c.oc, bad);
+    n_inplace++;
+    free(c.in);
+    free(buf);
+    free(c.w);
+    free(c.bias);
+    free(c.mult);
+    free(c.shift);
+    free(wk);
+    free(qr);
+    free(scratch);
+}
+
 int main(void)
 {
     int i;
     test_seed(0x5eedd58u);
     for (i = 0; i < CONV_DSP_CASES; i++)
         run_case();
+    for (i = 0; i < CONV_DSP_CASES / 3; i++)
+        run_inplace_case();
+    printf("in place: %ld pointwise cases\n", n_inplace);
     printf("int8-weight DSP kernel: %ld cases (%ld with the fast requantization, %ld strided, "
            "%ld also by slices of K), %ld outputs\n", n_cases, n_fast, n_strided, n_sliced,
            n_outputs);

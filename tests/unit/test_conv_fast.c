@@ -4,7 +4,8 @@
  * the way TFLite Micro's reference ConvPerChannel computes, over random
  * shapes (odd channel counts, 1x1 to 7x7 filters, strides 1-3, dilations,
  * every padding), quantization parameters (left shifts, tiny and zero
- * multipliers, huge biases, dead channels) and activation bounds.
+ * multipliers, huge biases, dead channels) and activation bounds; and
+ * pointwise ones written over their input (in place).
  *
  * The runtime file is compiled into this test (static, as in generated
  * code).  Built as is it tests the portable kernel (its SSE2 form on x86);
@@ -243,6 +244,73 @@ static void run_case(void)
     free(work);
 }
 
+/* A pointwise convolution written over its input (as the compiler plans
+ * it in place: out_stride == out_c): one buffer holds the input, then the
+ * output; the GEMM kernel's patches in its work area, te_conv2d_avx2_s8's
+ * on its stack, te_conv2d_w8_s8's pixels copied to its stack patch. */
+static long n_inplace;
+
+static void run_inplace_case(void)
+{
+    conv_case c;
+    te_conv2d_gemm_w *wk;
+    int32_t *qr;
+    int8_t *buf, *work;
+    long n_in, bad = 0;
+    int b, oy, ox, o;
+    make_inplace_shape(&c.p);
+    c.oc = c.p.out_c;
+    c.k = c.p.in_c;
+    n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
+    c.in = malloc((size_t)n_in);
+    buf = malloc((size_t)n_in); /* exactly the input: the output is no larger */
+    c.w = malloc((size_t)c.k * (size_t)c.oc);
+    c.bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c.oc) : NULL;
+    c.mult = malloc(sizeof(int32_t) * (size_t)c.oc);
+    c.shift = malloc(sizeof(int32_t) * (size_t)c.oc);
+    for (b = 0; b < n_in; b++)
+        c.in[b] = (int8_t)test_rand_range(-128, 127);
+    memcpy(buf, c.in, (size_t)n_in);
+    make_quant(&c);
+    c.p.fast_rq = prepare(&c, &wk, &qr);
+    c.p.out_stride = c.oc; /* in place */
+    c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
+#if defined(TEST_CONV_AVX2) || defined(TEST_CONV_W8)
+    {
+        int8_t *keep = c.in;
+        c.in = buf;
+#if defined(TEST_CONV_AVX2)
+        run_avx2(&c, wk, qr, buf);
+#else
+        run_w8(&c, qr, buf);
+#endif
+        c.in = keep;
+    }
+#else
+    te_conv2d_gemm_s8(&c.p, buf, wk, qr, NULL, buf);
+#endif
+    for (b = 0; b < c.p.batches; b++)
+        for (oy = 0; oy < c.p.out_h; oy++)
+            for (ox = 0; ox < c.p.out_w; ox++)
+                for (o = 0; o < c.oc; o++)
+                    bad += buf[(((long)b * c.p.out_h + oy) * c.p.out_w + ox) * c.oc + o] !=
+                           ref_out(&c, b, oy, ox, o);
+    CHECK(bad == 0);
+    if (bad)
+        printf("  in place %d x %dx%dx%d -> %d: %ld bytes differ\n", c.p.batches, c.p.in_h,
+               c.p.in_w, c.p.in_c, c.oc, bad);
+    n_inplace++;
+    free(c.in);
+    free(buf);
+    free(c.w);
+    free(c.bias);
+    free(c.mult);
+    free(c.shift);
+    free(wk);
+    free(qr);
+    free(work);
+}
+
 /* The fast requantization entries against te_mul_by_quant_mult, including
  * ties, for every right shift they accept. */
 static void test_fast_requant(void)
@@ -277,6 +345,9 @@ int main(void)
     test_fast_requant();
     for (i = 0; i < CONV_FAST_CASES; i++)
         run_case();
+    for (i = 0; i < CONV_FAST_CASES / 3; i++)
+        run_inplace_case();
+    printf("in place: %ld pointwise cases\n", n_inplace);
     printf("%s kernel: %ld cases (%ld with the fast requantization, %ld strided), %ld outputs\n",
            DSP ? "DSP" : TE_CONV_FAST_AVX2 ? "AVX2" : TEST_CONV_W8_ON ? "w8" : "portable", n_cases, n_fast, n_strided, n_outputs);
     CHECK(n_fast > n_cases / 4);
