@@ -232,6 +232,15 @@ static int patch_first_order(const te_graph *g, const int *live, int n, int *ord
     return moved;
 }
 
+/* How many ops at the start of `order` can run on a patch. */
+static int patchable_prefix(const te_graph *g, const int *order, int n)
+{
+    int i = 0;
+    while (i < n && te_patch_op_supported(g, &g->ops[order[i]]))
+        i++;
+    return i;
+}
+
 int te_schedule_for_patches(te_graph *g)
 {
     int *live = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
@@ -241,7 +250,10 @@ int te_schedule_for_patches(te_graph *g)
         for (i = 0; i < g->n_ops; i++)
             if (!g->ops[i].dead)
                 live[n++] = i;
-        moved = patch_first_order(g, live, n, order) && apply_order(g, order, n) == 0;
+        /* worth a second compile only when a longer stage becomes possible */
+        moved = patch_first_order(g, live, n, order) &&
+                patchable_prefix(g, order, n) > patchable_prefix(g, live, n) &&
+                apply_order(g, order, n) == 0;
     }
     free(live);
     free(order);

@@ -15,7 +15,8 @@ void te_schedule_for_memory(te_graph *g);
  * ending in a RESHAPE or a FULLY_CONNECTED no longer cuts it short).  The
  * peak of layer-by-layer execution may rise: the compiler keeps this order
  * only when the patched arena is lower.  Same renumbering; returns 1 when
- * it moved an operator. */
+ * it reordered, which it does only when that lengthens the prefix of
+ * operators that can run on a patch. */
 int te_schedule_for_patches(te_graph *g);
 
 #endif
