@@ -65,5 +65,23 @@ a=$(arena "$m" "--sram-limit 30000")
 if "$te" info "$m" --sram-limit 10000 > "$work/err" 2>&1; then bad "fire --sram-limit 10000 accepted"; fi
 [ "$(wc -l < "$work/err")" = 1 ] && grep -q "smallest patch-based plan found" "$work/err" ||
   bad "fire --sram-limit 10000: $(cat "$work/err")"
+# The whole real-size networks of bench/patch_zoo.sh (MobileNetV1/V2 224 with
+# a uint8 input, SqueezeNet 1.1, a landmark net, YOLO-LC 256, a ResNet)
+# compile, and --patch auto keeps the arena it reaches today on each: a
+# guard on issue 16's measure (docs/patch-zoo.md), info only (their hundreds
+# of millions of MACs are not run under the sanitizers).
+# kind, layer-by-layer arena, most arena --patch auto may take
+for spec in "mobilenet_v1_224_uint8 1204224 267328" "mobilenet_v2_224_uint8 1404928 200704" \
+            "squeezenet_224 939072 209952" "hand_224 752640 452672" \
+            "yolo_lc_256 458752 205568" "resnet_128 393216 196608"; do
+  set -- $spec
+  kind=$1 m=$work/$1.tflite
+  "$mk" "$kind" "$m" "$work/$kind.bin" || { bad "$kind: te_mkpatchnet"; continue; }
+  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto")
+  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
+  [ "$plain" = "$2" ] || bad "$kind: layer by layer $plain, expected $2"
+  [ "$auto" -le "$3" ] || bad "$kind: --patch auto $auto, above $3"
+  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
+done
 [ "$fail" = 0 ] && echo "PASS patch stages with input heads, fire modules, residuals and pools"
 exit $fail

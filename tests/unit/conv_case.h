@@ -14,6 +14,8 @@
 #ifndef CONV_CASE_H
 #define CONV_CASE_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "quant/quant.h"
@@ -161,6 +163,54 @@ static void make_quant(conv_case *c)
     default:
         break;
     }
+}
+
+/* An in-place case (make_inplace_shape): the case's buffers, a random
+ * input and quantization; returns a copy of the input for the kernel to
+ * overwrite with its output (free it with check_inplace_case). */
+static int8_t *make_inplace_case(conv_case *c)
+{
+    long n_in, i;
+    int8_t *buf;
+    make_inplace_shape(&c->p);
+    c->oc = c->p.out_c;
+    c->k = c->p.in_c;
+    n_in = (long)c->p.batches * c->p.in_h * c->p.in_w * c->p.in_c;
+    c->in = malloc((size_t)n_in);
+    buf = malloc((size_t)n_in); /* exactly the input: the output is no larger */
+    c->w = malloc((size_t)c->k * (size_t)c->oc);
+    c->bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c->oc) : NULL;
+    c->mult = malloc(sizeof(int32_t) * (size_t)c->oc);
+    c->shift = malloc(sizeof(int32_t) * (size_t)c->oc);
+    for (i = 0; i < n_in; i++)
+        c->in[i] = (int8_t)test_rand_range(-128, 127);
+    memcpy(buf, c->in, (size_t)n_in);
+    make_quant(c);
+    return buf;
+}
+
+/* The output the kernel wrote over buf against the reference (a CHECK and
+ * a line when bytes differ); frees buf and the case's buffers. */
+static void check_inplace_case(conv_case *c, int8_t *buf)
+{
+    long bad = 0;
+    int b, oy, ox, o;
+    for (b = 0; b < c->p.batches; b++)
+        for (oy = 0; oy < c->p.out_h; oy++)
+            for (ox = 0; ox < c->p.out_w; ox++)
+                for (o = 0; o < c->oc; o++)
+                    bad += buf[(((long)b * c->p.out_h + oy) * c->p.out_w + ox) * c->oc + o] !=
+                           ref_out(c, b, oy, ox, o);
+    CHECK(bad == 0);
+    if (bad)
+        printf("  in place %d x %dx%dx%d -> %d: %ld bytes differ\n", c->p.batches, c->p.in_h,
+               c->p.in_w, c->p.in_c, c->oc, bad);
+    free(c->in);
+    free(buf);
+    free(c->w);
+    free(c->bias);
+    free(c->mult);
+    free(c->shift);
 }
 
 #endif

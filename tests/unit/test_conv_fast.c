@@ -255,23 +255,7 @@ static void run_inplace_case(void)
     conv_case c;
     te_conv2d_gemm_w *wk;
     int32_t *qr;
-    int8_t *buf, *work;
-    long n_in, bad = 0;
-    int b, oy, ox, o;
-    make_inplace_shape(&c.p);
-    c.oc = c.p.out_c;
-    c.k = c.p.in_c;
-    n_in = (long)c.p.batches * c.p.in_h * c.p.in_w * c.p.in_c;
-    c.in = malloc((size_t)n_in);
-    buf = malloc((size_t)n_in); /* exactly the input: the output is no larger */
-    c.w = malloc((size_t)c.k * (size_t)c.oc);
-    c.bias = test_rand() % 5 ? malloc(sizeof(int32_t) * (size_t)c.oc) : NULL;
-    c.mult = malloc(sizeof(int32_t) * (size_t)c.oc);
-    c.shift = malloc(sizeof(int32_t) * (size_t)c.oc);
-    for (b = 0; b < n_in; b++)
-        c.in[b] = (int8_t)test_rand_range(-128, 127);
-    memcpy(buf, c.in, (size_t)n_in);
-    make_quant(&c);
+    int8_t *buf = make_inplace_case(&c), *work;
     c.p.fast_rq = prepare(&c, &wk, &qr);
     c.p.out_stride = c.oc; /* in place */
     c.p.work = work = malloc((size_t)TE_CONV2D_GEMM_WORK(c.p.k_pad));
@@ -289,23 +273,8 @@ static void run_inplace_case(void)
 #else
     te_conv2d_gemm_s8(&c.p, buf, wk, qr, NULL, buf);
 #endif
-    for (b = 0; b < c.p.batches; b++)
-        for (oy = 0; oy < c.p.out_h; oy++)
-            for (ox = 0; ox < c.p.out_w; ox++)
-                for (o = 0; o < c.oc; o++)
-                    bad += buf[(((long)b * c.p.out_h + oy) * c.p.out_w + ox) * c.oc + o] !=
-                           ref_out(&c, b, oy, ox, o);
-    CHECK(bad == 0);
-    if (bad)
-        printf("  in place %d x %dx%dx%d -> %d: %ld bytes differ\n", c.p.batches, c.p.in_h,
-               c.p.in_w, c.p.in_c, c.oc, bad);
+    check_inplace_case(&c, buf);
     n_inplace++;
-    free(c.in);
-    free(buf);
-    free(c.w);
-    free(c.bias);
-    free(c.mult);
-    free(c.shift);
     free(wk);
     free(qr);
     free(work);
