@@ -33,7 +33,7 @@ static uint8_t *build_model(size_t *size)
     t_prev = tflb_add_tensor(&m, "x", TFLB_INT8, s_in, 4, 0, &qx);
     tflb_set_inputs(&m, &t_prev, 1);
     for (k = 0; k < 3; k++) {
-        char wn[8], bn[8], on[8];
+        char wn[16], bn[16], on[8];
         tflb_options o = tflb_opt_conv2d(k < 2 ? TFLB_PAD_SAME : TFLB_PAD_VALID, k < 2 ? 1 : 2,
                                          k < 2 ? 1 : 2, k == 0 ? TFLB_ACT_RELU : TFLB_ACT_NONE);
         snprintf(wn, sizeof wn, "w%d", k);
