@@ -24,6 +24,20 @@
  *                           112x112, residual ones below
  *   yolo_lc_256             a light YOLO: strided stem, conv + max pool
  *                           stages, a 1x1 detection head, 256x256
+ *   ssd_mobilenet_v2_300_uint8  SSD-MobileNetV2 300x300 (Coral, COCO): the
+ *                           backbone, four extra layers and 1x1 box/class
+ *                           heads over six maps, each head a model output
+ *   ssd_mobilenet_v1_025_256  SSD-MobileNetV1 0.25, 256x256 (ST style, an
+ *                           approximation): 3x3 heads over six maps
+ *   efficientnet_lite0_224_uint8  EfficientNet-Lite0 (MBConv k3/k5, no SE)
+ *   inception_v1_224_uint8  GoogLeNet (TF-slim): inception modules of four
+ *                           branches joined by CONCATENATION
+ *   mobilenet_v2_035_224_float  MobileNetV2 0.35, float32 input + QUANTIZE
+ *   mcunet_in4_160          MCUNet mcunet-in4 (512 KB model), 160x160
+ *   mcunet_in3_176          MCUNet mcunet-in3 (320 KB model), 176x176
+ *   tiny_yolo_v2_224_uint8  Tiny YOLOv2 (COCO), 224x224
+ * The deep ones keep activation scales level (flat_scales) so that 60+
+ * layers stay inside the scale range the reader accepts.
  * Weights and quantization are random but sane (outputs spread over the
  * int8 range), so a wrong patch boundary shows up as differing bytes.
  * usage: te_mkpatchnet KIND OUT.tflite INPUT.bin */
@@ -59,7 +73,9 @@ typedef struct {
     int n_names;
     int codes[256];      /* builtin -> opcode index + 1 */
     int32_t input;       /* the model's input tensor */
-    int32_t side_out;    /* a second model output, or -1 */
+    int32_t extra_out[16]; /* model outputs after the first (a side branch, detector heads) */
+    int n_extra;
+    int flat_scales;     /* keep activation scales level through deep nets */
 } net;
 
 static const char *name(net *n, const char *what)
@@ -112,11 +128,16 @@ static act conv(net *n, act x, int cout, int k, int s, int same, int dw)
     int64_t *zps = calloc((size_t)oc, sizeof(int64_t));
     tflb_quant wq, bq;
     int wid, bid, oh = out_size(x.shape[1], k, s, same), ow = out_size(x.shape[2], k, s, same);
-    act y = new_act(n, dw ? "dw" : "conv", oh, ow, oc, x.scale * sqrtf((float)per) * 0.6f, -128);
+    /* the requantization multiplier is wsc / (sqrt(per) * 0.6) either way;
+     * deep nets put the sqrt(per) * 0.6 into the weight scales instead of
+     * letting activation scales grow out of range */
+    float gain = n->flat_scales ? sqrtf((float)per) * 0.6f : 1.0f;
+    act y = new_act(n, dw ? "dw" : "conv", oh, ow, oc,
+                    n->flat_scales ? x.scale : x.scale * sqrtf((float)per) * 0.6f, -128);
     for (i = 0; i < oc * per; i++)
         w[i] = (int8_t)rnd_range(-127, 127);
     for (i = 0; i < oc; i++) {
-        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f);
+        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f) / gain;
         bsc[i] = x.scale * wsc[i];
         b[i] = rnd_range(-2000, 2000);
     }
@@ -385,6 +406,217 @@ static act yolo_lc(net *n, act x)
     return conv(n, x, 30, 1, 1, 1, 0);
 }
 
+/* An MBConv block with a k x k depthwise: inverted_residual's shape (1x1
+ * expand by t, none when t is 1; depthwise with stride s; 1x1 to c; the
+ * input added back when the shapes allow). */
+static act mbconv(net *n, act x, int t, int k, int c, int s)
+{
+    act y = t > 1 ? conv(n, x, x.shape[3] * t, 1, 1, 1, 0) : x;
+    y = conv(n, conv(n, y, 0, k, s, 1, 1), c, 1, 1, 1, 0);
+    return s == 1 && x.shape[3] == c ? add2(n, x, y) : y;
+}
+
+/* One row of an MBConv network: expansion t, depthwise kernel k, output
+ * channels c, repeats r, first stride s. */
+typedef struct {
+    int t, k, c, r, s;
+} mb_row;
+
+/* A stride-2 3x3 stem of `stem` channels, the rows, a 1x1 feature mix of
+ * `mix` channels (none when 0), the classifier tail. */
+static act mbconv_net(net *n, act x, int stem, const mb_row *rows, int n_rows, int mix)
+{
+    int b, i;
+    x = conv(n, x, stem, 3, 2, 1, 0);
+    for (b = 0; b < n_rows; b++)
+        for (i = 0; i < rows[b].r; i++)
+            x = mbconv(n, x, rows[b].t, rows[b].k, rows[b].c, i ? 1 : rows[b].s);
+    return head(n, mix ? conv(n, x, mix, 1, 1, 1, 0) : x);
+}
+
+#define N_ROWS(rows) (int)(sizeof rows / sizeof rows[0])
+
+/* EfficientNet-Lite0: EfficientNet-B0's MBConv stages without squeeze-
+ * excitation (ReLU6 there, RELU here: the same sizes). */
+static act efficientnet_lite0(net *n, act x)
+{
+    static const mb_row rows[] = {{1, 3, 16, 1, 1},  {6, 3, 24, 2, 2},  {6, 5, 40, 2, 2},
+                                  {6, 3, 80, 3, 2},  {6, 5, 112, 3, 1}, {6, 5, 192, 4, 2},
+                                  {6, 3, 320, 1, 1}};
+    return mbconv_net(n, x, 32, rows, N_ROWS(rows), 1280);
+}
+
+/* MobileNetV2 at width 0.35 (Keras' channel rounding to multiples of 8). */
+static act mobilenet_v2_035(net *n, act x)
+{
+    static const mb_row rows[] = {{1, 3, 8, 1, 1},  {6, 3, 8, 2, 2},  {6, 3, 16, 3, 2},
+                                  {6, 3, 24, 4, 2}, {6, 3, 32, 3, 1}, {6, 3, 56, 3, 2},
+                                  {6, 3, 112, 1, 1}};
+    return mbconv_net(n, x, 16, rows, N_ROWS(rows), 1280);
+}
+
+/* MCUNet mcunet-in4 (mcunet-512kb-2mb_imagenet, 160x160): TinyNAS's
+ * per-block expansions and kernels; no feature mix before the pool. */
+static act mcunet_in4(net *n, act x)
+{
+    static const mb_row rows[] = {
+        {1, 3, 16, 1, 1},  {3, 7, 24, 1, 2},  {5, 3, 24, 1, 1},  {4, 5, 24, 1, 1},
+        {5, 7, 40, 1, 2},  {4, 3, 40, 1, 1},  {4, 7, 40, 1, 1},  {3, 7, 80, 1, 2},
+        {3, 3, 80, 1, 1},  {3, 7, 80, 1, 1},  {4, 3, 96, 1, 1},  {3, 5, 96, 1, 1},
+        {3, 5, 96, 1, 1},  {4, 7, 192, 1, 2}, {3, 7, 192, 1, 1}, {3, 5, 192, 1, 1},
+        {4, 5, 320, 1, 1}};
+    return mbconv_net(n, x, 32, rows, N_ROWS(rows), 0);
+}
+
+/* MCUNet mcunet-in3 (mcunet-320kb-1mb_imagenet, 176x176). */
+static act mcunet_in3(net *n, act x)
+{
+    static const mb_row rows[] = {
+        {1, 3, 8, 1, 1},  {3, 7, 16, 1, 2}, {5, 3, 16, 1, 1}, {5, 7, 16, 1, 1},
+        {4, 5, 16, 1, 1}, {5, 5, 24, 1, 2}, {5, 5, 24, 1, 1}, {5, 5, 24, 1, 1},
+        {5, 3, 40, 1, 2}, {6, 7, 40, 1, 1}, {4, 5, 40, 1, 1}, {5, 5, 48, 1, 1},
+        {5, 7, 48, 1, 1}, {5, 3, 48, 1, 1}, {6, 3, 96, 1, 2}, {5, 7, 96, 1, 1},
+        {4, 3, 96, 1, 1}, {5, 7, 160, 1, 1}};
+    return mbconv_net(n, x, 16, rows, N_ROWS(rows), 0);
+}
+
+/* The channel concatenation of nb branches; every branch's last tensor
+ * takes the first one's quantization (TFLite Micro needs them equal). */
+static act concat_n(net *n, const act *b, int nb)
+{
+    act y;
+    int32_t in[8];
+    int i, c = 0;
+    for (i = 0; i < nb; i++) {
+        n->m->tensors[b[i].id].scale[0] = b[0].scale;
+        n->m->tensors[b[i].id].zp[0] = b[0].zp;
+        in[i] = b[i].id;
+        c += b[i].shape[3];
+    }
+    y = new_act(n, "concat", b[0].shape[1], b[0].shape[2], c, b[0].scale, b[0].zp);
+    add_op(n, TE_OP_CONCATENATION, in, nb, y.id, tflb_opt_concat(3, TFLB_ACT_NONE));
+    return y;
+}
+
+/* GoogLeNet's inception module as TF-slim writes it: 1x1; 1x1 then 3x3;
+ * 1x1 then 3x3 (slim's "5x5" branch); 3x3 max pool then 1x1; joined. */
+static act inception(net *n, act x, const int c[6])
+{
+    act b[4];
+    b[0] = conv(n, x, c[0], 1, 1, 1, 0);
+    b[1] = conv(n, conv(n, x, c[1], 1, 1, 1, 0), c[2], 3, 1, 1, 0);
+    b[2] = conv(n, conv(n, x, c[3], 1, 1, 1, 0), c[4], 3, 1, 1, 0);
+    b[3] = conv(n, pool(n, x, TE_OP_MAX_POOL_2D, 3, 1, 1), c[5], 1, 1, 1, 0);
+    return concat_n(n, b, 4);
+}
+
+/* Inception v1 (GoogLeNet, TF-slim), 224x224. */
+static act inception_v1(net *n, act x)
+{
+    static const int mods[9][6] = {{64, 96, 128, 16, 32, 32},    {128, 128, 192, 32, 96, 64},
+                                   {192, 96, 208, 16, 48, 64},   {160, 112, 224, 24, 64, 64},
+                                   {128, 128, 256, 24, 64, 64},  {112, 144, 288, 32, 64, 64},
+                                   {256, 160, 320, 32, 128, 128}, {256, 160, 320, 32, 128, 128},
+                                   {384, 192, 384, 48, 128, 128}};
+    int i;
+    x = pool(n, conv(n, x, 64, 7, 2, 1, 0), TE_OP_MAX_POOL_2D, 3, 2, 1);
+    x = conv(n, conv(n, x, 64, 1, 1, 1, 0), 192, 3, 1, 1, 0);
+    x = pool(n, x, TE_OP_MAX_POOL_2D, 3, 2, 1);
+    for (i = 0; i < 9; i++) {
+        x = inception(n, x, mods[i]);
+        if (i == 1)
+            x = pool(n, x, TE_OP_MAX_POOL_2D, 3, 2, 1);
+        if (i == 6)
+            x = pool(n, x, TE_OP_MAX_POOL_2D, 2, 2, 1);
+    }
+    return head(n, x);
+}
+
+/* Box and class convolutions (k x k) over each feature map, all written
+ * after the maps as the object detection API orders them; every result is
+ * a model output (the post-processing op is left out). */
+static act ssd_heads(net *n, const act *maps, const int *anchors, int n_maps, int classes, int k)
+{
+    act y = maps[0];
+    int i;
+    for (i = 0; i < n_maps; i++) {
+        act box = conv(n, maps[i], anchors[i] * 4, k, 1, 1, 0);
+        y = conv(n, maps[i], anchors[i] * classes, k, 1, 1, 0);
+        n->extra_out[n->n_extra++] = box.id;
+        if (i + 1 < n_maps)
+            n->extra_out[n->n_extra++] = y.id;
+    }
+    return y;
+}
+
+/* SSD's extra feature layers: 1x1 to d/2, 3x3 stride 2 to d, per depth. */
+static void ssd_extras(net *n, act x, const int *depth, int n_extra, act *maps)
+{
+    int i;
+    for (i = 0; i < n_extra; i++)
+        x = maps[i] = conv(n, conv(n, x, depth[i] / 2, 1, 1, 1, 0), depth[i], 3, 2, 1, 0);
+}
+
+/* SSD-MobileNetV2 300x300 (Coral, COCO): maps from the expansion of block
+ * 13 (19x19x576) and the 1x1 1280 (10x10), four extra layers, 1x1 box and
+ * class predictors (3 anchors on the first map, 6 on the others, 91
+ * classes). */
+static act ssd_mobilenet_v2(net *n, act x)
+{
+    static const int blocks[7][4] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                     {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+    static const int depth[4] = {512, 256, 256, 128}, anchors[6] = {3, 6, 6, 6, 6, 6};
+    act maps[6];
+    int b, i;
+    x = conv(n, x, 32, 3, 2, 1, 0);
+    for (b = 0; b < 7; b++)
+        for (i = 0; i < blocks[b][2]; i++) {
+            if (b == 5 && i == 0) { /* the tap: block 13's expansion */
+                maps[0] = conv(n, x, x.shape[3] * 6, 1, 1, 1, 0);
+                x = conv(n, conv(n, maps[0], 0, 3, 2, 1, 1), blocks[b][1], 1, 1, 1, 0);
+                continue;
+            }
+            x = inverted_residual(n, x, blocks[b][0], blocks[b][1], i ? 1 : blocks[b][3]);
+        }
+    maps[1] = conv(n, x, 1280, 1, 1, 1, 0);
+    ssd_extras(n, maps[1], depth, 4, maps + 2);
+    return ssd_heads(n, maps, anchors, 6, 91, 1);
+}
+
+/* SSD-MobileNetV1 at width 0.25, 256x256 (ST model zoo style): maps after
+ * the 11th (16x16) and 13th (8x8) separable blocks, four extra layers, 3x3
+ * predictors (6 anchors, 2 classes). An approximation of ST's layout. */
+static act ssd_mobilenet_v1_025(net *n, act x)
+{
+    static const int blocks[13][2] = {{16, 1},  {32, 2},  {32, 1},  {64, 2},  {64, 1},
+                                      {128, 2}, {128, 1}, {128, 1}, {128, 1}, {128, 1},
+                                      {128, 1}, {256, 2}, {256, 1}};
+    static const int depth[4] = {128, 64, 64, 32}, anchors[6] = {6, 6, 6, 6, 6, 6};
+    act maps[6];
+    int b;
+    x = conv(n, x, 8, 3, 2, 1, 0);
+    for (b = 0; b < 13; b++) {
+        x = separable(n, x, 3, blocks[b][0], blocks[b][1]);
+        if (b == 10)
+            maps[0] = x;
+    }
+    maps[1] = x;
+    ssd_extras(n, x, depth, 4, maps + 2);
+    return ssd_heads(n, maps, anchors, 6, 2, 3);
+}
+
+/* Tiny YOLOv2 (COCO), 224x224: 3x3 convolutions each followed by a 2x2 max
+ * pool, the last one of stride 1; a 1x1 head of 5 x 85 channels. */
+static act tiny_yolo_v2(net *n, act x)
+{
+    int c;
+    for (c = 16; c <= 256; c *= 2)
+        x = pool(n, conv(n, x, c, 3, 1, 1, 0), TE_OP_MAX_POOL_2D, 2, 2, 0);
+    x = pool(n, conv(n, x, 512, 3, 1, 1, 0), TE_OP_MAX_POOL_2D, 2, 1, 1);
+    x = conv(n, conv(n, x, 1024, 3, 1, 1, 0), 512, 3, 1, 1, 0);
+    return conv(n, x, 425, 1, 1, 1, 0);
+}
+
 static act fire_stage(net *n, act x)
 {
     x = pool(n, conv(n, x, 32, 3, 2, 0, 0), TE_OP_MAX_POOL_2D, 3, 2, 0);
@@ -422,7 +654,7 @@ static act side_branch_stage(net *n, act x)
         id = tflb_add_tensor(n->m, name(n, "side/flat"), TFLB_INT8, shape, 2, 0, &q);
     }
     add_op(n, TE_OP_RESHAPE, &b.id, 1, id, tflb_opt_reshape(shape, 2));
-    n->side_out = id;
+    n->extra_out[n->n_extra++] = id;
     x = conv(n, conv(n, x, 0, 3, 1, 1, 1), 16, 1, 1, 1, 0);
     x = conv(n, conv(n, x, 24, 3, 2, 1, 0), 24, 3, 1, 1, 1);
     return head(n, conv(n, x, 32, 3, 2, 1, 0));
@@ -445,22 +677,31 @@ static const struct kind {
     const char *name;
     int hw, in_type;
     act (*body)(net *, act);
+    int flat_scales;
 } kinds[] = {
-    {"uint8_head", 80, TFLB_UINT8, stem_stage},
-    {"float_head", 80, TFLB_FLOAT32, stem_stage},
-    {"fire", 64, TFLB_INT8, fire_stage},
-    {"residual", 80, TFLB_INT8, residual_stage},
-    {"avgpool", 80, TFLB_INT8, avgpool_stage},
-    {"neck", 96, TFLB_INT8, neck_stage},
-    {"neck_bilinear", 96, TFLB_INT8, neck_bilinear_stage},
-    {"pad_conv", 80, TFLB_INT8, pad_conv_stage},
-    {"side_branch", 80, TFLB_INT8, side_branch_stage},
-    {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1},
-    {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2},
-    {"squeezenet_224", 224, TFLB_INT8, squeezenet},
-    {"resnet_128", 128, TFLB_INT8, resnet},
-    {"hand_224", 224, TFLB_INT8, hand},
-    {"yolo_lc_256", 256, TFLB_INT8, yolo_lc},
+    {"uint8_head", 80, TFLB_UINT8, stem_stage, 0},
+    {"float_head", 80, TFLB_FLOAT32, stem_stage, 0},
+    {"fire", 64, TFLB_INT8, fire_stage, 0},
+    {"residual", 80, TFLB_INT8, residual_stage, 0},
+    {"avgpool", 80, TFLB_INT8, avgpool_stage, 0},
+    {"neck", 96, TFLB_INT8, neck_stage, 0},
+    {"neck_bilinear", 96, TFLB_INT8, neck_bilinear_stage, 0},
+    {"pad_conv", 80, TFLB_INT8, pad_conv_stage, 0},
+    {"side_branch", 80, TFLB_INT8, side_branch_stage, 0},
+    {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
+    {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
+    {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},
+    {"resnet_128", 128, TFLB_INT8, resnet, 0},
+    {"hand_224", 224, TFLB_INT8, hand, 0},
+    {"yolo_lc_256", 256, TFLB_INT8, yolo_lc, 0},
+    {"ssd_mobilenet_v2_300_uint8", 300, TFLB_UINT8, ssd_mobilenet_v2, 1},
+    {"ssd_mobilenet_v1_025_256", 256, TFLB_INT8, ssd_mobilenet_v1_025, 1},
+    {"efficientnet_lite0_224_uint8", 224, TFLB_UINT8, efficientnet_lite0, 1},
+    {"inception_v1_224_uint8", 224, TFLB_UINT8, inception_v1, 1},
+    {"mobilenet_v2_035_224_float", 224, TFLB_FLOAT32, mobilenet_v2_035, 1},
+    {"mcunet_in4_160", 160, TFLB_INT8, mcunet_in4, 1},
+    {"mcunet_in3_176", 176, TFLB_INT8, mcunet_in3, 1},
+    {"tiny_yolo_v2_224_uint8", 224, TFLB_UINT8, tiny_yolo_v2, 1},
 };
 #define N_KINDS (int)(sizeof kinds / sizeof kinds[0])
 
@@ -492,16 +733,18 @@ static void build(tflb_model *m, const struct kind *k, size_t *in_bytes)
 {
     static net n;
     act y;
-    int32_t outs[2];
+    int32_t outs[17];
+    int i;
     memset(&n, 0, sizeof n);
     n.m = m;
-    n.side_out = -1;
+    n.flat_scales = k->flat_scales;
     tflb_set_description(m, k->name);
     y = k->body(&n, input(&n, k->hw, k->in_type, in_bytes));
     outs[0] = y.id;
-    outs[1] = n.side_out;
+    for (i = 0; i < n.n_extra; i++)
+        outs[1 + i] = n.extra_out[i];
     tflb_set_inputs(m, &n.input, 1);
-    tflb_set_outputs(m, outs, n.side_out >= 0 ? 2 : 1);
+    tflb_set_outputs(m, outs, 1 + n.n_extra);
 }
 
 static int write_file(const char *path, const void *data, size_t n)
