@@ -42,6 +42,9 @@ typedef struct te_lowering {
     size_t slice_pitch;   /* ... a strided one: bytes from one pixel to the
                            * next in the concatenation's output (else 0) */
     int work_area;        /* its scratch is a work area for that slice */
+    size_t inplace_band;  /* in place row by row (a convolution taller than
+                           * 1x1): bytes of its scratch that save the input
+                           * rows later output rows still read, else 0 */
     int speed_scratch;    /* its scratch only saves time: the kernel also runs
                            * without (te_lower_opts.no_speed_scratch) */
     size_t stack_buffer;  /* bytes of the kernel's stack work buffer this op
