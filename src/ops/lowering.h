@@ -91,4 +91,11 @@ void te_lowered_free(te_lowered *l);
 /* The record of op (an op of g or one of its patch clones), or NULL. */
 const te_lowering *te_lowered_find(const te_lowered *l, const te_graph *g, const te_op *op);
 
+/* A copy of st without the in-place links of the operators low runs row by
+ * row over a band (te_lowering.inplace_band); NULL when st has none (or out
+ * of memory).  Such links lower the arena of one plan and may raise it in
+ * another (beside a patch stage): planned both ways. */
+te_storage *te_lowered_without_bands(const te_lowered *low, const te_graph *g,
+                                     const te_storage *st);
+
 #endif
