@@ -104,7 +104,8 @@ static void keep_smaller(const te_graph *g, te_storage *alt, const te_lower_opts
 /* Plans storage decisions st (in place where pass_inplace.c put it); if
  * the placement then comes out larger than planning without in-place
  * links (merged buffers can fragment the arena), or without those whose
- * output is the smaller, keeps the smaller plan.  When in place wins after
+ * output is the smaller, or without the row-by-row convolutions' links
+ * (te_lowered_without_bands), keeps the smaller plan.  When in place wins after
  * all, the links are the ones pass_inplace.c makes on st without them
  * (st's own when st came from it; with the links only tried when `trial`:
  * te_pass_inplace_trial). */
@@ -125,6 +126,7 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
     memset(&alt, 0, sizeof alt);
     keep_smaller(g, without_inplace(st), o, with.low, &alt);
     keep_smaller(g, without_shrinking(g, st), o, with.low, &alt);
+    keep_smaller(g, te_lowered_without_bands(with.low, g, st), o, with.low, &alt);
     if (alt.plan && alt.plan->arena_bytes < with.plan->arena_bytes) {
         alt.plan->bound_no_inplace = with.plan->bound_no_inplace;
         candidate_free(&with);

@@ -148,6 +148,27 @@ static void text_tensors(FILE *f, const te_graph *g, const int *ids, int n)
     }
 }
 
+/* The operators written over their input row by row (te_lowering.
+ * inplace_band): the band of input rows each keeps in scratch and the bytes
+ * it copies per inference (each output row's band written once); one line,
+ * none without them. */
+static void print_band_rows(FILE *f, const te_model *m)
+{
+    const te_graph *g = m->g;
+    int i, n = 0;
+    for (i = 0; i < g->n_ops; i++) {
+        const te_op *op = &g->ops[i];
+        const te_lowering *l = op->dead ? NULL : te_lowered_find(m->low, g, op);
+        if (!l || !l->inplace_band)
+            continue;
+        fprintf(f, "%s op %d (band %zu bytes, copies %lld)", n++ ? "," : "in place by rows:",
+                op->index, l->inplace_band,
+                (long long)l->inplace_band * g->tensors[op->out[0]].shape[1]);
+    }
+    if (n)
+        fputc('\n', f);
+}
+
 static void print_text(FILE *f, const char *path, const te_model *m)
 {
     const te_graph *g = m->g;
@@ -186,6 +207,7 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     cli_print_ram(f, m);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n",
             m->plan->bound_no_inplace);
+    print_band_rows(f, m);
     if (g->patch) {
         fprintf(f, "patch stage:     first %d operators, %dx%d patches, %zu bytes per patch, "
                    "%lld extra MACs (+%.1f%%)\n",

@@ -142,27 +142,6 @@ static void open_guard(te_emit *e, open_block *b, const te_op *op)
     b->guard_false = op->guard_false;
 }
 
-/* Indents the code written since `start` by one level (inside a guard). */
-static void indent_tail(te_buf *b, size_t start)
-{
-    size_t n = b->len - start, i;
-    char *tail = malloc(n + 1);
-    if (!tail) {
-        b->oom = 1;
-        return;
-    }
-    memcpy(tail, b->s + start, n);
-    b->len = start;
-    b->s[start] = '\0';
-    for (i = 0; i < n; i++) {
-        if (i == 0 || tail[i - 1] == '\n')
-            if (tail[i] != '\n' && tail[i] != '#')
-                te_buf_append(b, "    ", 4);
-        te_buf_append(b, tail + i, 1);
-    }
-    free(tail);
-}
-
 static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
@@ -202,7 +181,7 @@ static int emit_ops(te_emit *e, te_diag *d)
         }
         emit_layer_done(e, op);
         if (op->guard || op->loop)
-            indent_tail(&e->body, start);
+            te_emit_indent_since(e, start);
     }
     if (guard.guard || loop)
         te_buf_printf(&e->body, "    }\n");

@@ -57,6 +57,27 @@ void te_emit_stmt(te_emit *e, const char *fmt, ...)
     free(line);
 }
 
+void te_emit_indent_since(te_emit *e, size_t start)
+{
+    te_buf *b = &e->body;
+    size_t n = b->len - start, i;
+    char *tail = malloc(n + 1);
+    if (!tail) {
+        b->oom = 1;
+        return;
+    }
+    memcpy(tail, b->s + start, n);
+    b->len = start;
+    b->s[start] = '\0';
+    for (i = 0; i < n; i++) {
+        if (i == 0 || tail[i - 1] == '\n')
+            if (tail[i] != '\n' && tail[i] != '#')
+                te_buf_append(b, "    ", 4);
+        te_buf_append(b, tail + i, 1);
+    }
+    free(tail);
+}
+
 /* Constant arrays fill their lines up to this many columns. */
 #define TE_CONST_COLUMNS 150
 

@@ -59,6 +59,10 @@ void te_emit_stmt(te_emit *e, const char *fmt, ...)
 #endif
     ;
 
+/* Indents what NAME_invoke gained since its length was `start` (e->body.len
+ * then) by one level: a block an operator or the emitter opened. */
+void te_emit_indent_since(te_emit *e, size_t start);
+
 /* Writes a `static const` array (or finds its twin) and returns its name,
  * NAME_op<index>_<hint> ("w", "bias", "mult", ...). */
 te_name te_emit_const_i8(te_emit *e, const int8_t *v, size_t n, const char *hint);

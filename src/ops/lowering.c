@@ -236,3 +236,19 @@ const te_lowering *te_lowered_find(const te_lowered *l, const te_graph *g, const
         return &l->ops[l->n_ops + (op - g->patch->clones)];
     return NULL;
 }
+
+te_storage *te_lowered_without_bands(const te_lowered *low, const te_graph *g,
+                                     const te_storage *st)
+{
+    te_storage *s = NULL;
+    int i;
+    for (i = 0; low && st && i < g->n_ops; i++) {
+        const te_lowering *l = g->ops[i].dead ? NULL : te_lowered_find(low, g, &g->ops[i]);
+        if (!l || !l->inplace_band || !te_storage_inplace(st, g->ops[i].out[0]))
+            continue;
+        if (!s && !(s = te_storage_copy(st)))
+            return NULL;
+        te_storage_unlink(s, g->ops[i].out[0]);
+    }
+    return s;
+}

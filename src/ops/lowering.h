@@ -42,6 +42,9 @@ typedef struct te_lowering {
     size_t slice_pitch;   /* ... a strided one: bytes from one pixel to the
                            * next in the concatenation's output (else 0) */
     int work_area;        /* its scratch is a work area for that slice */
+    size_t inplace_band;  /* in place row by row (a convolution taller than
+                           * 1x1): bytes of its scratch that save the input
+                           * rows later output rows still read, else 0 */
     int speed_scratch;    /* its scratch only saves time: the kernel also runs
                            * without (te_lower_opts.no_speed_scratch) */
     size_t stack_buffer;  /* bytes of the kernel's stack work buffer this op
@@ -87,5 +90,12 @@ void te_lowered_free(te_lowered *l);
 
 /* The record of op (an op of g or one of its patch clones), or NULL. */
 const te_lowering *te_lowered_find(const te_lowered *l, const te_graph *g, const te_op *op);
+
+/* A copy of st without the in-place links of the operators low runs row by
+ * row over a band (te_lowering.inplace_band); NULL when st has none (or out
+ * of memory).  Such links lower the arena of one plan and may raise it in
+ * another (beside a patch stage): planned both ways. */
+te_storage *te_lowered_without_bands(const te_lowered *low, const te_graph *g,
+                                     const te_storage *st);
 
 #endif

@@ -39,6 +39,7 @@
 #include "te_conv2d_dsp.h"
 #include "te_conv2d_gemm.h"
 #include "te_conv2d_w8.h"
+#include "conv_band.h"
 
 /* ------------------------------------------------------------- CONV_2D */
 
@@ -101,18 +102,52 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * w->shape[1] * w->shape[2] * w->shape[3];
 }
 
+/* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
+ * the int16x8 form (conv_family_s16.c). */
+enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_W8, CONV_S16 };
+
 /* Output 0 is a strided channel slice (te_lowering.slice_pitch). */
 static int strided(const te_lowering *l) { return l->slice && l->slice_pitch; }
 
 /* The out_stride field when the output is a channel slice of a
  * concatenation's output (pass_concat.c), or out_c when it is written over
- * the input (inplace_input); nothing else. */
+ * the input (inplace_input; row by row from a band, only for
+ * te_conv2d_gemm_s8: its patches then go to its work area, not the rest of
+ * the row); nothing else. */
 static void param_out_stride(te_emit *e, const te_tensor *out)
 {
     if (strided(e->low))
         te_params_int(e, "out_stride", (long long)e->low->slice_pitch);
-    else if (e->low->inplace_input == 0)
+    else if (e->low->inplace_input == 0 &&
+             (!e->low->inplace_band || e->low->variant == CONV_GEMM))
         te_params_int(e, "out_stride", out->shape[3]);
+}
+
+/* What a call computing one output row from the band (inplace_band) reads
+ * and writes instead of the whole tensors: NULL otherwise. */
+typedef struct {
+    te_name x;    /* the band */
+    te_name y;    /* output row `row` */
+    te_name work; /* the GEMM kernel's work area, after the band */
+} band_call;
+
+/* The row geometry of the call: the whole input, or the band alone (its
+ * rows, one output row, the padding rows already in it). */
+static void call_rows(const te_emit *e, const te_op *op, int *in_h, int *out_h, int *stride_h,
+                      int *pad_top)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *w = te_in(e->g, op, 1), *out = te_out(e->g, op, 0);
+    if (e->low->inplace_band) {
+        *in_h = (w->shape[1] - 1) * op->opt.dilation_h + 1;
+        *out_h = 1;
+        *stride_h = 1;
+        *pad_top = 0;
+        return;
+    }
+    *in_h = in->shape[1];
+    *out_h = out->shape[1];
+    *stride_h = op->opt.stride_h;
+    *pad_top = (int)te_convfam_conv_pad(&op->opt, 0, in->shape[1], w->shape[1], out->shape[1]);
 }
 
 /* ---- te_conv2d_gemm_s8 ---------------------------------------------- */
@@ -433,20 +468,23 @@ out:
 static void params_gemm_geometry(te_emit *e, const te_op *op, const gemm_shape *s, int k_pad)
 {
     const te_tensor *in = te_in(e->g, op, 0), *w = te_in(e->g, op, 1), *out = te_out(e->g, op, 0);
+    int in_h, out_h, stride_h, pad_top;
+    call_rows(e, op, &in_h, &out_h, &stride_h, &pad_top);
+    (void)s;
     te_params_int(e, "batches", in->shape[0]);
-    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_h", in_h);
     te_params_int(e, "in_w", in->shape[2]);
     te_params_int(e, "in_c", in->shape[3]);
-    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_h", out_h);
     te_params_int(e, "out_w", out->shape[2]);
     te_params_int(e, "out_c", out->shape[3]);
     te_params_int(e, "k_h", w->shape[1]);
     te_params_int(e, "k_w", w->shape[2]);
-    te_params_int(e, "stride_h", op->opt.stride_h);
+    te_params_int(e, "stride_h", stride_h);
     te_params_int(e, "stride_w", op->opt.stride_w);
     te_params_int(e, "dil_h", op->opt.dilation_h);
     te_params_int(e, "dil_w", op->opt.dilation_w);
-    te_params_int(e, "pad_top", s->pad_top);
+    te_params_int(e, "pad_top", pad_top);
     te_params_int(e, "pad_left", s->pad_left);
     if (k_pad)
         te_params_int(e, "k_pad", s->k_pad);
@@ -515,7 +553,8 @@ static const char *gemm_call(te_emit *e)
     return "TE_CONV2D_GEMM_CALL(te_conv2d_gemm_s8_inl, te_conv2d_gemm_s8)";
 }
 
-static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi,
+                     const band_call *bc)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
@@ -535,9 +574,11 @@ static int emit_gemm(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
         zp = te_emit_const_i8(e, row, n, "pad_taps");
         free(row);
     }
-    x = te_emit_tensor(e, in->id);
-    y = te_emit_tensor(e, out->id);
-    if (e->low->work_area)
+    x = bc ? bc->x : te_emit_tensor(e, in->id);
+    y = bc ? bc->y : te_emit_tensor(e, out->id);
+    if (bc)
+        work = bc->work;
+    else if (e->low->work_area)
         work = te_emit_scratch(e, "int8_t");
     te_emit_kernel(e, TE_K_CONV2D_GEMM_S8);
     te_params_begin(e, "te_conv2d_gemm_params");
@@ -568,7 +609,8 @@ static void emit_gemm_call(te_emit *e, const te_op *op, const gemm_shape *s, te_
     te_emit_kernel_call(e, k, prm.s, x->s, wt->s, qr->s, y->s);
 }
 
-static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi,
+                     const band_call *bc)
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0);
@@ -576,8 +618,8 @@ static int emit_avx2(te_emit *e, const te_op *op, const gemm_shape *s, int32_t l
     int fast;
     if (emit_gemm_consts(e, op, s, lo, hi, 1, &wt, &qr, &fast))
         return -1;
-    x = te_emit_tensor(e, in->id);
-    y = te_emit_tensor(e, out->id);
+    x = bc ? bc->x : te_emit_tensor(e, in->id);
+    y = bc ? bc->y : te_emit_tensor(e, out->id);
     emit_gemm_call(e, op, s, TE_K_CONV2D_AVX2_S8, 1, lo, hi, fast, &x, &wt, &qr, &y);
     return 0;
 }
@@ -662,7 +704,8 @@ static int emit_dsp(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo
 
 /* The requantization table of te_convfam_gemm_prepare (its int16 weights
  * unused): te_conv2d_w8_s8 reads the weights tensor itself. */
-static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi)
+static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo, int32_t hi,
+                   const band_call *bc)
 {
     te_graph *g = e->g;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
@@ -694,9 +737,9 @@ static int emit_w8(te_emit *e, const te_op *op, const gemm_shape *s, int32_t lo,
     fast = te_convfam_gemm_prepare(&spec, (const int8_t *)w->data,
                                    b ? (const int32_t *)b->data : NULL, ms, ms + oc, w16, q);
     qr = te_emit_const_i32(e, q, (size_t)n * 4, "requant");
-    x = te_emit_tensor(e, in->id);
+    x = bc ? bc->x : te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
-    y = te_emit_tensor(e, out->id);
+    y = bc ? bc->y : te_emit_tensor(e, out->id);
     emit_gemm_call(e, op, s, TE_K_CONV2D_W8_S8, 0, lo, hi, fast, &x, &wt, &qr, &y);
     rc = 0;
 out:
@@ -708,35 +751,37 @@ out:
 
 /* ---- te_conv2d_s8 (reference) -------------------------------------------- */
 
-static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
+static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const band_call *bc)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
     te_name mult, shift, x, wt, b, y, prm;
+    int in_h, out_h, stride_h, pad_top;
     if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
         return -1;
-    x = te_emit_tensor(e, in->id);
+    call_rows(e, op, &in_h, &out_h, &stride_h, &pad_top);
+    x = bc ? bc->x : te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
-    y = te_emit_tensor(e, out->id);
+    y = bc ? bc->y : te_emit_tensor(e, out->id);
     te_emit_kernel(e, TE_K_CONV2D_S8);
     te_params_begin(e, "te_conv2d_params");
     te_params_int(e, "batches", in->shape[0]);
-    te_params_int(e, "in_h", in->shape[1]);
+    te_params_int(e, "in_h", in_h);
     te_params_int(e, "in_w", in->shape[2]);
     te_params_int(e, "in_c", in->shape[3]);
-    te_params_int(e, "out_h", out->shape[1]);
+    te_params_int(e, "out_h", out_h);
     te_params_int(e, "out_w", out->shape[2]);
     te_params_int(e, "out_c", out->shape[3]);
     te_params_int(e, "k_h", w->shape[1]);
     te_params_int(e, "k_w", w->shape[2]);
     te_params_int(e, "filter_c", w->shape[3]);
-    te_params_int(e, "stride_h", o->stride_h);
+    te_params_int(e, "stride_h", stride_h);
     te_params_int(e, "stride_w", o->stride_w);
     te_params_int(e, "dil_h", o->dilation_h);
     te_params_int(e, "dil_w", o->dilation_w);
-    te_params_int(e, "pad_top", te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]));
+    te_params_int(e, "pad_top", pad_top);
     te_params_int(e, "pad_left", te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]));
     te_params_int(e, "input_offset", -in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
@@ -747,10 +792,6 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
     te_emit_kernel_call(e, TE_K_CONV2D_S8, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
-
-/* The kernels, as lowering records them (te_lowering.variant); CONV_S16:
- * the int16x8 form (conv_family_s16.c). */
-enum { CONV_REF, CONV_GEMM, CONV_AVX2, CONV_DSP, CONV_W8, CONV_S16 };
 
 /* The kernel's int8 variant for a non-int16 op (CONV_AVX2, CONV_GEMM,
  * CONV_DSP, CONV_W8 or CONV_REF) and its GEMM geometry. */
@@ -798,13 +839,13 @@ static long inplace_work(const te_graph *g, const te_op *op, int variant, const 
     }
 }
 
-/* te_op_def.inplace_input: 0 when the output may overwrite input 0: a 1x1
+/* 0 when the output may overwrite input 0 pixel by pixel: a 1x1
  * filter at stride 1 without padding nor groups, int8, no more output
  * channels than input ones (pixel p's outputs then end where its input
  * ends or before, below every later pixel's input), run by a kernel that
  * reads each pixel's input whole before storing its outputs
  * (inplace_work), with a work area smaller than the output it saves. */
-static int inplace_input(const te_graph *g, const te_op *op)
+static int pixel_inplace(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = te_in((te_graph *)g, op, 0), *w = te_in((te_graph *)g, op, 1);
     const te_tensor *out = te_out((te_graph *)g, op, 0);
@@ -821,6 +862,75 @@ static int inplace_input(const te_graph *g, const te_op *op)
     if (work < 0 || s.pad_top != 0 || s.pad_left != 0 || (size_t)work >= te_tensor_bytes(out))
         return -1;
     return 0;
+}
+
+/* The band of op's input rows each output row reads (te_conv2d_band_s8). */
+static void band_geometry(const te_graph *g, const te_op *op, te_conv2d_band_params *b)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    b->rows = (w->shape[1] - 1) * op->opt.dilation_h + 1;
+    b->row_bytes = in->shape[2] * in->shape[3];
+    b->in_h = in->shape[1];
+    b->stride_h = op->opt.stride_h;
+    b->pad_top = (int)te_convfam_conv_pad(&op->opt, 0, in->shape[1], w->shape[1], out->shape[1]);
+    b->zero_point = (int32_t)in->q.zero_point[0];
+}
+
+/* Scratch of a convolution in place row by row: the band, then (for
+ * te_conv2d_gemm_s8, which builds its patches there) its work area; -1 for
+ * the kernels not run that way.  Each computes an output pixel from its
+ * window alone, so one call per output row over the band gives the
+ * whole-tensor call's bytes.  te_conv2d_dsp_s8 would build the patches of
+ * most of a row's pixels on its stack or in scratch (a short row leaves
+ * little room after them): no silent slowdown, not offered. */
+static long band_scratch(const te_graph *g, const te_op *op, int variant, const gemm_shape *s)
+{
+    te_conv2d_band_params b;
+    long band;
+    band_geometry(g, op, &b);
+    band = (long)b.rows * b.row_bytes;
+    switch (variant) {
+    case CONV_REF:
+    case CONV_W8:
+    case CONV_AVX2:
+        return band;
+    case CONV_GEMM:
+        return band + te_conv2d_gemm_s8_get_buffer_size(s->k_pad);
+    default:
+        return -1;
+    }
+}
+
+/* 0 when the output may overwrite input 0 row by row (te_lowering.
+ * inplace_band): a filter taller than one row, int8, one batch, a kernel
+ * that runs on a band (band_scratch), output rows that never reach an
+ * input row before its band is loaded (te_conv2d_band_safe), and scratch
+ * smaller than the output it saves. */
+static int band_inplace(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = te_in((te_graph *)g, op, 0), *w = te_in((te_graph *)g, op, 1);
+    const te_tensor *out = te_out((te_graph *)g, op, 0);
+    te_conv2d_band_params b;
+    gemm_shape s;
+    long scratch;
+    if (!in || !w || !out || in->type != TE_DT_INT8 || out->type != TE_DT_INT8 ||
+        in->rank != 4 || w->rank != 4 || out->rank != 4 || w->shape[1] < 2 ||
+        in->shape[0] != 1 || out->shape[0] != 1)
+        return -1;
+    scratch = band_scratch(g, op, int8_variant(g, op, &s), &s);
+    band_geometry(g, op, &b);
+    if (scratch < 0 || (size_t)scratch >= te_tensor_bytes(out) ||
+        !te_conv2d_band_safe(&b, out->shape[1], (long)out->shape[2] * out->shape[3]))
+        return -1;
+    return 0;
+}
+
+/* te_op_def.inplace_input: pixel by pixel (a 1x1 filter) or row by row
+ * over a band of saved input rows. */
+static int inplace_input(const te_graph *g, const te_op *op)
+{
+    return pixel_inplace(g, op) == 0 ? 0 : band_inplace(g, op);
 }
 
 /* Bytes te_conv2d_dsp_s8 needs for the patches of two pixels
@@ -852,6 +962,13 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->kernel = kernels[l->variant];
     if (l->variant == CONV_GEMM)
         l->flash_extra = gemm_extra(g, op);
+    if (l->inplace_input == 0 && pixel_inplace(g, op) != 0) { /* row by row */
+        te_conv2d_band_params b;
+        band_geometry(g, op, &b);
+        l->scratch_bytes = (size_t)band_scratch(g, op, l->variant, &s);
+        l->inplace_band = (size_t)b.rows * (size_t)b.row_bytes;
+        return;
+    }
     if (l->inplace_input == 0) { /* output over input 0 (inplace_input) */
         const long work = inplace_work(g, op, l->variant, &s);
         if (work > 0) {
@@ -908,24 +1025,69 @@ static te_patch_kind patch_kind(const te_graph *g, const te_op *op)
     return dsp_patch_bytes(g, op) > TE_CONV2D_DSP_STACK ? TE_PATCH_NONE : TE_PATCH_WINDOW;
 }
 
+/* The kernel call of emit(); bc: one output row from the band. */
+static int emit_call(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const band_call *bc)
+{
+    gemm_shape s;
+    if (e->low->variant == CONV_REF)
+        return emit_ref(e, op, lo, hi, bc);
+    gemm_geometry(e->g, op, &s);
+    if (e->low->variant == CONV_AVX2)
+        return emit_avx2(e, op, &s, lo, hi, bc);
+    if (e->low->variant == CONV_DSP)
+        return emit_dsp(e, op, &s, lo, hi);
+    if (e->low->variant == CONV_W8)
+        return emit_w8(e, op, &s, lo, hi, bc);
+    return emit_gemm(e, op, &s, lo, hi, bc);
+}
+
+/* In place row by row (te_lowering.inplace_band): a loop over the output
+ * rows, each loading its band (te_conv2d_band_s8) and computing its row
+ * from the band alone with the op's kernel. */
+static int emit_band(te_emit *e, const te_op *op, int32_t lo, int32_t hi)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
+    te_conv2d_band_params b;
+    band_call bc;
+    te_name x, y, prm;
+    size_t start;
+    int rc;
+    band_geometry(e->g, op, &b);
+    x = te_emit_tensor(e, in->id);
+    y = te_emit_tensor(e, out->id);
+    bc.x = te_emit_scratch(e, "int8_t");
+    bc.y = te_expr("%s + row * %ld", y.s, (long)out->shape[2] * out->shape[3]);
+    bc.work = te_expr("%s + %zu", bc.x.s, e->low->inplace_band);
+    te_emit_kernel(e, TE_K_CONV2D_BAND_S8);
+    te_params_begin(e, "te_conv2d_band_params");
+    te_params_int(e, "rows", b.rows);
+    te_params_int(e, "row_bytes", b.row_bytes);
+    te_params_int(e, "in_h", b.in_h);
+    te_params_int(e, "stride_h", b.stride_h);
+    te_params_int(e, "pad_top", b.pad_top);
+    te_params_int(e, "zero_point", b.zero_point);
+    prm = te_params_end(e);
+    te_emit_stmt(e, "/* over its input, one output row at a time: first the %d input rows it "
+                    "reads into a band */", b.rows);
+    te_emit_stmt(e, "for (int row = 0; row < %d; row++) {", out->shape[1]);
+    start = e->body.len;
+    te_emit_kernel_call(e, TE_K_CONV2D_BAND_S8, prm.s, x.s, bc.x.s, "row");
+    rc = emit_call(e, op, lo, hi, &bc);
+    te_emit_indent_since(e, start);
+    te_emit_stmt(e, "}");
+    return rc;
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     int32_t lo, hi;
-    gemm_shape s;
     if (e->low->variant == CONV_S16)
         return te_convfam_s16_emit_window(e, op, 0);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, te_out(e->g, op, 0), &lo, &hi))
         return -1;
-    if (e->low->variant == CONV_REF)
-        return emit_ref(e, op, lo, hi);
-    gemm_geometry(e->g, op, &s);
-    if (e->low->variant == CONV_AVX2)
-        return emit_avx2(e, op, &s, lo, hi);
-    if (e->low->variant == CONV_DSP)
-        return emit_dsp(e, op, &s, lo, hi);
-    if (e->low->variant == CONV_W8)
-        return emit_w8(e, op, &s, lo, hi);
-    return emit_gemm(e, op, &s, lo, hi);
+    if (e->low->inplace_band)
+        return emit_band(e, op, lo, hi);
+    return emit_call(e, op, lo, hi, NULL);
 }
 
 /* Cost features: the im2col patch elements gathered (window), the

@@ -18,6 +18,7 @@
 #include "../api/cost_model.h"
 #include "../codegen/stack_bound.h"
 #include "../ops/lowering.h"
+#include "../passes/passes.h"
 #include "patch.h"
 #include "patch_walk.h"
 #include "plan.h"
@@ -34,18 +35,15 @@ static te_storage *staged_storage(const te_graph *g, const te_lowered *low, cons
 }
 
 /* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions st (staged_storage of that stage).  The graph is only
- * read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
-                             const te_patch_plan *p)
+ * storage decisions st alone. */
+static size_t estimate_arena_as(const te_graph *g, const te_lowered *low, te_storage *st,
+                                const te_patch_plan *p)
 {
     te_lowered staged;
     te_diag d = {{0}, 0};
     size_t arena = (size_t)-1;
     te_plan *plan;
     memset(&staged, 0, sizeof staged);
-    if (!st)
-        return arena;
     if (low)
         staged = *low;
     staged.opts.st = st;
@@ -53,6 +51,34 @@ static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storag
     if (plan)
         arena = plan->arena_bytes;
     te_plan_free(plan);
+    return arena;
+}
+
+/* Arena of the whole model if p's stage ran patch by patch, with the
+ * storage decisions st (staged_storage of that stage), or without the
+ * in-place links of the row-by-row convolutions, or without any link st
+ * only tried (te_op_def.inplace_on_trial): links that lower the arena
+ * layer by layer may raise it beside a patch stage, and the compiler plans
+ * the stage chosen all these ways; the smallest.  The graph is only read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
+                             const te_patch_plan *p)
+{
+    size_t arena, alt;
+    te_storage *other;
+    if (!st)
+        return (size_t)-1;
+    arena = estimate_arena_as(g, low, st, p);
+    if ((other = te_lowered_without_bands(low, g, st)) != NULL) {
+        if ((alt = estimate_arena_as(g, low, other, p)) < arena)
+            arena = alt;
+        te_storage_free(other);
+    }
+    other = te_storage_copy(st);
+    if (other)
+        te_pass_inplace_untry(g, other);
+    if (other && !te_storage_equal(other, st) && (alt = estimate_arena_as(g, low, other, p)) < arena)
+        arena = alt;
+    te_storage_free(other);
     return arena;
 }
 
