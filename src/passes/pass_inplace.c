@@ -4,8 +4,10 @@
  * The output is then linked to the input in the candidate's storage
  * (TE_STORE_INPLACE) and the planner gives both one buffer.  A link that
  * can cost more than it saves (te_op_def.inplace_on_trial) is made by
- * te_pass_inplace_trial only, for the compiler to plan both ways.  The
- * graph is only read. */
+ * te_pass_inplace_trial only, for the compiler to plan both ways.  Inside
+ * a patch stage the micro plan decides (te_patch_step.inplace_input): those
+ * links are made as it says, whatever the candidate.  The graph is only
+ * read. */
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "passes.h"
@@ -43,9 +45,21 @@ static int used_after(const te_graph *g, const te_storage *s, int root, int at)
     return 0;
 }
 
+void te_pass_inplace_clones(const te_graph *g, te_storage *s)
+{
+    int i;
+    for (i = 0; g->patch && i < g->patch->n_steps; i++) {
+        const te_patch_step *st = &g->patch->steps[i];
+        const te_op *c = st->kind == TE_PSTEP_OP ? &g->patch->clones[st->clone] : NULL;
+        if (c && st->inplace_input >= 0)
+            te_storage_link(s, c->out[0], TE_STORE_INPLACE, c->in[st->inplace_input], 0);
+    }
+}
+
 static void link_inplace(const te_graph *g, te_storage *s, int trial)
 {
     int i;
+    te_pass_inplace_clones(g, s);
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);

@@ -18,6 +18,7 @@
 #include "../api/cost_model.h"
 #include "../codegen/stack_bound.h"
 #include "../ops/lowering.h"
+#include "../passes/passes.h"
 #include "patch.h"
 #include "patch_walk.h"
 #include "plan.h"
@@ -74,6 +75,8 @@ te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
     for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
         if (!dg->tensors[t].patch_role && !te_patch_is_cut(dg->patch, t))
             st->t[t] = before->t[t];
+    if (st)
+        te_pass_inplace_clones(dg, st);
     return st;
 }
 
