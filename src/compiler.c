@@ -53,38 +53,6 @@ static int plan_candidate(const te_graph *g, te_storage *st, const te_lower_opts
     return 0;
 }
 
-/* A copy of st without its in-place links, or NULL.  The links of a patch
- * stage's clones (region tensors: the micro plan placed them) stay. */
-static te_storage *without_inplace(const te_graph *g, const te_storage *st)
-{
-    te_storage *s = te_storage_copy(st);
-    int t;
-    for (t = 0; s && t < s->n_tensors; t++)
-        if (te_storage_inplace(s, t) && g->tensors[t].patch_role != 2)
-            te_storage_unlink(s, t);
-    return s;
-}
-
-/* A copy of st without the in-place links of outputs smaller than the
- * input they overwrite (a strided pool or depthwise convolution), whose
- * merged buffer keeps the input's size for the output's whole life; NULL
- * when st has none or out of memory. */
-static te_storage *without_shrinking(const te_graph *g, const te_storage *st)
-{
-    te_storage *s = NULL;
-    int t;
-    for (t = 0; t < g->n_tensors; t++) {
-        int to = te_storage_inplace(st, t) ? te_storage_alias_of(st, t) : -1;
-        if (to < 0 || te_tensor_bytes(&g->tensors[t]) >= te_tensor_bytes(&g->tensors[to]) ||
-            g->tensors[t].patch_role == 2)
-            continue;
-        if (!s && !(s = te_storage_copy(st)))
-            return NULL;
-        te_storage_unlink(s, t);
-    }
-    return s;
-}
-
 /* Into c (empty or a plan), the plan of storage decisions alt (taken over;
  * NULL: none) when it is the smaller; prev as for plan_candidate. */
 static void keep_smaller(const te_graph *g, te_storage *alt, const te_lower_opts *o,
@@ -125,8 +93,8 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
         return 0;
     }
     memset(&alt, 0, sizeof alt);
-    keep_smaller(g, without_inplace(g, st), o, with.low, &alt);
-    keep_smaller(g, without_shrinking(g, st), o, with.low, &alt);
+    keep_smaller(g, te_inplace_without(g, st), o, with.low, &alt);
+    keep_smaller(g, te_inplace_without_shrinking(g, st), o, with.low, &alt);
     if (alt.plan && alt.plan->arena_bytes < with.plan->arena_bytes) {
         alt.plan->bound_no_inplace = with.plan->bound_no_inplace;
         candidate_free(&with);
@@ -134,7 +102,7 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
         return 0;
     }
     candidate_free(&alt);
-    redo = without_inplace(g, st);
+    redo = te_inplace_without(g, st);
     if (redo && trial)
         te_pass_inplace_trial(g, redo);
     else if (redo)
@@ -156,7 +124,7 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
 static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                      const te_lowered *prev, candidate *best, te_diag *d)
 {
-    te_storage *base = te_storage_copy(st), *tried = without_inplace(g, st);
+    te_storage *base = te_storage_copy(st), *tried = te_inplace_without(g, st);
     candidate alt;
     int rc = -1;
     if (!base || !tried) {

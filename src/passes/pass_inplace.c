@@ -98,3 +98,35 @@ void te_pass_inplace_untry(const te_graph *g, te_storage *s)
             te_storage_unlink(s, op->out[0]);
     }
 }
+
+/* A copy of st without its in-place links, or NULL.  The links of a patch
+ * stage's clones (region tensors: the micro plan placed them) stay. */
+te_storage *te_inplace_without(const te_graph *g, const te_storage *st)
+{
+    te_storage *s = te_storage_copy(st);
+    int t;
+    for (t = 0; s && t < s->n_tensors; t++)
+        if (te_storage_inplace(s, t) && g->tensors[t].patch_role != 2)
+            te_storage_unlink(s, t);
+    return s;
+}
+
+/* A copy of st without the in-place links of outputs smaller than the
+ * input they overwrite (a strided pool or depthwise convolution), whose
+ * merged buffer keeps the input's size for the output's whole life; NULL
+ * when st has none or out of memory. */
+te_storage *te_inplace_without_shrinking(const te_graph *g, const te_storage *st)
+{
+    te_storage *s = NULL;
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        int to = te_storage_inplace(st, t) ? te_storage_alias_of(st, t) : -1;
+        if (to < 0 || te_tensor_bytes(&g->tensors[t]) >= te_tensor_bytes(&g->tensors[to]) ||
+            g->tensors[t].patch_role == 2)
+            continue;
+        if (!s && !(s = te_storage_copy(st)))
+            return NULL;
+        te_storage_unlink(s, t);
+    }
+    return s;
+}

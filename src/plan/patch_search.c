@@ -23,37 +23,122 @@
 #include "patch_walk.h"
 #include "plan.h"
 
-/* The storage decisions of low with the outputs of stage w's operators on
- * their own (as the patches write them); NULL when out of memory. */
-static te_storage *staged_storage(const te_graph *g, const te_lowered *low, const te_patch_walk *w)
+/* The storage decisions a stage's plan may end with (src/compiler.c's
+ * candidates: those of the layer-by-layer plan, without the links only
+ * tried or with them, without any in-place link, without the shrinking
+ * ones), each with the outputs of the stage's operators on their own (as
+ * the patches write them) and its lowering (NULL: the search's own, for
+ * the first).  The search estimates a plan's arena as the smallest over
+ * them, as the compiler keeps the smallest: with the first alone, a stage
+ * whose arena the compile lowers further ranked below one it does not. */
+#define TE_STAGED_MAX 8
+typedef struct {
+    int n;
+    te_storage *st[TE_STAGED_MAX];
+    te_lowered *low[TE_STAGED_MAX];
+} staged;
+
+static void staged_free(staged *sd)
 {
-    te_storage *st = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    int i;
+    for (i = 0; i < sd->n; i++) {
+        te_storage_free(sd->st[i]);
+        te_lowered_free(sd->low[i]);
+    }
+    sd->n = 0;
+}
+
+/* Adds storage decisions st (taken over; NULL: none) to sd with stage w's
+ * outputs unlinked, lowered, unless sd has them already. */
+static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
+                       const te_patch_walk *w, te_storage *st)
+{
+    te_lower_opts o;
+    te_diag d = {{0}, 0};
     int i;
     for (i = 0; st && i < w->n_ops; i++)
         te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
-    return st;
+    for (i = 0; st && i < sd->n; i++)
+        if (te_storage_equal(sd->st[i], st))
+            break;
+    if (!st || i < sd->n || sd->n == TE_STAGED_MAX) {
+        te_storage_free(st);
+        return;
+    }
+    memset(&o, 0, sizeof o);
+    if (low)
+        o = low->opts;
+    o.st = st;
+    sd->st[sd->n] = st;
+    sd->low[sd->n] = sd->n == 0 ? NULL : te_lower_graph(g, &o, low, &d);
+    if (sd->n > 0 && !sd->low[sd->n]) {
+        te_storage_free(st);
+        return;
+    }
+    sd->n++;
 }
 
-/* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions st (staged_storage of that stage).  The graph is only
- * read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
-                             const te_patch_plan *p)
+/* The storage decisions of stage w (above); sd->n is 0 when out of memory. */
+static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
+                       const te_patch_walk *w)
 {
-    te_lowered staged;
-    te_diag d = {{0}, 0};
+    te_storage *base = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    te_storage *t;
+    memset(sd, 0, sizeof *sd);
+    if (!base)
+        return;
+    staged_add(sd, g, low, w, te_storage_copy(base));
+    if (!sd->n) {
+        te_storage_free(base);
+        return;
+    }
+    if ((t = te_storage_copy(base)) != NULL)
+        te_pass_inplace_untry(g, t);
+    staged_add(sd, g, low, w, t);
+    if ((t = te_inplace_without(g, base)) != NULL)
+        te_pass_inplace_trial(g, t);
+    staged_add(sd, g, low, w, t);
+    staged_add(sd, g, low, w, te_inplace_without(g, base));
+    staged_add(sd, g, low, w, te_inplace_without_shrinking(g, base));
+    if ((t = te_inplace_without(g, base)) != NULL) { /* every link but those only tried */
+        te_pass_inplace(g, t);
+        staged_add(sd, g, low, w, te_inplace_without_shrinking(g, t));
+        staged_add(sd, g, low, w, t);
+    }
+    if ((t = te_storage_new(g)) != NULL) { /* concatenation slices where they can be */
+        te_pass_concat_slices(g, t);
+        te_pass_inplace(g, t);
+        staged_add(sd, g, low, w, t);
+    }
+    te_storage_free(base);
+}
+
+/* Arena of the whole model if p's stage ran patch by patch: the smallest
+ * over the storage decisions sd (staged_new of that stage), placed by the
+ * quick heuristics (a bound, to rank and prune grids) or, `exact`, as the
+ * compile places them (to choose among the plans estimated).  The graph is
+ * only read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, const staged *sd,
+                             const te_patch_plan *p, int exact)
+{
     size_t arena = (size_t)-1;
-    te_plan *plan;
-    memset(&staged, 0, sizeof staged);
-    if (!st)
-        return arena;
-    if (low)
-        staged = *low;
-    staged.opts.st = st;
-    plan = te_plan_build_trial(g, &staged, p, &d);
-    if (plan)
-        arena = plan->arena_bytes;
-    te_plan_free(plan);
+    int i;
+    for (i = 0; i < sd->n; i++) {
+        te_lowered staged_low;
+        te_diag d = {{0}, 0};
+        te_plan *plan;
+        memset(&staged_low, 0, sizeof staged_low);
+        if (sd->low[i])
+            staged_low = *sd->low[i];
+        else if (low)
+            staged_low = *low;
+        staged_low.opts.st = sd->st[i];
+        plan = exact ? te_plan_build_trial_exact(g, &staged_low, p, &d)
+                     : te_plan_build_trial(g, &staged_low, p, &d);
+        if (plan && plan->arena_bytes < arena)
+            arena = plan->arena_bytes;
+        te_plan_free(plan);
+    }
     return arena;
 }
 
@@ -258,7 +343,8 @@ typedef struct {
     int64_t call_bytes;    /* the code of one kernel call (te_cost_call_code) */
     size_t stack;          /* stack_allowed */
     te_patch_plan *best;
-    size_t best_arena;
+    size_t best_arena; /* its arena as the compile places it (estimate_arena, exact) */
+    size_t best_quick; /* and by the quick heuristics, against which grids are pruned */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -269,7 +355,7 @@ typedef struct {
     int overlay_in; /* te_patch_overlay_input, or -1 */
     int n_cuts, cuts[TE_PATCH_MAX_CUTS]; /* its other cut tensors (patch.h) */
     size_t floor;
-    te_storage *st; /* staged_storage of the stage, while it is tried */
+    staged sd; /* its storage decisions (staged_new), while it is tried */
     /* the grids analysed so far (try_stage) and their scratch: a finer
      * grid needs no more scratch, so each is a lower bound of the coarser
      * ones' (at most TE_PATCH_SEEN kept) */
@@ -297,7 +383,7 @@ static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size
     p.overlay_offset = 0;
     p.n_cuts = st->n_cuts;
     memcpy(p.cuts, st->cuts, sizeof p.cuts);
-    return estimate_arena(s->g, s->low, st->st, &p);
+    return estimate_arena(s->g, s->low, &st->sd, &p, 0);
 }
 
 /* A lower bound of the patches' scratch in a gh x gw grid: the bytes of
@@ -344,7 +430,7 @@ static void explain_grid(const search *s, int k, int gh, int gw, const te_patch_
                     "by layer)", k, gh, gw, arena, baseline);
     else if (bound)
         explain(po, "first %d operators, %dx%d: arena at least %zu, not below the best plan so "
-                    "far (arena %zu)%s", k, gh, gw, arena, best_arena,
+                    "far (arena %zu)%s", k, gh, gw, arena, s->best_quick,
                 fit ? ", and above the limit" : "");
     else if (!p)
         explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, gh, gw);
@@ -384,7 +470,8 @@ typedef struct {
     int gh, gw;
     int kind;         /* PROBE_FINE, PROBE_HIGH or PROBE_OK */
     te_patch_plan *p; /* PROBE_OK: the analysed plan */
-    size_t arena;     /* PROBE_OK: its arena */
+    size_t arena;     /* PROBE_OK: its arena (quick placement) */
+    const staged *sd; /* its stage's storage decisions */
     int offered, verdict; /* search_row: offered, and what offer() said */
 } probe;
 
@@ -405,6 +492,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     r.gh = gh;
     r.gw = gw;
     r.arena = (size_t)-1;
+    r.sd = &st->sd;
     lb.code_bytes = (int64_t)st->k * gh * gw * s->call_bytes; /* te_patch_code_floor */
     if (lb.code_bytes > s->flash) {
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 0);
@@ -413,7 +501,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     }
     r.arena = stage_arena(s, st, gh, gw, scratch_floor(s, st, gh, gw));
     r.kind = PROBE_HIGH;
-    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_quick, s->fit)) {
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 1);
         return r;
     }
@@ -429,8 +517,8 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         st->seen[st->n_seen++].scratch = r.p->scratch_bytes;
     }
     r.p->code_bytes = te_patch_code_floor(s->g, r.p); /* until estimated */
-    r.arena = estimate_arena(s->g, s->low, st->st, r.p);
-    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+    r.arena = estimate_arena(s->g, s->low, &st->sd, r.p, 0);
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_quick, s->fit)) {
         explain_grid(s, st->k, gh, gw, r.p, r.arena, 0);
         te_patch_plan_free(r.p);
         r.p = NULL;
@@ -448,17 +536,19 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
 static int offer(search *s, probe *r)
 {
     te_patch_plan *p = r->p;
-    int estimated = may_win(r->arena, s->best_arena, s->fit) &&
+    int estimated = may_win(r->arena, s->best_quick, s->fit) &&
                     te_patch_estimate(s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
+    size_t exact = within && p->stack_bytes <= s->stack
+                       ? estimate_arena(s->g, s->low, r->sd, p, 1) : (size_t)-1;
     r->p = NULL;
-    if (within && p->stack_bytes <= s->stack &&
-        better(r->arena, extra_of(p), s->best, s->best_arena, s->fit)) {
+    if (exact != (size_t)-1 && better(exact, extra_of(p), s->best, s->best_arena, s->fit)) {
         te_patch_plan_free(s->best);
         s->best = p;
-        s->best_arena = r->arena;
+        s->best_arena = exact;
+        s->best_quick = r->arena;
     } else {
-        explain_grid(s, p->n_ops, r->gh, r->gw, p, r->arena, 0);
+        explain_grid(s, p->n_ops, r->gh, r->gw, p, exact != (size_t)-1 ? exact : r->arena, 0);
         te_patch_plan_free(p);
     }
     return within ? 1 : estimated ? -1 : 0;
@@ -561,9 +651,10 @@ static void try_stage(search *s, stage *st)
     int gh[TE_PATCH_MAX_GRID], gw[TE_PATCH_MAX_GRID];
     int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
     te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
-    st->st = w ? staged_storage(s->g, s->low, w) : NULL;
+    if (w)
+        staged_new(&st->sd, s->g, s->low, w);
     te_patch_walk_free(w);
-    for (i = 0; i < nh && limit > 0 && st->st; i++) {
+    for (i = 0; i < nh && limit > 0 && st->sd.n; i++) {
         const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
         int row_limit = limit - one;
         if (s->fit)
@@ -572,8 +663,7 @@ static void try_stage(search *s, stage *st)
             search_row(s, st, gh[i], gw + one, &row_limit);
         limit = row_limit + one;
     }
-    te_storage_free(st->st);
-    st->st = NULL;
+    staged_free(&st->sd);
 }
 
 /* Orders stages by floor (the most promising first), then length. */
@@ -619,11 +709,10 @@ static int find_stages(search *s, int n_live, stage **out)
         sv[n].overlay_in = te_patch_overlay_input(w, s->g);
         sv[n].n_cuts = w->n_cuts;
         memcpy(sv[n].cuts, w->cuts, sizeof sv[n].cuts);
-        sv[n].st = staged_storage(s->g, s->low, w); /* kept while the stage is tried */
+        staged_new(&sv[n].sd, s->g, s->low, w); /* kept while the stage is tried */
         te_patch_walk_free(w);
         sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
-        te_storage_free(sv[n].st);
-        sv[n].st = NULL;
+        staged_free(&sv[n].sd);
         n++;
     }
     if (refused_from)
@@ -639,11 +728,15 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
                                   size_t *arena)
 {
     te_patch_walk *w = te_patch_walk_new(s->g, p->n_ops, 1, 1);
-    te_storage *st = w ? staged_storage(s->g, s->low, w) : NULL;
-    te_patch_plan *q = st ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
+    staged sd;
+    te_patch_plan *q;
+    memset(&sd, 0, sizeof sd);
+    if (w)
+        staged_new(&sd, s->g, s->low, w);
+    q = sd.n ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
     te_patch_walk_free(w);
-    *arena = q ? estimate_arena(s->g, s->low, st, q) : (size_t)-1;
-    te_storage_free(st);
+    *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+    staged_free(&sd);
     if (q && (*arena >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
               q->code_bytes > s->flash || extra_of(q) > s->budget || q->stack_bytes > s->stack)) {
         te_patch_plan_free(q);
@@ -720,7 +813,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     s.g = g;
     s.low = low;
     s.po = po;
-    s.baseline = s.best_arena = baseline;
+    s.baseline = s.best_arena = s.best_quick = baseline;
     s.fit = fit;
     s.model = model_instructions(g, low, te_cost_model_name(g->target));
     s.budget = po->max_recompute * s.model;
@@ -735,9 +828,9 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         if (st->floor >= baseline)
             explain(po, "first %d operators: peak not lower with any grid (arena at least %zu, "
                         "%zu layer by layer)", st->k, st->floor, baseline);
-        else if (!may_win(st->floor, s.best_arena, fit))
+        else if (!may_win(st->floor, s.best_quick, fit))
             explain(po, "first %d operators: no grid below the best plan so far (arena at "
-                        "least %zu, best %zu)", st->k, st->floor, s.best_arena);
+                        "least %zu, best %zu)", st->k, st->floor, s.best_quick);
         else
             try_stage(&s, st);
     }

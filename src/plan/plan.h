@@ -119,6 +119,10 @@ te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *
 struct te_patch_plan;
 te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
                              const struct te_patch_plan *stage, te_diag *d);
+/* The same with the placement te_plan_build makes (its local search too):
+ * the arena the compile of that stage reaches. */
+te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
+                                   const struct te_patch_plan *stage, te_diag *d);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets

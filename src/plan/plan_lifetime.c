@@ -339,6 +339,12 @@ te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
     return build(g, low, stage, 1, d);
 }
 
+te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
+                                   const te_patch_plan *stage, te_diag *d)
+{
+    return build(g, low, stage, 0, d);
+}
+
 void te_plan_free(te_plan *p)
 {
     if (!p)
