@@ -320,14 +320,8 @@ static void add_micro(te_plan *mp, size_t bytes, int first, int last)
  * runs in place), op i's crops and its scratch in place. */
 typedef struct {
     int *slot, (*crop)[TE_PATCH_MAX_IN], *scratch;
+    int *last; /* the micro step after which op i's output is read no more */
 } micro_ids;
-
-/* The micro steps after which op i's output is read no more. */
-static int slot_last(const te_patch_walk *w, const te_graph *g, int i)
-{
-    int j = last_reader(w, g, g->ops[w->ops[i]].out[0]);
-    return 2 * (j > i ? j : i) + 1;
-}
 
 /* The buffers of one patch at micro steps 2i (crops for op i) and 2i+1 (op
  * i itself), with the in-place links of w->inplace_in, placed into mp. */
@@ -338,7 +332,7 @@ static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, 
     mp->n_steps = 2 * w->n_ops;
     for (i = 0; i < w->n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
-        int o = op->out[0], last = slot_last(w, g, i);
+        int o = op->out[0], last = id->last[i];
         if (w->inplace_in[i] >= 0) { /* the input's buffer, for as long as either lives */
             te_buffer *b = &mp->buffers[id->slot[i] = id->slot[w->produced_by[op->in[w->inplace_in[i]]]]];
             size_t bytes = (w->slot_bytes[o] + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
@@ -363,9 +357,10 @@ static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, 
 }
 
 /* Places the working memory of one patch (place_micro), keeping each
- * in-place link te_patch_measure found only where it lowers the peak (a
- * link can cost: the merged buffer keeps the larger size for both lives,
- * and the kernel in place may take scratch).  Fills w->inplace_in,
+ * in-place link te_patch_measure found that can cost (an output smaller
+ * than its input: the merged buffer keeps the larger size for both lives;
+ * scratch for the kernel in place; a link only tried) only where it lowers
+ * the peak, the others (same size, no scratch) always.  Fills w->inplace_in,
  * slot_off, crop_off and scratch_off; returns the bytes. */
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
 {
@@ -378,20 +373,29 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
     id.slot = calloc((size_t)w->n_ops + 1, sizeof *id.slot);
     id.scratch = calloc((size_t)w->n_ops + 1, sizeof *id.scratch);
     id.crop = calloc((size_t)w->n_ops + 1, sizeof *id.crop);
-    if (!mp.buffers || !id.slot || !id.scratch || !id.crop) {
+    id.last = calloc((size_t)w->n_ops + 1, sizeof *id.last);
+    if (!mp.buffers || !id.slot || !id.scratch || !id.crop || !id.last) {
         free(mp.buffers);
         free(id.slot);
         free(id.scratch);
         free(id.crop);
+        free(id.last);
         return (size_t)-1;
     }
-    for (i = 0; i < w->n_ops; i++)
+    for (i = 0; i < w->n_ops; i++) {
+        int j = last_reader(w, g, g->ops[w->ops[i]].out[0]);
+        id.last[i] = 2 * (j > i ? j : i) + 1;
         w->inplace_in[i] = w->inplace_can[i];
+    }
+    mp.quick = 1; /* the links are chosen on the quick placement, */
     place_micro(w, g, &mp, &id);
     best = mp.arena_bytes;
     for (i = 0; i < w->n_ops; i++) {
-        if (w->inplace_in[i] < 0)
-            continue;
+        const te_op *op = &g->ops[w->ops[i]];
+        if (w->inplace_in[i] < 0 ||
+            (!w->inplace_trial[i] && !w->inplace_scratch[i] &&
+             w->slot_bytes[op->out[0]] >= w->slot_bytes[op->in[w->inplace_in[i]]]))
+            continue; /* same size, no scratch: nothing to lose */
         w->inplace_in[i] = -1;
         place_micro(w, g, &mp, &id);
         if (mp.arena_bytes <= best)
@@ -399,6 +403,7 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
         else
             w->inplace_in[i] = w->inplace_can[i];
     }
+    mp.quick = 0; /* the slots placed by the full one */
     place_micro(w, g, &mp, &id);
     for (i = 0; i < w->n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
@@ -413,6 +418,7 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
     free(id.slot);
     free(id.scratch);
     free(id.crop);
+    free(id.last);
     return best;
 }
 

@@ -528,6 +528,13 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     return r;
 }
 
+/* What the thrift rule minimises: TE_PATCH_FLASH_PER_BYTE bytes of the
+ * patches' code are worth one byte of SRAM (p NULL: layer by layer). */
+static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
+{
+    return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
+}
+
 /* Estimates the plan of a PROBE_OK probe (unless its arena can no longer
  * win) and keeps it in s->best when it is better (else frees it).  Returns
  * 1 when it is estimated within the limits on code and extra
@@ -745,18 +752,60 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
     return q;
 }
 
-/* What the thrift rule minimises: TE_PATCH_FLASH_PER_BYTE bytes of the
- * patches' code are worth one byte of SRAM (p NULL: layer by layer). */
-static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
+
+/* Into *best (arena *best_arena; freed when replaced unless it is top),
+ * the grid of stage st that costs less by the thrift rule, if one does:
+ * the grids whose arena with no scratch (st->floor) and clones' calls
+ * (te_patch_code_floor) cost less than *best are analysed, then those
+ * whose arena does are estimated. */
+static void thrift_stage(search *s, stage *st, const te_patch_plan *top, te_patch_plan **best,
+                         size_t *best_arena)
 {
-    return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
+    const int64_t floor_cost = (int64_t)st->floor * TE_PATCH_FLASH_PER_BYTE;
+    te_patch_walk *w;
+    if (floor_cost >= thrift_cost(*best, *best_arena) || st->floor >= s->baseline)
+        return;
+    w = te_patch_walk_new(s->g, st->k, 1, 1);
+    if (w)
+        staged_new(&st->sd, s->g, s->low, w);
+    te_patch_walk_free(w);
+    nh = axis_grids(st->h, ah);
+    nw = axis_grids(st->w, aw);
+    for (i = 0; i < nh && st->sd.n; i++)
+        for (j = 0; j < nw; j++) {
+            const int64_t calls = (int64_t)st->k * ah[i] * aw[j] * s->call_bytes;
+            size_t arena;
+            te_patch_plan *q;
+            if (ah[i] * aw[j] < 2 || floor_cost + calls >= thrift_cost(*best, *best_arena))
+                continue;
+            q = te_patch_analyse(s->g, st->k, ah[i], aw[j], NULL);
+            arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
+            if (q && arena < s->baseline &&
+                (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
+                    thrift_cost(*best, *best_arena) &&
+                te_patch_estimate(s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
+                extra_of(q) <= s->budget && q->stack_bytes <= s->stack &&
+                thrift_cost(q, arena) < thrift_cost(*best, *best_arena)) {
+                if (*best != top)
+                    te_patch_plan_free(*best);
+                *best = q;
+                *best_arena = arena;
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+    staged_free(&st->sd);
 }
 
-/* The thrift rule (no SRAM limit): of the plan with the smallest arena and
- * the coarser grids of its stage (no more cells along either side), the
- * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
- * code to a byte of SRAM; layer by layer if that costs less still. */
-static void thrift(search *s)
+/* The thrift rule (no SRAM limit): of the plan with the smallest arena,
+ * the coarser grids of its stage (no more cells along either side) and the
+ * grids of the other stages, the one whose SRAM and code cost the least,
+ * TE_PATCH_FLASH_PER_BYTE bytes of code to a byte of SRAM (the search
+ * prunes for the arena alone: another stage's coarse grid can cost less
+ * than a back-off along the smallest arena's stage); layer by layer if
+ * that costs less still. */
+static void thrift(search *s, stage *stages, int n_stages)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
     const te_patch_plan *top = s->best;
@@ -784,11 +833,15 @@ static void thrift(search *s)
                 te_patch_plan_free(q);
             }
         }
+    for (i = 0; i < n_stages; i++) /* the other stages' grids (pruned for the arena) */
+        if (stages[i].k != top->n_ops)
+            thrift_stage(s, &stages[i], top, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
-                       "bytes less code than %dx%d", best->n_ops, best->grid_h, best->grid_w,
-                best_arena, best_arena - s->best_arena,
-                (long long)(top->code_bytes - best->code_bytes), top->grid_h, top->grid_w);
+                       "bytes less code than first %d in %dx%d", best->n_ops, best->grid_h,
+                best->grid_w, best_arena, best_arena - s->best_arena,
+                (long long)(top->code_bytes - best->code_bytes), top->n_ops, top->grid_h,
+                top->grid_w);
         te_patch_plan_free(s->best);
         s->best = best;
         s->best_arena = best_arena;
@@ -834,8 +887,8 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         else
             try_stage(&s, st);
     }
+    thrift(&s, stages, n);
     free(stages);
-    thrift(&s);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,
