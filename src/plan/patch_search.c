@@ -36,6 +36,9 @@ typedef struct {
     int n;
     te_storage *st[TE_STAGED_MAX];
     te_lowered *low[TE_STAGED_MAX];
+    int pick; /* the one the stage's first exact estimate found smallest, or -1:
+               * the later ones of the stage place only it (the grid rarely
+               * changes which one wins, and each exact placement is costly) */
 } staged;
 
 static void staged_free(staged *sd)
@@ -78,17 +81,19 @@ static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
     sd->n++;
 }
 
-/* The storage decisions of stage w (above); sd->n is 0 when out of memory. */
+/* The storage decisions of stage w (above; only the first unless `all`);
+ * sd->n is 0 when out of memory. */
 static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
-                       const te_patch_walk *w)
+                       const te_patch_walk *w, int all)
 {
     te_storage *base = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
     te_storage *t;
     memset(sd, 0, sizeof *sd);
+    sd->pick = -1;
     if (!base)
         return;
     staged_add(sd, g, low, w, te_storage_copy(base));
-    if (!sd->n) {
+    if (!sd->n || !all) {
         te_storage_free(base);
         return;
     }
@@ -113,17 +118,20 @@ static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
     te_storage_free(base);
 }
 
-/* Arena of the whole model if p's stage ran patch by patch: the smallest
- * over the storage decisions sd (staged_new of that stage), placed by the
- * quick heuristics (a bound, to rank and prune grids) or, `exact`, as the
- * compile places them (to choose among the plans estimated).  The graph is
- * only read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, const staged *sd,
+/* Arena of the whole model if p's stage ran patch by patch: with the
+ * layer-by-layer plan's storage decisions (sd's first) placed by the quick
+ * heuristics (to rank and prune grids) or, `exact`, the smallest over the
+ * storage decisions sd (staged_new of that stage) placed as the compile
+ * places them (to choose among the plans estimated).  The graph is only
+ * read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *sd,
                              const te_patch_plan *p, int exact)
 {
     size_t arena = (size_t)-1;
-    int i;
-    for (i = 0; i < sd->n; i++) {
+    int i, pick = -1;
+    for (i = 0; i < (exact ? sd->n : 1); i++) {
+        if (exact && sd->pick >= 0 && i != sd->pick)
+            continue;
         te_lowered staged_low;
         te_diag d = {{0}, 0};
         te_plan *plan;
@@ -135,10 +143,14 @@ static size_t estimate_arena(const te_graph *g, const te_lowered *low, const sta
         staged_low.opts.st = sd->st[i];
         plan = exact ? te_plan_build_trial_exact(g, &staged_low, p, &d)
                      : te_plan_build_trial(g, &staged_low, p, &d);
-        if (plan && plan->arena_bytes < arena)
+        if (plan && plan->arena_bytes < arena) {
             arena = plan->arena_bytes;
+            pick = i;
+        }
         te_plan_free(plan);
     }
+    if (exact && sd->pick < 0)
+        sd->pick = pick;
     return arena;
 }
 
@@ -370,7 +382,7 @@ typedef struct {
  * patches took `scratch` bytes, its output overlaying the stage's input
  * from its first byte (patch_overlay.c; no grid's overlay starts lower):
  * a lower bound of every grid's. */
-static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size_t scratch)
+static size_t stage_arena(const search *s, stage *st, int gh, int gw, size_t scratch)
 {
     te_patch_plan p;
     memset(&p, 0, sizeof p);
@@ -471,7 +483,7 @@ typedef struct {
     int kind;         /* PROBE_FINE, PROBE_HIGH or PROBE_OK */
     te_patch_plan *p; /* PROBE_OK: the analysed plan */
     size_t arena;     /* PROBE_OK: its arena (quick placement) */
-    const staged *sd; /* its stage's storage decisions */
+    staged *sd;       /* its stage's storage decisions */
     int offered, verdict; /* search_row: offered, and what offer() said */
 } probe;
 
@@ -659,7 +671,7 @@ static void try_stage(search *s, stage *st)
     int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
     te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
     if (w)
-        staged_new(&st->sd, s->g, s->low, w);
+        staged_new(&st->sd, s->g, s->low, w, 1);
     te_patch_walk_free(w);
     for (i = 0; i < nh && limit > 0 && st->sd.n; i++) {
         const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
@@ -716,7 +728,7 @@ static int find_stages(search *s, int n_live, stage **out)
         sv[n].overlay_in = te_patch_overlay_input(w, s->g);
         sv[n].n_cuts = w->n_cuts;
         memcpy(sv[n].cuts, w->cuts, sizeof sv[n].cuts);
-        staged_new(&sv[n].sd, s->g, s->low, w); /* kept while the stage is tried */
+        staged_new(&sv[n].sd, s->g, s->low, w, 0); /* kept while the stage is tried */
         te_patch_walk_free(w);
         sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
         staged_free(&sv[n].sd);
@@ -739,7 +751,7 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
     te_patch_plan *q;
     memset(&sd, 0, sizeof sd);
     if (w)
-        staged_new(&sd, s->g, s->low, w);
+        staged_new(&sd, s->g, s->low, w, 1);
     q = sd.n ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
     te_patch_walk_free(w);
     *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
@@ -754,12 +766,13 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
 
 
 /* Into *best (arena *best_arena; freed when replaced unless it is top),
- * the grid of stage st that costs less by the thrift rule, if one does:
+ * the grid of stage st with an arena of at most `ceiling` that costs less
+ * by the thrift rule, if one does:
  * the grids whose arena with no scratch (st->floor) and clones' calls
  * (te_patch_code_floor) cost less than *best are analysed, then those
  * whose arena does are estimated. */
-static void thrift_stage(search *s, stage *st, const te_patch_plan *top, te_patch_plan **best,
-                         size_t *best_arena)
+static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t ceiling,
+                         te_patch_plan **best, size_t *best_arena)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
     const int64_t floor_cost = (int64_t)st->floor * TE_PATCH_FLASH_PER_BYTE;
@@ -768,7 +781,7 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, te_patc
         return;
     w = te_patch_walk_new(s->g, st->k, 1, 1);
     if (w)
-        staged_new(&st->sd, s->g, s->low, w);
+        staged_new(&st->sd, s->g, s->low, w, 1);
     te_patch_walk_free(w);
     nh = axis_grids(st->h, ah);
     nw = axis_grids(st->w, aw);
@@ -781,7 +794,7 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, te_patc
                 continue;
             q = te_patch_analyse(s->g, st->k, ah[i], aw[j], NULL);
             arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
-            if (q && arena < s->baseline &&
+            if (q && arena < s->baseline && arena <= ceiling &&
                 (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
                     thrift_cost(*best, *best_arena) &&
                 te_patch_estimate(s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
@@ -798,19 +811,20 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, te_patc
     staged_free(&st->sd);
 }
 
-/* The thrift rule (no SRAM limit): of the plan with the smallest arena,
- * the coarser grids of its stage (no more cells along either side) and the
- * grids of the other stages, the one whose SRAM and code cost the least,
- * TE_PATCH_FLASH_PER_BYTE bytes of code to a byte of SRAM (the search
- * prunes for the arena alone: another stage's coarse grid can cost less
- * than a back-off along the smallest arena's stage); layer by layer if
- * that costs less still. */
+/* The thrift rule (no SRAM limit): of the plan with the smallest arena and
+ * the coarser grids of its stage (no more cells along either side), the
+ * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
+ * code to a byte of SRAM; then, at no more arena than that one, a grid of
+ * another stage that costs less still (the search prunes for the arena
+ * alone: backing off along the smallest arena's stage can land above a
+ * coarser plan of a shorter stage); layer by layer if that costs less
+ * still. */
 static void thrift(search *s, stage *stages, int n_stages)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
     const te_patch_plan *top = s->best;
     te_patch_plan *best;
-    size_t best_arena;
+    size_t best_arena, ceiling;
     if (!top || s->fit)
         return;
     nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
@@ -833,9 +847,10 @@ static void thrift(search *s, stage *stages, int n_stages)
                 te_patch_plan_free(q);
             }
         }
+    ceiling = best_arena;
     for (i = 0; i < n_stages; i++) /* the other stages' grids (pruned for the arena) */
-        if (stages[i].k != top->n_ops)
-            thrift_stage(s, &stages[i], top, &best, &best_arena);
+        if (stages[i].k != top->n_ops && stages[i].floor <= ceiling)
+            thrift_stage(s, &stages[i], top, ceiling, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
                        "bytes less code than first %d in %dx%d", best->n_ops, best->grid_h,
