@@ -766,8 +766,10 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
 
 
 /* Into *best (arena *best_arena; freed when replaced unless it is top),
- * the grid of stage st with an arena of at most `ceiling` that costs less
- * by the thrift rule, if one does:
+ * the grid of stage st with an arena below `ceiling` that costs less by
+ * the thrift rule, if one does (below: the compile lowers stages' arenas
+ * a little further than the estimate, not all alike, so an equal estimate
+ * is no reason to change stage):
  * the grids whose arena with no scratch (st->floor) and clones' calls
  * (te_patch_code_floor) cost less than *best are analysed, then those
  * whose arena does are estimated. */
@@ -794,7 +796,7 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
                 continue;
             q = te_patch_analyse(s->g, st->k, ah[i], aw[j], NULL);
             arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
-            if (q && arena < s->baseline && arena <= ceiling &&
+            if (q && arena < s->baseline && arena < ceiling &&
                 (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
                     thrift_cost(*best, *best_arena) &&
                 te_patch_estimate(s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
@@ -814,7 +816,7 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
 /* The thrift rule (no SRAM limit): of the plan with the smallest arena and
  * the coarser grids of its stage (no more cells along either side), the
  * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
- * code to a byte of SRAM; then, at no more arena than that one, a grid of
+ * code to a byte of SRAM; then, at a lower arena than that one, a grid of
  * another stage that costs less still (the search prunes for the arena
  * alone: backing off along the smallest arena's stage can land above a
  * coarser plan of a shorter stage); layer by layer if that costs less
@@ -849,7 +851,7 @@ static void thrift(search *s, stage *stages, int n_stages)
         }
     ceiling = best_arena;
     for (i = 0; i < n_stages; i++) /* the other stages' grids (pruned for the arena) */
-        if (stages[i].k != top->n_ops && stages[i].floor <= ceiling)
+        if (stages[i].k != top->n_ops && stages[i].floor < ceiling)
             thrift_stage(s, &stages[i], top, ceiling, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
