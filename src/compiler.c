@@ -53,36 +53,6 @@ static int plan_candidate(const te_graph *g, te_storage *st, const te_lower_opts
     return 0;
 }
 
-/* A copy of st without its in-place links, or NULL. */
-static te_storage *without_inplace(const te_storage *st)
-{
-    te_storage *s = te_storage_copy(st);
-    int t;
-    for (t = 0; s && t < s->n_tensors; t++)
-        if (te_storage_inplace(s, t))
-            te_storage_unlink(s, t);
-    return s;
-}
-
-/* A copy of st without the in-place links of outputs smaller than the
- * input they overwrite (a strided pool or depthwise convolution), whose
- * merged buffer keeps the input's size for the output's whole life; NULL
- * when st has none or out of memory. */
-static te_storage *without_shrinking(const te_graph *g, const te_storage *st)
-{
-    te_storage *s = NULL;
-    int t;
-    for (t = 0; t < g->n_tensors; t++) {
-        int to = te_storage_inplace(st, t) ? te_storage_alias_of(st, t) : -1;
-        if (to < 0 || te_tensor_bytes(&g->tensors[t]) >= te_tensor_bytes(&g->tensors[to]))
-            continue;
-        if (!s && !(s = te_storage_copy(st)))
-            return NULL;
-        te_storage_unlink(s, t);
-    }
-    return s;
-}
-
 /* Into c (empty or a plan), the plan of storage decisions alt (taken over;
  * NULL: none) when it is the smaller; prev as for plan_candidate. */
 static void keep_smaller(const te_graph *g, te_storage *alt, const te_lower_opts *o,
@@ -124,8 +94,8 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
         return 0;
     }
     memset(&alt, 0, sizeof alt);
-    keep_smaller(g, without_inplace(st), o, with.low, &alt);
-    keep_smaller(g, without_shrinking(g, st), o, with.low, &alt);
+    keep_smaller(g, te_inplace_without(g, st), o, with.low, &alt);
+    keep_smaller(g, te_inplace_without_shrinking(g, st), o, with.low, &alt);
     keep_smaller(g, te_lowered_without_bands(with.low, g, st), o, with.low, &alt);
     if (alt.plan && alt.plan->arena_bytes < with.plan->arena_bytes) {
         alt.plan->bound_no_inplace = with.plan->bound_no_inplace;
@@ -134,7 +104,7 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
         return 0;
     }
     candidate_free(&alt);
-    redo = without_inplace(st);
+    redo = te_inplace_without(g, st);
     if (redo && trial)
         te_pass_inplace_trial(g, redo);
     else if (redo)
@@ -156,7 +126,7 @@ static int plan_inplace(const te_graph *g, const te_storage *st, int trial,
 static int plan_best(const te_graph *g, const te_storage *st, const te_lower_opts *o,
                      const te_lowered *prev, candidate *best, te_diag *d)
 {
-    te_storage *base = te_storage_copy(st), *tried = without_inplace(st);
+    te_storage *base = te_storage_copy(st), *tried = te_inplace_without(g, st);
     candidate alt;
     int rc = -1;
     if (!base || !tried) {
@@ -394,6 +364,24 @@ static int check_patch_flash(const te_graph *g, const te_patch_opts *po, const t
                    (long long)te_flash_limit(g), (long long)te_flash_base_estimate(g));
 }
 
+/* 0 when every clone of dg's patches takes at most the scratch the micro
+ * plan gave it (te_patch_step.scratch_bytes), else -1 with d set. */
+static int check_clone_scratch(const te_graph *dg, const te_lowered *low, te_diag *d)
+{
+    const te_patch_plan *p = dg->patch;
+    int i;
+    for (i = 0; i < p->n_steps; i++) {
+        const te_patch_step *s = &p->steps[i];
+        const te_lowering *l =
+            s->kind == TE_PSTEP_OP ? te_lowered_find(low, dg, &p->clones[s->clone]) : NULL;
+        if (l && (l->scratch_bytes > s->scratch_bytes || l->inplace_input != s->inplace_input))
+            return te_op_fail(d, &p->clones[s->clone], "its patch clone takes %zu bytes of "
+                              "scratch, planned %zu (internal error)", l->scratch_bytes,
+                              s->scratch_bytes);
+    }
+    return 0;
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`): m->g becomes a graph derived from
@@ -440,6 +428,10 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
     st = te_patch_storage(dg, m->st);
     rc = st ? plan_graph(dg, st, &lo, &c, d) : te_fail(d, "out of memory");
     te_storage_free(st);
+    if (rc == 0 && check_clone_scratch(dg, c.low, d) < 0) {
+        candidate_free(&c);
+        rc = -1;
+    }
     if (rc < 0) {
         te_graph_free(dg);
         return -1;

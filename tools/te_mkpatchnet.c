@@ -14,6 +14,9 @@
  *               not), so they cannot fold into one
  *   side_branch an early side branch ending in a RESHAPE (a second model
  *               output) written before the main chain
+ *   inplace_chain  depthwise / 1x1 / ADD residual blocks, a strided depthwise,
+ *               a narrowing 1x1 and a max pool: every operator of the stage
+ *               can run in place on its patch
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -660,6 +663,19 @@ static act side_branch_stage(net *n, act x)
     return head(n, conv(n, x, 32, 3, 2, 1, 0));
 }
 
+/* Residual separable blocks (3x3 depthwise, 1x1 at the same width, ADD),
+ * a strided depthwise, a narrowing 1x1 and a max pool. */
+static act inplace_chain_stage(net *n, act x)
+{
+    int i;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    for (i = 0; i < 2; i++)
+        x = add2(n, x, conv(n, conv(n, x, 0, 3, 1, 1, 1), 16, 1, 1, 1, 0));
+    x = conv(n, conv(n, x, 0, 3, 2, 1, 1), 12, 1, 1, 1, 0);
+    x = pool(n, x, TE_OP_MAX_POOL_2D, 2, 2, 0);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
 static act neck_stage(net *n, act x) { return head(n, neck(n, x, 0)); }
 static act neck_bilinear_stage(net *n, act x) { return head(n, neck(n, x, 1)); }
 static act stem_stage(net *n, act x) { return head(n, stem(n, x)); }
@@ -688,6 +704,7 @@ static const struct kind {
     {"neck_bilinear", 96, TFLB_INT8, neck_bilinear_stage, 0},
     {"pad_conv", 80, TFLB_INT8, pad_conv_stage, 0},
     {"side_branch", 80, TFLB_INT8, side_branch_stage, 0},
+    {"inplace_chain", 96, TFLB_INT8, inplace_chain_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},

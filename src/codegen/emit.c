@@ -318,16 +318,19 @@ const te_storage *te_emit_storage(const te_emit *e) { return e->plan ? e->plan->
 te_name te_emit_scratch(te_emit *e, const char *ctype)
 {
     te_name n;
-    /* scratch is per position in the ops array (clones of a patch have none) */
+    /* scratch is per position in the ops array; a clone of a patch has its
+     * own in the stage scratch (te_patch_step.scratch_off) */
     const te_op *op = e->cur_op;
     int own = op && op >= e->g->ops && op < e->g->ops + e->g->n_ops;
-    size_t off = own ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops)) : 0;
+    size_t off = own ? te_plan_scratch_offset(e->plan, (int)(op - e->g->ops))
+                     : te_plan_clone_scratch_offset(e->plan, e->g, op);
     char *c, addr[160];
     /* #define NAME_OP3_SCRATCH ((int8_t *)(NAME_arena.bytes + 1024)) */
     n = te_emit_symbol(e, te_emit_op_base(e, "scratch").s);
     for (c = n.s; *c; c++)
         *c = (char)toupper((unsigned char)*c);
-    arena_address(e, own ? te_plan_scratch_region(e->plan, (int)(op - e->g->ops)) : 0, off,
+    arena_address(e, own ? te_plan_scratch_region(e->plan, (int)(op - e->g->ops))
+                         : te_plan_clone_scratch_region(e->plan), off,
                   addr, sizeof addr);
     te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s))\n", n.s, ctype, via_void(ctype), addr);
     return n;

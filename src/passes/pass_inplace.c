@@ -4,8 +4,10 @@
  * The output is then linked to the input in the candidate's storage
  * (TE_STORE_INPLACE) and the planner gives both one buffer.  A link that
  * can cost more than it saves (te_op_def.inplace_on_trial) is made by
- * te_pass_inplace_trial only, for the compiler to plan both ways.  The
- * graph is only read. */
+ * te_pass_inplace_trial only, for the compiler to plan both ways.  Inside
+ * a patch stage the micro plan decides (te_patch_step.inplace_input): those
+ * links are made as it says, whatever the candidate.  The graph is only
+ * read. */
 #include "../ops/ops.h"
 #include "../plan/patch.h"
 #include "passes.h"
@@ -43,9 +45,21 @@ static int used_after(const te_graph *g, const te_storage *s, int root, int at)
     return 0;
 }
 
+void te_pass_inplace_clones(const te_graph *g, te_storage *s)
+{
+    int i;
+    for (i = 0; g->patch && i < g->patch->n_steps; i++) {
+        const te_patch_step *st = &g->patch->steps[i];
+        const te_op *c = st->kind == TE_PSTEP_OP ? &g->patch->clones[st->clone] : NULL;
+        if (c && st->inplace_input >= 0)
+            te_storage_link(s, c->out[0], TE_STORE_INPLACE, c->in[st->inplace_input], 0);
+    }
+}
+
 static void link_inplace(const te_graph *g, te_storage *s, int trial)
 {
     int i;
+    te_pass_inplace_clones(g, s);
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
         const te_op_def *def = te_op_find(op->opcode);
@@ -83,4 +97,36 @@ void te_pass_inplace_untry(const te_graph *g, te_storage *s)
             te_storage_inplace(s, op->out[0]))
             te_storage_unlink(s, op->out[0]);
     }
+}
+
+/* A copy of st without its in-place links, or NULL.  The links of a patch
+ * stage's clones (region tensors: the micro plan placed them) stay. */
+te_storage *te_inplace_without(const te_graph *g, const te_storage *st)
+{
+    te_storage *s = te_storage_copy(st);
+    int t;
+    for (t = 0; s && t < s->n_tensors; t++)
+        if (te_storage_inplace(s, t) && g->tensors[t].patch_role != 2)
+            te_storage_unlink(s, t);
+    return s;
+}
+
+/* A copy of st without the in-place links of outputs smaller than the
+ * input they overwrite (a strided pool or depthwise convolution), whose
+ * merged buffer keeps the input's size for the output's whole life; NULL
+ * when st has none or out of memory. */
+te_storage *te_inplace_without_shrinking(const te_graph *g, const te_storage *st)
+{
+    te_storage *s = NULL;
+    int t;
+    for (t = 0; t < g->n_tensors; t++) {
+        int to = te_storage_inplace(st, t) ? te_storage_alias_of(st, t) : -1;
+        if (to < 0 || te_tensor_bytes(&g->tensors[t]) >= te_tensor_bytes(&g->tensors[to]) ||
+            g->tensors[t].patch_role == 2)
+            continue;
+        if (!s && !(s = te_storage_copy(st)))
+            return NULL;
+        te_storage_unlink(s, t);
+    }
+    return s;
 }

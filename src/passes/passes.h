@@ -43,6 +43,16 @@ void te_pass_concat_slices(const te_graph *g, te_storage *s);
 /* Links the output of each operator that may write it over an input dying
  * there (te_op_def.inplace_input) to that input (TE_STORE_INPLACE in s);
  * not those whose link is only tried (te_op_def.inplace_on_trial). */
+/* A copy of st without its in-place links (te_inplace_without), or without
+ * those of outputs smaller than the input they overwrite (a strided pool or
+ * depthwise convolution, whose merged buffer keeps the input's size for the
+ * output's life; te_inplace_without_shrinking: NULL when st has none); the
+ * links of a patch stage's clones stay.  NULL when out of memory. */
+te_storage *te_inplace_without(const te_graph *g, const te_storage *st);
+te_storage *te_inplace_without_shrinking(const te_graph *g, const te_storage *st);
+/* The in-place links of a patch stage's clones (te_patch_step.inplace_input,
+ * the micro plan's: every candidate has them), into s. */
+void te_pass_inplace_clones(const te_graph *g, te_storage *s);
 void te_pass_inplace(const te_graph *g, te_storage *s);
 
 /* The same with the links only tried too. */

@@ -34,6 +34,12 @@ typedef struct {
     int src, dst;
     int src_y, src_x, dst_y, dst_x, h, w;
     int src_ay, src_ax, dst_ay, dst_ax;
+    /* OP: the input the clone overwrites in place (its output's region
+     * tensor shares that input's slot; te_patch_storage links them), or
+     * -1; the scratch the micro plan gives it (bytes, offset in the stage
+     * scratch), 0 bytes: none */
+    int inplace_input;
+    size_t scratch_off, scratch_bytes;
 } te_patch_step;
 
 #define TE_PSTEP_COPY_IN 0
@@ -153,7 +159,9 @@ int te_patch_estimate(const te_graph *g, const struct te_lowered *low, te_patch_
 
 /* The storage decisions `before` (of dg's base; NULL: none) on dg, a
  * derived graph with a patch stage: the stage's tensors (patch roles, its
- * output) and the new region tensors on their own. */
+ * output) and the new region tensors on their own, but the output of each
+ * clone the micro plan runs in place (te_patch_step.inplace_input), linked
+ * to that input. */
 struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage *before);
 
 /* The grids the search tries: H x W cells over the cut tensor, H and W

@@ -216,6 +216,36 @@ static int cut_owned(te_patch_walk *w, const te_graph *g)
     return 0;
 }
 
+/* Stage op i's clone for the current patch in place (te_patch_inplace_probe):
+ * the input every patch's clone may overwrite so far (w->inplace_can) and
+ * the largest scratch in place. */
+static void probe_inplace(te_patch_walk *w, const te_graph *g, int i)
+{
+    const te_op_def *def = te_op_find(g->ops[w->ops[i]].opcode);
+    size_t scratch;
+    int k;
+    if (w->inplace_can[i] == -1)
+        return;
+    k = te_patch_inplace_probe(w, g, i, &scratch);
+    if (w->inplace_can[i] != -2 && w->inplace_can[i] != k)
+        k = -1;
+    w->inplace_can[i] = k;
+    w->inplace_trial[i] = def && def->inplace_on_trial;
+    if (scratch > w->inplace_scratch[i])
+        w->inplace_scratch[i] = scratch;
+}
+
+/* The last stage op (position) reading tensor t. */
+static int last_reader(const te_patch_walk *w, const te_graph *g, int t)
+{
+    int j, k, last = -1;
+    for (j = 0; j < w->n_ops; j++)
+        for (k = 0; k < g->ops[w->ops[j]].n_in; k++)
+            if (g->ops[w->ops[j]].in[k] == t)
+                last = j;
+    return last;
+}
+
 /* Slot sizes (max over patches) and patched MACs, one patch at a time;
  * the parts of the cut tensors each patch writes. */
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
@@ -228,6 +258,10 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
             w->own_x[c] = calloc(2 * (size_t)w->grid_w, sizeof(int));
         if (!w->own_y[c] || !w->own_x[c])
             return -1;
+    }
+    for (i = 0; i < w->n_ops; i++) {
+        w->inplace_can[i] = -2;
+        w->inplace_scratch[i] = 0;
     }
     for (gy = 0; gy < w->grid_h; gy++)
         for (gx = 0; gx < w->grid_w; gx++) {
@@ -247,6 +281,7 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
                 p->patched_macs += te_op_macs_of(g, op) * part / (area ? area : 1);
                 if (b > w->slot_bytes[o])
                     w->slot_bytes[o] = b;
+                probe_inplace(w, g, i);
                 for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
                     te_patch_need need;
                     int t = op->in[k];
@@ -264,6 +299,9 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
                 }
             }
         }
+    for (i = 0; i < w->n_ops; i++)
+        if (w->inplace_can[i] < 0 || last_reader(w, g, g->ops[w->ops[i]].in[w->inplace_can[i]]) != i)
+            w->inplace_can[i] = -1;
     return cut_owned(w, g);
 }
 
@@ -278,39 +316,110 @@ static void add_micro(te_plan *mp, size_t bytes, int first, int last)
     b->op = -1;
 }
 
-/* Places the slots of one patch: micro steps 2i (crops for op i) and 2i+1
- * (op i itself). Fills w->slot_off / w->crop_off; returns the bytes. */
+/* Buffer ids: the slot of op i's output (shared with its input's when op i
+ * runs in place), op i's crops and its scratch in place. */
+typedef struct {
+    int *slot, (*crop)[TE_PATCH_MAX_IN], *scratch;
+    int *last; /* the micro step after which op i's output is read no more */
+} micro_ids;
+
+/* The buffers of one patch at micro steps 2i (crops for op i) and 2i+1 (op
+ * i itself), with the in-place links of w->inplace_in, placed into mp. */
+static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, micro_ids *id)
+{
+    int i, k;
+    mp->n_buffers = 0;
+    mp->n_steps = 2 * w->n_ops;
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        int o = op->out[0], last = id->last[i];
+        if (w->inplace_in[i] >= 0) { /* the input's buffer, for as long as either lives */
+            te_buffer *b = &mp->buffers[id->slot[i] = id->slot[w->produced_by[op->in[w->inplace_in[i]]]]];
+            size_t bytes = (w->slot_bytes[o] + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
+            b->last = last > b->last ? last : b->last;
+            b->bytes = bytes > b->bytes ? bytes : b->bytes;
+        } else {
+            id->slot[i] = mp->n_buffers;
+            add_micro(mp, w->slot_bytes[o], 2 * i + 1, last);
+        }
+        for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
+            id->crop[i][k] = mp->n_buffers;
+            if (w->crop_bytes[i][k])
+                add_micro(mp, w->crop_bytes[i][k], 2 * i, 2 * i + 1);
+        }
+        id->scratch[i] = -1;
+        if (w->inplace_in[i] >= 0 && w->inplace_scratch[i]) {
+            id->scratch[i] = mp->n_buffers;
+            add_micro(mp, w->inplace_scratch[i], 2 * i + 1, 2 * i + 1);
+        }
+    }
+    te_plan_place(mp);
+}
+
+/* Places the working memory of one patch (place_micro), keeping each
+ * in-place link te_patch_measure found that can cost (an output smaller
+ * than its input: the merged buffer keeps the larger size for both lives;
+ * scratch for the kernel in place; a link only tried) only where it lowers
+ * the peak, the others (same size, no scratch) always.  Fills w->inplace_in,
+ * slot_off, crop_off and scratch_off; returns the bytes. */
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
 {
     te_plan mp;
-    int i, k, j, n = 0;
+    micro_ids id;
+    size_t best;
+    int i, k;
     memset(&mp, 0, sizeof mp);
-    mp.n_steps = 2 * w->n_ops;
-    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 1) + 1, sizeof *mp.buffers);
-    if (!mp.buffers)
+    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 2) + 1, sizeof *mp.buffers);
+    id.slot = calloc((size_t)w->n_ops + 1, sizeof *id.slot);
+    id.scratch = calloc((size_t)w->n_ops + 1, sizeof *id.scratch);
+    id.crop = calloc((size_t)w->n_ops + 1, sizeof *id.crop);
+    id.last = calloc((size_t)w->n_ops + 1, sizeof *id.last);
+    if (!mp.buffers || !id.slot || !id.scratch || !id.crop || !id.last) {
+        free(mp.buffers);
+        free(id.slot);
+        free(id.scratch);
+        free(id.crop);
+        free(id.last);
         return (size_t)-1;
+    }
+    for (i = 0; i < w->n_ops; i++) {
+        int j = last_reader(w, g, g->ops[w->ops[i]].out[0]);
+        id.last[i] = 2 * (j > i ? j : i) + 1;
+        w->inplace_in[i] = w->inplace_can[i];
+    }
+    mp.quick = 1; /* the links are chosen on the quick placement, */
+    place_micro(w, g, &mp, &id);
+    best = mp.arena_bytes;
     for (i = 0; i < w->n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
-        int o = op->out[0], last = 2 * i + 1;
-        for (j = i + 1; j < w->n_ops; j++)
-            for (k = 0; k < g->ops[w->ops[j]].n_in; k++)
-                if (g->ops[w->ops[j]].in[k] == o)
-                    last = 2 * j + 1;
-        add_micro(&mp, w->slot_bytes[o], 2 * i + 1, last);
-        for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++)
-            if (w->crop_bytes[i][k])
-                add_micro(&mp, w->crop_bytes[i][k], 2 * i, 2 * i + 1);
+        if (w->inplace_in[i] < 0 ||
+            (!w->inplace_trial[i] && !w->inplace_scratch[i] &&
+             w->slot_bytes[op->out[0]] >= w->slot_bytes[op->in[w->inplace_in[i]]]))
+            continue; /* same size, no scratch: nothing to lose */
+        w->inplace_in[i] = -1;
+        place_micro(w, g, &mp, &id);
+        if (mp.arena_bytes <= best)
+            best = mp.arena_bytes; /* the link saves nothing: run it apart */
+        else
+            w->inplace_in[i] = w->inplace_can[i];
     }
-    te_plan_place(&mp);
+    mp.quick = 0; /* the slots placed by the full one */
+    place_micro(w, g, &mp, &id);
     for (i = 0; i < w->n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
-        w->slot_off[op->out[0]] = mp.buffers[n++].offset;
+        w->slot_off[op->out[0]] = mp.buffers[id.slot[i]].offset;
         for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++)
             if (w->crop_bytes[i][k])
-                w->crop_off[i][k] = mp.buffers[n++].offset;
+                w->crop_off[i][k] = mp.buffers[id.crop[i][k]].offset;
+        w->scratch_off[i] = id.scratch[i] >= 0 ? mp.buffers[id.scratch[i]].offset : 0;
     }
+    best = mp.arena_bytes;
     free(mp.buffers);
-    return mp.arena_bytes;
+    free(id.slot);
+    free(id.scratch);
+    free(id.crop);
+    free(id.last);
+    return best;
 }
 
 te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w)
@@ -347,6 +456,18 @@ te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, i
     w->ops = calloc((size_t)n_ops + 1, sizeof(int));
     w->crop_bytes = calloc((size_t)n_ops + 1, sizeof *w->crop_bytes);
     w->crop_off = calloc((size_t)n_ops + 1, sizeof *w->crop_off);
+    w->inplace_can = calloc((size_t)n_ops + 1, sizeof(int));
+    w->inplace_trial = calloc((size_t)n_ops + 1, sizeof(int));
+    w->inplace_in = calloc((size_t)n_ops + 1, sizeof(int));
+    w->inplace_scratch = calloc((size_t)n_ops + 1, sizeof(size_t));
+    w->scratch_off = calloc((size_t)n_ops + 1, sizeof(size_t));
+    if (!w->inplace_can || !w->inplace_trial || !w->inplace_in || !w->inplace_scratch ||
+        !w->scratch_off) {
+        te_patch_walk_free(w);
+        return NULL;
+    }
+    for (t = 0; t < n_ops; t++)
+        w->inplace_can[t] = w->inplace_in[t] = -1;
     if (!w->region || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
         !w->ops || !w->crop_bytes || !w->crop_off) {
         te_patch_walk_free(w);
@@ -380,6 +501,12 @@ void te_patch_walk_free(te_patch_walk *w)
     free(w->ops);
     free(w->crop_bytes);
     free(w->crop_off);
+    free(w->inplace_can);
+    free(w->inplace_trial);
+    free(w->inplace_in);
+    free(w->inplace_scratch);
+    free(w->scratch_off);
+    te_patch_probe_free(w);
     for (c = 0; c < TE_PATCH_MAX_CUTS; c++) {
         free(w->own_y[c]);
         free(w->own_x[c]);

@@ -72,6 +72,7 @@ static te_patch_step *new_step(builder *b, int kind, int op)
     memset(s, 0, sizeof *s);
     s->kind = kind;
     s->op = op;
+    s->inplace_input = -1;
     return s;
 }
 
@@ -139,6 +140,33 @@ static void copy_out_cut(builder *b, int op_index, int o, int patch)
              own.x0 - r.x0, o, o, own.y0, own.x0, own);
 }
 
+void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_op *op,
+                            const te_patch_need *need0, te_op *c)
+{
+    int o = op->out[0];
+    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW) { /* explicit padding on the region */
+        c->opt.padding = TE_PAD_VALID;
+        c->opt.pad_top = need0->pad[0];
+        c->opt.pad_bottom = need0->pad[1];
+        c->opt.pad_left = need0->pad[2];
+        c->opt.pad_right = need0->pad[3];
+    }
+    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) { /* its place in the whole tensors */
+        const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[o];
+        c->opt.region.set = 1;
+        c->opt.region.ay = w->ay[o];
+        c->opt.region.ax = w->ax[o];
+        c->opt.region.oy = w->region[o].y0;
+        c->opt.region.ox = w->region[o].x0;
+        c->opt.region.iy = need0->r.y0;
+        c->opt.region.ix = need0->r.x0;
+        c->opt.region.in_h = in->shape[w->ay[o]];
+        c->opt.region.in_w = in->shape[w->ax[o]];
+        c->opt.region.out_h = out->shape[w->ay[o]];
+        c->opt.region.out_w = out->shape[w->ax[o]];
+    }
+}
+
 static int build_op(builder *b, int i, int patch, te_diag *d)
 {
     te_graph *g = b->g;
@@ -147,6 +175,7 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     int o = op->out[0], k;
     te_op *c = &b->p->clones[b->p->n_clones];
     te_patch_need need0;
+    te_patch_step *step;
     const te_op_def *def = te_op_find(op->opcode);
     memset(&need0, 0, sizeof need0);
     *c = *op;
@@ -171,28 +200,8 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     if (b->slot_tensor[o] < 0)
         return te_fail(d, "out of memory building patches");
     c->out[0] = b->slot_tensor[o];
-    if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW) { /* explicit padding on the region */
-        c->opt.padding = TE_PAD_VALID;
-        c->opt.pad_top = need0.pad[0];
-        c->opt.pad_bottom = need0.pad[1];
-        c->opt.pad_left = need0.pad[2];
-        c->opt.pad_right = need0.pad[3];
-    }
-    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) { /* its place in the whole tensors */
-        const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[o];
-        c->opt.region.set = 1;
-        c->opt.region.ay = w->ay[o];
-        c->opt.region.ax = w->ax[o];
-        c->opt.region.oy = w->region[o].y0;
-        c->opt.region.ox = w->region[o].x0;
-        c->opt.region.iy = need0.r.y0;
-        c->opt.region.ix = need0.r.x0;
-        c->opt.region.in_h = in->shape[w->ay[o]];
-        c->opt.region.in_w = in->shape[w->ax[o]];
-        c->opt.region.out_h = out->shape[w->ay[o]];
-        c->opt.region.out_w = out->shape[w->ax[o]];
-    }
-    if (def) {
+    te_patch_clone_options(g, w, op, &need0, c);
+    if (def && w->inplace_in[i] < 0) { /* in place: its scratch is in the micro plan */
         static const te_lower_opts plain;
         te_lowering low;
         te_lower_op(g, c, &plain, &low);
@@ -201,7 +210,11 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     }
     if (def && def->check && def->check(g, c, d) < 0)
         return -1;
-    new_step(b, TE_PSTEP_OP, op->index)->clone = b->p->n_clones - 1;
+    step = new_step(b, TE_PSTEP_OP, op->index);
+    step->clone = b->p->n_clones - 1;
+    step->inplace_input = w->inplace_in[i];
+    step->scratch_off = w->scratch_off[i];
+    step->scratch_bytes = w->inplace_in[i] >= 0 ? w->inplace_scratch[i] : 0;
     if (o == w->s)
         set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index), w, b->slot_tensor[o], o, 0, 0, o, o,
                  w->region[o].y0, w->region[o].x0, w->region[o]);
@@ -211,7 +224,8 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
 }
 
 /* Stage intermediates but the cut tensors are never stored whole; nothing in the stage runs in
- * place or aliases (its clones work on separate region buffers).  dg: the
+ * place or aliases as a whole tensor (its clones work on region buffers, in place over one
+ * where the micro plan says: te_patch_step.inplace_input).  dg: the
  * derived graph, whose tensors are its own copies. */
 static void mark_stage(te_graph *dg, const te_patch_walk *w)
 {

@@ -23,62 +23,135 @@
 #include "patch_walk.h"
 #include "plan.h"
 
-/* The storage decisions of low with the outputs of stage w's operators on
- * their own (as the patches write them); NULL when out of memory. */
-static te_storage *staged_storage(const te_graph *g, const te_lowered *low, const te_patch_walk *w)
+/* The storage decisions a stage's plan may end with (src/compiler.c's
+ * candidates: those of the layer-by-layer plan, without the links only
+ * tried or with them, without any in-place link, without the shrinking
+ * ones), each with the outputs of the stage's operators on their own (as
+ * the patches write them) and its lowering (NULL: the search's own, for
+ * the first).  The search estimates a plan's arena as the smallest over
+ * them, as the compiler keeps the smallest: with the first alone, a stage
+ * whose arena the compile lowers further ranked below one it does not. */
+#define TE_STAGED_MAX 8
+typedef struct {
+    int n;
+    te_storage *st[TE_STAGED_MAX];
+    te_lowered *low[TE_STAGED_MAX];
+    int pick; /* the one the stage's first exact estimate found smallest, or -1:
+               * the later ones of the stage place only it (the grid rarely
+               * changes which one wins, and each exact placement is costly) */
+} staged;
+
+static void staged_free(staged *sd)
 {
-    te_storage *st = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    int i;
+    for (i = 0; i < sd->n; i++) {
+        te_storage_free(sd->st[i]);
+        te_lowered_free(sd->low[i]);
+    }
+    sd->n = 0;
+}
+
+/* Adds storage decisions st (taken over; NULL: none) to sd with stage w's
+ * outputs unlinked, lowered, unless sd has them already. */
+static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
+                       const te_patch_walk *w, te_storage *st)
+{
+    te_lower_opts o;
+    te_diag d = {{0}, 0};
     int i;
     for (i = 0; st && i < w->n_ops; i++)
         te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
-    return st;
-}
-
-/* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions st alone. */
-static size_t estimate_arena_as(const te_graph *g, const te_lowered *low, te_storage *st,
-                                const te_patch_plan *p)
-{
-    te_lowered staged;
-    te_diag d = {{0}, 0};
-    size_t arena = (size_t)-1;
-    te_plan *plan;
-    memset(&staged, 0, sizeof staged);
-    if (low)
-        staged = *low;
-    staged.opts.st = st;
-    plan = te_plan_build_trial(g, &staged, p, &d);
-    if (plan)
-        arena = plan->arena_bytes;
-    te_plan_free(plan);
-    return arena;
-}
-
-/* Arena of the whole model if p's stage ran patch by patch, with the
- * storage decisions st (staged_storage of that stage), or without the
- * in-place links of the row-by-row convolutions, or without any link st
- * only tried (te_op_def.inplace_on_trial): links that lower the arena
- * layer by layer may raise it beside a patch stage, and the compiler plans
- * the stage chosen all these ways; the smallest.  The graph is only read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_storage *st,
-                             const te_patch_plan *p)
-{
-    size_t arena, alt;
-    te_storage *other;
-    if (!st)
-        return (size_t)-1;
-    arena = estimate_arena_as(g, low, st, p);
-    if ((other = te_lowered_without_bands(low, g, st)) != NULL) {
-        if ((alt = estimate_arena_as(g, low, other, p)) < arena)
-            arena = alt;
-        te_storage_free(other);
+    for (i = 0; st && i < sd->n; i++)
+        if (te_storage_equal(sd->st[i], st))
+            break;
+    if (!st || i < sd->n || sd->n == TE_STAGED_MAX) {
+        te_storage_free(st);
+        return;
     }
-    other = te_storage_copy(st);
-    if (other)
-        te_pass_inplace_untry(g, other);
-    if (other && !te_storage_equal(other, st) && (alt = estimate_arena_as(g, low, other, p)) < arena)
-        arena = alt;
-    te_storage_free(other);
+    memset(&o, 0, sizeof o);
+    if (low)
+        o = low->opts;
+    o.st = st;
+    sd->st[sd->n] = st;
+    sd->low[sd->n] = sd->n == 0 ? NULL : te_lower_graph(g, &o, low, &d);
+    if (sd->n > 0 && !sd->low[sd->n]) {
+        te_storage_free(st);
+        return;
+    }
+    sd->n++;
+}
+
+/* The storage decisions of stage w (above; only the first unless `all`);
+ * sd->n is 0 when out of memory. */
+static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
+                       const te_patch_walk *w, int all)
+{
+    te_storage *base = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
+    te_storage *t;
+    memset(sd, 0, sizeof *sd);
+    sd->pick = -1;
+    if (!base)
+        return;
+    staged_add(sd, g, low, w, te_storage_copy(base));
+    if (!sd->n || !all) {
+        te_storage_free(base);
+        return;
+    }
+    if ((t = te_storage_copy(base)) != NULL)
+        te_pass_inplace_untry(g, t);
+    staged_add(sd, g, low, w, t);
+    if ((t = te_inplace_without(g, base)) != NULL)
+        te_pass_inplace_trial(g, t);
+    staged_add(sd, g, low, w, t);
+    staged_add(sd, g, low, w, te_inplace_without(g, base));
+    staged_add(sd, g, low, w, te_inplace_without_shrinking(g, base));
+    staged_add(sd, g, low, w, te_lowered_without_bands(low, g, base));
+    if ((t = te_inplace_without(g, base)) != NULL) { /* every link but those only tried */
+        te_pass_inplace(g, t);
+        staged_add(sd, g, low, w, te_inplace_without_shrinking(g, t));
+        staged_add(sd, g, low, w, t);
+    }
+    if ((t = te_storage_new(g)) != NULL) { /* concatenation slices where they can be */
+        te_pass_concat_slices(g, t);
+        te_pass_inplace(g, t);
+        staged_add(sd, g, low, w, t);
+    }
+    te_storage_free(base);
+}
+
+/* Arena of the whole model if p's stage ran patch by patch: with the
+ * layer-by-layer plan's storage decisions (sd's first) placed by the quick
+ * heuristics (to rank and prune grids) or, `exact`, the smallest over the
+ * storage decisions sd (staged_new of that stage) placed as the compile
+ * places them (to choose among the plans estimated).  The graph is only
+ * read. */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *sd,
+                             const te_patch_plan *p, int exact)
+{
+    size_t arena = (size_t)-1;
+    int i, pick = -1;
+    for (i = 0; i < (exact ? sd->n : 1); i++) {
+        if (exact && sd->pick >= 0 && i != sd->pick)
+            continue;
+        te_lowered staged_low;
+        te_diag d = {{0}, 0};
+        te_plan *plan;
+        memset(&staged_low, 0, sizeof staged_low);
+        if (sd->low[i])
+            staged_low = *sd->low[i];
+        else if (low)
+            staged_low = *low;
+        staged_low.opts.st = sd->st[i];
+        plan = exact ? te_plan_build_trial_exact(g, &staged_low, p, &d)
+                     : te_plan_build_trial(g, &staged_low, p, &d);
+        if (plan && plan->arena_bytes < arena) {
+            arena = plan->arena_bytes;
+            pick = i;
+        }
+        te_plan_free(plan);
+    }
+    if (exact && sd->pick < 0)
+        sd->pick = pick;
     return arena;
 }
 
@@ -100,6 +173,8 @@ te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
     for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
         if (!dg->tensors[t].patch_role && !te_patch_is_cut(dg->patch, t))
             st->t[t] = before->t[t];
+    if (st)
+        te_pass_inplace_clones(dg, st);
     return st;
 }
 
@@ -281,7 +356,8 @@ typedef struct {
     int64_t call_bytes;    /* the code of one kernel call (te_cost_call_code) */
     size_t stack;          /* stack_allowed */
     te_patch_plan *best;
-    size_t best_arena;
+    size_t best_arena; /* its arena as the compile places it (estimate_arena, exact) */
+    size_t best_quick; /* and by the quick heuristics, against which grids are pruned */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -292,7 +368,7 @@ typedef struct {
     int overlay_in; /* te_patch_overlay_input, or -1 */
     int n_cuts, cuts[TE_PATCH_MAX_CUTS]; /* its other cut tensors (patch.h) */
     size_t floor;
-    te_storage *st; /* staged_storage of the stage, while it is tried */
+    staged sd; /* its storage decisions (staged_new), while it is tried */
     /* the grids analysed so far (try_stage) and their scratch: a finer
      * grid needs no more scratch, so each is a lower bound of the coarser
      * ones' (at most TE_PATCH_SEEN kept) */
@@ -307,7 +383,7 @@ typedef struct {
  * patches took `scratch` bytes, its output overlaying the stage's input
  * from its first byte (patch_overlay.c; no grid's overlay starts lower):
  * a lower bound of every grid's. */
-static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size_t scratch)
+static size_t stage_arena(const search *s, stage *st, int gh, int gw, size_t scratch)
 {
     te_patch_plan p;
     memset(&p, 0, sizeof p);
@@ -320,7 +396,7 @@ static size_t stage_arena(const search *s, const stage *st, int gh, int gw, size
     p.overlay_offset = 0;
     p.n_cuts = st->n_cuts;
     memcpy(p.cuts, st->cuts, sizeof p.cuts);
-    return estimate_arena(s->g, s->low, st->st, &p);
+    return estimate_arena(s->g, s->low, &st->sd, &p, 0);
 }
 
 /* A lower bound of the patches' scratch in a gh x gw grid: the bytes of
@@ -367,7 +443,7 @@ static void explain_grid(const search *s, int k, int gh, int gw, const te_patch_
                     "by layer)", k, gh, gw, arena, baseline);
     else if (bound)
         explain(po, "first %d operators, %dx%d: arena at least %zu, not below the best plan so "
-                    "far (arena %zu)%s", k, gh, gw, arena, best_arena,
+                    "far (arena %zu)%s", k, gh, gw, arena, s->best_quick,
                 fit ? ", and above the limit" : "");
     else if (!p)
         explain(po, "first %d operators, %dx%d: the grid is too fine for the cut tensor", k, gh, gw);
@@ -407,7 +483,8 @@ typedef struct {
     int gh, gw;
     int kind;         /* PROBE_FINE, PROBE_HIGH or PROBE_OK */
     te_patch_plan *p; /* PROBE_OK: the analysed plan */
-    size_t arena;     /* PROBE_OK: its arena */
+    size_t arena;     /* PROBE_OK: its arena (quick placement) */
+    staged *sd;       /* its stage's storage decisions */
     int offered, verdict; /* search_row: offered, and what offer() said */
 } probe;
 
@@ -428,6 +505,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     r.gh = gh;
     r.gw = gw;
     r.arena = (size_t)-1;
+    r.sd = &st->sd;
     lb.code_bytes = (int64_t)st->k * gh * gw * s->call_bytes; /* te_patch_code_floor */
     if (lb.code_bytes > s->flash) {
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 0);
@@ -436,7 +514,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     }
     r.arena = stage_arena(s, st, gh, gw, scratch_floor(s, st, gh, gw));
     r.kind = PROBE_HIGH;
-    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_quick, s->fit)) {
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 1);
         return r;
     }
@@ -452,8 +530,8 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         st->seen[st->n_seen++].scratch = r.p->scratch_bytes;
     }
     r.p->code_bytes = te_patch_code_floor(s->g, r.p); /* until estimated */
-    r.arena = estimate_arena(s->g, s->low, st->st, r.p);
-    if (r.arena >= s->baseline || !may_win(r.arena, s->best_arena, s->fit)) {
+    r.arena = estimate_arena(s->g, s->low, &st->sd, r.p, 0);
+    if (r.arena >= s->baseline || !may_win(r.arena, s->best_quick, s->fit)) {
         explain_grid(s, st->k, gh, gw, r.p, r.arena, 0);
         te_patch_plan_free(r.p);
         r.p = NULL;
@@ -461,6 +539,13 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
     }
     r.kind = PROBE_OK;
     return r;
+}
+
+/* What the thrift rule minimises: TE_PATCH_FLASH_PER_BYTE bytes of the
+ * patches' code are worth one byte of SRAM (p NULL: layer by layer). */
+static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
+{
+    return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
 }
 
 /* Estimates the plan of a PROBE_OK probe (unless its arena can no longer
@@ -471,17 +556,19 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
 static int offer(search *s, probe *r)
 {
     te_patch_plan *p = r->p;
-    int estimated = may_win(r->arena, s->best_arena, s->fit) &&
+    int estimated = may_win(r->arena, s->best_quick, s->fit) &&
                     te_patch_estimate(s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
+    size_t exact = within && p->stack_bytes <= s->stack
+                       ? estimate_arena(s->g, s->low, r->sd, p, 1) : (size_t)-1;
     r->p = NULL;
-    if (within && p->stack_bytes <= s->stack &&
-        better(r->arena, extra_of(p), s->best, s->best_arena, s->fit)) {
+    if (exact != (size_t)-1 && better(exact, extra_of(p), s->best, s->best_arena, s->fit)) {
         te_patch_plan_free(s->best);
         s->best = p;
-        s->best_arena = r->arena;
+        s->best_arena = exact;
+        s->best_quick = r->arena;
     } else {
-        explain_grid(s, p->n_ops, r->gh, r->gw, p, r->arena, 0);
+        explain_grid(s, p->n_ops, r->gh, r->gw, p, exact != (size_t)-1 ? exact : r->arena, 0);
         te_patch_plan_free(p);
     }
     return within ? 1 : estimated ? -1 : 0;
@@ -584,9 +671,10 @@ static void try_stage(search *s, stage *st)
     int gh[TE_PATCH_MAX_GRID], gw[TE_PATCH_MAX_GRID];
     int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
     te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
-    st->st = w ? staged_storage(s->g, s->low, w) : NULL;
+    if (w)
+        staged_new(&st->sd, s->g, s->low, w, 1);
     te_patch_walk_free(w);
-    for (i = 0; i < nh && limit > 0 && st->st; i++) {
+    for (i = 0; i < nh && limit > 0 && st->sd.n; i++) {
         const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
         int row_limit = limit - one;
         if (s->fit)
@@ -595,8 +683,7 @@ static void try_stage(search *s, stage *st)
             search_row(s, st, gh[i], gw + one, &row_limit);
         limit = row_limit + one;
     }
-    te_storage_free(st->st);
-    st->st = NULL;
+    staged_free(&st->sd);
 }
 
 /* Orders stages by floor (the most promising first), then length. */
@@ -642,11 +729,10 @@ static int find_stages(search *s, int n_live, stage **out)
         sv[n].overlay_in = te_patch_overlay_input(w, s->g);
         sv[n].n_cuts = w->n_cuts;
         memcpy(sv[n].cuts, w->cuts, sizeof sv[n].cuts);
-        sv[n].st = staged_storage(s->g, s->low, w); /* kept while the stage is tried */
+        staged_new(&sv[n].sd, s->g, s->low, w, 0); /* kept while the stage is tried */
         te_patch_walk_free(w);
         sv[n].floor = stage_arena(s, &sv[n], 1, 1, 0);
-        te_storage_free(sv[n].st);
-        sv[n].st = NULL;
+        staged_free(&sv[n].sd);
         n++;
     }
     if (refused_from)
@@ -662,11 +748,15 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
                                   size_t *arena)
 {
     te_patch_walk *w = te_patch_walk_new(s->g, p->n_ops, 1, 1);
-    te_storage *st = w ? staged_storage(s->g, s->low, w) : NULL;
-    te_patch_plan *q = st ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
+    staged sd;
+    te_patch_plan *q;
+    memset(&sd, 0, sizeof sd);
+    if (w)
+        staged_new(&sd, s->g, s->low, w, 1);
+    q = sd.n ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
     te_patch_walk_free(w);
-    *arena = q ? estimate_arena(s->g, s->low, st, q) : (size_t)-1;
-    te_storage_free(st);
+    *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+    staged_free(&sd);
     if (q && (*arena >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
               q->code_bytes > s->flash || extra_of(q) > s->budget || q->stack_bytes > s->stack)) {
         te_patch_plan_free(q);
@@ -675,23 +765,69 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
     return q;
 }
 
-/* What the thrift rule minimises: TE_PATCH_FLASH_PER_BYTE bytes of the
- * patches' code are worth one byte of SRAM (p NULL: layer by layer). */
-static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
+
+/* Into *best (arena *best_arena; freed when replaced unless it is top),
+ * the grid of stage st with an arena below `ceiling` that costs less by
+ * the thrift rule, if one does (below: the compile lowers stages' arenas
+ * a little further than the estimate, not all alike, so an equal estimate
+ * is no reason to change stage):
+ * the grids whose arena with no scratch (st->floor) and clones' calls
+ * (te_patch_code_floor) cost less than *best are analysed, then those
+ * whose arena does are estimated. */
+static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t ceiling,
+                         te_patch_plan **best, size_t *best_arena)
 {
-    return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
+    const int64_t floor_cost = (int64_t)st->floor * TE_PATCH_FLASH_PER_BYTE;
+    te_patch_walk *w;
+    if (floor_cost >= thrift_cost(*best, *best_arena) || st->floor >= s->baseline)
+        return;
+    w = te_patch_walk_new(s->g, st->k, 1, 1);
+    if (w)
+        staged_new(&st->sd, s->g, s->low, w, 1);
+    te_patch_walk_free(w);
+    nh = axis_grids(st->h, ah);
+    nw = axis_grids(st->w, aw);
+    for (i = 0; i < nh && st->sd.n; i++)
+        for (j = 0; j < nw; j++) {
+            const int64_t calls = (int64_t)st->k * ah[i] * aw[j] * s->call_bytes;
+            size_t arena;
+            te_patch_plan *q;
+            if (ah[i] * aw[j] < 2 || floor_cost + calls >= thrift_cost(*best, *best_arena))
+                continue;
+            q = te_patch_analyse(s->g, st->k, ah[i], aw[j], NULL);
+            arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
+            if (q && arena < s->baseline && arena < ceiling &&
+                (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
+                    thrift_cost(*best, *best_arena) &&
+                te_patch_estimate(s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
+                extra_of(q) <= s->budget && q->stack_bytes <= s->stack &&
+                thrift_cost(q, arena) < thrift_cost(*best, *best_arena)) {
+                if (*best != top)
+                    te_patch_plan_free(*best);
+                *best = q;
+                *best_arena = arena;
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+    staged_free(&st->sd);
 }
 
 /* The thrift rule (no SRAM limit): of the plan with the smallest arena and
  * the coarser grids of its stage (no more cells along either side), the
  * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
- * code to a byte of SRAM; layer by layer if that costs less still. */
-static void thrift(search *s)
+ * code to a byte of SRAM; then, at a lower arena than that one, a grid of
+ * another stage that costs less still (the search prunes for the arena
+ * alone: backing off along the smallest arena's stage can land above a
+ * coarser plan of a shorter stage); layer by layer if that costs less
+ * still. */
+static void thrift(search *s, stage *stages, int n_stages)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
     const te_patch_plan *top = s->best;
     te_patch_plan *best;
-    size_t best_arena;
+    size_t best_arena, ceiling;
     if (!top || s->fit)
         return;
     nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
@@ -714,11 +850,16 @@ static void thrift(search *s)
                 te_patch_plan_free(q);
             }
         }
+    ceiling = best_arena;
+    for (i = 0; i < n_stages; i++) /* the other stages' grids (pruned for the arena) */
+        if (stages[i].k != top->n_ops && stages[i].floor < ceiling)
+            thrift_stage(s, &stages[i], top, ceiling, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
-                       "bytes less code than %dx%d", best->n_ops, best->grid_h, best->grid_w,
-                best_arena, best_arena - s->best_arena,
-                (long long)(top->code_bytes - best->code_bytes), top->grid_h, top->grid_w);
+                       "bytes less code than first %d in %dx%d", best->n_ops, best->grid_h,
+                best->grid_w, best_arena, best_arena - s->best_arena,
+                (long long)(top->code_bytes - best->code_bytes), top->n_ops, top->grid_h,
+                top->grid_w);
         te_patch_plan_free(s->best);
         s->best = best;
         s->best_arena = best_arena;
@@ -743,7 +884,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     s.g = g;
     s.low = low;
     s.po = po;
-    s.baseline = s.best_arena = baseline;
+    s.baseline = s.best_arena = s.best_quick = baseline;
     s.fit = fit;
     s.model = model_instructions(g, low, te_cost_model_name(g->target));
     s.budget = po->max_recompute * s.model;
@@ -758,14 +899,14 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         if (st->floor >= baseline)
             explain(po, "first %d operators: peak not lower with any grid (arena at least %zu, "
                         "%zu layer by layer)", st->k, st->floor, baseline);
-        else if (!may_win(st->floor, s.best_arena, fit))
+        else if (!may_win(st->floor, s.best_quick, fit))
             explain(po, "first %d operators: no grid below the best plan so far (arena at "
-                        "least %zu, best %zu)", st->k, st->floor, s.best_arena);
+                        "least %zu, best %zu)", st->k, st->floor, s.best_quick);
         else
             try_stage(&s, st);
     }
+    thrift(&s, stages, n);
     free(stages);
-    thrift(&s);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,

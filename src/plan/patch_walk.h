@@ -25,6 +25,17 @@ typedef struct {
     size_t *slot_off;         /* tensor -> offset in the stage scratch */
     size_t (*crop_bytes)[TE_PATCH_MAX_IN]; /* [op][input] crop buffer size, 0 = none */
     size_t (*crop_off)[TE_PATCH_MAX_IN];
+    /* in place (patch_inplace.c), per stage op: the input every patch's
+     * clone may overwrite (te_patch_measure; -1 none, -2 not probed yet),
+     * whether that link is only tried (te_op_def.inplace_on_trial), the
+     * largest scratch of its clones in place; the micro plan's decision
+     * (inplace_in: the input its clones overwrite, or -1) and the offset
+     * of that scratch in the stage scratch */
+    int *inplace_can, *inplace_trial, *inplace_in;
+    size_t *inplace_scratch, *scratch_off;
+    te_graph *probe;          /* the graph with room for one clone's region
+                               * tensors (te_patch_inplace_probe), or NULL */
+    struct te_storage *probe_st; /* its storage decisions (one link at a time) */
     char *why;                /* NULL, or where to say why the stage is refused */
     size_t why_n;
 } te_patch_walk;
@@ -42,6 +53,17 @@ size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, t
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);
 int64_t te_op_macs_of(const te_graph *g, const te_op *op);
+/* The clone c of stage op `op` on its region tensors: its explicit padding
+ * (need0: input 0's need) or its place in the whole tensors (patch_build.c). */
+void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_op *op,
+                            const te_patch_need *need0, te_op *c);
+/* Which input the clone of stage op i for the current patch (w->region)
+ * may overwrite in place: the op's own rule (te_op_def.inplace_input) on
+ * the clone's shapes, an input the stage computes, read whole from its
+ * region (no crop), no smaller than the output; -1 when none.  *scratch:
+ * the scratch its lowering in place takes (patch_inplace.c). */
+int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *scratch);
+void te_patch_probe_free(te_patch_walk *w);
 /* Sets p->overlay_in / overlay_offset (patch_overlay.c): the network input
  * the stage's output may overlay, and where in it. */
 void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p);

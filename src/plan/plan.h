@@ -119,6 +119,10 @@ te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *
 struct te_patch_plan;
 te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
                              const struct te_patch_plan *stage, te_diag *d);
+/* The same with the placement te_plan_build makes (its local search too):
+ * the arena the compile of that stage reaches. */
+te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
+                                   const struct te_patch_plan *stage, te_diag *d);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets
@@ -137,6 +141,11 @@ size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
 size_t te_plan_scratch_offset(const te_plan *p, int op);
 /* The memory region of op's scratch (0 without regions or scratch). */
 int te_plan_scratch_region(const te_plan *p, int op);
+/* Arena offset of the scratch of patch clone c of g (g->patch->clones;
+ * te_patch_step.scratch_off inside the stage scratch), and that stage
+ * scratch's memory region. */
+size_t te_plan_clone_scratch_offset(const te_plan *p, const te_graph *g, const te_op *c);
+int te_plan_clone_scratch_region(const te_plan *p);
 
 /* Sets p->place (where each tensor lives) from the buffers' offsets. */
 void te_plan_assign_offsets(te_plan *p, const te_graph *g);

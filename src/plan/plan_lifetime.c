@@ -339,6 +339,12 @@ te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
     return build(g, low, stage, 1, d);
 }
 
+te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
+                                   const te_patch_plan *stage, te_diag *d)
+{
+    return build(g, low, stage, 0, d);
+}
+
 void te_plan_free(te_plan *p)
 {
     if (!p)
@@ -363,6 +369,23 @@ int te_plan_scratch_region(const te_plan *p, int op)
 {
     int b = p->op_scratch[op];
     return b >= 0 ? p->buffers[b].region : 0;
+}
+
+size_t te_plan_clone_scratch_offset(const te_plan *p, const te_graph *g, const te_op *c)
+{
+    const te_patch_plan *pp = g->patch;
+    int i;
+    if (!pp || p->patch_scratch < 0 || c < pp->clones || c >= pp->clones + pp->n_clones)
+        return 0;
+    for (i = 0; i < pp->n_steps; i++)
+        if (pp->steps[i].kind == TE_PSTEP_OP && pp->steps[i].clone == c - pp->clones)
+            return p->buffers[p->patch_scratch].offset + pp->steps[i].scratch_off;
+    return 0;
+}
+
+int te_plan_clone_scratch_region(const te_plan *p)
+{
+    return p->patch_scratch >= 0 ? p->buffers[p->patch_scratch].region : 0;
 }
 
 static int live_at(const te_buffer *b, int step) { return b->first <= step && step <= b->last; }

@@ -1,0 +1,153 @@
+/* patch_inplace.c - in-place execution inside a patch stage: whether the
+ * clone of a stage operator on one patch's region tensors may write its
+ * output over one of its inputs, by the same rules as layer by layer (the
+ * op's te_op_def.inplace_input on the clone's shapes and padding, then its
+ * lowering in place: kernel variant and scratch), probed on a copy of the
+ * graph with room for the clone's region tensors.  The micro plan
+ * (patch_analyse.c) decides which links it keeps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/storage.h"
+#include "../ops/ops.h"
+#include "patch_walk.h"
+
+/* Region tensors one probe may add: the clone's inputs and its output. */
+#define PROBE_ROOM (TE_PATCH_MAX_IN + 4)
+
+/* w->probe: g's struct with a copy of its tensors and PROBE_ROOM more. */
+static te_graph *probe_graph(te_patch_walk *w, const te_graph *g)
+{
+    te_graph *pg;
+    int t;
+    if (w->probe)
+        return w->probe_st ? w->probe : NULL;
+    pg = malloc(sizeof *pg);
+    if (!pg)
+        return NULL;
+    *pg = *g;
+    pg->base = g;
+    pg->patch = NULL;
+    pg->tensors = malloc(sizeof *pg->tensors * ((size_t)g->n_tensors + PROBE_ROOM));
+    if (!pg->tensors) {
+        free(pg);
+        return NULL;
+    }
+    memcpy(pg->tensors, g->tensors, sizeof *pg->tensors * (size_t)g->n_tensors);
+    memset(pg->tensors + g->n_tensors, 0, sizeof *pg->tensors * PROBE_ROOM);
+    pg->n_tensors = g->n_tensors + PROBE_ROOM;
+    for (t = g->n_tensors; t < pg->n_tensors; t++)
+        te_tensor_unalias(&pg->tensors[t]);
+    w->probe = pg;
+    w->probe_st = te_storage_new(pg);
+    return w->probe_st ? pg : NULL;
+}
+
+/* Region tensor number `slot` of the probe: tensor orig with region r
+ * (borrowing its name and quantization: never freed through the probe). */
+static int probe_tensor(te_graph *pg, const te_patch_walk *w, int slot, int orig, te_region r)
+{
+    int id = pg->n_tensors - PROBE_ROOM + slot;
+    te_tensor *t = &pg->tensors[id];
+    *t = pg->tensors[orig];
+    t->id = id;
+    t->shape[w->ay[orig]] = r.y1 - r.y0;
+    t->shape[w->ax[orig]] = r.x1 - r.x0;
+    t->data = NULL;
+    t->data_bytes = 0;
+    t->producer = -1;
+    te_tensor_unalias(t);
+    t->patch_role = 2;
+    return id;
+}
+
+static int same_shape(const te_tensor *a, const te_tensor *b)
+{
+    int d;
+    if (a->rank != b->rank || a->type != b->type)
+        return 0;
+    for (d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d])
+            return 0;
+    return 1;
+}
+
+/* 1 if clone c of op (on the probe's region tensors, output out_id) can
+ * write over its input k: a tensor the stage computes, read whole from its
+ * slot, no smaller than the output, and the op's lowering takes it in
+ * place (its scratch into *scratch). */
+static int usable(te_patch_walk *w, const te_graph *g, te_graph *pg, const te_op *op, te_op *c,
+                  int k, int out_id, size_t *scratch)
+{
+    int t = k < op->n_in ? op->in[k] : -1, o = op->out[0];
+    te_patch_need need;
+    te_lower_opts lo;
+    te_lowering l;
+    if (t < 0 || g->tensors[t].data || w->produced_by[t] < 0 || c->in[k] == t ||
+        te_tensor_bytes(&pg->tensors[out_id]) > te_tensor_bytes(&pg->tensors[c->in[k]]))
+        return 0;
+    if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0 ||
+        !te_region_eq(need.r, w->region[t]))
+        return 0; /* read through a crop: not the slot itself */
+    te_storage_link(w->probe_st, out_id, TE_STORE_INPLACE, c->in[k], 0);
+    memset(&lo, 0, sizeof lo);
+    lo.st = w->probe_st;
+    te_lower_op(pg, c, &lo, &l);
+    te_storage_unlink(w->probe_st, out_id);
+    if (l.inplace_input != k)
+        return 0;
+    *scratch = l.scratch_bytes;
+    return 1;
+}
+
+int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *scratch)
+{
+    const te_op *op = &g->ops[w->ops[i]];
+    const te_op_def *def = te_op_find(op->opcode);
+    int in[TE_PATCH_MAX_IN + 1], out_id, o = op->out[0], k, k2, t;
+    te_patch_need need, need0;
+    te_graph *pg;
+    te_op c;
+    *scratch = 0;
+    if (!def || !def->inplace_input || op->n_in > TE_PATCH_MAX_IN || op->n_out != 1 ||
+        !(pg = probe_graph(w, g)))
+        return -1;
+    memset(&need0, 0, sizeof need0);
+    c = *op;
+    for (k = 0; k < op->n_in; k++) {
+        t = op->in[k];
+        in[k] = t;
+        if (t < 0 || g->tensors[t].data)
+            continue;
+        if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0)
+            return -1;
+        if (k == 0)
+            need0 = need;
+        if (!need.whole)
+            in[k] = probe_tensor(pg, w, k, t, need.r);
+    }
+    out_id = probe_tensor(pg, w, TE_PATCH_MAX_IN, o, w->region[o]);
+    c.in = in;
+    c.out = &out_id;
+    te_patch_clone_options(g, w, op, &need0, &c);
+    k = def->inplace_input(pg, &c);
+    if (k >= 0 && usable(w, g, pg, op, &c, k, out_id, scratch))
+        return k;
+    /* an element-wise op may write over any input of the output's shape:
+     * when the first one is read through a crop, another */
+    for (k2 = 0; def->inplace_input == te_inplace_same_shape_input && k2 < op->n_in && k2 < 2; k2++)
+        if (k2 != k && in[k2] >= 0 && same_shape(&pg->tensors[in[k2]], &pg->tensors[out_id]) &&
+            usable(w, g, pg, op, &c, k2, out_id, scratch))
+            return k2;
+    return -1;
+}
+
+void te_patch_probe_free(te_patch_walk *w)
+{
+    if (w->probe)
+        free(w->probe->tensors);
+    free(w->probe);
+    te_storage_free(w->probe_st);
+    w->probe = NULL;
+    w->probe_st = NULL;
+}
