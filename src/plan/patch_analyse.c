@@ -314,6 +314,8 @@ static void add_micro(te_plan *mp, size_t bytes, int first, int last)
     b->offset = 0;
     b->tensor = -1;
     b->op = -1;
+    b->shrink_after = -1;
+    b->shrunk_bytes = b->bytes;
 }
 
 /* Buffer ids: the slot of op i's output (shared with its input's when op i

@@ -26,7 +26,26 @@ typedef struct {
     int region;            /* memory region (index in te_plan.regions; 0 without
                             * --memory-region); offset is within the whole
                             * address space, region base included */
+    int shrink_after;      /* -1, or the last step the buffer takes all its bytes:
+                            * an operator wrote a smaller output over its input
+                            * there, and from the next step only the first
+                            * shrunk_bytes are in use (plan_lifetime.c) */
+    size_t shrunk_bytes;
 } te_buffer;
+
+/* Bytes buffer b takes from `step` on (to its last step): all of them, or
+ * shrunk_bytes once past shrink_after. */
+static inline size_t te_buffer_bytes_from(const te_buffer *b, int step)
+{
+    return b->shrink_after >= 0 && step > b->shrink_after ? b->shrunk_bytes : b->bytes;
+}
+
+/* Bytes a takes while it lives together with b (both live, checked by the
+ * caller): its size at the first step they share. */
+static inline size_t te_buffer_bytes_beside(const te_buffer *a, const te_buffer *b)
+{
+    return te_buffer_bytes_from(a, a->first > b->first ? a->first : b->first);
+}
 
 /* --memory-region NAME=BYTES, in the order given: the hottest buffers go in
  * the first region (src/plan/plan_regions.c). */

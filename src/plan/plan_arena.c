@@ -52,7 +52,8 @@ typedef struct {
     size_t offset;
 } tie_pair;
 
-/* 1 if b at offset `at` overlaps no placed buffer living at the same time;
+/* 1 if b at offset `at` overlaps no placed buffer living at the same time
+ * (each with the bytes it takes while both live: te_buffer_bytes_beside);
  * *gap (if given): lowered to the space left above b to the next one. */
 static int fits_at(const te_buffer *bufs, const int *placed, int n_placed, const te_buffer *b,
                    size_t at, size_t *gap)
@@ -60,12 +61,15 @@ static int fits_at(const te_buffer *bufs, const int *placed, int n_placed, const
     int i;
     for (i = 0; i < n_placed; i++) {
         const te_buffer *o = &bufs[placed[i]];
+        size_t o_end, b_end;
         if (!lifetimes_overlap(o, b))
             continue;
-        if (at < o->offset + o->bytes && o->offset < at + b->bytes)
+        o_end = o->offset + te_buffer_bytes_beside(o, b);
+        b_end = at + te_buffer_bytes_beside(b, o);
+        if (at < o_end && o->offset < b_end)
             return 0;
-        if (gap && o->offset >= at + b->bytes && o->offset - (at + b->bytes) < *gap)
-            *gap = o->offset - (at + b->bytes);
+        if (gap && o->offset >= b_end && o->offset - b_end < *gap)
+            *gap = o->offset - b_end;
     }
     return 1;
 }
@@ -85,7 +89,7 @@ static size_t choose_offset(const te_buffer *bufs, const int *placed, int n_plac
             size_t cand, gap = (size_t)-1;
             if (c >= 0 && !lifetimes_overlap(&bufs[placed[c]], x))
                 continue;
-            cand = c < 0 ? 0 : bufs[placed[c]].offset + bufs[placed[c]].bytes;
+            cand = c < 0 ? 0 : bufs[placed[c]].offset + te_buffer_bytes_beside(&bufs[placed[c]], x);
             if (who && cand < m_off)
                 continue;
             cand -= who ? m_off : 0;

@@ -25,6 +25,8 @@ static int add_buffer(te_plan *p, size_t bytes, int first, int last, int tensor,
     b->offset = 0;
     b->tensor = tensor;
     b->op = op;
+    b->shrink_after = -1;
+    b->shrunk_bytes = b->bytes;
     return p->n_buffers++;
 }
 
@@ -134,6 +136,87 @@ static void tie_overlay(te_plan *p)
     p->tie_anchor = bs;
     p->tie_member = bx;
     p->tie_offset = st->overlay_offset;
+}
+
+/* Steps tensor t itself is live (not its buffer's union): from its
+ * producer (graph inputs: step 0) to its last reader (graph outputs: the
+ * last step; the patch stage's tensors: all through the stage). */
+static void tensor_lifetimes(const te_plan *p, const te_graph *g, int *first, int *last)
+{
+    int s, i, t, stage_last = stage_last_step(p), end = p->n_steps > 0 ? p->n_steps - 1 : 0;
+    for (t = 0; t < g->n_tensors; t++)
+        first[t] = 1 << 30, last[t] = -1;
+#define TOUCH(t_, s_)                                                                              \
+    do {                                                                                           \
+        if ((s_) < first[t_]) first[t_] = (s_);                                                    \
+        if ((s_) > last[t_]) last[t_] = (s_);                                                      \
+    } while (0)
+    for (i = 0; i < g->n_inputs; i++)
+        if (g->inputs[i] >= 0)
+            TOUCH(g->inputs[i], 0);
+    for (s = 0; s < p->n_steps; s++) {
+        const te_op *op = &g->ops[p->schedule[s]];
+        for (i = 0; i < op->n_in + op->n_out; i++) {
+            t = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
+            if (t < 0)
+                continue;
+            TOUCH(t, s);
+            if (s <= stage_last) {
+                TOUCH(t, 0);
+                TOUCH(t, stage_last);
+            }
+        }
+    }
+    for (i = 0; i < g->n_outputs; i++)
+        if (g->outputs[i] >= 0)
+            TOUCH(g->outputs[i], end);
+#undef TOUCH
+}
+
+/* A buffer whose largest tensor dies before the buffer does (an operator
+ * wrote a smaller output over its input: a strided or narrowing in-place
+ * link) takes only the bytes of the tensors still alive from then on
+ * (te_buffer.shrink_after): the rest of its place is free for others.  Not
+ * for the patch stage's tied pair, placed as one piece. */
+static void find_shrinks(te_plan *p, const te_graph *g)
+{
+    int *first = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    int *full_last = malloc(sizeof(int) * ((size_t)p->n_buffers + 1));
+    size_t *shrunk = calloc((size_t)p->n_buffers + 1, sizeof(size_t));
+    int t, b, pass;
+    if (first && last && full_last && shrunk) {
+        tensor_lifetimes(p, g, first, last);
+        for (b = 0; b < p->n_buffers; b++)
+            full_last[b] = -1;
+        /* pass 0: the last step a full-size member lives; pass 1: the bytes
+         * the members alive after it need */
+        for (pass = 0; pass < 2; pass++)
+            for (t = 0; t < g->n_tensors; t++) {
+                size_t off = 0, end;
+                if (g->tensors[t].data || last[t] < first[t] ||
+                    (b = p->tensor_buffer[te_storage_root(p->st, t, &off)]) < 0)
+                    continue;
+                end = align_up(off + te_tensor_bytes(&g->tensors[t]));
+                if (pass == 0 && end >= p->buffers[b].bytes && last[t] > full_last[b])
+                    full_last[b] = last[t];
+                if (pass == 1 && last[t] > full_last[b] && end > shrunk[b])
+                    shrunk[b] = end;
+            }
+        for (b = 0; b < p->n_buffers; b++) {
+            te_buffer *buf = &p->buffers[b];
+            if (buf->tensor < 0 || full_last[b] < buf->first || full_last[b] >= buf->last ||
+                !shrunk[b] || shrunk[b] >= buf->bytes ||
+                (p->has_tie && (b == p->tie_anchor || b == p->tie_member)))
+                continue;
+            buf->shrink_after = full_last[b];
+            buf->shrunk_bytes = shrunk[b];
+        }
+    }
+    free(first);
+    free(last);
+    free(full_last);
+    free(shrunk);
 }
 
 /* Unused buffers (a tensor no step touches) get an empty lifetime. */
@@ -311,6 +394,7 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
     add_scratch_buffers(p, g, low);
     drop_unused(p);
     tie_overlay(p);
+    find_shrinks(p, g);
     te_plan_place(p);
     p->bound_no_inplace = bound_without_inplace(p, g);
     place_state(p, g);
@@ -396,7 +480,7 @@ size_t te_plan_live_bytes(const te_plan *p, int step)
     int i;
     for (i = 0; i < p->n_buffers; i++)
         if (live_at(&p->buffers[i], step))
-            sum += p->buffers[i].bytes;
+            sum += te_buffer_bytes_from(&p->buffers[i], step);
     if (p->has_tie && live_at(&p->buffers[p->tie_anchor], step) &&
         live_at(&p->buffers[p->tie_member], step)) {
         size_t a = p->buffers[p->tie_anchor].bytes, off = p->tie_offset;

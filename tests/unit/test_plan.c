@@ -71,7 +71,8 @@ static void check_plan(te_graph *g, te_plan *p)
         for (j = i + 1; j < p->n_buffers; j++) {
             const te_buffer *b = &p->buffers[j];
             int live_together = a->first <= b->last && b->first <= a->last && b->last >= b->first;
-            int overlap = a->offset < b->offset + b->bytes && b->offset < a->offset + a->bytes;
+            int overlap = a->offset < b->offset + te_buffer_bytes_beside(b, a) &&
+                          b->offset < a->offset + te_buffer_bytes_beside(a, b);
             int tied = p->has_tie && ((i == p->tie_anchor && j == p->tie_member) ||
                                       (j == p->tie_anchor && i == p->tie_member));
             CHECK(!(live_together && overlap) || tied);
