@@ -26,7 +26,7 @@
 /* The storage decisions a stage's plan may end with (src/compiler.c's
  * candidates: those of the layer-by-layer plan, without the links only
  * tried or with them, without any in-place link, without the shrinking
- * ones), each with the outputs of the stage's operators on their own (as
+ * ones, with concatenation slices wherever they can be or none), each with the outputs of the stage's operators on their own (as
  * the patches write them) and its lowering (NULL: the search's own, for
  * the first).  The search estimates a plan's arena as the smallest over
  * them, as the compiler keeps the smallest: with the first alone, a stage
@@ -36,9 +36,12 @@ typedef struct {
     int n;
     te_storage *st[TE_STAGED_MAX];
     te_lowered *low[TE_STAGED_MAX];
+    int n_pickable; /* the first ones, which the search's estimates place; the
+                     * others only the near-best ones' (exact_arena) */
     int pick; /* the one the stage's first exact estimate found smallest, or -1:
                * the later ones of the stage place only it (the grid rarely
-               * changes which one wins, and each exact placement is costly) */
+               * changes which one wins, and each exact placement is costly),
+               * but see exact_arena */
 } staged;
 
 static void staged_free(staged *sd)
@@ -93,6 +96,7 @@ static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
     if (!base)
         return;
     staged_add(sd, g, low, w, te_storage_copy(base));
+    sd->n_pickable = sd->n;
     if (!sd->n || !all) {
         te_storage_free(base);
         return;
@@ -116,26 +120,31 @@ static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
         te_pass_inplace(g, t);
         staged_add(sd, g, low, w, t);
     }
+    sd->n_pickable = sd->n;
+    if ((t = te_storage_new(g)) != NULL) { /* no slices (the compile's choice 2) */
+        te_pass_inplace(g, t);
+        staged_add(sd, g, low, w, t);
+    }
     te_storage_free(base);
 }
 
 /* Arena of the whole model if p's stage ran patch by patch: with the
  * layer-by-layer plan's storage decisions (sd's first) placed by the quick
  * heuristics (to rank and prune grids) or, `exact`, the smallest over the
- * storage decisions sd (staged_new of that stage) placed as the compile
- * places them (to choose among the plans estimated).  The graph is only
- * read. */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *sd,
-                             const te_patch_plan *p, int exact)
+ * storage decisions of sd in `mask` (a bit each) placed as the compile
+ * places them (to choose among the plans estimated); *argmin (when not
+ * NULL): the first that reached it, or -1.  The graph is only read. */
+static size_t place_arena(const te_graph *g, const te_lowered *low, const staged *sd,
+                          const te_patch_plan *p, int exact, unsigned mask, int *argmin)
 {
     size_t arena = (size_t)-1;
     int i, pick = -1;
     for (i = 0; i < (exact ? sd->n : 1); i++) {
-        if (exact && sd->pick >= 0 && i != sd->pick)
-            continue;
         te_lowered staged_low;
         te_diag d = {{0}, 0};
         te_plan *plan;
+        if (exact && !(mask & (1u << i)))
+            continue;
         memset(&staged_low, 0, sizeof staged_low);
         if (sd->low[i])
             staged_low = *sd->low[i];
@@ -150,6 +159,25 @@ static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *s
         }
         te_plan_free(plan);
     }
+    if (argmin)
+        *argmin = pick;
+    return arena;
+}
+
+/* The storage decisions of sd an exact estimate places: its pick, or
+ * every one it may pick. */
+static unsigned picked(const staged *sd)
+{
+    return sd->pick >= 0 ? 1u << sd->pick : (1u << sd->n_pickable) - 1;
+}
+
+/* place_arena() of p over sd's pick (exact; setting it when not set yet)
+ * or of sd's first storage decisions (quick). */
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *sd,
+                             const te_patch_plan *p, int exact)
+{
+    int pick;
+    size_t arena = place_arena(g, low, sd, p, exact, picked(sd), &pick);
     if (exact && sd->pick < 0)
         sd->pick = pick;
     return arena;
@@ -548,6 +576,30 @@ static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
     return (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + (p ? p->code_bytes : 0);
 }
 
+/* How near the best plan so far an exact estimate must come for
+ * exact_arena to place every storage decision: within 1/TE_NEAR_BEST. */
+#define TE_NEAR_BEST 8
+
+/* estimate_arena(exact) of p, and when that came near the best plan so far
+ * (or the SRAM budget), the smallest over every storage decision of sd
+ * (its pick becomes the one that reached it): a grid the compile lowers
+ * further with other decisions than the ones the stage's first estimate
+ * picked (no concatenation slices, say) is then ranked by the arena the
+ * compile reaches. */
+static size_t exact_arena(const search *s, staged *sd, const te_patch_plan *p)
+{
+    const unsigned placed = picked(sd), others = ((1u << sd->n) - 1) & ~placed;
+    size_t arena = estimate_arena(s->g, s->low, sd, p, 1), more;
+    size_t near = arena == (size_t)-1 ? arena : arena - arena / TE_NEAR_BEST;
+    int pick;
+    if (!others || (near > s->best_arena && !(s->fit && arena > s->fit && near <= s->fit)))
+        return arena;
+    more = place_arena(s->g, s->low, sd, p, 1, others, &pick);
+    if (more < arena)
+        sd->pick = pick; /* the later grids of the stage place it */
+    return more < arena ? more : arena;
+}
+
 /* Estimates the plan of a PROBE_OK probe (unless its arena can no longer
  * win) and keeps it in s->best when it is better (else frees it).  Returns
  * 1 when it is estimated within the limits on code and extra
@@ -559,8 +611,7 @@ static int offer(search *s, probe *r)
     int estimated = may_win(r->arena, s->best_quick, s->fit) &&
                     te_patch_estimate(s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
-    size_t exact = within && p->stack_bytes <= s->stack
-                       ? estimate_arena(s->g, s->low, r->sd, p, 1) : (size_t)-1;
+    size_t exact = within && p->stack_bytes <= s->stack ? exact_arena(s, r->sd, p) : (size_t)-1;
     r->p = NULL;
     if (exact != (size_t)-1 && better(exact, extra_of(p), s->best, s->best_arena, s->fit)) {
         te_patch_plan_free(s->best);
@@ -818,10 +869,11 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
  * the coarser grids of its stage (no more cells along either side), the
  * one whose SRAM and code cost the least, TE_PATCH_FLASH_PER_BYTE bytes of
  * code to a byte of SRAM; then, at a lower arena than that one, a grid of
- * another stage that costs less still (the search prunes for the arena
- * alone: backing off along the smallest arena's stage can land above a
- * coarser plan of a shorter stage); layer by layer if that costs less
- * still. */
+ * any stage (the smallest's own too: a grid not coarser along both sides)
+ * that costs less still (the search prunes for the arena alone: backing
+ * off along the smallest arena's stage can land above a coarser plan of a
+ * shorter stage, or of its own stage across); layer by layer if that
+ * costs less still. */
 static void thrift(search *s, stage *stages, int n_stages)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j;
@@ -851,8 +903,8 @@ static void thrift(search *s, stage *stages, int n_stages)
             }
         }
     ceiling = best_arena;
-    for (i = 0; i < n_stages; i++) /* the other stages' grids (pruned for the arena) */
-        if (stages[i].k != top->n_ops && stages[i].floor < ceiling)
+    for (i = 0; i < n_stages; i++) /* every stage's grids (pruned for the arena) */
+        if (stages[i].floor < ceiling)
             thrift_stage(s, &stages[i], top, ceiling, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
