@@ -74,7 +74,7 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers on the 2-core machine; a test that is not defined (no shared
 # data, no QEMU) is skipped here.
 foreach(pair qemu.stack.patch_O2:40 qemu.stack.patch_O0:40 qemu.stack.O0:60 qemu.stack.O2:45
-             cli.patch_search:50 golden.portability:100 qemu.conformance.m4_Os:65
+             cli.patch_search:50 golden.portability:60 golden.portability_generic:15 qemu.conformance.m4_Os:65
              qemu.conformance.m7:40 cli.flash_bound_host:50 cli.flash_bound:65 cli.code_bound:25
              cli.patch_code:35 golden.memory_targets:15 golden.patch_auto.himax_fastest_coco_relu6:25
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:35
