@@ -15,6 +15,7 @@
  *    model with a also an output (which keeps b out of place), and the
  *    link, where taken, lowered the arena. */
 #include "e2e_run.h"
+#include "flash_setting.h"
 
 #include "compiler.h"
 #include "codegen/kernels.h"
@@ -175,7 +176,6 @@ static uint8_t *build_block(const block *k, int a_out, size_t *size, int *b_h, i
     return data;
 }
 
-enum { FLASH_DEFAULT, FLASH_TIGHT, FLASH_ROOMY };
 
 static long linked_by_kernel[TE_K_COUNT];
 
@@ -198,14 +198,7 @@ static void run_block(const char *target, int flash, const block *k)
     memset(&d, 0, sizeof d);
     co.target = te_target_parse(target);
     cfg.target = target;
-    if (flash == FLASH_ROOMY)
-        co.flash_limit = cfg.flash_limit = (size_t)1 << 20;
-    m = data && data2 ? te_model_load(data, size, &co, &d) : NULL;
-    if (m && flash == FLASH_TIGHT) { /* no room for int16 weights */
-        co.flash_limit = cfg.flash_limit = (size_t)te_flash_base_estimate(m->g) + 1024;
-        te_model_free(m);
-        m = te_model_load(data, size, &co, &d);
-    }
+    m = data && data2 ? load_with_flash(data, size, flash, &co, &cfg, &d) : NULL;
     CHECK(m != NULL);
     if (!m) {
         printf("band block %s: %s\n", target, d.msg);

@@ -10,6 +10,7 @@
  * the GEMM kernel's batched path (full int8 range, channels in fours) is
  * kept, and te_conv2d_dsp_s8 never goes in place: no link. */
 #include "e2e_run.h"
+#include "flash_setting.h"
 
 #include "compiler.h"
 #include "ir/target.h"
@@ -112,12 +113,7 @@ static int is_dsp(const char *target) { return target && !strcmp(target, "cortex
 
 static long n_inplace; /* blocks compiled with the 1x1 in place */
 
-/* The block compiled for target; flash FLASH_TIGHT: within a flash limit
- * that leaves no room for int16 weights (the int8-weight kernel on the
- * generic target), FLASH_ROOMY: 1 MiB (the GEMM kernel everywhere, its
- * calls inlined). */
-enum { FLASH_DEFAULT, FLASH_TIGHT, FLASH_ROOMY };
-
+/* The block compiled for target under a flash setting (flash_setting.h). */
 static void run_block(const char *target, int flash, int project, int act)
 {
     size_t size, size2, in_bytes = SIDE * SIDE * C_IN, out_bytes = SIDE * SIDE * C_IN;
@@ -137,16 +133,7 @@ static void run_block(const char *target, int flash, int project, int act)
     memset(&d, 0, sizeof d);
     co.target = te_target_parse(target);
     cfg.target = target;
-    m = data && data2 ? te_model_load(data, size, &co, &d) : NULL;
-    if (m && flash == FLASH_ROOMY) {
-        co.flash_limit = cfg.flash_limit = (size_t)1 << 20;
-        te_model_free(m);
-        m = te_model_load(data, size, &co, &d);
-    } else if (m && flash == FLASH_TIGHT) { /* the model without trades plus 1 KiB */
-        co.flash_limit = cfg.flash_limit = (size_t)te_flash_base_estimate(m->g) + 1024;
-        te_model_free(m);
-        m = te_model_load(data, size, &co, &d);
-    }
+    m = data && data2 ? load_with_flash(data, size, flash, &co, &cfg, &d) : NULL;
     CHECK(m != NULL);
     if (!m) {
         printf("pw block %s: %s\n", target, d.msg);
