@@ -358,81 +358,53 @@ static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, 
     te_plan_place(mp);
 }
 
-/* 1 when stage op i's in-place link can cost: an output smaller than its
- * input (the merged buffer keeps the larger size for both lives), scratch
- * for the kernel in place, or a link only tried. */
-static int costly_link(const te_patch_walk *w, const te_graph *g, int i)
-{
-    const te_op *op = &g->ops[w->ops[i]];
-    return w->inplace_can[i] >= 0 &&
-           (w->inplace_trial[i] || w->inplace_scratch[i] ||
-            w->slot_bytes[op->out[0]] < w->slot_bytes[op->in[w->inplace_can[i]]]);
-}
-
-/* The costly links of w->inplace_in chosen on the quick placement, from
- * all of them on, each dropped in turn where that does not raise the peak
- * (from_all); else from none of them, each added in turn where it lowers
- * the peak.  Returns the quick placement's bytes. */
-static size_t choose_links(te_patch_walk *w, const te_graph *g, te_plan *mp, micro_ids *id,
-                           int from_all)
-{
-    size_t best;
-    int i;
-    for (i = 0; i < w->n_ops; i++)
-        w->inplace_in[i] = from_all || !costly_link(w, g, i) ? w->inplace_can[i] : -1;
-    place_micro(w, g, mp, id);
-    best = mp->arena_bytes;
-    for (i = 0; i < w->n_ops; i++) {
-        if (!costly_link(w, g, i))
-            continue; /* same size, no scratch: nothing to lose */
-        w->inplace_in[i] = from_all ? -1 : w->inplace_can[i];
-        place_micro(w, g, mp, id);
-        if (from_all ? mp->arena_bytes <= best : mp->arena_bytes < best)
-            best = mp->arena_bytes; /* dropped: the link saved nothing; added: it saves */
-        else
-            w->inplace_in[i] = from_all ? w->inplace_can[i] : -1;
-    }
-    return best;
-}
-
 /* Places the working memory of one patch (place_micro), keeping each
- * in-place link te_patch_measure found that can cost (costly_link) only
- * where it lowers the peak, the others always: the links chosen from all
- * of them on or from none (choose_links; neither finds the best set every
- * time, and the first alone may end above the second), whichever the quick
- * placement finds smaller, the first on a tie.  Fills w->inplace_in,
+ * in-place link te_patch_measure found that can cost (an output smaller
+ * than its input: the merged buffer keeps the larger size for both lives;
+ * scratch for the kernel in place; a link only tried) only where it lowers
+ * the peak, the others (same size, no scratch) always.  Fills w->inplace_in,
  * slot_off, crop_off and scratch_off; returns the bytes. */
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
 {
     te_plan mp;
     micro_ids id;
     size_t best;
-    int i, k, *kept;
+    int i, k;
     memset(&mp, 0, sizeof mp);
     mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 2) + 1, sizeof *mp.buffers);
     id.slot = calloc((size_t)w->n_ops + 1, sizeof *id.slot);
     id.scratch = calloc((size_t)w->n_ops + 1, sizeof *id.scratch);
     id.crop = calloc((size_t)w->n_ops + 1, sizeof *id.crop);
     id.last = calloc((size_t)w->n_ops + 1, sizeof *id.last);
-    kept = calloc((size_t)w->n_ops + 1, sizeof *kept);
-    if (!mp.buffers || !id.slot || !id.scratch || !id.crop || !id.last || !kept) {
+    if (!mp.buffers || !id.slot || !id.scratch || !id.crop || !id.last) {
         free(mp.buffers);
         free(id.slot);
         free(id.scratch);
         free(id.crop);
         free(id.last);
-        free(kept);
         return (size_t)-1;
     }
     for (i = 0; i < w->n_ops; i++) {
         int j = last_reader(w, g, g->ops[w->ops[i]].out[0]);
         id.last[i] = 2 * (j > i ? j : i) + 1;
+        w->inplace_in[i] = w->inplace_can[i];
     }
     mp.quick = 1; /* the links are chosen on the quick placement, */
-    best = choose_links(w, g, &mp, &id, 1);
-    memcpy(kept, w->inplace_in, sizeof *kept * (size_t)w->n_ops);
-    if (choose_links(w, g, &mp, &id, 0) >= best)
-        memcpy(w->inplace_in, kept, sizeof *kept * (size_t)w->n_ops);
+    place_micro(w, g, &mp, &id);
+    best = mp.arena_bytes;
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        if (w->inplace_in[i] < 0 ||
+            (!w->inplace_trial[i] && !w->inplace_scratch[i] &&
+             w->slot_bytes[op->out[0]] >= w->slot_bytes[op->in[w->inplace_in[i]]]))
+            continue; /* same size, no scratch: nothing to lose */
+        w->inplace_in[i] = -1;
+        place_micro(w, g, &mp, &id);
+        if (mp.arena_bytes <= best)
+            best = mp.arena_bytes; /* the link saves nothing: run it apart */
+        else
+            w->inplace_in[i] = w->inplace_can[i];
+    }
     mp.quick = 0; /* the slots placed by the full one */
     place_micro(w, g, &mp, &id);
     for (i = 0; i < w->n_ops; i++) {
@@ -449,7 +421,6 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
     free(id.scratch);
     free(id.crop);
     free(id.last);
-    free(kept);
     return best;
 }
 
