@@ -1,7 +1,9 @@
 /* compiler.c - the pipeline: frontend -> passes -> lowering and planning
  * of the candidate storage decisions (the smallest arena wins) -> patch
  * stage (a derived graph, planned the same way) -> codegen.  After the
- * passes (run_passes) the model's graph is only read (const te_graph *). */
+ * passes (run_passes) the model's graph is only read (const te_graph *),
+ * but for its order: the candidate orders are planned on it in turn
+ * (plan_best_order, patch_best_tail). */
 #include "compiler.h"
 
 #include <stdio.h>
