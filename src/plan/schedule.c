@@ -235,6 +235,16 @@ static void model_order(const te_graph *g, const int *live, int n, int *order)
     }
 }
 
+/* The beam's width for n ops: TE_SCHEDULE_BEAM_WIDTH, narrower past 512
+ * ops (each step scans every op of every state: width x n^2 in all), 0
+ * (no beam) past 2048. */
+static int beam_width(int n)
+{
+    const long long budget = 512LL * 512 * TE_SCHEDULE_BEAM_WIDTH;
+    long long w = n > 0 ? budget / ((long long)n * n) : 0;
+    return w > TE_SCHEDULE_BEAM_WIDTH ? TE_SCHEDULE_BEAM_WIDTH : (int)w;
+}
+
 int te_schedule_candidates(const te_graph *g, int from, te_schedule_orders *c)
 {
     int *live = calloc((size_t)g->n_ops + 1, sizeof(int));
@@ -258,8 +268,8 @@ int te_schedule_candidates(const te_graph *g, int from, te_schedule_orders *c)
                 readers[g->ops[live[i]].in[j]]++;
     if (greedy_order(g, live, c->n, order, readers, from) == 0)
         add_order(g, order, c);
-    for (mode = 0; mode < 2; mode++)
-        if (te_schedule_beam(g, live, c->n, TE_SCHEDULE_BEAM_WIDTH, mode, order) == 0)
+    for (mode = 0; mode < 2 && beam_width(c->n) > 0; mode++)
+        if (te_schedule_beam(g, live, c->n, beam_width(c->n), mode, order) == 0)
             add_order(g, order, c);
 out:
     free(live);
