@@ -203,11 +203,34 @@ static int indices_distinct(const te_graph *g, const int *live, int n)
     return ok;
 }
 
-/* Adds `order` (positions) to c as model indices unless c has it. */
+/* 1 if every op of `order` (n positions) comes after the producers of its
+ * inputs among them (the model's indices need not be an order: operators
+ * of an inlined subgraph are numbered after the model's). */
+static int is_valid_order(const te_graph *g, const int *order, int n)
+{
+    char *done = calloc((size_t)g->n_ops + 1, 1), *listed = calloc((size_t)g->n_ops + 1, 1);
+    int s, j, ok = done && listed;
+    for (s = 0; ok && s < n; s++)
+        listed[order[s]] = 1;
+    for (s = 0; ok && s < n; s++) {
+        const te_op *op = &g->ops[order[s]];
+        for (j = 0; ok && j < op->n_in; j++) {
+            int p = op->in[j] >= 0 ? g->tensors[op->in[j]].producer : -1;
+            ok = p < 0 || !listed[p] || done[p];
+        }
+        done[order[s]] = 1;
+    }
+    free(done);
+    free(listed);
+    return ok;
+}
+
+/* Adds `order` (positions) to c as model indices unless c has it or it is
+ * not a valid order. */
 static void add_order(const te_graph *g, const int *order, te_schedule_orders *c)
 {
     int *idx, k, i;
-    if (c->n_orders >= TE_SCHEDULE_MAX_ORDERS)
+    if (c->n_orders >= TE_SCHEDULE_MAX_ORDERS || !is_valid_order(g, order, c->n))
         return;
     idx = malloc(sizeof(int) * ((size_t)c->n + 1));
     if (!idx)
