@@ -181,15 +181,61 @@ static int keep_best(ranked *kids, int n_kids, int width, state *next)
     return k;
 }
 
+/* Into kids, every state one op longer than the `parents` states `prev`
+ * (their sets of ops done in `sets`; NULL prev: the start, live0 bytes
+ * alive); returns how many. */
+static int expand(const beam_graph *b, const state *prev, int parents, const uint64_t *sets,
+                  size_t live0, int mode, ranked *kids)
+{
+    int k, i, n_kids = 0;
+    for (k = 0; k < parents; k++) {
+        state root = {0, 0, 0, -1, -1};
+        const state *p = prev ? &prev[k] : &root;
+        const uint64_t *set = sets + (size_t)k * (size_t)b->words;
+        root.live = root.peak = live0;
+        for (i = 0; i < b->n; i++) {
+            ranked *c = &kids[n_kids];
+            size_t top;
+            if (!ready(b, set, i))
+                continue;
+            c->mode = mode;
+            c->s.live = live_after(b, set, p, i, &top);
+            c->s.peak = top > p->peak ? top : p->peak;
+            c->s.key = p->key ^ b->zobrist[i];
+            c->s.parent = k;
+            c->s.op = i;
+            n_kids++;
+        }
+    }
+    return n_kids;
+}
+
+/* The sets of ops done of the `count` states `next` (one op after their
+ * parents, whose sets are in `sets`, or none at the start) into out. */
+static void advance_sets(const beam_graph *b, const state *next, int count, const uint64_t *sets,
+                         int start, uint64_t *out)
+{
+    size_t words = (size_t)b->words;
+    int k;
+    for (k = 0; k < count; k++) {
+        uint64_t *dst = out + (size_t)k * words;
+        if (start)
+            memset(dst, 0, sizeof(uint64_t) * words);
+        else
+            memcpy(dst, sets + (size_t)next[k].parent * words, sizeof(uint64_t) * words);
+        dst[next[k].op / 64] |= (uint64_t)1 << (next[k].op % 64);
+    }
+}
+
 int te_schedule_beam(const te_graph *g, const int *ops, int n, int width, int mode, int *order)
 {
     beam_graph b;
     state *hist = NULL;        /* n steps x width states */
     int *count = NULL;         /* states per step */
-    uint64_t *sets = NULL, *next_sets = NULL;
+    uint64_t *sets = NULL, *next_sets = NULL, *swap;
     ranked *kids = NULL;
     size_t live0 = 0;
-    int s, k, i, j, rc = -1, best;
+    int s, k, j, rc = -1, best;
     if (n <= 0 || width < 1)
         return -1;
     if (beam_graph_init(&b, g, ops, n) < 0)
@@ -205,47 +251,15 @@ int te_schedule_beam(const te_graph *g, const int *ops, int n, int width, int mo
         if (b.prod[j] < 0 && b.reader_start[j + 1] > b.reader_start[j])
             live0 += te_schedule_stored_bytes(g, j);
     for (s = 0; s < n; s++) {
-        int n_kids = 0, parents = s ? count[s - 1] : 1;
-        for (k = 0; k < parents; k++) {
-            state root = {0, 0, 0, -1, -1};
-            const state *p = &root;
-            const uint64_t *set = sets + (size_t)k * (size_t)b.words;
-            root.live = root.peak = live0;
-            if (s)
-                p = &hist[(size_t)(s - 1) * (size_t)width + (size_t)k];
-            for (i = 0; i < n; i++) {
-                ranked *c = &kids[n_kids];
-                size_t top;
-                if (!ready(&b, set, i))
-                    continue;
-                c->mode = mode;
-                c->s.live = live_after(&b, set, p, i, &top);
-                c->s.peak = top > p->peak ? top : p->peak;
-                c->s.key = p->key ^ b.zobrist[i];
-                c->s.parent = k;
-                c->s.op = i;
-                n_kids++;
-            }
-        }
+        state *row = &hist[(size_t)s * (size_t)width];
+        int n_kids = expand(&b, s ? row - width : NULL, s ? count[s - 1] : 1, sets, live0, mode,
+                            kids);
         if (n_kids == 0)
             goto out; /* not a DAG in op order */
         qsort(kids, (size_t)n_kids, sizeof *kids, by_key);
-        count[s] = keep_best(kids, n_kids, width, &hist[(size_t)s * (size_t)width]);
-        for (k = 0; k < count[s]; k++) {
-            const state *c = &hist[(size_t)s * (size_t)width + (size_t)k];
-            uint64_t *dst = next_sets + (size_t)k * (size_t)b.words;
-            if (s)
-                memcpy(dst, sets + (size_t)c->parent * (size_t)b.words,
-                       sizeof(uint64_t) * (size_t)b.words);
-            else
-                memset(dst, 0, sizeof(uint64_t) * (size_t)b.words);
-            dst[c->op / 64] |= (uint64_t)1 << (c->op % 64);
-        }
-        {
-            uint64_t *t = sets;
-            sets = next_sets;
-            next_sets = t;
-        }
+        count[s] = keep_best(kids, n_kids, width, row);
+        advance_sets(&b, row, count[s], sets, s == 0, next_sets);
+        swap = sets, sets = next_sets, next_sets = swap;
     }
     for (best = 0, k = 1; k < count[n - 1]; k++) /* the lowest peak of the complete orders */
         if (hist[(size_t)(n - 1) * (size_t)width + (size_t)k].peak <
