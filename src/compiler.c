@@ -1,7 +1,9 @@
 /* compiler.c - the pipeline: frontend -> passes -> lowering and planning
  * of the candidate storage decisions (the smallest arena wins) -> patch
  * stage (a derived graph, planned the same way) -> codegen.  After the
- * passes (run_passes) the model's graph is only read (const te_graph *). */
+ * passes (run_passes) the model's graph is only read (const te_graph *),
+ * but for its order: the candidate orders are planned on it in turn
+ * (plan_best_order, patch_best_tail). */
 #include "compiler.h"
 
 #include <stdio.h>
@@ -382,6 +384,77 @@ static int check_clone_scratch(const te_graph *dg, const te_lowered *low, te_dia
     return 0;
 }
 
+/* --patch auto: the operators after the stage (the first p->n_ops of g)
+ * in the order of another of te_schedule_candidates when the patched
+ * graph's plan then has a strictly smaller arena (the first such on a
+ * tie; one with more bytes alive at once is not planned); *dg and *c (the
+ * patched graph, built on g as it is, and its plan) are replaced by that
+ * order's.  A detector's heads written right after
+ * their feature map free it before the layers after it. */
+static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_opts *lo,
+                            const te_patch_opts *po, te_graph **dg, candidate *c)
+{
+    static const te_lower_opts plain;
+    te_schedule_orders orders;
+    te_op *saved;
+    size_t before = c->plan->arena_bytes, peak;
+    int k, best = 0, applied = 0;
+    if (g->keep_order || te_schedule_candidates(g, p->n_ops, &orders) < 0)
+        return;
+    peak = te_schedule_peak(g, p->n_ops, orders.index[0], orders.n);
+    saved = te_schedule_save(g);
+    for (k = 1; k < orders.n_orders && saved; k++) {
+        te_diag quiet = {{0}, 0};
+        te_graph *dk;
+        te_storage *st;
+        candidate lbl, alt;
+        if (te_schedule_peak(g, p->n_ops, orders.index[k], orders.n) > peak ||
+            te_schedule_apply_tail(g, p->n_ops, orders.index[k], orders.n) != 1)
+            continue;
+        applied = k;
+        g->content_key = te_flash_graph_key(g);
+        st = slice_storage(g, 0); /* in-place links for this order */
+        if (!st || plan_model(g, st, &plain, &lbl, &quiet) < 0) {
+            te_storage_free(st);
+            continue;
+        }
+        te_storage_free(st);
+        dk = te_patch_graph(g, p, &quiet);
+        st = dk ? te_patch_storage(dk, lbl.st) : NULL;
+        candidate_free(&lbl);
+        if (st && plan_graph(dk, st, lo, &alt, &quiet) == 0) {
+            if (check_clone_scratch(dk, alt.low, &quiet) == 0 &&
+                alt.plan->arena_bytes < c->plan->arena_bytes) {
+                candidate_free(c);
+                te_graph_free(*dg);
+                *c = alt;
+                *dg = dk; /* valid while g is in order k */
+                dk = NULL;
+                best = k;
+            } else {
+                candidate_free(&alt);
+            }
+        }
+        te_storage_free(st);
+        te_graph_free(dk);
+    }
+    if (applied != best && best == 0) {
+        te_schedule_restore(g, saved); /* the order *dg was built on */
+        saved = NULL;
+    } else if (applied != best) {
+        te_schedule_apply_tail(g, p->n_ops, orders.index[best], orders.n);
+    }
+    g->content_key = te_flash_graph_key(g);
+    free(saved);
+    te_schedule_orders_free(&orders);
+    if (best && po->explain) {
+        char line[160];
+        snprintf(line, sizeof line, "order: the operators after the stage reordered (arena %zu "
+                 "instead of %zu)", c->plan->arena_bytes, before);
+        po->explain(po->explain_ctx, line);
+    }
+}
+
 /* --patch: runs the first stage patch by patch when asked (explicit form)
  * or when the search finds a smaller arena (auto, or when layer by layer
  * does not fit the arena budget `fit`): m->g becomes a graph derived from
@@ -422,9 +495,10 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         return 0;
     }
     dg = te_patch_graph(g, p, d);
-    te_patch_plan_free(p); /* dg has its own copy */
-    if (!dg)
+    if (!dg) {
+        te_patch_plan_free(p);
         return -1;
+    }
     st = te_patch_storage(dg, m->st);
     rc = st ? plan_graph(dg, st, &lo, &c, d) : te_fail(d, "out of memory");
     te_storage_free(st);
@@ -432,6 +506,9 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         candidate_free(&c);
         rc = -1;
     }
+    if (rc == 0 && po->mode == TE_PATCH_AUTO)
+        patch_best_tail(m->source, p, &lo, po, &dg, &c);
+    te_patch_plan_free(p); /* dg has its own copy */
     if (rc < 0) {
         te_graph_free(dg);
         return -1;
@@ -474,6 +551,66 @@ static int run_passes(te_graph *g, const te_compile_opts *o, int patch_order, te
     return 0;
 }
 
+/* The graph's order, or another of te_schedule_candidates when its plan
+ * has a strictly smaller arena (the first such on a tie; an order with
+ * more bytes alive at once, te_schedule_peak, is not planned): g is
+ * reordered and c (g's plan in its current order) replaced.  0, or -1 with
+ * d set (c freed). */
+static int plan_best_order(te_graph *g, candidate *c, te_diag *d)
+{
+    static const te_lower_opts plain;
+    te_schedule_orders orders;
+    te_op *saved;
+    size_t arena = c->plan->arena_bytes, peak;
+    int k, best = 0, applied = 0, rc = 0;
+    if (te_schedule_candidates(g, 0, &orders) < 0)
+        return 0; /* out of memory: the order it has */
+    peak = te_schedule_peak(g, 0, orders.index[0], orders.n);
+    saved = te_schedule_save(g);
+    for (k = 1; k < orders.n_orders && saved; k++) {
+        te_storage *st;
+        candidate alt;
+        te_diag quiet = {{0}, 0};
+        if (te_schedule_peak(g, 0, orders.index[k], orders.n) > peak)
+            continue; /* more bytes alive at once: not planned */
+        if (te_schedule_apply(g, orders.index[k], orders.n) < 0)
+            break;
+        applied = k;
+        g->content_key = te_flash_graph_key(g);
+        st = slice_storage(g, 0);
+        if (!st || plan_model(g, st, &plain, &alt, &quiet) < 0) {
+            te_storage_free(st);
+            continue;
+        }
+        te_storage_free(st);
+        if (alt.plan->arena_bytes < arena) {
+            arena = alt.plan->arena_bytes;
+            best = k;
+            candidate_free(c);
+            *c = alt; /* g's plan while g stays in order k */
+        } else {
+            candidate_free(&alt);
+        }
+    }
+    if (applied != best) { /* back to the order kept, planned again */
+        te_storage *st;
+        candidate_free(c);
+        if (best == 0) {
+            te_schedule_restore(g, saved);
+            saved = NULL;
+        } else if (te_schedule_apply(g, orders.index[best], orders.n) < 0) {
+            rc = te_fail(d, "out of memory");
+        }
+        g->content_key = te_flash_graph_key(g);
+        st = rc == 0 ? slice_storage(g, 0) : NULL;
+        rc = rc < 0 ? -1 : st ? plan_model(g, st, &plain, c, d) : te_fail(d, "out of memory");
+        te_storage_free(st);
+    }
+    free(saved);
+    te_schedule_orders_free(&orders);
+    return rc;
+}
+
 static te_model *finish(te_graph *g, const te_compile_opts *o, int patch_order, te_diag *d)
 {
     static const te_lower_opts plain;
@@ -506,6 +643,8 @@ static te_model *finish(te_graph *g, const te_compile_opts *o, int patch_order, 
     }
     rc = plan_model(src, st, &plain, &c, d);
     te_storage_free(st);
+    if (rc == 0 && !patch_order && plan_best_order(g, &c, d) < 0)
+        rc = -1; /* c freed */
     if (rc < 0) {
         te_model_free(m);
         return NULL;

@@ -15,6 +15,7 @@
 
 #include "patch_internal.h" /* te_patch_op_supported */
 #include "schedule.h"
+#include "schedule_internal.h"
 
 /* Position in `order` of each tensor's last reader (-1: none). */
 static void last_readers(const te_graph *g, const int *order, int n, int *last)
@@ -28,7 +29,7 @@ static void last_readers(const te_graph *g, const int *order, int n, int *last)
                 last[g->ops[order[s]].in[j]] = s;
 }
 
-static int is_output(const te_graph *g, int t)
+int te_schedule_is_output(const te_graph *g, int t)
 {
     int i;
     for (i = 0; i < g->n_outputs; i++)
@@ -37,7 +38,7 @@ static int is_output(const te_graph *g, int t)
     return 0;
 }
 
-static size_t stored_bytes(const te_graph *g, int t)
+size_t te_schedule_stored_bytes(const te_graph *g, int t)
 {
     const te_tensor *tt = &g->tensors[t];
     return tt->data || tt->alias_of >= 0 ? 0 : te_tensor_bytes(tt);
@@ -50,34 +51,35 @@ static size_t peak_of(const te_graph *g, const int *order, int n, int *last)
     int s, j;
     last_readers(g, order, n, last);
     for (j = 0; j < g->n_inputs; j++)
-        live += stored_bytes(g, g->inputs[j]);
+        live += te_schedule_stored_bytes(g, g->inputs[j]);
     peak = live;
     for (s = 0; s < n; s++) {
         const te_op *op = &g->ops[order[s]];
         for (j = 0; j < op->n_out; j++)
             if (op->out[j] >= 0)
-                live += stored_bytes(g, op->out[j]);
+                live += te_schedule_stored_bytes(g, op->out[j]);
         if (live > peak)
             peak = live;
         for (j = 0; j < op->n_in; j++) {
             int t = op->in[j];
-            if (t >= 0 && last[t] == s && !is_output(g, t) &&
+            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t) &&
                 (j == 0 || op->in[j - 1] != t))
-                live -= stored_bytes(g, t);
+                live -= te_schedule_stored_bytes(g, t);
         }
     }
     return peak;
 }
 
 /* Greedy order; returns 0, or -1 if the graph is not a DAG in op order. */
-static int greedy_order(const te_graph *g, const int *live_ops, int n, int *order, int *readers)
+static int greedy_order(const te_graph *g, const int *live_ops, int n, int *order, int *readers,
+                        int from)
 {
     char *done = calloc((size_t)g->n_ops + 1, 1), *avail = calloc((size_t)g->n_tensors + 1, 1);
     int s, i, j, rc = -1;
     if (!done || !avail)
         goto out;
     for (i = 0; i < g->n_tensors; i++)
-        avail[i] = g->tensors[i].data != NULL || g->tensors[i].producer < 0;
+        avail[i] = g->tensors[i].data != NULL || g->tensors[i].producer < from;
     for (s = 0; s < n; s++) {
         int best = -1;
         long long best_cost = 0;
@@ -90,10 +92,11 @@ static int greedy_order(const te_graph *g, const int *live_ops, int n, int *orde
             if (!ready)
                 continue;
             for (j = 0; j < op->n_out; j++)
-                cost += op->out[j] >= 0 ? (long long)stored_bytes(g, op->out[j]) : 0;
+                cost += op->out[j] >= 0 ? (long long)te_schedule_stored_bytes(g, op->out[j]) : 0;
             for (j = 0; j < op->n_in; j++) /* frees inputs with no other reader left */
-                if (op->in[j] >= 0 && readers[op->in[j]] == 1 && !is_output(g, op->in[j]))
-                    cost -= (long long)stored_bytes(g, op->in[j]);
+                if (op->in[j] >= 0 && readers[op->in[j]] == 1 &&
+                    !te_schedule_is_output(g, op->in[j]))
+                    cost -= (long long)te_schedule_stored_bytes(g, op->in[j]);
             if (best < 0 || cost < best_cost) {
                 best = i;
                 best_cost = cost;
@@ -155,7 +158,7 @@ void te_schedule_for_memory(te_graph *g)
             for (j = 0; j < g->ops[live[i]].n_in; j++)
                 if (g->ops[live[i]].in[j] >= 0)
                     scratch[g->ops[live[i]].in[j]]++;
-        if (greedy_order(g, live, n, order, scratch) == 0) {
+        if (greedy_order(g, live, n, order, scratch, 0) == 0) {
             size_t before = peak_of(g, live, n, scratch);
             size_t after = peak_of(g, order, n, scratch);
             if (after < before)
@@ -165,6 +168,285 @@ void te_schedule_for_memory(te_graph *g)
     free(live);
     free(order);
     free(scratch);
+}
+
+/* The positions of the live ops at or after `from` into live (n of
+ * them). */
+static int live_positions(const te_graph *g, int from, int *live)
+{
+    int i, n = 0;
+    for (i = from; i < g->n_ops; i++)
+        if (!g->ops[i].dead)
+            live[n++] = i;
+    return n;
+}
+
+/* 1 if the live ops' model indices are distinct (they name the ops). */
+static int indices_distinct(const te_graph *g, const int *live, int n)
+{
+    int i, max = -1, ok = 1;
+    char *seen;
+    for (i = 0; i < n; i++) {
+        if (g->ops[live[i]].index < 0)
+            return 0;
+        if (g->ops[live[i]].index > max)
+            max = g->ops[live[i]].index;
+    }
+    seen = calloc((size_t)max + 2, 1);
+    if (!seen)
+        return 0;
+    for (i = 0; i < n && ok; i++) {
+        ok = !seen[g->ops[live[i]].index];
+        seen[g->ops[live[i]].index] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+/* 1 if every op of `order` (n positions) comes after the producers of its
+ * inputs among them (the model's indices need not be an order: operators
+ * of an inlined subgraph are numbered after the model's). */
+static int is_valid_order(const te_graph *g, const int *order, int n)
+{
+    char *done = calloc((size_t)g->n_ops + 1, 1), *listed = calloc((size_t)g->n_ops + 1, 1);
+    int s, j, ok = done && listed;
+    for (s = 0; ok && s < n; s++)
+        listed[order[s]] = 1;
+    for (s = 0; ok && s < n; s++) {
+        const te_op *op = &g->ops[order[s]];
+        for (j = 0; ok && j < op->n_in; j++) {
+            int p = op->in[j] >= 0 ? g->tensors[op->in[j]].producer : -1;
+            ok = p < 0 || !listed[p] || done[p];
+        }
+        done[order[s]] = 1;
+    }
+    free(done);
+    free(listed);
+    return ok;
+}
+
+/* Adds `order` (positions) to c as model indices unless c has it or it is
+ * not a valid order. */
+static void add_order(const te_graph *g, const int *order, te_schedule_orders *c)
+{
+    int *idx, k, i;
+    if (c->n_orders >= TE_SCHEDULE_MAX_ORDERS || !is_valid_order(g, order, c->n))
+        return;
+    idx = malloc(sizeof(int) * ((size_t)c->n + 1));
+    if (!idx)
+        return;
+    for (i = 0; i < c->n; i++)
+        idx[i] = g->ops[order[i]].index;
+    for (k = 0; k < c->n_orders; k++)
+        if (memcmp(c->index[k], idx, sizeof(int) * (size_t)c->n) == 0) {
+            free(idx);
+            return;
+        }
+    c->index[c->n_orders++] = idx;
+}
+
+/* Positions ascending by model index: the model's order of the live ops. */
+static void model_order(const te_graph *g, const int *live, int n, int *order)
+{
+    int i, j;
+    memcpy(order, live, sizeof(int) * (size_t)n);
+    for (i = 1; i < n; i++) { /* insertion sort: nearly sorted already */
+        int v = order[i];
+        for (j = i; j > 0 && g->ops[order[j - 1]].index > g->ops[v].index; j--)
+            order[j] = order[j - 1];
+        order[j] = v;
+    }
+}
+
+/* The beam's width for n ops: TE_SCHEDULE_BEAM_WIDTH, narrower past 512
+ * ops (each step scans every op of every state: width x n^2 in all), 0
+ * (no beam) past 2048. */
+static int beam_width(int n)
+{
+    const long long budget = 512LL * 512 * TE_SCHEDULE_BEAM_WIDTH;
+    long long w = n > 0 ? budget / ((long long)n * n) : 0;
+    return w > TE_SCHEDULE_BEAM_WIDTH ? TE_SCHEDULE_BEAM_WIDTH : (int)w;
+}
+
+int te_schedule_candidates(const te_graph *g, int from, te_schedule_orders *c)
+{
+    int *live = calloc((size_t)g->n_ops + 1, sizeof(int));
+    int *order = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *readers = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    int i, j, mode;
+    memset(c, 0, sizeof *c);
+    if (!live || !order || !readers)
+        goto out;
+    c->n = live_positions(g, from, live);
+    add_order(g, live, c);
+    if (g->keep_order || c->n < 2 || !indices_distinct(g, live, c->n))
+        goto out;
+    model_order(g, live, c->n, order);
+    add_order(g, order, c);
+    for (i = 0; i < g->n_tensors; i++)
+        readers[i] = 0;
+    for (i = 0; i < c->n; i++)
+        for (j = 0; j < g->ops[live[i]].n_in; j++)
+            if (g->ops[live[i]].in[j] >= 0)
+                readers[g->ops[live[i]].in[j]]++;
+    if (greedy_order(g, live, c->n, order, readers, from) == 0)
+        add_order(g, order, c);
+    for (mode = 0; mode < 2 && beam_width(c->n) > 0; mode++)
+        if (te_schedule_beam(g, live, c->n, beam_width(c->n), mode, order) == 0)
+            add_order(g, order, c);
+out:
+    free(live);
+    free(order);
+    free(readers);
+    return c->n_orders > 0 ? 0 : -1;
+}
+
+void te_schedule_orders_free(te_schedule_orders *c)
+{
+    int k;
+    for (k = 0; k < c->n_orders; k++)
+        free(c->index[k]);
+    memset(c, 0, sizeof *c);
+}
+
+/* Per model index, the position of the live op with it (-1: none);
+ * *max: the highest index.  NULL when out of memory. */
+static int *positions_by_index(const te_graph *g, int *max)
+{
+    int i, *at;
+    *max = -1;
+    for (i = 0; i < g->n_ops; i++)
+        if (!g->ops[i].dead && g->ops[i].index > *max)
+            *max = g->ops[i].index;
+    at = malloc(sizeof(int) * ((size_t)*max + 2));
+    for (i = 0; at && i <= *max; i++)
+        at[i] = -1;
+    for (i = 0; at && i < g->n_ops; i++)
+        if (!g->ops[i].dead && g->ops[i].index >= 0)
+            at[g->ops[i].index] = i;
+    return at;
+}
+
+/* Into order, the positions of the live ops at or after position `from`
+ * in the order of model indices `index` (n); returns how many, or -1 when
+ * `index` names an op that is not live. */
+static int positions_of(const te_graph *g, const int *index, int n, int from, int *order)
+{
+    int max, i, k = 0, *at = positions_by_index(g, &max);
+    if (!at)
+        return -1;
+    for (i = 0; i < n && k >= 0; i++) {
+        if (index[i] < 0 || index[i] > max || at[index[i]] < 0)
+            k = -1;
+        else if (at[index[i]] >= from)
+            order[k++] = at[index[i]];
+    }
+    free(at);
+    return k;
+}
+
+int te_schedule_apply(te_graph *g, const int *index, int n)
+{
+    int *live = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *order = malloc(sizeof(int) * ((size_t)n + 1));
+    int rc = -1;
+    if (live && order && live_positions(g, 0, live) == n && positions_of(g, index, n, 0, order) == n)
+        rc = apply_order(g, order, n);
+    free(live);
+    free(order);
+    return rc;
+}
+
+/* Renumbers producers to array positions. */
+static void renumber(te_graph *g)
+{
+    int i, j;
+    for (i = 0; i < g->n_ops; i++)
+        for (j = 0; j < g->ops[i].n_out; j++)
+            if (g->ops[i].out[j] >= 0)
+                g->tensors[g->ops[i].out[j]].producer = i;
+}
+
+int te_schedule_apply_tail(te_graph *g, int keep, const int *index, int n)
+{
+    int *live = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    int *order = malloc(sizeof(int) * ((size_t)g->n_ops + 1));
+    te_op *ops = malloc(sizeof *ops * ((size_t)g->n_ops + 1));
+    int i, k, m = keep, n_live, rc = -1;
+    if (!live || !order || !ops || keep < 0 || keep > g->n_ops)
+        goto out;
+    n_live = live_positions(g, keep, live);
+    k = n_live == n ? positions_of(g, index, n, keep, order) : -1;
+    if (k != n)
+        goto out;
+    rc = 0; /* 0 when in that order already */
+    for (i = 0; i < k && rc == 0; i++)
+        rc = order[i] != live[i];
+    if (rc == 0)
+        goto out;
+    memcpy(ops, g->ops, sizeof *ops * (size_t)g->n_ops);
+    for (i = 0; i < k; i++)
+        g->ops[m++] = ops[order[i]];
+    for (i = keep; i < g->n_ops; i++)
+        if (ops[i].dead)
+            g->ops[m++] = ops[i];
+    renumber(g);
+out:
+    free(live);
+    free(order);
+    free(ops);
+    return rc;
+}
+
+size_t te_schedule_peak(const te_graph *g, int from, const int *index, int n)
+{
+    int *order = malloc(sizeof(int) * ((size_t)n + 1));
+    int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    size_t live = 0, peak;
+    int s, j, t;
+    if (!order || !last || positions_of(g, index, n, from, order) != n) {
+        free(order);
+        free(last);
+        return (size_t)-1;
+    }
+    last_readers(g, order, n, last);
+    for (t = 0; t < g->n_tensors; t++) /* read, made before: inputs, a stage's outputs */
+        if (last[t] >= 0 && g->tensors[t].producer < from)
+            live += te_schedule_stored_bytes(g, t);
+    peak = live;
+    for (s = 0; s < n; s++) {
+        const te_op *op = &g->ops[order[s]];
+        for (j = 0; j < op->n_out; j++)
+            if (op->out[j] >= 0)
+                live += te_schedule_stored_bytes(g, op->out[j]);
+        if (live > peak)
+            peak = live;
+        for (j = 0; j < op->n_in; j++) {
+            t = op->in[j];
+            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t)) {
+                live -= te_schedule_stored_bytes(g, t);
+                last[t] = -1; /* read twice by this op: freed once */
+            }
+        }
+    }
+    free(order);
+    free(last);
+    return peak;
+}
+
+te_op *te_schedule_save(const te_graph *g)
+{
+    te_op *ops = malloc(sizeof *ops * ((size_t)g->n_ops + 1));
+    if (ops)
+        memcpy(ops, g->ops, sizeof *ops * (size_t)g->n_ops);
+    return ops;
+}
+
+void te_schedule_restore(te_graph *g, te_op *saved)
+{
+    memcpy(g->ops, saved, sizeof *saved * (size_t)g->n_ops);
+    free(saved);
+    renumber(g);
 }
 
 /* Marks in `early` (by position in live) the ops `e` depends on, and e. */
