@@ -52,24 +52,41 @@ typedef struct {
     size_t offset;
 } tie_pair;
 
-/* 1 if b at offset `at` overlaps no placed buffer living at the same time
- * (each with the bytes it takes while both live: te_buffer_bytes_beside);
- * *gap (if given): lowered to the space left above b to the next one. */
-static int fits_at(const te_buffer *bufs, const int *placed, int n_placed, const te_buffer *b,
-                   size_t at, size_t *gap)
+/* A placed buffer that lives at the same time as the one being placed, x:
+ * the bytes [lo, hi) it takes beside x and the bytes x takes beside it
+ * (te_buffer_bytes_beside both ways). */
+typedef struct {
+    size_t lo, hi, x_bytes;
+} neighbour;
+
+/* The placed buffers living at the same time as x, into out; their count. */
+static int neighbours_of(const te_buffer *bufs, const int *placed, int n_placed,
+                         const te_buffer *x, neighbour *out)
 {
-    int i;
+    int i, k = 0;
     for (i = 0; i < n_placed; i++) {
         const te_buffer *o = &bufs[placed[i]];
-        size_t o_end, b_end;
-        if (!lifetimes_overlap(o, b))
+        if (!lifetimes_overlap(o, x))
             continue;
-        o_end = o->offset + te_buffer_bytes_beside(o, b);
-        b_end = at + te_buffer_bytes_beside(b, o);
-        if (at < o_end && o->offset < b_end)
+        out[k].lo = o->offset;
+        out[k].hi = o->offset + te_buffer_bytes_beside(o, x);
+        out[k].x_bytes = te_buffer_bytes_beside(x, o);
+        k++;
+    }
+    return k;
+}
+
+/* 1 if x at offset `at` overlaps none of its k neighbours; *gap (if given):
+ * lowered to the space left above x to the next one. */
+static int fits_at(const neighbour *nb, int k, size_t at, size_t *gap)
+{
+    int i;
+    for (i = 0; i < k; i++) {
+        const size_t x_end = at + nb[i].x_bytes;
+        if (at < nb[i].hi && nb[i].lo < x_end)
             return 0;
-        if (gap && o->offset >= b_end && o->offset - b_end < *gap)
-            *gap = o->offset - b_end;
+        if (gap && nb[i].lo >= x_end && nb[i].lo - x_end < *gap)
+            *gap = nb[i].lo - x_end;
     }
     return 1;
 }
@@ -77,24 +94,28 @@ static int fits_at(const te_buffer *bufs, const int *placed, int n_placed, const
 /* Offsets where `b` could go: 0 and the end of every placed buffer that
  * lives at the same time (for m, tied to b at m_off bytes into it, where m
  * would start there).  Picks the lowest (first fit) or the one that leaves
- * the smallest gap above b (best fit). */
+ * the smallest gap above b (best fit); both orders of trying give the same
+ * pick (the least offset, or the least (gap, offset)).  nb: room for
+ * 2 x n_placed neighbours. */
 static size_t choose_offset(const te_buffer *bufs, const int *placed, int n_placed,
-                            const te_buffer *b, int best_fit, const te_buffer *m, size_t m_off)
+                            const te_buffer *b, int best_fit, const te_buffer *m, size_t m_off,
+                            neighbour *nb)
 {
     size_t best = (size_t)-1, best_gap = (size_t)-1;
+    const int kb = neighbours_of(bufs, placed, n_placed, b, nb);
+    const int km = m ? neighbours_of(bufs, placed, n_placed, m, nb + kb) : 0;
+    const neighbour *nm = nb + kb;
     int c, who;
     for (who = 0; who < (m ? 2 : 1); who++)
-        for (c = -1; c < n_placed; c++) {
-            const te_buffer *x = who ? m : b;
+        for (c = -1; c < (who ? km : kb); c++) {
             size_t cand, gap = (size_t)-1;
-            if (c >= 0 && !lifetimes_overlap(&bufs[placed[c]], x))
-                continue;
-            cand = c < 0 ? 0 : bufs[placed[c]].offset + te_buffer_bytes_beside(&bufs[placed[c]], x);
+            cand = c < 0 ? 0 : (who ? nm : nb)[c].hi;
             if (who && cand < m_off)
                 continue;
             cand -= who ? m_off : 0;
-            if (!fits_at(bufs, placed, n_placed, b, cand, &gap) ||
-                (m && !fits_at(bufs, placed, n_placed, m, cand + m_off, NULL)))
+            if (!best_fit && cand >= best)
+                continue; /* first fit: only a lower offset can win */
+            if (!fits_at(nb, kb, cand, &gap) || (m && !fits_at(nm, km, cand + m_off, NULL)))
                 continue;
             if (best_fit ? (gap < best_gap || (gap == best_gap && cand < best)) : cand < best) {
                 best = cand;
@@ -105,9 +126,12 @@ static size_t choose_offset(const te_buffer *bufs, const int *placed, int n_plac
 }
 
 /* Places buffers in `order` (a tied member together with its anchor);
- * returns the arena size (offsets left in bufs). */
+ * returns the arena size (offsets left in bufs), or, as soon as it
+ * reaches `cap`, a size >= cap (the placement left unfinished: the
+ * callers keep only a placement below the best so far).  nb: room for
+ * 2 x n neighbours. */
 static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *placed, int best_fit,
-                             const tie_pair *tie)
+                             const tie_pair *tie, size_t cap, neighbour *nb)
 {
     size_t top = 0;
     int i, n_placed = 0;
@@ -117,7 +141,8 @@ static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *plac
             continue;
         if (tie && order[i] == tie->anchor)
             m = &bufs[tie->member];
-        b->offset = choose_offset(bufs, placed, n_placed, b, best_fit, m, tie ? tie->offset : 0);
+        b->offset =
+            choose_offset(bufs, placed, n_placed, b, best_fit, m, tie ? tie->offset : 0, nb);
         placed[n_placed++] = order[i];
         if (b->offset + b->bytes > top)
             top = b->offset + b->bytes;
@@ -127,6 +152,8 @@ static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *plac
             if (m->offset + m->bytes > top)
                 top = m->offset + m->bytes;
         }
+        if (top >= cap)
+            break;
     }
     return top;
 }
@@ -134,7 +161,8 @@ static size_t place_in_order(te_buffer *bufs, const int *order, int n, int *plac
 /* Local search for small plans: move one buffer to the front of the best
  * order found so far, keep the move if the arena shrinks; a few rounds. */
 static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order, int *placed,
-                            size_t best, size_t bound, size_t *best_off, const tie_pair *tie)
+                            size_t best, size_t bound, size_t *best_off, const tie_pair *tie,
+                            neighbour *nb)
 {
     int round, k, i;
     for (round = 0; round < 3 && best > bound; round++) {
@@ -146,7 +174,7 @@ static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order,
                 order[i + 1] = best_order[i];
             for (i = k + 1; i < n; i++)
                 order[i] = best_order[i];
-            top = place_in_order(bufs, order, n, placed, 0, tie);
+            top = place_in_order(bufs, order, n, placed, 0, tie, best, nb);
             if (top < best) {
                 best = top;
                 improved = 1;
@@ -162,16 +190,55 @@ static size_t improve_order(te_buffer *bufs, int n, int *best_order, int *order,
     return best;
 }
 
-/* Sum of bytes alive at each step, maximised: no placement can be smaller. */
+/* Sum of bytes alive at each step, maximised: no placement can be smaller.
+ * The same sums as te_plan_live_bytes, step by step, in one sweep: each
+ * buffer adds its bytes at its first step, its shrink at the step after
+ * shrink_after and takes what is left off after its last; the tie's
+ * doubly counted bytes come off while both of its pair live (sums modulo
+ * 2^64, as te_plan_live_bytes's). */
 static size_t live_peak(const te_plan *p)
 {
-    size_t peak = 0;
-    int s;
+    size_t peak = 0, live = 0, *delta;
+    int s, i;
+    if (p->n_steps <= 0)
+        return 0;
+    delta = calloc((size_t)p->n_steps + 1, sizeof(size_t));
+    if (!delta) { /* out of memory: step by step */
+        for (s = 0; s < p->n_steps; s++)
+            if (te_plan_live_bytes(p, s) > peak)
+                peak = te_plan_live_bytes(p, s);
+        return peak;
+    }
+    for (i = 0; i < p->n_buffers; i++) {
+        const te_buffer *b = &p->buffers[i];
+        const int first = b->first < 0 ? 0 : b->first;
+        const int last = b->last >= p->n_steps ? p->n_steps - 1 : b->last;
+        if (first > last)
+            continue;
+        delta[first] += te_buffer_bytes_from(b, first);
+        if (b->shrink_after >= first && b->shrink_after < last)
+            delta[b->shrink_after + 1] += b->shrunk_bytes - b->bytes;
+        delta[last + 1] -= te_buffer_bytes_from(b, last);
+    }
+    if (p->has_tie) {
+        const te_buffer *a = &p->buffers[p->tie_anchor], *m = &p->buffers[p->tie_member];
+        const size_t off = p->tie_offset, end = off + m->bytes;
+        int first = a->first > m->first ? a->first : m->first;
+        int last = a->last < m->last ? a->last : m->last;
+        first = first < 0 ? 0 : first;
+        last = last >= p->n_steps ? p->n_steps - 1 : last;
+        if (off < a->bytes && first <= last) {
+            const size_t twice = (end < a->bytes ? end : a->bytes) - off;
+            delta[first] -= twice;
+            delta[last + 1] += twice;
+        }
+    }
     for (s = 0; s < p->n_steps; s++) {
-        size_t live = te_plan_live_bytes(p, s);
+        live += delta[s];
         if (live > peak)
             peak = live;
     }
+    free(delta);
     return peak;
 }
 
@@ -184,6 +251,7 @@ static void place(te_plan *p)
     int *placed = malloc(sizeof(int) * ((size_t)n + 1));
     size_t *best_off = malloc(sizeof(size_t) * ((size_t)n + 1));
     int *best_order = malloc(sizeof(int) * ((size_t)n + 1));
+    neighbour *nb = malloc(sizeof(neighbour) * (2 * (size_t)n + 1));
     size_t best = (size_t)-1;
     p->lower_bound = live_peak(p);
     if (p->has_tie) {
@@ -192,7 +260,7 @@ static void place(te_plan *p)
         pair.offset = p->tie_offset;
         tie = &pair;
     }
-    if (!order || !placed || !best_off || !best_order) {
+    if (!order || !placed || !best_off || !best_order || !nb) {
         /* no sharing at all: always correct */
         p->has_tie = 0;
         p->arena_bytes = 0;
@@ -204,6 +272,7 @@ static void place(te_plan *p)
         free(placed);
         free(best_off);
         free(best_order);
+        free(nb);
         return;
     }
     for (how = 0; how < N_ORDERS && best > p->lower_bound; how++) {
@@ -212,7 +281,7 @@ static void place(te_plan *p)
             for (i = 0; i < n; i++)
                 order[i] = i;
             sort_order(p->buffers, order, n, how);
-            top = place_in_order(p->buffers, order, n, placed, fit, tie);
+            top = place_in_order(p->buffers, order, n, placed, fit, tie, best, nb);
             if (top < best) {
                 best = top;
                 for (i = 0; i < n; i++) {
@@ -224,7 +293,7 @@ static void place(te_plan *p)
     }
     if (n <= TE_PLAN_SEARCH_MAX_BUFFERS && !p->quick)
         best = improve_order(p->buffers, n, best_order, order, placed, best, p->lower_bound,
-                             best_off, tie);
+                             best_off, tie, nb);
     for (i = 0; i < n; i++)
         p->buffers[i].offset = best_off[i];
     p->arena_bytes = best;
@@ -232,6 +301,7 @@ static void place(te_plan *p)
     free(placed);
     free(best_off);
     free(best_order);
+    free(nb);
 }
 
 void te_plan_place(te_plan *p)
@@ -268,5 +338,16 @@ void te_plan_place(te_plan *p)
 size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,
                          const te_buffer *b, const te_buffer *m, size_t m_off)
 {
-    return choose_offset(bufs, placed, n_placed, b, 0, m, m_off);
+    neighbour *nb = malloc(sizeof(neighbour) * (2 * (size_t)n_placed + 1));
+    size_t off = 0;
+    int i;
+    if (nb) {
+        off = choose_offset(bufs, placed, n_placed, b, 0, m, m_off, nb);
+        free(nb);
+        return off;
+    }
+    for (i = 0; i < n_placed; i++) /* out of memory: above every placed buffer */
+        if (bufs[placed[i]].offset + bufs[placed[i]].bytes > off)
+            off = bufs[placed[i]].offset + bufs[placed[i]].bytes;
+    return off;
 }
