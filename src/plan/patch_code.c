@@ -197,9 +197,10 @@ static int64_t lower_records(const te_graph *g, const te_patch_plan *p, record_s
     unsigned char *done = calloc((size_t)model->n_ops + 1, 1);
     int64_t code = 0;
     int pass, i, k;
-    trial.content_key = own.content_key = 0;
     for (pass = 0; pass < 2; pass++) { /* one graph and budget at a time: the memo keeps one */
         trial.flash_limit = own.flash_limit = pass == 0 ? 1 : (size_t)1 << 40;
+        trial.content_key = te_flash_graph_key(&trial); /* once a pass, not per lowering */
+        own.content_key = te_flash_graph_key(&own);
         for (i = 0; i < r->n; i++) {
             te_lowering l;
             if (r->keys[i].kind)
