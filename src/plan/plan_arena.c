@@ -29,23 +29,33 @@ static int64_t sort_key(const te_buffer *b, int order)
     }
 }
 
-/* Stable insertion sort by descending key (reentrant; a few hundred
- * buffers); key: room for n keys. */
-static void sort_order(const te_buffer *bufs, int *order, int n, int how, int64_t *key)
+/* A buffer of an ordering being sorted: its key and where it stood. */
+typedef struct {
+    int64_t key;
+    int at, buffer;
+} sort_item;
+
+static int by_key_down(const void *a, const void *b)
 {
-    int i, j;
-    for (i = 0; i < n; i++)
-        key[i] = sort_key(&bufs[order[i]], how);
-    for (i = 1; i < n; i++) {
-        int v = order[i];
-        int64_t kv = key[i];
-        for (j = i; j > 0 && key[j - 1] < kv; j--) {
-            order[j] = order[j - 1];
-            key[j] = key[j - 1];
-        }
-        order[j] = v;
-        key[j] = kv;
+    const sort_item *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? 1 : -1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Sorts order by descending key, stably (ties keep their order: the
+ * position breaks them); item: room for n. */
+static void sort_order(const te_buffer *bufs, int *order, int n, int how, sort_item *item)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        item[i].key = sort_key(&bufs[order[i]], how);
+        item[i].at = i;
+        item[i].buffer = order[i];
     }
+    qsort(item, (size_t)n, sizeof *item, by_key_down);
+    for (i = 0; i < n; i++)
+        order[i] = item[i].buffer;
 }
 
 static int lifetimes_overlap(const te_buffer *a, const te_buffer *b)
@@ -154,7 +164,8 @@ static size_t choose_offset(const placer *pl, const te_buffer *b, int best_fit,
 typedef struct {
     int *order, *placed, *best_order;
     size_t *best_off;
-    int64_t *key;          /* sort keys */
+    int64_t *key;          /* sort keys of list_beside */
+    sort_item *item;       /* sort_order's */
     neighbour *nb;         /* 2 x n + 1 */
     unsigned char *is_placed;
     int *beside_at, *beside; /* placer's lists; beside NULL: none (too many pairs) */
@@ -353,6 +364,7 @@ static void place(te_plan *p)
     w.best_order = malloc(sizeof(int) * n1);
     w.best_off = malloc(sizeof(size_t) * n1);
     w.key = malloc(sizeof(int64_t) * n1);
+    w.item = malloc(sizeof(sort_item) * n1);
     w.nb = malloc(sizeof(neighbour) * (2 * n1));
     w.is_placed = malloc(n1);
     p->lower_bound = live_peak(p);
@@ -362,7 +374,7 @@ static void place(te_plan *p)
         pair.offset = p->tie_offset;
         tie = &pair;
     }
-    if (!w.order || !w.placed || !w.best_off || !w.best_order || !w.key || !w.nb || !w.is_placed) {
+    if (!w.order || !w.placed || !w.best_off || !w.best_order || !w.key || !w.item || !w.nb || !w.is_placed) {
         /* no sharing at all: always correct */
         p->has_tie = 0;
         p->arena_bytes = 0;
@@ -378,7 +390,7 @@ static void place(te_plan *p)
             size_t top;
             for (i = 0; i < n; i++)
                 w.order[i] = i;
-            sort_order(p->buffers, w.order, n, how, w.key);
+            sort_order(p->buffers, w.order, n, how, w.item);
             top = place_in_order(p->buffers, w.order, n, &w, fit, tie, best);
             if (top < best) {
                 best = top;
@@ -400,6 +412,7 @@ out:
     free(w.best_order);
     free(w.best_off);
     free(w.key);
+    free(w.item);
     free(w.nb);
     free(w.is_placed);
     free(w.beside_at);
