@@ -103,13 +103,16 @@ static void record_set_free(record_set *r)
     free(r->slots);
 }
 
+/* Its ints hashed (the table's order of slots only: indices are in order
+ * of first sight). */
 static size_t record_hash(const record_key *k)
 {
-    const unsigned char *b = (const unsigned char *)k;
-    size_t i, h = 2166136261u;
-    for (i = 0; i < sizeof *k; i++)
-        h = (h ^ b[i]) * 16777619u;
-    return h;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)k->kind;
+    int i;
+    h = (h ^ (uint64_t)(uint32_t)k->op) * 1099511628211ull;
+    for (i = 0; i < TE_PATCH_CLONE_SIG_INTS; i++)
+        h = (h ^ (uint64_t)(uint32_t)k->sig[i]) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
 }
 
 /* The index of record k in r, added (-1 - index) when first seen. */
