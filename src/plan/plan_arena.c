@@ -43,17 +43,29 @@ static int by_key_down(const void *a, const void *b)
     return (x->at > y->at) - (x->at < y->at);
 }
 
+/* Below this many, sorts insert (the micro plans of patches, placed by
+ * the thousand, have a few dozen buffers); above, qsort. */
+#define TE_PLAN_INSERTION_SORT_MAX 48
+
 /* Sorts order by descending key, stably (ties keep their order: the
  * position breaks them); item: room for n. */
 static void sort_order(const te_buffer *bufs, int *order, int n, int how, sort_item *item)
 {
-    int i;
+    int i, j;
     for (i = 0; i < n; i++) {
         item[i].key = sort_key(&bufs[order[i]], how);
         item[i].at = i;
         item[i].buffer = order[i];
     }
-    qsort(item, (size_t)n, sizeof *item, by_key_down);
+    if (n > TE_PLAN_INSERTION_SORT_MAX)
+        qsort(item, (size_t)n, sizeof *item, by_key_down);
+    else
+        for (i = 1; i < n; i++) {
+            const sort_item v = item[i];
+            for (j = i; j > 0 && item[j - 1].key < v.key; j--)
+                item[j] = item[j - 1];
+            item[j] = v;
+        }
     for (i = 0; i < n; i++)
         order[i] = item[i].buffer;
 }
@@ -194,7 +206,15 @@ static void list_beside(const te_buffer *bufs, int n, work *w)
         if (bufs[i].first <= bufs[i].last)
             w->key[n_live++] = (int64_t)bufs[i].first * ((int64_t)1 << 32) + i;
     }
-    qsort(w->key, (size_t)n_live, sizeof(int64_t), ascending);
+    if (n_live > TE_PLAN_INSERTION_SORT_MAX)
+        qsort(w->key, (size_t)n_live, sizeof(int64_t), ascending);
+    else
+        for (i = 1; i < n_live; i++) {
+            const int64_t v = w->key[i];
+            for (j = i; j > 0 && w->key[j - 1] > v; j--)
+                w->key[j] = w->key[j - 1];
+            w->key[j] = v;
+        }
     for (i = 0; i < n_live; i++)
         by[i] = (int)(w->key[i] & 0xffffffff);
     for (i = 0; i < n_live && pairs <= TE_PLAN_MAX_PAIRS; i++)
@@ -388,9 +408,11 @@ static void place(te_plan *p)
     for (how = 0; how < N_ORDERS && best > p->lower_bound; how++) {
         for (fit = 0; fit < 2 && best > p->lower_bound; fit++) {
             size_t top;
-            for (i = 0; i < n; i++)
-                w.order[i] = i;
-            sort_order(p->buffers, w.order, n, how, w.item);
+            if (fit == 0) { /* both fits place the same order */
+                for (i = 0; i < n; i++)
+                    w.order[i] = i;
+                sort_order(p->buffers, w.order, n, how, w.item);
+            }
             top = place_in_order(p->buffers, w.order, n, &w, fit, tie, best);
             if (top < best) {
                 best = top;
