@@ -208,12 +208,13 @@ static int64_t dw_inline_bytes_uncached(const te_graph *g, int64_t budget)
 static int64_t lut_elems(const te_graph *g, const te_op *op)
 {
     const te_tensor *out;
+    int64_t elems;
     if ((op->opcode != TE_OP_ADD && op->opcode != TE_OP_SUB) || op->dead || op->n_out < 1)
         return -1;
     out = &g->tensors[op->out[0]];
-    if (out->type != TE_DT_INT8 || te_tensor_elems(out) < LUT_MIN_ELEMS)
+    if (out->type != TE_DT_INT8 || (elems = te_tensor_elems(out)) < LUT_MIN_ELEMS)
         return -1;
-    return (int64_t)te_tensor_elems(out);
+    return elems;
 }
 
 /* Whether op is among the table candidates that fit the budget: by output
