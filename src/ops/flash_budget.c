@@ -221,11 +221,11 @@ static int64_t lut_elems(const te_graph *g, const te_op *op)
  * elements, most first (then op order); patch clones share their op's. */
 static int lut_fits(const te_graph *g, const te_op *me, int64_t budget)
 {
-    int64_t mine = lut_elems(g, me), used = LUT_BYTES;
+    int64_t mine, used = LUT_BYTES;
     int i;
-    if (mine < 0)
+    if (used > budget || (mine = lut_elems(g, me)) < 0)
         return 0;
-    for (i = 0; i < g->n_ops; i++) {
+    for (i = 0; i < g->n_ops && used <= budget; i++) { /* used only grows */
         const te_op *o = &g->ops[i];
         int64_t e = lut_elems(g, o);
         if (o != me && e >= 0 && (e > mine || (e == mine && o < me)))
