@@ -101,3 +101,32 @@ TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, cons
     }
 }
 /* te:end */
+
+/* te:section te_conv2d_s8_inplace */
+TE_KERNEL void te_conv2d_s8_inplace(const te_conv2d_params *p, int8_t *data,
+                                    const int8_t *filter, const int32_t *bias,
+                                    const int32_t *mult, const int32_t *shift, int8_t *pixel)
+{
+    const long pixels = (long)p->batches * p->out_h * p->out_w;
+    const long shrink = (long)p->in_c - p->out_c; /* how far each pixel's output
+                                                   * start falls behind its input's */
+    /* pixels 0 .. own - 1 store over their own input: pix * shrink < out_c */
+    const long own = shrink > 0 ? (p->out_c + shrink - 1) / shrink : pixels;
+    long pix;
+    int oc;
+    for (pix = 0; pix < pixels; pix++) {
+        const int8_t *x = data + pix * p->in_c;
+        int8_t *o = data + pix * p->out_c;
+        int8_t *dst = pix < own ? pixel : o;
+        for (oc = 0; oc < p->out_c; oc++) {
+            uint32_t acc = te_conv2d_dot(x, filter + (long)oc * p->in_c, p->in_c, p->input_offset);
+            if (bias)
+                acc += (uint32_t)bias[oc];
+            dst[oc] = te_conv2d_requant(acc, mult[oc], shift[oc], p->output_offset, p->act_min,
+                                        p->act_max);
+        }
+        for (oc = 0; dst == pixel && oc < p->out_c; oc++)
+            o[oc] = pixel[oc];
+    }
+}
+/* te:end */

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "te_common.h"
+
 typedef struct {
     int batches;
     int in_h, in_w, in_c;      /* input [batches, in_h, in_w, in_c] */
@@ -29,6 +31,25 @@ typedef struct {
 TE_KERNEL void te_conv2d_s8(const te_conv2d_params *p, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, const int32_t *mult, const int32_t *shift,
                             int8_t *output);
+/* te:end */
+
+/* te:section te_conv2d_s8_inplace */
+/* The same for a 1x1 filter at stride 1 without padding nor groups,
+ * out_c <= in_c, written over its input: `data` holds the input on entry
+ * (pixel p's channels at p * in_c) and the output on return (at p *
+ * out_c).  Pixel p's outputs end before pixel p + 1's input; a pixel whose
+ * outputs reach its own input bytes is computed into `pixel` (scratch of
+ * out_c bytes) and copied out once all its channels are computed. */
+TE_KERNEL void te_conv2d_s8_inplace(const te_conv2d_params *p, int8_t *data,
+                                    const int8_t *filter, const int32_t *bias,
+                                    const int32_t *mult, const int32_t *shift, int8_t *pixel);
+/* te:end */
+
+/* te:section te_conv2d_s8_inplace_get_buffer_size */
+static inline TE_UNUSED long te_conv2d_s8_inplace_get_buffer_size(const te_conv2d_params *p)
+{
+    return p->out_c;
+}
 /* te:end */
 
 #endif

@@ -35,6 +35,7 @@
 #include "ir/target.h"
 #include "quant/quant.h"
 #include "te_common.h"
+#include "te_conv2d.h"
 #include "te_conv2d_avx2.h"
 #include "te_conv2d_dsp.h"
 #include "te_conv2d_gemm.h"
@@ -782,6 +783,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const b
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *out = te_out(g, op, 0);
     te_name mult, shift, x, wt, b, y, prm;
     int in_h, out_h, stride_h, pad_top;
+    const int over_input = e->low->kernel == TE_K_CONV2D_S8_INPLACE;
     if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
         return -1;
     call_rows(e, op, &in_h, &out_h, &stride_h, &pad_top);
@@ -789,7 +791,7 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const b
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = bc ? bc->y : te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_CONV2D_S8);
+    te_emit_kernel(e, over_input ? TE_K_CONV2D_S8_INPLACE : TE_K_CONV2D_S8);
     te_params_begin(e, "te_conv2d_params");
     te_params_int(e, "batches", in->shape[0]);
     te_params_int(e, "in_h", in_h);
@@ -813,7 +815,11 @@ static int emit_ref(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const b
     te_params_int(e, "act_max", hi);
     param_out_stride(e, out);
     prm = te_params_end(e);
-    te_emit_kernel_call(e, TE_K_CONV2D_S8, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
+    if (over_input) /* y is x */
+        te_emit_kernel_call(e, TE_K_CONV2D_S8_INPLACE, prm.s, y.s, wt.s, b.s, mult.s, shift.s,
+                            te_emit_scratch(e, "int8_t").s);
+    else
+        te_emit_kernel_call(e, TE_K_CONV2D_S8, prm.s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
 
@@ -838,7 +844,9 @@ static int int8_variant(const te_graph *g, const te_op *op, gemm_shape *s)
  * patches built whole in it, unit.conv_dsp), but in a model whose other
  * calls pass none, its scratch path is code the model did not have
  * (150-800 bytes on Cortex-M4, once): not taken, no silent trade.  te_conv2d_s8 reads a pixel's input again for
- * each output channel after storing the ones before: never.  Nor the GEMM
+ * each output channel after storing the ones before: in place it is
+ * te_conv2d_s8_inplace, which computes the pixels whose outputs reach their
+ * own input into out_c bytes of scratch first.  Nor the GEMM
  * kernel's batched pointwise path on a DSP core, which it would give up in
  * place (no silent slowdown). */
 static long inplace_work(const te_graph *g, const te_op *op, int variant, const gemm_shape *s)
@@ -852,6 +860,12 @@ static long inplace_work(const te_graph *g, const te_op *op, int variant, const 
         return in->shape[3] <= TE_CONV2D_W8_KMAX ? 0 : -1;
     case CONV_DSP: /* safe with scratch, but see above */
         return -1;
+    case CONV_REF: {
+        te_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.out_c = out->shape[3];
+        return te_conv2d_s8_inplace_get_buffer_size(&p);
+    }
     case CONV_GEMM:
         if (te_target_has_dsp(g->target) && in->shape[3] % 4 == 0 && out->shape[3] % 4 == 0 &&
             (te_convfam_act_range(NULL, op, op->opt.activation, out, &lo, &hi) ||
@@ -875,6 +889,7 @@ static int pixel_inplace(const te_graph *g, const te_op *op)
     const te_tensor *out = te_out((te_graph *)g, op, 0);
     gemm_shape s;
     long work;
+    int variant;
     if (!in || !w || !out || in->type != TE_DT_INT8 || out->type != TE_DT_INT8 ||
         in->rank != 4 || w->rank != 4 || out->rank != 4 || w->shape[1] != 1 ||
         w->shape[2] != 1 || w->shape[3] != in->shape[3] || op->opt.stride_h != 1 ||
@@ -882,7 +897,16 @@ static int pixel_inplace(const te_graph *g, const te_op *op)
         out->shape[1] != in->shape[1] || out->shape[2] != in->shape[2] ||
         out->shape[3] > in->shape[3])
         return -1;
-    work = inplace_work(g, op, int8_variant(g, op, &s), &s);
+    variant = int8_variant(g, op, &s);
+    /* te_conv2d_s8 layer by layer only: offered to the clones of a patch
+     * stage too (not ops of the graph), it made the micro plan's choice of
+     * links, dropped one by one from all of them, stop at a larger set
+     * (the mcunet_in4_160 stand-in on Cortex-M0+: 117312 -> 137680 bytes a
+     * patch) */
+    if (variant == CONV_REF && !(op >= g->ops && op < g->ops + g->n_ops))
+        return -1;
+    gemm_geometry(g, op, &s); /* the padding, whichever kernel runs */
+    work = inplace_work(g, op, variant, &s);
     if (work < 0 || s.pad_top != 0 || s.pad_left != 0 || (size_t)work >= te_tensor_bytes(out))
         return -1;
     return 0;
@@ -995,7 +1019,10 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     }
     if (l->inplace_input == 0) { /* output over input 0 (inplace_input) */
         const long work = inplace_work(g, op, l->variant, &s);
-        if (work > 0) {
+        if (l->variant == CONV_REF) { /* its pixels' outputs first in scratch */
+            l->kernel = TE_K_CONV2D_S8_INPLACE;
+            l->scratch_bytes = (size_t)work;
+        } else if (work > 0) {
             l->scratch_bytes = (size_t)work;
             l->work_area = 1;
         }

@@ -2,7 +2,8 @@
  * in residual blocks: x -> [1x1 expand ->] depthwise 3x3 -> 1x1 (no more
  * output channels than input ones) -> ADD(x, .).  On each target (generic
  * with the GEMM kernel and with the int8-weight one, Cortex-M4 with the
- * GEMM kernel, x86-64-v3 when the CPU has AVX2) the compiler links the
+ * GEMM kernel, x86-64-v3 when the CPU has AVX2, Cortex-M0+ with the
+ * reference kernel, te_conv2d_s8_inplace in place) the compiler links the
  * 1x1's output to its input where the kernel allows it and the arena comes
  * out below the plan without that link (kept only then), and the generated
  * code gives byte for byte the outputs of the same block with the 1x1's
@@ -157,6 +158,8 @@ static void run_block(const char *target, int flash, int project, int act)
         /* kept only when the arena comes out smaller */
         CHECK(linked ? m->plan->arena_bytes < before : m->plan->arena_bytes == before);
         CHECK(flash != FLASH_TIGHT || (l && l->kernel == TE_K_CONV2D_W8_S8));
+        CHECK(strcmp(target, "cortex-m0plus") ||
+              (l && l->kernel == (linked ? TE_K_CONV2D_S8_INPLACE : TE_K_CONV2D_S8)));
         CHECK(flash != FLASH_ROOMY || (l && l->kernel != TE_K_CONV2D_W8_S8 &&
                                        l->kernel != TE_K_CONV2D_DSP_S8));
         n_inplace += linked;
@@ -182,9 +185,9 @@ static void run_block(const char *target, int flash, int project, int act)
 
 int main(void)
 {
-    static const char *const targets[] = {"generic", "cortex-m4", "x86-64-v3"};
+    static const char *const targets[] = {"generic", "cortex-m4", "x86-64-v3", "cortex-m0plus"};
     int t, project;
-    for (t = 0; t < 3; t++) {
+    for (t = 0; t < 4; t++) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (t == 2 && !__builtin_cpu_supports("avx2"))
             continue;
@@ -204,6 +207,6 @@ int main(void)
         run_block("cortex-m4", FLASH_ROOMY, project, TFLB_ACT_NONE);
     }
     /* every target's separable block and the generic ones at least */
-    CHECK(n_inplace >= 6);
+    CHECK(n_inplace >= 7);
     return test_summary();
 }
