@@ -152,7 +152,9 @@ int64_t te_tensor_elems(const te_tensor *t)
         int64_t d = t->shape[i] > 0 ? t->shape[i] : 0;
         if (d == 0)
             return 0;
-        if (n > INT64_MAX / d)
+        if (n < ((int64_t)1 << 31) && d < ((int64_t)1 << 31))
+            n *= d; /* no overflow: skips the division */
+        else if (n > INT64_MAX / d)
             n = INT64_MAX;
         else
             n *= d;

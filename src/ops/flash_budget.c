@@ -208,23 +208,24 @@ static int64_t dw_inline_bytes_uncached(const te_graph *g, int64_t budget)
 static int64_t lut_elems(const te_graph *g, const te_op *op)
 {
     const te_tensor *out;
+    int64_t elems;
     if ((op->opcode != TE_OP_ADD && op->opcode != TE_OP_SUB) || op->dead || op->n_out < 1)
         return -1;
     out = &g->tensors[op->out[0]];
-    if (out->type != TE_DT_INT8 || te_tensor_elems(out) < LUT_MIN_ELEMS)
+    if (out->type != TE_DT_INT8 || (elems = te_tensor_elems(out)) < LUT_MIN_ELEMS)
         return -1;
-    return (int64_t)te_tensor_elems(out);
+    return elems;
 }
 
 /* Whether op is among the table candidates that fit the budget: by output
  * elements, most first (then op order); patch clones share their op's. */
 static int lut_fits(const te_graph *g, const te_op *me, int64_t budget)
 {
-    int64_t mine = lut_elems(g, me), used = LUT_BYTES;
+    int64_t mine, used = LUT_BYTES;
     int i;
-    if (mine < 0)
+    if (used > budget || (mine = lut_elems(g, me)) < 0)
         return 0;
-    for (i = 0; i < g->n_ops; i++) {
+    for (i = 0; i < g->n_ops && used <= budget; i++) { /* used only grows */
         const te_op *o = &g->ops[i];
         int64_t e = lut_elems(g, o);
         if (o != me && e >= 0 && (e > mine || (e == mine && o < me)))

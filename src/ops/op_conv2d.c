@@ -263,6 +263,7 @@ static int64_t gemm_extra_total(const te_graph *g);
 #define GEMM_MEMO_OPS 2048
 
 static int gemm_chosen_uncached(const te_graph *g, const te_op *me);
+static int ascending_i64(const void *a, const void *b);
 
 /* Whether the convolution with weights `wid` is among those that get the
  * fast kernel: by reuse, most first (then op order), while the extra flash
@@ -271,28 +272,51 @@ static int gemm_chosen(const te_graph *g, int wid)
 {
     GEMM_MEMO_STORAGE struct {
         uint64_t key;
-        int have;
+        int have, n;
         unsigned char chosen[GEMM_MEMO_OPS];
+        int64_t by_wid[GEMM_MEMO_OPS]; /* each convolution's weights << 32 | op, ascending */
     } memo;
     const te_op *me = NULL;
     uint64_t key;
-    int i;
-    for (i = 0; i < g->n_ops; i++)
-        if (g->ops[i].opcode == TE_OP_CONV_2D && g->ops[i].in[1] == wid)
-            me = &g->ops[i];
-    if (!me)
-        return 1;
-    if (g->n_ops > GEMM_MEMO_OPS)
-        return gemm_chosen_uncached(g, me);
+    int i, lo, hi;
+    if (g->n_ops > GEMM_MEMO_OPS || wid < 0) {
+        for (i = 0; i < g->n_ops; i++)
+            if (g->ops[i].opcode == TE_OP_CONV_2D && g->ops[i].in[1] == wid)
+                me = &g->ops[i];
+        return me ? gemm_chosen_uncached(g, me) : 1;
+    }
     key = g->content_key ? g->content_key : te_flash_graph_key(g);
     if (!memo.have || memo.key != key) {
-        for (i = 0; i < g->n_ops; i++)
+        memo.n = 0;
+        for (i = 0; i < g->n_ops; i++) {
             memo.chosen[i] = g->ops[i].opcode == TE_OP_CONV_2D &&
                              (unsigned char)gemm_chosen_uncached(g, &g->ops[i]);
+            if (g->ops[i].opcode == TE_OP_CONV_2D && g->ops[i].in[1] >= 0)
+                memo.by_wid[memo.n++] = (int64_t)g->ops[i].in[1] * ((int64_t)1 << 32) + i;
+        }
+        qsort(memo.by_wid, (size_t)memo.n, sizeof(int64_t), ascending_i64);
         memo.key = key;
         memo.have = 1;
     }
-    return memo.chosen[me - g->ops];
+    /* the last convolution with these weights: the greatest entry below wid + 1 */
+    lo = 0;
+    hi = memo.n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (memo.by_wid[mid] < ((int64_t)wid + 1) * ((int64_t)1 << 32))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || memo.by_wid[lo - 1] >> 32 != wid)
+        return 1; /* no convolution reads them */
+    return memo.chosen[memo.by_wid[lo - 1] & 0xffffffff];
+}
+
+static int ascending_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static int gemm_chosen_uncached(const te_graph *g, const te_op *me)

@@ -63,8 +63,27 @@ int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t)
     return 0;
 }
 
+/* read[t] = te_patch_used_after(w, g, t) for every tensor, in one pass
+ * over the operators after the stage; NULL when out of memory. */
+static unsigned char *read_after_stage(const te_patch_walk *w, const te_graph *g)
+{
+    unsigned char *read = calloc((size_t)g->n_tensors + 1, 1);
+    int j, k;
+    if (!read)
+        return NULL;
+    for (j = 0; j < g->n_outputs; j++)
+        if (g->outputs[j] >= 0 && g->outputs[j] < g->n_tensors)
+            read[g->outputs[j]] = 1;
+    for (j = w->ops[w->n_ops - 1] + 1; j < g->n_ops; j++)
+        for (k = 0; !g->ops[j].dead && k < g->ops[j].n_in; k++)
+            if (g->ops[j].in[k] >= 0 && g->ops[j].in[k] < g->n_tensors)
+                read[g->ops[j].in[k]] = 1;
+    return read;
+}
+
 static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
 {
+    unsigned char *read;
     int i, n = 0, s;
     for (i = 0; i < g->n_ops && n < n_ops; i++)
         if (!g->ops[i].dead)
@@ -81,14 +100,18 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
     /* S: the last operator's output; any other tensor the stage makes that
      * is used after it is a cut tensor too, stored whole */
     s = g->ops[w->ops[n_ops - 1]].out[0];
+    read = read_after_stage(w, g);
     for (i = 0; i < g->n_tensors; i++) {
-        if (w->produced_by[i] < 0 || i == s || !te_patch_used_after(w, g, i))
+        if (w->produced_by[i] < 0 || i == s || !(read ? read[i] : te_patch_used_after(w, g, i)))
             continue;
-        if (w->n_cuts == TE_PATCH_MAX_CUTS)
+        if (w->n_cuts == TE_PATCH_MAX_CUTS) {
+            free(read);
             return refuse(w, "more than %d tensors it computes are used after it",
                           TE_PATCH_MAX_CUTS + 1);
+        }
         w->cuts[w->n_cuts++] = i;
     }
+    free(read);
     if (!te_patch_used_after(w, g, s))
         return refuse(w, "no cut tensor: the output of its last operator (op %d) is not used "
                          "after it", g->ops[w->ops[n_ops - 1]].index);
@@ -134,8 +157,8 @@ int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
 {
     const te_tensor *s = &g->tensors[w->s];
     int i, k, t;
-    for (t = 0; t < w->n_tensors; t++)
-        w->region[t].y0 = w->region[t].y1 = w->region[t].x0 = w->region[t].x1 = 0;
+    if (w->n_tensors > 0) /* every region empty (four ints of 0) */
+        memset(w->region, 0, sizeof *w->region * (size_t)w->n_tensors);
     w->region[w->s].y0 = gy * s->shape[1] / w->grid_h;
     w->region[w->s].y1 = (gy + 1) * s->shape[1] / w->grid_h;
     w->region[w->s].x0 = gx * s->shape[2] / w->grid_w;

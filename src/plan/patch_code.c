@@ -103,13 +103,16 @@ static void record_set_free(record_set *r)
     free(r->slots);
 }
 
+/* Its ints hashed (the table's order of slots only: indices are in order
+ * of first sight). */
 static size_t record_hash(const record_key *k)
 {
-    const unsigned char *b = (const unsigned char *)k;
-    size_t i, h = 2166136261u;
-    for (i = 0; i < sizeof *k; i++)
-        h = (h ^ b[i]) * 16777619u;
-    return h;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)k->kind;
+    int i;
+    h = (h ^ (uint64_t)(uint32_t)k->op) * 1099511628211ull;
+    for (i = 0; i < TE_PATCH_CLONE_SIG_INTS; i++)
+        h = (h ^ (uint64_t)(uint32_t)k->sig[i]) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
 }
 
 /* The index of record k in r, added (-1 - index) when first seen. */
@@ -197,9 +200,10 @@ static int64_t lower_records(const te_graph *g, const te_patch_plan *p, record_s
     unsigned char *done = calloc((size_t)model->n_ops + 1, 1);
     int64_t code = 0;
     int pass, i, k;
-    trial.content_key = own.content_key = 0;
     for (pass = 0; pass < 2; pass++) { /* one graph and budget at a time: the memo keeps one */
         trial.flash_limit = own.flash_limit = pass == 0 ? 1 : (size_t)1 << 40;
+        trial.content_key = te_flash_graph_key(&trial); /* once a pass, not per lowering */
+        own.content_key = te_flash_graph_key(&own);
         for (i = 0; i < r->n; i++) {
             te_lowering l;
             if (r->keys[i].kind)

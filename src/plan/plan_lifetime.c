@@ -284,16 +284,20 @@ static void widen(int *first, int *last, int r, int step)
         last[r] = step;
 }
 
-/* Peak live bytes if every in-place output had storage of its own. */
+/* Peak live bytes if every in-place output had storage of its own: each
+ * step's sum gathered in one sweep (delta[s]: what starts living at step
+ * s less what stopped after s - 1). */
 static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
 {
     int *first = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
     int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    size_t peak = 0;
+    size_t *delta = calloc((size_t)p->n_steps + 1, sizeof(size_t));
+    size_t peak = 0, live = 0;
     int t, s, i;
-    if (!first || !last) {
+    if (!first || !last || !delta) {
         free(first);
         free(last);
+        free(delta);
         return p->lower_bound;
     }
     for (t = 0; t < g->n_tensors; t++) {
@@ -313,26 +317,35 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
     }
     for (i = 0; i < g->n_outputs; i++)
         widen(first, last, view_root(p, g->outputs[i]), p->n_steps ? p->n_steps - 1 : 0);
-    for (s = 0; s < p->n_steps; s++) {
-        size_t live = 0;
-        for (t = 0; t < g->n_tensors; t++)
-            if (first[t] <= s && s <= last[t])
-                live += align_up(te_tensor_bytes(&g->tensors[t]));
-        for (i = 0; i < p->n_buffers; i++) {
-            const te_buffer *b = &p->buffers[i];
-            const te_op *op = b->op >= 0 ? &g->ops[b->op] : NULL;
-            /* scratch, except what only in-place execution (or a
-             * concatenation slice) needs */
-            if (op && b->first == s && !(op->n_out > 0 && op->out[0] >= 0 &&
-                                          (te_storage_inplace(p->st, op->out[0]) ||
-                                           te_storage_slice(p->st, op->out[0]))))
-                live += b->bytes;
+    for (t = 0; t < g->n_tensors; t++) {
+        const int f = first[t] < 0 ? 0 : first[t];
+        const int l = last[t] >= p->n_steps ? p->n_steps - 1 : last[t];
+        if (f <= l) {
+            const size_t bytes = align_up(te_tensor_bytes(&g->tensors[t]));
+            delta[f] += bytes;
+            delta[l + 1] -= bytes;
         }
+    }
+    for (i = 0; i < p->n_buffers; i++) {
+        const te_buffer *b = &p->buffers[i];
+        const te_op *op = b->op >= 0 ? &g->ops[b->op] : NULL;
+        /* scratch at its first step, except what only in-place execution
+         * (or a concatenation slice) needs */
+        if (op && b->first >= 0 && b->first < p->n_steps &&
+            !(op->n_out > 0 && op->out[0] >= 0 &&
+              (te_storage_inplace(p->st, op->out[0]) || te_storage_slice(p->st, op->out[0])))) {
+            delta[b->first] += b->bytes;
+            delta[b->first + 1] -= b->bytes;
+        }
+    }
+    for (s = 0; s < p->n_steps; s++) {
+        live += delta[s];
         if (live > peak)
             peak = live;
     }
     free(first);
     free(last);
+    free(delta);
     return peak;
 }
 

@@ -3,6 +3,7 @@
 #include "lut_unary.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "fixedpoint.h"
 #include "quant.h"
@@ -13,8 +14,43 @@ static int8_t clamp_i8(int32_t v) { return (int8_t)te_clamp_i32(v, -128, 127); }
  * up to 31 bits; larger ones (absurd scale ratios) are refused. */
 static int shift_ok(int shift) { return shift <= 31; }
 
+static int leaky_relu_uncached(float input_scale, int32_t input_zero_point, float output_scale,
+                               int32_t output_zero_point, float alpha, int8_t table[256]);
+
+#if defined(__GNUC__)
+#define LUT_MEMO_STORAGE static __thread
+#else
+#define LUT_MEMO_STORAGE static /* compilers without thread-local storage: one thread */
+#endif
+
+/* The table of the last arguments asked, per thread: every patch clone of
+ * a LEAKY_RELU is checked with its operator's quantization. */
 int te_lut_leaky_relu(float input_scale, int32_t input_zero_point, float output_scale,
                       int32_t output_zero_point, float alpha, int8_t table[256])
+{
+    LUT_MEMO_STORAGE struct {
+        int have, rc;
+        float args[3];
+        int32_t zero_points[2];
+        int8_t table[256];
+    } memo;
+    const float args[3] = {input_scale, output_scale, alpha};
+    const int32_t zero_points[2] = {input_zero_point, output_zero_point};
+    if (!memo.have || memcmp(args, memo.args, sizeof args) ||
+        memcmp(zero_points, memo.zero_points, sizeof zero_points)) {
+        memo.rc = leaky_relu_uncached(input_scale, input_zero_point, output_scale,
+                                      output_zero_point, alpha, memo.table);
+        memcpy(memo.args, args, sizeof args);
+        memcpy(memo.zero_points, zero_points, sizeof zero_points);
+        memo.have = 1;
+    }
+    if (memo.rc == 0)
+        memcpy(table, memo.table, 256);
+    return memo.rc;
+}
+
+static int leaky_relu_uncached(float input_scale, int32_t input_zero_point, float output_scale,
+                               int32_t output_zero_point, float alpha, int8_t table[256])
 {
     /* float products and quotients, widened to double afterwards (TFLM) */
     float alpha_ratio = input_scale * alpha / output_scale;
