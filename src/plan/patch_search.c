@@ -293,32 +293,46 @@ static size_t stack_allowed(const te_graph *g, const te_lowered *low)
     return lbl > TE_PATCH_STACK_PROMISE ? lbl : TE_PATCH_STACK_PROMISE;
 }
 
+/* The instructions of the operators of every stage of chain p, layer by
+ * layer; -1 when a stage cannot be walked. */
+static double stages_instructions(const te_graph *g, const te_lowered *low,
+                                  const te_patch_plan *p, const char *cm)
+{
+    double sum = 0;
+    int i;
+    for (; p; p = p->next) {
+        te_patch_walk *w = te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0);
+        if (!w)
+            return -1;
+        for (i = 0; i < w->n_ops; i++)
+            sum += te_cost_op_estimate(cm, &g->ops[w->ops[i]],
+                                       te_lowered_find(low, g, &g->ops[w->ops[i]]));
+        te_patch_walk_free(w);
+    }
+    return sum;
+}
+
 int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p)
 {
     const char *cm = te_cost_model_name(g->target);
-    int rc = -1, i;
-    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    int rc = -1;
     te_graph *dg;
     te_diag d = {{0}, 0};
-    if (w) {
-        p->stage_instructions = 0;
-        for (i = 0; i < w->n_ops; i++)
-            p->stage_instructions +=
-                te_cost_op_estimate(cm, &g->ops[w->ops[i]], te_lowered_find(low, g, &g->ops[w->ops[i]]));
-        p->model_instructions = model_instructions(g, low, cm);
-        dg = te_patch_graph(g, p, &d);
-        if (dg) {
-            te_kernel_id ids[TE_K_COUNT];
-            int n_ids = layer_kernels(g, low, ids);
-            add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
-            p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
-            p->code_bytes = dg->patch->code_bytes;
-            p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
-            rc = p->patched_instructions < 0 ? -1 : 0;
-        }
-        te_graph_free(dg);
+    p->stage_instructions = stages_instructions(g, low, p, cm);
+    if (p->stage_instructions < 0)
+        return -1;
+    p->model_instructions = model_instructions(g, low, cm);
+    dg = te_patch_graph(g, p, &d);
+    if (dg) {
+        te_kernel_id ids[TE_K_COUNT];
+        int n_ids = layer_kernels(g, low, ids);
+        add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
+        p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
+        p->code_bytes = dg->patch->code_bytes;
+        p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
+        rc = p->patched_instructions < 0 ? -1 : 0;
     }
-    te_patch_walk_free(w);
+    te_graph_free(dg);
     return rc;
 }
 
@@ -970,10 +984,24 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     return s.best;
 }
 
+/* One stage "K:HxW" at s (n characters): 0 and its values, or -1. */
+static int parse_stage(const char *s, size_t n, int *k, int *h, int *w)
+{
+    char buf[48], tail;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (sscanf(buf, "%d:%dx%d%c", k, h, w, &tail) == 3 && *k > 0 && *h > 0 && *w > 0 &&
+        *h * *w >= 2 && *h <= TE_PATCH_MAX_GRID && *w <= TE_PATCH_MAX_GRID)
+        return 0;
+    return -1;
+}
+
 int te_patch_opts_parse(const char *s, te_patch_opts *p)
 {
-    int k, h, w;
-    char tail;
+    int k, h, w, k2 = 0, h2 = 0, w2 = 0;
+    const char *plus;
     if (!s || !strcmp(s, "off")) {
         p->mode = TE_PATCH_OFF;
         return 0;
@@ -982,13 +1010,25 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
         p->mode = TE_PATCH_AUTO;
         return 0;
     }
-    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
-        h * w >= 2 && h <= TE_PATCH_MAX_GRID && w <= TE_PATCH_MAX_GRID) {
-        p->mode = TE_PATCH_EXPLICIT;
-        p->n_ops = k;
-        p->grid_h = h;
-        p->grid_w = w;
-        return 0;
-    }
-    return -1;
+    plus = strchr(s, '+');
+    if (parse_stage(s, plus ? (size_t)(plus - s) : strlen(s), &k, &h, &w) < 0 ||
+        (plus && parse_stage(plus + 1, strlen(plus + 1), &k2, &h2, &w2) < 0))
+        return -1;
+    p->mode = TE_PATCH_EXPLICIT;
+    p->n_ops = k;
+    p->grid_h = h;
+    p->grid_w = w;
+    p->n_ops2 = k2;
+    p->grid_h2 = h2;
+    p->grid_w2 = w2;
+    return 0;
+}
+
+void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n)
+{
+    if (p->n_ops2 > 0)
+        snprintf(buf, n, "%d:%dx%d+%d:%dx%d", p->n_ops, p->grid_h, p->grid_w, p->n_ops2,
+                 p->grid_h2, p->grid_w2);
+    else
+        snprintf(buf, n, "%d:%dx%d", p->n_ops, p->grid_h, p->grid_w);
 }
