@@ -4,7 +4,9 @@
  * every intermediate tensor that cell needs (receptive field, overlaps
  * recomputed), so the stage's big intermediates never exist whole.
  *
- * Model: the stage is a prefix of the schedule whose last operator writes
+ * Model: the stage is a prefix of the schedule (a second stage, the
+ * `next` of the first, runs the operators that follow it the same way,
+ * reading the tensors made before it whole) whose last operator writes
  * S (4-D NHWC); other tensors it computes that are used after it (a
  * residual branch crossing the cut, a detector tap) are cut tensors too,
  * stored whole.  Per patch, regions are propagated backwards
@@ -179,7 +181,11 @@ struct te_lowered;
  * instructions allowed, a fraction of the model's) and explain (each
  * rejected stage and why).  *arena (if not NULL) gets the estimated arena
  * of the plan returned.  low: g's current lowering (the scratch of the
- * operators after a stage, the cost of each operator). */
+ * operators after a stage, the cost of each operator).  The plan returned
+ * may have a second stage (next) over operators after the first, kept when
+ * it lowers the arena within what the first leaves of the limits and costs
+ * less by the thrift rule (patch_search.c, search_next); its instruction
+ * and code estimates are then both stages'. */
 te_patch_plan *te_patch_search(const te_graph *g, const struct te_lowered *low,
                                const te_patch_opts *po, size_t baseline, size_t fit,
                                size_t *arena);

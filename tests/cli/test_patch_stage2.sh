@@ -7,7 +7,9 @@
 # stay byte-identical to layer by layer, on the portable kernels and a
 # target's (Cortex-M4 DSP; AVX2 for resnet, whose op 12 has no region form
 # on the DSP kernels), and the arena is lower than with the first stage alone.  Bad
-# settings fail with one line.
+# settings fail with one line.  --patch auto adds a second stage on
+# mcunet_in4_160 (below the 230400 its first stage alone reaches; --explain
+# says so) with the same outputs.
 set -u
 export TE_CFLAGS="${TE_CFLAGS:--O1}"
 te=$1 mk=$4
@@ -38,6 +40,17 @@ for spec in "mcunet_in4_160 10:2x3 10:2x3+7:2x2 cortex-m4" "resnet_128 11:7x8 11
     done
   done
 done
+
+m=$work/mcunet_in4_160.tflite in=$work/mcunet_in4_160.bin
+a=$("$te" info "$m" --patch auto --explain 2>"$work/explain.txt" | sed -n 's/^arena bytes: *\([0-9]*\).*/\1/p')
+[ -n "$a" ] && [ "$a" -lt 230400 ] || bad "mcunet_in4_160 --patch auto: arena '$a', not below 230400"
+grep -q "^patch search: second stage: [0-9]* operators from step 10 in " "$work/explain.txt" ||
+  bad "mcunet_in4_160 --patch auto --explain: no second stage line"
+echo "mcunet_in4_160: arena $a (--patch auto)"
+rm -rf "$work/plain" "$work/p"
+"$te" run "$m" --input "$in" -o "$work/plain" >/dev/null &&
+  "$te" run "$m" --patch auto --input "$in" -o "$work/p" >/dev/null &&
+  cmp -s "$work/plain/output_0.bin" "$work/p/output_0.bin" || bad "mcunet_in4_160 --patch auto differs"
 
 # one line for a setting it cannot run
 m=$work/mcunet_in4_160.tflite
