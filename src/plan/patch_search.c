@@ -1136,6 +1136,71 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
     return nx.best;
 }
 
+/* Most finer first-stage grids re-searched with a second stage each. */
+#define TE_PATCH_RESEARCH_MAX 16
+
+/* With a second stage the first stage's peak may set the arena: finer
+ * grids of the first stage (same length, within the limits: plan_within),
+ * each with the second stage search_next finds for it, replace s->best
+ * (both stages) when the arena is strictly lower and the pair costs less by
+ * the thrift rule (the arena alone under an SRAM budget).  Rows of finer
+ * grids stop at the first over the limits; at most TE_PATCH_RESEARCH_MAX
+ * grids are tried. */
+static void research_first(search *s, int n_live)
+{
+    const te_patch_plan *top = s->best;
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j, tries = 0;
+    te_patch_plan *best = NULL;
+    size_t best_arena = s->best_arena;
+    int64_t best_cost = next_cost(s, s->best_arena, top->code_bytes);
+    te_patch_opts quiet = *s->po; /* one line below says what it kept */
+    quiet.explain = NULL;
+    nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
+    nw = axis_grids(s->g->tensors[top->out_tensor].shape[2], aw);
+    for (i = 0; i < nh && tries < TE_PATCH_RESEARCH_MAX; i++) {
+        if (ah[i] < top->grid_h)
+            continue;
+        for (j = 0; j < nw && tries < TE_PATCH_RESEARCH_MAX; j++) {
+            search s1 = *s;
+            size_t arena1, arena2;
+            te_patch_plan *q, *next;
+            if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
+                continue;
+            tries++;
+            q = plan_within(s, top, ah[i], aw[j], &arena1);
+            if (!q)
+                break; /* over the limits (or the cells): finer columns too */
+            s1.best = q;
+            s1.best_arena = arena1;
+            s1.po = &quiet;
+            next = search_next(&s1, n_live, &arena2);
+            if (next) {
+                q->next = next;
+                arena1 = arena2;
+                if (te_patch_estimate(s->g, s->low, q) < 0)
+                    arena1 = (size_t)-1;
+            }
+            if (arena1 < best_arena && next_cost(s, arena1, q->code_bytes) < best_cost) {
+                te_patch_plan_free(best);
+                best = q;
+                best_arena = arena1;
+                best_cost = next_cost(s, arena1, q->code_bytes);
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+    }
+    if (!best)
+        return;
+    explain(s->po, "first stage re-searched with a second: first %d operators in %dx%d patches%s, "
+                   "arena %zu (was %zu with %dx%d)", best->n_ops, best->grid_h, best->grid_w,
+            best->next ? " and a second stage" : "", best_arena, s->best_arena, top->grid_h,
+            top->grid_w);
+    te_patch_plan_free(s->best);
+    s->best = best;
+    s->best_arena = best_arena;
+}
+
 te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
@@ -1176,6 +1241,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
             s.best->next = next;
             s.best_arena = arena2;
             te_patch_estimate(g, low, s.best); /* both stages' instructions and code */
+            research_first(&s, n_live);
         }
     }
     if (po->explain && s.best)
