@@ -1136,11 +1136,13 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
     return nx.best;
 }
 
-/* Most finer first-stage grids re-searched with a second stage each. */
-#define TE_PATCH_RESEARCH_MAX 16
+/* Most finer first-stage grids re-searched with a second stage each (each
+ * is a second-stage search: 8 keep the compile time of mit_mcunet's
+ * --patch auto within 2x of one stage's; 16 would reach 2.8x). */
+#define TE_PATCH_RESEARCH_MAX 8
 
 /* With a second stage the first stage's peak may set the arena: finer
- * grids of the first stage (same length, within the limits: plan_within),
+ * grids of the first stage (same length, within the limits, as plan_within),
  * each with the second stage search_next finds for it, replace s->best
  * (both stages) when the arena is strictly lower and the pair costs less by
  * the thrift rule (the arena alone under an SRAM budget).  Rows of finer
@@ -1148,12 +1150,18 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
  * grids are tried. */
 static void research_first(search *s, int n_live)
 {
-    const te_patch_plan *top = s->best;
+    const te_patch_plan *top = s->best; /* (both stages) */
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j, tries = 0;
     te_patch_plan *best = NULL;
     size_t best_arena = s->best_arena;
     int64_t best_cost = next_cost(s, s->best_arena, top->code_bytes);
     te_patch_opts quiet = *s->po; /* one line below says what it kept */
+    te_patch_walk *w = te_patch_walk_new(s->g, top->n_ops, 1, 1);
+    staged sd; /* the first stage's storage decisions, once (as plan_within's) */
+    memset(&sd, 0, sizeof sd);
+    if (w)
+        staged_new(&sd, s->g, s->low, w, 1);
+    te_patch_walk_free(w);
     quiet.explain = NULL;
     nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
     nw = axis_grids(s->g->tensors[top->out_tensor].shape[2], aw);
@@ -1167,7 +1175,14 @@ static void research_first(search *s, int n_live)
             if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
                 continue;
             tries++;
-            q = plan_within(s, top, ah[i], aw[j], &arena1);
+            q = sd.n ? te_patch_analyse(s->g, top->n_ops, ah[i], aw[j], NULL) : NULL;
+            arena1 = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+            if (q && (arena1 >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
+                      q->code_bytes > s->flash || extra_of(q) > s->budget ||
+                      q->stack_bytes > s->stack)) {
+                te_patch_plan_free(q);
+                q = NULL;
+            }
             if (!q)
                 break; /* over the limits (or the cells): finer columns too */
             s1.best = q;
@@ -1190,6 +1205,7 @@ static void research_first(search *s, int n_live)
             }
         }
     }
+    staged_free(&sd);
     if (!best)
         return;
     explain(s->po, "first stage re-searched with a second: first %d operators in %dx%d patches%s, "
