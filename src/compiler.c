@@ -300,7 +300,7 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     int s, peak_step = 0;
     size_t peak = 0, limit = o ? o->sram_limit : 0, stack = te_model_stack(m).opt;
     const te_op *op;
-    char hint[160] = "";
+    char hint[256] = "";
     size_t need = p->arena_bytes + p->state_bytes + stack;
     if (!limit || need <= limit)
         return 0;
@@ -317,10 +317,11 @@ static int check_sram_limit(te_model *m, const te_compile_opts *o, te_diag *d)
     if (p->n_steps == 0)
         return te_fail(d, "does not fit --sram-limit %zu: needs %zu bytes of SRAM (arena %zu + "
                        "state %zu + stack %zu)", limit, need, p->arena_bytes, p->state_bytes, stack);
-    if (m->g->patch)
-        snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: first %d operators "
-                 "in %dx%d patches)", m->g->patch->n_ops, m->g->patch->grid_h,
-                 m->g->patch->grid_w);
+    if (m->g->patch) {
+        char what[160];
+        te_patch_describe(m->g->patch, what, sizeof what);
+        snprintf(hint, sizeof hint, " (with the smallest patch-based plan found: %s)", what);
+    }
     else if (o->patch.mode != TE_PATCH_EXPLICIT)
         snprintf(hint, sizeof hint, "; no patch-based plan needs less");
     op = &m->g->ops[p->schedule[peak_step]];
@@ -357,11 +358,13 @@ static int check_patch_flash(const te_graph *g, const te_patch_opts *po, const t
                              te_diag *d)
 {
     const int64_t left = te_patch_flash_left(g);
+    char spec[64];
     if (!g->flash_limit || p->code_bytes <= left)
         return 0;
-    return te_fail(d, "--patch %d:%dx%d: the patches add ~%lld bytes of code, over the flash "
+    te_patch_opts_format(po, spec, sizeof spec);
+    return te_fail(d, "--patch %s: the patches add ~%lld bytes of code, over the flash "
                    "budget by %lld (--flash-limit %lld, the model ~%lld): use fewer patches or "
-                   "a larger --flash-limit", po->n_ops, po->grid_h, po->grid_w,
+                   "a larger --flash-limit", spec,
                    (long long)p->code_bytes, (long long)(p->code_bytes - left),
                    (long long)te_flash_limit(g), (long long)te_flash_base_estimate(g));
 }
@@ -482,6 +485,11 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         p = te_patch_analyse(g, po->n_ops, po->grid_h, po->grid_w, d);
         if (!p)
             return -1;
+        if (po->n_ops2 > 0 &&
+            !(p->next = te_patch_analyse_at(g, po->n_ops, po->n_ops2, po->grid_h2, po->grid_w2, d))) {
+            te_patch_plan_free(p);
+            return -1;
+        }
         te_patch_estimate(g, m->low, p); /* the slowdown the reports state */
         if (check_patch_flash(g, po, p, d) < 0) {
             te_patch_plan_free(p);

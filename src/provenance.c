@@ -16,9 +16,11 @@ static void options_text(const te_compile_opts *o, const char *name, te_buf *out
         te_buf_printf(out, " --int8-io");
     if (o->patch.mode == TE_PATCH_AUTO)
         te_buf_printf(out, " --patch auto --max-recompute %g", o->patch.max_recompute * 100.0);
-    else if (o->patch.mode == TE_PATCH_EXPLICIT)
-        te_buf_printf(out, " --patch %d:%dx%d", o->patch.n_ops, o->patch.grid_h,
-                      o->patch.grid_w);
+    else if (o->patch.mode == TE_PATCH_EXPLICIT) {
+        char spec[64];
+        te_patch_opts_format(&o->patch, spec, sizeof spec);
+        te_buf_printf(out, " --patch %s", spec);
+    }
     if (o->flash_limit)
         te_buf_printf(out, " --flash-limit %zu", o->flash_limit);
     if (o->sram_limit)

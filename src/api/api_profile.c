@@ -139,7 +139,7 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     l->live_bytes = te_plan_live_bytes(p, step);
     for (j = 0; j < op->n_out; j++)
         l->in_place |= op->out[j] >= 0 && te_storage_inplace(p->st, op->out[j]);
-    l->patched = g->patch && step < g->patch->n_ops;
+    l->patched = te_patch_stage_of(g->patch, step, NULL) != NULL;
     l->loop = op->loop;
     if (l->patched) {
         l->instructions = estimate_patched(model, m, op, l, kernel); /* the clones' kernel */
@@ -196,7 +196,7 @@ static size_t code_bytes(const te_model *m, const char *model)
     int s, k;
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
-        if (!g->patch || s >= g->patch->n_ops) {
+        if (!te_patch_stage_of(g->patch, s, NULL)) {
             sum += call_code(model, g, op, lowering_of(m, op)->kernel, used);
             continue;
         }

@@ -47,13 +47,15 @@ void cli_print_patch_cost(FILE *f, const te_model *m, const char *label)
     const te_patch_plan *p = m->g->patch;
     int64_t macs = te_model_macs(m);
     double extra;
+    char what[160];
     if (!p)
         return;
     extra = p->patched_instructions - p->stage_instructions;
-    fprintf(f, "%sfirst %d operators in %dx%d patches: +%.1f%% MACs, about %+.1f%% "
+    te_patch_describe(p, what, sizeof what);
+    fprintf(f, "%s%s: +%.1f%% MACs, about %+.1f%% "
                "instructions (%+.0f, %s cost model) vs layer by layer; ~%lld bytes of code",
-            label, p->n_ops, p->grid_h, p->grid_w,
-            100.0 * (double)(p->patched_macs - p->stage_macs) / (double)(macs ? macs : 1),
+            label, what,
+            100.0 * (double)te_patch_extra_macs(p) / (double)(macs ? macs : 1),
             100.0 * extra / (p->model_instructions > 0 ? p->model_instructions : 1.0), extra,
             te_cost_model_name(m->g->target), (long long)p->code_bytes);
     if (te_flash_patch_allowance(m->g))

@@ -163,7 +163,8 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      --flash-limit, patches may add 32 KiB + 0.25 x the weights\n"      \
     "                      beyond the default budget; a finer grid only while each byte\n"   \
     "                      of SRAM it saves costs at most 8 bytes of code), or K:HxW (the\n" \
-    "                      first K operators over an H x W grid of the stage output)\n"      \
+    "                      first K operators over an H x W grid of the stage output);\n"     \
+    "                      K:HxW+K2:H2xW2 adds a second stage, the next K2 operators\n"      \
     "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
     "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
     "                      the target's cost model), in percent of the model's (default 200)\n"   \
@@ -212,7 +213,7 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
     }
     if (!strcmp(a, "--patch")) {
         if (*i + 1 >= argc || te_patch_opts_parse(argv[*i + 1], &o->patch) < 0) {
-            cli_error("--patch takes off, auto or K:HxW (e.g. 4:3x3)");
+            cli_error("--patch takes off, auto, K:HxW or K:HxW+K2:H2xW2 (e.g. 4:3x3 or 4:3x3+6:2x2)");
             return -1;
         }
         ++*i;

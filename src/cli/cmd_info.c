@@ -107,11 +107,18 @@ static void print_json(FILE *f, const char *path, const te_model *m)
                    "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
                    "\"flash_left\": %lld, \"flash_patch_allowance\": %lld},\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
-                (long long)(g->patch->patched_macs - g->patch->stage_macs),
+                (long long)te_patch_extra_macs(g->patch),
                 g->patch->patched_instructions - g->patch->stage_instructions,
                 g->patch->model_instructions, (long long)g->patch->code_bytes,
                 (long long)te_patch_flash_left(g), (long long)te_flash_patch_allowance(g));
-    else
+    if (g->patch && g->patch->next) { /* a second stage (only then: one stage prints as before) */
+        const te_patch_plan *s2 = g->patch->next;
+        fprintf(f, "  \"patch_stage2\": {\"first\": %d, \"ops\": %d, \"grid\": [%d, %d], "
+                   "\"scratch_bytes\": %zu, \"extra_macs\": %lld},\n",
+                s2->first, s2->n_ops, s2->grid_h, s2->grid_w, s2->scratch_bytes,
+                (long long)(s2->patched_macs - s2->stage_macs));
+    }
+    if (!g->patch)
         fprintf(f, "  \"patch\": null,\n");
     fprintf(f, "  \"inputs\": ");
     json_tensor_list(f, g, g->inputs, g->n_inputs);
@@ -215,6 +222,15 @@ static void print_text(FILE *f, const char *path, const te_model *m)
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 100.0 * (double)(g->patch->patched_macs - g->patch->stage_macs) /
                     (double)(te_model_macs(m) ? te_model_macs(m) : 1));
+        if (g->patch->next) {
+            const te_patch_plan *s2 = g->patch->next;
+            fprintf(f, "patch stage 2:   %d operators from step %d, %dx%d patches, %zu bytes per "
+                       "patch, %lld extra MACs (+%.1f%%)\n",
+                    s2->n_ops, s2->first, s2->grid_h, s2->grid_w, s2->scratch_bytes,
+                    (long long)(s2->patched_macs - s2->stage_macs),
+                    100.0 * (double)(s2->patched_macs - s2->stage_macs) /
+                        (double)(te_model_macs(m) ? te_model_macs(m) : 1));
+        }
         cli_print_patch_cost(f, m, "patch cost:      ");
     }
 }

@@ -31,7 +31,7 @@ static const char profile_usage[] =
 
 typedef struct {
     te_config cfg;
-    char patch[32];
+    char patch[64];
     int json;
     char **models;
     int n_models, cap_models;
@@ -111,8 +111,7 @@ static void to_config(const te_compile_opts *o, profile_args *a)
     if (o->patch.mode == TE_PATCH_AUTO)
         a->cfg.patch = "auto";
     else if (o->patch.mode == TE_PATCH_EXPLICIT) {
-        snprintf(a->patch, sizeof a->patch, "%d:%dx%d", o->patch.n_ops, o->patch.grid_h,
-                 o->patch.grid_w);
+        te_patch_opts_format(&o->patch, a->patch, sizeof a->patch);
         a->cfg.patch = a->patch;
     }
     a->cfg.max_recompute_pct = o->patch.max_recompute > 0 ? o->patch.max_recompute * 100 : -1;

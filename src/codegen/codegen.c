@@ -48,7 +48,7 @@ static void upper(const char *in, char *out, size_t n)
     out[i] = '\0';
 }
 
-int te_emit_patch_stage(te_emit *e, te_diag *d); /* emit_patch.c */
+int te_emit_patch_stage(te_emit *e, const te_patch_plan *sp, int k, te_diag *d); /* emit_patch.c */
 
 /* The provenance lines as " * LINE" lines of the open first comment. */
 static void emit_provenance(te_buf *b, const char *prov)
@@ -146,18 +146,22 @@ static int emit_ops(te_emit *e, te_diag *d)
 {
     const te_plan *p = e->plan;
     open_block guard = {0, 0};
-    int s, first = 0, loop = 0;
-    if (e->g->patch) {
-        if (te_emit_patch_stage(e, d) < 0)
-            return -1;
-        for (s = 0; s < e->g->patch->n_ops; s++)
-            emit_layer_done(e, &e->g->ops[p->schedule[s]]);
-        first = e->g->patch->n_ops;
-    }
-    for (s = first; s < p->n_steps; s++) {
+    int s, loop = 0;
+    for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &e->g->ops[p->schedule[s]];
         const te_op_def *def = te_op_find(op->opcode);
+        int k;
+        const te_patch_plan *sp = te_patch_stage_of(e->g->patch, s, &k);
         size_t start;
+        if (sp) { /* a patch stage starts (no guard or loop around one) */
+            int last = te_patch_stage_last(sp);
+            if (te_emit_patch_stage(e, sp, k, d) < 0)
+                return -1;
+            for (; s <= last; s++)
+                emit_layer_done(e, &e->g->ops[p->schedule[s]]);
+            s = last;
+            continue;
+        }
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
                            op->index);

@@ -330,7 +330,7 @@ te_name te_emit_scratch(te_emit *e, const char *ctype)
     for (c = n.s; *c; c++)
         *c = (char)toupper((unsigned char)*c);
     arena_address(e, own ? te_plan_scratch_region(e->plan, (int)(op - e->g->ops))
-                         : te_plan_clone_scratch_region(e->plan), off,
+                         : te_plan_clone_scratch_region(e->plan, e->g, op), off,
                   addr, sizeof addr);
     te_buf_printf(&e->consts, "#define %s ((%s *)%s(%s))\n", n.s, ctype, via_void(ctype), addr);
     return n;

@@ -56,18 +56,24 @@ static void emit_copy(te_emit *e, const te_patch_step *s)
                  arr[1].s, arr[2].s);
 }
 
-int te_emit_patch_stage(te_emit *e, te_diag *d)
+int te_emit_patch_stage(te_emit *e, const te_patch_plan *sp, int k, te_diag *d)
 {
     const te_patch_plan *p = e->g->patch;
     int i, patch = -1;
-    te_buf_printf(&e->body, "    /* patch-based stage: ops of the first %d steps, %dx%d patches */\n",
-                  p->n_ops, p->grid_h, p->grid_w);
+    if (k == 0)
+        te_buf_printf(&e->body, "    /* patch-based stage: ops of the first %d steps, %dx%d patches */\n",
+                      sp->n_ops, sp->grid_h, sp->grid_w);
+    else
+        te_buf_printf(&e->body, "    /* patch-based stage %d: ops of steps %d..%d, %dx%d patches */\n",
+                      k + 1, sp->first, te_patch_stage_last(sp), sp->grid_h, sp->grid_w);
     for (i = 0; i < p->n_steps; i++) {
         const te_patch_step *s = &p->steps[i];
+        if (s->stage != k)
+            continue;
         if (s->kind == TE_PSTEP_OP) {
             const te_op *c = &p->clones[s->clone];
             const te_op_def *def = te_op_find(c->opcode);
-            int n = s->clone / p->n_ops;
+            int n = s->patch;
             if (n != patch)
                 te_buf_printf(&e->body, "    /* patch %d */\n", patch = n);
             e->cur_op = c;

@@ -90,9 +90,11 @@ typedef struct {
     /* patch-based stage (src/plan/patch.h), set only in a graph derived
      * for it (te_graph.base): 0 an ordinary tensor; 1 an intermediate of
      * the patched stage, never stored whole; 2 a region tensor of one
-     * patch, stored at slot_offset inside the stage scratch */
+     * patch, stored at slot_offset inside the scratch of stage
+     * patch_stage (0: the first) */
     int patch_role;
     size_t slot_offset;
+    int patch_stage;
 } te_tensor;
 
 /* A half-open spatial box of a tensor (patch-based inference). */

@@ -4,7 +4,9 @@
  * every intermediate tensor that cell needs (receptive field, overlaps
  * recomputed), so the stage's big intermediates never exist whole.
  *
- * Model: the stage is a prefix of the schedule whose last operator writes
+ * Model: the stage is a prefix of the schedule (a second stage, the
+ * `next` of the first, runs the operators that follow it the same way,
+ * reading the tensors made before it whole) whose last operator writes
  * S (4-D NHWC); other tensors it computes that are used after it (a
  * residual branch crossing the cut, a detector tap) are cut tensors too,
  * stored whole.  Per patch, regions are propagated backwards
@@ -40,6 +42,9 @@ typedef struct {
      * scratch), 0 bytes: none */
     int inplace_input;
     size_t scratch_off, scratch_bytes;
+    /* the stage the step belongs to (0: the first; its scratch holds the
+     * step's region tensors) and its patch in that stage's grid */
+    int stage, patch;
 } te_patch_step;
 
 #define TE_PSTEP_COPY_IN 0
@@ -49,8 +54,12 @@ typedef struct {
 /* Most tensors of a stage besides S that are also read after it. */
 #define TE_PATCH_MAX_CUTS 4
 
+/* Most patch stages of one plan (te_patch_plan.next). */
+#define TE_PATCH_MAX_STAGES 2
+
 typedef struct te_patch_plan {
-    int n_ops;          /* stage = the first n_ops operators of the schedule */
+    int first;          /* schedule position of the stage's first operator */
+    int n_ops;          /* stage = n_ops live operators of the schedule from there */
     int grid_h, grid_w; /* cells over S */
     int out_tensor;     /* S */
     /* the stage's other cut tensors: intermediates on S's way that are also
@@ -79,8 +88,13 @@ typedef struct te_patch_plan {
     int overlay_in;
     size_t overlay_offset;
 
+    /* the next stage (owned; it starts after this one ends), or NULL.
+     * Only the first stage has an overlay (overlay_in -1 on the others). */
+    struct te_patch_plan *next;
+
     /* filled in the derived graph's own copy (te_patch_graph; NULL / 0 in
-     * the plans the analysis and the search return): */
+     * the plans the analysis and the search return), on the first stage,
+     * for every stage (te_patch_step.stage says which): */
     te_op *clones;      /* operator clones on region tensors */
     int n_clones;
     te_patch_step *steps; /* all patches, in execution order */
@@ -97,22 +111,47 @@ typedef struct {
      * NULL: quiet */
     void (*explain)(void *ctx, const char *line);
     void *explain_ctx;
+    int n_ops2, grid_h2, grid_w2; /* explicit form's second stage (the next n_ops2
+                                   * operators); n_ops2 0: none */
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
 #define TE_PATCH_AUTO 1
 #define TE_PATCH_EXPLICIT 2
 
-/* Parses a --patch setting: NULL or "off", "auto", or "K:HxW" (1 <= K,
- * 2 <= H x W, H and W at most 64) into p's mode and explicit form; -1 when
+/* Parses a --patch setting: NULL or "off", "auto", "K:HxW" (1 <= K,
+ * 2 <= H x W, H and W at most 64) or "K:HxW+K2:H2xW2" (a second stage: the
+ * K2 operators after the first K) into p's mode and explicit form; -1 when
  * it is none of those. */
 int te_patch_opts_parse(const char *s, te_patch_opts *p);
+/* The explicit form of p as --patch takes it ("4:3x3", "4:3x3+6:2x2"). */
+void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n);
 
 /* Checks that the first n_ops operators form a stage that can run patch
  * by patch with this grid and computes its scratch and MACs (the graph is
  * not changed).  Returns NULL with d set (explicit form) or quietly (d ==
  * NULL, used by the search) when it cannot. */
 te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d);
+/* The same for the n_ops live operators from schedule position `first`
+ * (tensors made before them are read whole, like the network input). */
+te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int grid_h,
+                                   int grid_w, te_diag *d);
+
+/* The stage of chain p whose schedule steps hold `step` and its index in
+ * the chain (*index, may be NULL), or NULL. */
+const te_patch_plan *te_patch_stage_of(const te_patch_plan *p, int step, int *index);
+/* The schedule position of the last operator of stage p. */
+int te_patch_stage_last(const te_patch_plan *p);
+/* Stages in chain p (0 for NULL). */
+int te_patch_n_stages(const te_patch_plan *p);
+/* Extra MACs of every stage of chain p (patched_macs - stage_macs). */
+int64_t te_patch_extra_macs(const te_patch_plan *p);
+/* "first 10 operators in 2x2 patches" (+ " + 8 operators from step 12 in
+ * 3x3 patches" per further stage) into buf. */
+void te_patch_describe(const te_patch_plan *p, char *buf, size_t n);
+/* A copy of chain p's analysed stages (clones and steps not copied); NULL
+ * when out of memory. */
+te_patch_plan *te_patch_plan_copy(const te_patch_plan *p);
 
 /* A new graph derived from g (te_graph.base: it borrows g's operators and
  * constant data, g must outlive it) that runs p's stage patch by patch: a
@@ -142,7 +181,11 @@ struct te_lowered;
  * instructions allowed, a fraction of the model's) and explain (each
  * rejected stage and why).  *arena (if not NULL) gets the estimated arena
  * of the plan returned.  low: g's current lowering (the scratch of the
- * operators after a stage, the cost of each operator). */
+ * operators after a stage, the cost of each operator).  The plan returned
+ * may have a second stage (next) over operators after the first, kept when
+ * it lowers the arena within what the first leaves of the limits and costs
+ * less by the thrift rule (patch_search.c, search_next); its instruction
+ * and code estimates are then both stages'. */
 te_patch_plan *te_patch_search(const te_graph *g, const struct te_lowered *low,
                                const te_patch_opts *po, size_t baseline, size_t fit,
                                size_t *arena);
@@ -219,7 +262,8 @@ void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig);
 struct te_plan;
 int te_patch_overlay_check(const te_graph *dg, const struct te_plan *p);
 
-/* 1 if tensor t is stored whole by p's stage: S or another cut tensor. */
+/* 1 if tensor t is stored whole by a stage of chain p: its S or another
+ * cut tensor. */
 int te_patch_is_cut(const te_patch_plan *p, int t);
 
 void te_patch_plan_free(te_patch_plan *p);

@@ -81,15 +81,15 @@ static unsigned char *read_after_stage(const te_patch_walk *w, const te_graph *g
     return read;
 }
 
-static int find_stage(te_patch_walk *w, const te_graph *g, int n_ops)
+static int find_stage(te_patch_walk *w, const te_graph *g, int first, int n_ops)
 {
     unsigned char *read;
-    int i, n = 0, s;
+    int i, n = 0, live = 0, s;
     for (i = 0; i < g->n_ops && n < n_ops; i++)
-        if (!g->ops[i].dead)
+        if (!g->ops[i].dead && live++ >= first)
             w->ops[n++] = i;
     if (n < n_ops)
-        return refuse(w, "the model has only %d operators", n);
+        return refuse(w, "the model has only %d operators", live);
     w->n_ops = n_ops;
     for (i = 0; i < n_ops; i++) {
         const te_op *op = &g->ops[w->ops[i]];
@@ -467,6 +467,12 @@ int te_patch_stage_reason(const te_graph *g, int n_ops, char *why, size_t n)
 te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
                                      char *why, size_t why_n)
 {
+    return te_patch_walk_new_at(g, 0, n_ops, grid_h, grid_w, why, why_n);
+}
+
+te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int grid_h,
+                                    int grid_w, char *why, size_t why_n)
+{
     te_patch_walk *w = calloc(1, sizeof *w);
     size_t nt = (size_t)g->n_tensors + 1;
     int t;
@@ -505,7 +511,8 @@ te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, i
     w->grid_w = grid_w;
     w->why = why;
     w->why_n = why_n;
-    if (find_stage(w, g, n_ops) < 0 || find_axes(w, g) < 0) {
+    w->first = first;
+    if (find_stage(w, g, first, n_ops) < 0 || find_axes(w, g) < 0) {
         te_patch_walk_free(w);
         return NULL;
     }
@@ -541,7 +548,23 @@ void te_patch_walk_free(te_patch_walk *w)
 
 te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int grid_w, te_diag *d)
 {
-    char why[256] = "";
+    return te_patch_analyse_at(g, 0, n_ops, grid_h, grid_w, d);
+}
+
+/* "the first 5 operators" or "the 5 operators from step 12" (a stage's words). */
+static const char *stage_words(char *buf, size_t n, int first, int n_ops)
+{
+    if (first)
+        snprintf(buf, n, "the %d operators from step %d", n_ops, first);
+    else
+        snprintf(buf, n, "the first %d operators", n_ops);
+    return buf;
+}
+
+te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int grid_h,
+                                   int grid_w, te_diag *d)
+{
+    char why[256] = "", words[64];
     te_patch_walk *w;
     te_patch_plan *p;
     int i;
@@ -550,21 +573,22 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
             te_fail(d, "--patch: need at least 1 operator and 2 cells");
         return NULL;
     }
-    w = te_patch_walk_new_why(g, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
+    stage_words(words, sizeof words, first, n_ops);
+    w = te_patch_walk_new_at(g, first, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
     p = calloc(1, sizeof *p);
     if (!w || !p || grid_h > g->tensors[w->s].shape[1] || grid_w > g->tensors[w->s].shape[2]) {
         if (d && !w && why[0])
-            te_fail(d, "--patch: the first %d operators cannot run patch by patch: %s", n_ops, why);
+            te_fail(d, "--patch: %s cannot run patch by patch: %s", words, why);
         else if (d && w && p)
-            te_fail(d, "--patch: a %dx%d grid is finer than the output of the first %d operators "
-                       "(%dx%d)", grid_h, grid_w, n_ops, g->tensors[w->s].shape[1],
-                    g->tensors[w->s].shape[2]);
+            te_fail(d, "--patch: a %dx%d grid is finer than the output of %s (%dx%d)", grid_h,
+                    grid_w, words, g->tensors[w->s].shape[1], g->tensors[w->s].shape[2]);
         else if (d)
             te_fail(d, "out of memory");
         te_patch_walk_free(w);
         free(p);
         return NULL;
     }
+    p->first = first;
     p->n_ops = n_ops;
     p->grid_h = grid_h;
     p->grid_w = grid_w;
@@ -575,13 +599,15 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
         p->stage_macs += te_op_macs_of(g, &g->ops[w->ops[i]]);
     if (te_patch_measure(w, g, p) < 0 || (p->scratch_bytes = te_patch_micro_plan(w, g)) == (size_t)-1) {
         if (d)
-            te_fail(d, "--patch: a %dx%d grid is too fine for the first %d operators", grid_h,
-                    grid_w, n_ops);
+            te_fail(d, "--patch: a %dx%d grid is too fine for %s", grid_h, grid_w, words);
         te_patch_walk_free(w);
         free(p);
         return NULL;
     }
-    te_patch_overlay(w, g, p);
+    if (first == 0)
+        te_patch_overlay(w, g, p);
+    else
+        p->overlay_in = -1; /* only the first stage overlays the network input */
     te_patch_walk_free(w);
     return p;
 }

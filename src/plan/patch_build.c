@@ -16,16 +16,19 @@
 
 typedef struct {
     te_graph *g;      /* the derived graph being built */
-    te_patch_plan *p; /* its patch plan */
-    te_patch_walk *w;
+    te_patch_plan *p; /* its patch plan (the first stage: every stage's clones and steps) */
+    te_patch_walk *w; /* the stage being built */
+    int stage;        /* its index in the chain */
     int *slot_tensor; /* original tensor -> region tensor of the current patch */
 } builder;
 
-static char *dup_name(const char *a, int patch)
+static char *dup_name(const char *a, int stage, int patch)
 {
-    size_t n = strlen(a) + 24;
+    size_t n = strlen(a) + 40;
     char *s = malloc(n);
-    if (s)
+    if (s && stage)
+        snprintf(s, n, "%s@stage%dpatch%d", a, stage + 1, patch);
+    else if (s)
         snprintf(s, n, "%s@patch%d", a, patch);
     return s;
 }
@@ -37,7 +40,7 @@ static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off,
     te_tensor *t = &g->tensors[g->n_tensors], *o = &g->tensors[orig];
     *t = *o;
     t->id = g->n_tensors;
-    t->name = dup_name(o->name, patch);
+    t->name = dup_name(o->name, b->stage, patch);
     t->q.scale = NULL;
     t->q.zero_point = NULL;
     if (o->q.count > 0) {
@@ -62,17 +65,20 @@ static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off,
     te_tensor_unalias(t);
     t->patch_role = 2;
     t->slot_offset = slot_off;
+    t->patch_stage = b->stage;
     g->n_tensors++;
     return t->id;
 }
 
-static te_patch_step *new_step(builder *b, int kind, int op)
+static te_patch_step *new_step(builder *b, int kind, int op, int patch)
 {
     te_patch_step *s = &b->p->steps[b->p->n_steps++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
     s->op = op;
     s->inplace_input = -1;
+    s->stage = b->stage;
+    s->patch = patch;
     return s;
 }
 
@@ -114,7 +120,7 @@ static int clone_input(builder *b, int i, int k, te_region out_r, int patch, te_
         return -2;
     src = w->produced_by[t] >= 0 ? b->slot_tensor[t] : t;
     have = w->produced_by[t] >= 0 ? w->region[t] : (te_region){0, 0, 0, 0};
-    set_copy(new_step(b, TE_PSTEP_COPY_IN, op->index), w, src, t, need->r.y0 - have.y0,
+    set_copy(new_step(b, TE_PSTEP_COPY_IN, op->index, patch), w, src, t, need->r.y0 - have.y0,
              need->r.x0 - have.x0, crop, t, 0, 0, need->r);
     return crop;
 }
@@ -136,7 +142,7 @@ static void copy_out_cut(builder *b, int op_index, int o, int patch)
     own.x1 = w->own_x[c][2 * gx + 1];
     if (te_region_empty(own))
         return;
-    set_copy(new_step(b, TE_PSTEP_COPY_OUT, op_index), w, b->slot_tensor[o], o, own.y0 - r.y0,
+    set_copy(new_step(b, TE_PSTEP_COPY_OUT, op_index, patch), w, b->slot_tensor[o], o, own.y0 - r.y0,
              own.x0 - r.x0, o, o, own.y0, own.x0, own);
 }
 
@@ -210,13 +216,13 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     }
     if (def && def->check && def->check(g, c, d) < 0)
         return -1;
-    step = new_step(b, TE_PSTEP_OP, op->index);
+    step = new_step(b, TE_PSTEP_OP, op->index, patch);
     step->clone = b->p->n_clones - 1;
     step->inplace_input = w->inplace_in[i];
     step->scratch_off = w->scratch_off[i];
     step->scratch_bytes = w->inplace_in[i] >= 0 ? w->inplace_scratch[i] : 0;
     if (o == w->s)
-        set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index), w, b->slot_tensor[o], o, 0, 0, o, o,
+        set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index, patch), w, b->slot_tensor[o], o, 0, 0, o, o,
                  w->region[o].y0, w->region[o].x0, w->region[o]);
     else
         copy_out_cut(b, op->index, o, patch);
@@ -241,26 +247,29 @@ static void mark_stage(te_graph *dg, const te_patch_walk *w)
 }
 
 /* A graph derived from g (te_graph.base) with a copy of g's tensors, room
- * for every region tensor, and its own copy of p with room for the clones
- * and steps; NULL when out of memory. */
+ * for every region tensor, and its own copy of p's chain with room for the
+ * clones and steps of every stage (on the first); NULL when out of memory. */
 static te_graph *derive(const te_graph *g, const te_patch_plan *p)
 {
-    int cells = p->grid_h * p->grid_w;
-    size_t extra = (size_t)cells * (size_t)p->n_ops * (TE_PATCH_MAX_IN + 2);
+    const te_patch_plan *st;
+    size_t extra = 0, clones = 0;
     te_graph *dg = malloc(sizeof *dg);
-    te_patch_plan *dp = malloc(sizeof *dp);
+    te_patch_plan *dp = te_patch_plan_copy(p);
     if (!dg || !dp) {
         free(dg);
-        free(dp);
+        te_patch_plan_free(dp);
         return NULL;
+    }
+    for (st = p; st; st = st->next) {
+        size_t cells = (size_t)st->grid_h * (size_t)st->grid_w;
+        extra += cells * (size_t)st->n_ops * (TE_PATCH_MAX_IN + 2);
+        clones += cells * (size_t)st->n_ops;
     }
     *dg = *g;
     dg->base = g;
     dg->tensors = malloc(sizeof *dg->tensors * ((size_t)g->n_tensors + extra + 1));
-    *dp = *p;
-    dp->clones = calloc((size_t)cells * (size_t)p->n_ops + 1, sizeof *dp->clones);
+    dp->clones = calloc(clones + 1, sizeof *dp->clones);
     dp->steps = calloc(extra + 1, sizeof *dp->steps);
-    dp->n_clones = dp->n_steps = 0;
     dg->patch = dp;
     if (!dg->tensors || !dp->clones || !dp->steps) {
         te_graph_free(dg);
@@ -270,65 +279,57 @@ static te_graph *derive(const te_graph *g, const te_patch_plan *p)
     return dg;
 }
 
-te_graph *te_patch_graph(const te_graph *g, const te_patch_plan *p, te_diag *d)
+/* Builds stage sp (dg's copy, index k in the chain) into dg: its patches'
+ * region tensors, clones and steps; -1 with d set when it cannot. */
+static int build_stage(const te_graph *g, te_graph *dg, te_patch_plan *sp, int k, te_diag *d)
 {
     builder b;
-    int gy, gx, i, ok = 0;
-    te_graph *dg = NULL;
-    b.w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    int gy, gx, i, rc = -1;
+    b.w = te_patch_walk_new_at(g, sp->first, sp->n_ops, sp->grid_h, sp->grid_w, NULL, 0);
     b.slot_tensor = calloc((size_t)g->n_tensors + 1, sizeof(int));
-    if (!g->base && !g->patch) /* a model's own graph, not a derived one */
-        dg = derive(g, p);
-    if (dg) /* the slot sizes, measured again: keep the MAC count right */
-        dg->patch->patched_macs = 0;
-    if (!b.w || !b.slot_tensor || !dg || te_patch_measure(b.w, g, dg->patch) < 0 ||
+    sp->patched_macs = 0; /* the slot sizes, measured again: keep the MAC count right */
+    if (!b.w || !b.slot_tensor || te_patch_measure(b.w, g, sp) < 0 ||
         te_patch_micro_plan(b.w, g) == (size_t)-1) {
         te_fail(d, "--patch: cannot build the patch stage");
         goto out;
     }
     b.g = dg;
     b.p = dg->patch;
+    b.stage = k;
     mark_stage(dg, b.w);
-    for (gy = 0; gy < p->grid_h; gy++)
-        for (gx = 0; gx < p->grid_w; gx++) {
+    for (gy = 0; gy < sp->grid_h; gy++)
+        for (gx = 0; gx < sp->grid_w; gx++) {
             if (te_patch_regions(b.w, dg, gy, gx) < 0)
                 goto out;
-            for (i = 0; i < p->n_ops; i++)
-                if (build_op(&b, i, gy * p->grid_w + gx, d) < 0)
+            for (i = 0; i < sp->n_ops; i++)
+                if (build_op(&b, i, gy * sp->grid_w + gx, d) < 0)
                     goto out;
         }
-    ok = 1;
+    rc = 0;
 out:
     te_patch_walk_free(b.w);
     free(b.slot_tensor);
-    if (!ok) {
-        te_graph_free(dg);
+    return rc;
+}
+
+te_graph *te_patch_graph(const te_graph *g, const te_patch_plan *p, te_diag *d)
+{
+    te_graph *dg = NULL;
+    te_patch_plan *sp;
+    int k = 0;
+    if (!g->base && !g->patch) /* a model's own graph, not a derived one */
+        dg = derive(g, p);
+    if (!dg) {
+        te_fail(d, "--patch: cannot build the patch stage");
         return NULL;
     }
+    for (sp = dg->patch; sp; sp = sp->next, k++)
+        if (k >= TE_PATCH_MAX_STAGES || build_stage(g, dg, sp, k, d) < 0) {
+            te_fail(d, "--patch: cannot build the patch stage"); /* when nothing said why */
+            te_graph_free(dg);
+            return NULL;
+        }
     dg->patch->code_bytes = te_patch_code_bytes(dg, dg->patch); /* once: the flash budget reads it */
     dg->content_key = te_flash_graph_key(dg);                    /* and keys its memo on it */
     return dg;
-}
-
-int te_patch_is_cut(const te_patch_plan *p, int t)
-{
-    int c;
-    for (c = 0; c < p->n_cuts; c++)
-        if (p->cuts[c] == t)
-            return 1;
-    return t == p->out_tensor;
-}
-
-void te_patch_plan_free(te_patch_plan *p)
-{
-    int i;
-    if (!p)
-        return;
-    for (i = 0; i < p->n_clones; i++) {
-        free(p->clones[i].in);
-        free(p->clones[i].out);
-    }
-    free(p->clones);
-    free(p->steps);
-    free(p);
 }

@@ -199,6 +199,8 @@ int te_patch_overlay_check(const te_graph *dg, const te_plan *p)
         return -1;
     for (i = 0; i < pp->n_steps && !bad; i++) {
         const te_patch_step *st = &pp->steps[i];
+        if (st->stage != 0) /* the first stage's overlay: its steps alone */
+            break;
         if (st->kind == TE_PSTEP_COPY_OUT && st->dst == pp->out_tensor) {
             sim.base = p->place[st->dst].arena_offset;
             bad = each_box_byte(&dg->tensors[st->dst], st->dst_ay, st->dst_ax, st->dst_y,

@@ -42,6 +42,9 @@ typedef struct {
                * the later ones of the stage place only it (the grid rarely
                * changes which one wins, and each exact placement is costly),
                * but see exact_arena */
+    const te_patch_walk *prev; /* a stage before the one tried (the second
+                                * stage's search), whose outputs are unlinked
+                                * too; NULL: none (kept by staged_new) */
 } staged;
 
 static void staged_free(staged *sd)
@@ -64,6 +67,8 @@ static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
     int i;
     for (i = 0; st && i < w->n_ops; i++)
         te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
+    for (i = 0; st && sd->prev && i < sd->prev->n_ops; i++)
+        te_storage_unlink(st, g->ops[sd->prev->ops[i]].out[0]);
     for (i = 0; st && i < sd->n; i++)
         if (te_storage_equal(sd->st[i], st))
             break;
@@ -91,7 +96,9 @@ static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
 {
     te_storage *base = low && low->opts.st ? te_storage_copy(low->opts.st) : te_storage_new(g);
     te_storage *t;
+    const te_patch_walk *prev = sd->prev;
     memset(sd, 0, sizeof *sd);
+    sd->prev = prev;
     sd->pick = -1;
     if (!base)
         return;
@@ -293,32 +300,46 @@ static size_t stack_allowed(const te_graph *g, const te_lowered *low)
     return lbl > TE_PATCH_STACK_PROMISE ? lbl : TE_PATCH_STACK_PROMISE;
 }
 
+/* The instructions of the operators of every stage of chain p, layer by
+ * layer; -1 when a stage cannot be walked. */
+static double stages_instructions(const te_graph *g, const te_lowered *low,
+                                  const te_patch_plan *p, const char *cm)
+{
+    double sum = 0;
+    int i;
+    for (; p; p = p->next) {
+        te_patch_walk *w = te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0);
+        if (!w)
+            return -1;
+        for (i = 0; i < w->n_ops; i++)
+            sum += te_cost_op_estimate(cm, &g->ops[w->ops[i]],
+                                       te_lowered_find(low, g, &g->ops[w->ops[i]]));
+        te_patch_walk_free(w);
+    }
+    return sum;
+}
+
 int te_patch_estimate(const te_graph *g, const te_lowered *low, te_patch_plan *p)
 {
     const char *cm = te_cost_model_name(g->target);
-    int rc = -1, i;
-    te_patch_walk *w = te_patch_walk_new(g, p->n_ops, p->grid_h, p->grid_w);
+    int rc = -1;
     te_graph *dg;
     te_diag d = {{0}, 0};
-    if (w) {
-        p->stage_instructions = 0;
-        for (i = 0; i < w->n_ops; i++)
-            p->stage_instructions +=
-                te_cost_op_estimate(cm, &g->ops[w->ops[i]], te_lowered_find(low, g, &g->ops[w->ops[i]]));
-        p->model_instructions = model_instructions(g, low, cm);
-        dg = te_patch_graph(g, p, &d);
-        if (dg) {
-            te_kernel_id ids[TE_K_COUNT];
-            int n_ids = layer_kernels(g, low, ids);
-            add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
-            p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
-            p->code_bytes = dg->patch->code_bytes;
-            p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
-            rc = p->patched_instructions < 0 ? -1 : 0;
-        }
-        te_graph_free(dg);
+    p->stage_instructions = stages_instructions(g, low, p, cm);
+    if (p->stage_instructions < 0)
+        return -1;
+    p->model_instructions = model_instructions(g, low, cm);
+    dg = te_patch_graph(g, p, &d);
+    if (dg) {
+        te_kernel_id ids[TE_K_COUNT];
+        int n_ids = layer_kernels(g, low, ids);
+        add_kernel(ids, &n_ids, TE_K_PATCH_COPY_S8);
+        p->patched_instructions = patched_instructions(dg, low, dg->patch, cm, ids, &n_ids);
+        p->code_bytes = dg->patch->code_bytes;
+        p->stack_bytes = te_stack_bound_kernels(ids, n_ids, g->target).opt;
+        rc = p->patched_instructions < 0 ? -1 : 0;
     }
-    te_patch_walk_free(w);
+    te_graph_free(dg);
     return rc;
 }
 
@@ -926,6 +947,276 @@ static void thrift(search *s, stage *stages, int n_stages)
     }
 }
 
+/* ---- The second stage: after the first stage is chosen, the operators
+ * after it may run patch by patch too (the layer-by-layer block after the
+ * first stage often sets the arena of MBConv and residual nets).  Every
+ * length of the operators that follow is tried over its grids (coarsest
+ * first; a row stops at the first grid over the limits, which the first
+ * stage's extra instructions and code already take part of); the plan kept
+ * costs the least by the thrift rule (under an SRAM budget: the smallest
+ * arena, only when the first stage alone does not fit) and has a lower
+ * arena than the first stage alone. */
+
+/* A second-stage length: its cut tensor S and S's height and width, its
+ * floor (the arena of both stages if its patches took no scratch). */
+typedef struct {
+    int k, s, h, w, n_cuts, cuts[TE_PATCH_MAX_CUTS];
+    size_t floor;
+} next_stage;
+
+/* The trial plan of the first stage followed by q: the arena (quick, or
+ * exact over sd's pick) the model would take. */
+static size_t chain_arena(const search *s, staged *sd, const te_patch_plan *first,
+                          te_patch_plan *q, int exact)
+{
+    te_patch_plan head = *first;
+    head.next = q;
+    return exact ? exact_arena(s, sd, &head) : estimate_arena(s->g, s->low, sd, &head, 0);
+}
+
+/* The second stage as the trial planner reads it (no analysis yet): S's
+ * cells of gh x gw, `scratch` bytes per patch. */
+static void next_stub(te_patch_plan *q, const next_stage *ns, int first, int gh, int gw,
+                      size_t scratch)
+{
+    memset(q, 0, sizeof *q);
+    q->first = first;
+    q->n_ops = ns->k;
+    q->grid_h = gh;
+    q->grid_w = gw;
+    q->out_tensor = ns->s;
+    q->n_cuts = ns->n_cuts;
+    memcpy(q->cuts, ns->cuts, sizeof q->cuts);
+    q->scratch_bytes = scratch;
+    q->overlay_in = -1;
+}
+
+/* What the second stage's choice minimises: the thrift cost of both stages
+ * (or the arena under an SRAM budget). */
+static int64_t next_cost(const search *s, size_t arena, int64_t code)
+{
+    return s->fit ? (int64_t)arena : (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + code;
+}
+
+typedef struct {
+    te_patch_plan *best; /* the best second stage so far, or NULL */
+    size_t best_arena;
+    int64_t best_cost;
+    int tried;           /* grids estimated */
+} next_search;
+
+/* The grids of second-stage length ns (schedule position `start`) over
+ * sd: into ns_best when one costs less (next_cost). */
+static void try_next_stage(search *s, const te_patch_plan *first, int start,
+                           const next_stage *ns, staged *sd, next_search *nx)
+{
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh = axis_grids(ns->h, ah),
+        nw = axis_grids(ns->w, aw), i, j;
+    const size_t pixel = te_tensor_bytes(&s->g->tensors[ns->s]) / ((size_t)ns->h * (size_t)ns->w);
+    for (i = 0; i < nh; i++)
+        for (j = 0; j < nw; j++) {
+            const int64_t calls = (int64_t)ns->k * ah[i] * aw[j] * s->call_bytes;
+            const int64_t code0 = first->code_bytes + calls;
+            size_t cell = pixel * (size_t)((ns->h + ah[i] - 1) / ah[i]) *
+                          (size_t)((ns->w + aw[j] - 1) / aw[j]), arena;
+            te_patch_plan stub, *q;
+            if (ah[i] * aw[j] < 2)
+                continue;
+            if (code0 > s->flash || next_cost(s, ns->floor, code0) >= nx->best_cost)
+                break; /* finer columns: more calls */
+            cell = (cell + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
+            next_stub(&stub, ns, start, ah[i], aw[j], cell);
+            if (next_cost(s, chain_arena(s, sd, first, &stub, 0), code0) >= nx->best_cost)
+                continue; /* a finer grid may still win */
+            q = te_patch_analyse_at(s->g, start, ns->k, ah[i], aw[j], NULL);
+            if (!q)
+                break; /* too fine for S */
+            q->code_bytes = calls;
+            arena = chain_arena(s, sd, first, q, 0);
+            if (next_cost(s, arena, code0) >= nx->best_cost) {
+                te_patch_plan_free(q);
+                continue;
+            }
+            nx->tried++;
+            if (te_patch_estimate(s->g, s->low, q) < 0 ||
+                first->code_bytes + q->code_bytes > s->flash ||
+                extra_of(first) + extra_of(q) > s->budget || q->stack_bytes > s->stack) {
+                te_patch_plan_free(q);
+                break; /* finer columns: more code and recompute */
+            }
+            arena = chain_arena(s, sd, first, q, 1);
+            if (arena != (size_t)-1 && arena < s->best_arena &&
+                next_cost(s, arena, first->code_bytes + q->code_bytes) < nx->best_cost) {
+                te_patch_plan_free(nx->best);
+                nx->best = q;
+                nx->best_arena = arena;
+                nx->best_cost = next_cost(s, arena, first->code_bytes + q->code_bytes);
+                if (arena <= ns->floor)
+                    return; /* the length's floor: other grids add only cells */
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+}
+
+/* Orders second-stage lengths by floor, then length. */
+static int next_cmp(const void *a, const void *b)
+{
+    const next_stage *x = a, *y = b;
+    if (x->floor != y->floor)
+        return x->floor < y->floor ? -1 : 1;
+    return x->k - y->k;
+}
+
+/* The second stage for s->best (the first stage, arena s->best_arena), or
+ * NULL when none lowers the arena within the limits. */
+static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
+{
+    const te_patch_plan *first = s->best;
+    const int start = first->first + first->n_ops;
+    te_patch_walk *w1 = te_patch_walk_new_at(s->g, first->first, first->n_ops, 1, 1, NULL, 0);
+    next_stage *nv = calloc((size_t)n_live + 1, sizeof *nv);
+    next_search nx;
+    int n = 0, k, i;
+    memset(&nx, 0, sizeof nx);
+    nx.best_arena = s->best_arena;
+    nx.best_cost = s->fit && s->best_arena <= s->fit ? 0 /* fits: nothing to gain */
+                                                      : next_cost(s, s->best_arena, first->code_bytes);
+    for (k = 1; w1 && nv && nx.best_cost > 0 && start + k < n_live; k++) {
+        te_patch_walk *w = te_patch_walk_new_at(s->g, start, k, 1, 1, NULL, 0);
+        staged sd;
+        te_patch_plan stub;
+        if (!w)
+            continue;
+        nv[n].k = k;
+        nv[n].s = w->s;
+        nv[n].h = s->g->tensors[w->s].shape[1];
+        nv[n].w = s->g->tensors[w->s].shape[2];
+        nv[n].n_cuts = w->n_cuts;
+        memcpy(nv[n].cuts, w->cuts, sizeof nv[n].cuts);
+        memset(&sd, 0, sizeof sd);
+        sd.prev = w1;
+        staged_new(&sd, s->g, s->low, w, 0);
+        next_stub(&stub, &nv[n], start, 1, 1, 0);
+        nv[n].floor = sd.n ? chain_arena(s, &sd, first, &stub, 0) : (size_t)-1;
+        staged_free(&sd);
+        te_patch_walk_free(w);
+        if (nv[n].floor < s->best_arena)
+            n++;
+    }
+    if (nv)
+        qsort(nv, (size_t)n, sizeof *nv, next_cmp);
+    for (i = 0; i < n && !(nx.best && nx.best_arena <= nv[0].floor); i++) {
+        te_patch_walk *w; /* (stops once a plan reaches the lowest floor) */
+        staged sd;
+        if (next_cost(s, nv[i].floor, first->code_bytes) >= nx.best_cost)
+            continue;
+        w = te_patch_walk_new_at(s->g, start, nv[i].k, 1, 1, NULL, 0);
+        memset(&sd, 0, sizeof sd);
+        sd.prev = w1;
+        if (w)
+            staged_new(&sd, s->g, s->low, w, 1);
+        te_patch_walk_free(w);
+        if (sd.n)
+            try_next_stage(s, first, start, &nv[i], &sd, &nx);
+        staged_free(&sd);
+    }
+    if (nx.best)
+        explain(s->po, "second stage: %d operators from step %d in %dx%d patches, arena %zu "
+                       "(first stage alone %zu; %d lengths below it, %d grids estimated)",
+                nx.best->n_ops, start, nx.best->grid_h, nx.best->grid_w, nx.best_arena,
+                s->best_arena, n, nx.tried);
+    else
+        explain(s->po, "second stage: none from step %d lowers the arena %zu within the limits "
+                       "(%d lengths below it, %d grids estimated)", start, s->best_arena, n,
+                nx.tried);
+    te_patch_walk_free(w1);
+    free(nv);
+    *arena = nx.best_arena;
+    return nx.best;
+}
+
+/* Most finer first-stage grids re-searched with a second stage each (each
+ * is a second-stage search: 8 keep the compile time of mit_mcunet's
+ * --patch auto within 2x of one stage's; 16 would reach 2.8x). */
+#define TE_PATCH_RESEARCH_MAX 8
+
+/* With a second stage the first stage's peak may set the arena: finer
+ * grids of the first stage (same length, within the limits, as plan_within),
+ * each with the second stage search_next finds for it, replace s->best
+ * (both stages) when the arena is strictly lower and the pair costs less by
+ * the thrift rule (the arena alone under an SRAM budget).  Rows of finer
+ * grids stop at the first over the limits; at most TE_PATCH_RESEARCH_MAX
+ * grids are tried. */
+static void research_first(search *s, int n_live)
+{
+    const te_patch_plan *top = s->best; /* (both stages) */
+    int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh, nw, i, j, tries = 0;
+    te_patch_plan *best = NULL;
+    size_t best_arena = s->best_arena;
+    int64_t best_cost = next_cost(s, s->best_arena, top->code_bytes);
+    te_patch_opts quiet = *s->po; /* one line below says what it kept */
+    te_patch_walk *w = te_patch_walk_new(s->g, top->n_ops, 1, 1);
+    staged sd; /* the first stage's storage decisions, once (as plan_within's) */
+    memset(&sd, 0, sizeof sd);
+    if (w)
+        staged_new(&sd, s->g, s->low, w, 1);
+    te_patch_walk_free(w);
+    quiet.explain = NULL;
+    nh = axis_grids(s->g->tensors[top->out_tensor].shape[1], ah);
+    nw = axis_grids(s->g->tensors[top->out_tensor].shape[2], aw);
+    for (i = 0; i < nh && tries < TE_PATCH_RESEARCH_MAX; i++) {
+        if (ah[i] < top->grid_h)
+            continue;
+        for (j = 0; j < nw && tries < TE_PATCH_RESEARCH_MAX; j++) {
+            search s1 = *s;
+            size_t arena1, arena2;
+            te_patch_plan *q, *next;
+            if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
+                continue;
+            tries++;
+            q = sd.n ? te_patch_analyse(s->g, top->n_ops, ah[i], aw[j], NULL) : NULL;
+            arena1 = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+            if (q && (arena1 >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
+                      q->code_bytes > s->flash || extra_of(q) > s->budget ||
+                      q->stack_bytes > s->stack)) {
+                te_patch_plan_free(q);
+                q = NULL;
+            }
+            if (!q)
+                break; /* over the limits (or the cells): finer columns too */
+            s1.best = q;
+            s1.best_arena = arena1;
+            s1.po = &quiet;
+            next = search_next(&s1, n_live, &arena2);
+            if (next) {
+                q->next = next;
+                arena1 = arena2;
+                if (te_patch_estimate(s->g, s->low, q) < 0)
+                    arena1 = (size_t)-1;
+            }
+            if (arena1 < best_arena && next_cost(s, arena1, q->code_bytes) < best_cost) {
+                te_patch_plan_free(best);
+                best = q;
+                best_arena = arena1;
+                best_cost = next_cost(s, arena1, q->code_bytes);
+            } else {
+                te_patch_plan_free(q);
+            }
+        }
+    }
+    staged_free(&sd);
+    if (!best)
+        return;
+    explain(s->po, "first stage re-searched with a second: first %d operators in %dx%d patches%s, "
+                   "arena %zu (was %zu with %dx%d)", best->n_ops, best->grid_h, best->grid_w,
+            best->next ? " and a second stage" : "", best_arena, s->best_arena, top->grid_h,
+            top->grid_w);
+    te_patch_plan_free(s->best);
+    s->best = best;
+    s->best_arena = best_arena;
+}
+
 te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
@@ -959,6 +1250,16 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     }
     thrift(&s, stages, n);
     free(stages);
+    if (s.best) { /* a second stage after it, when it lowers the arena */
+        size_t arena2;
+        te_patch_plan *next = search_next(&s, n_live, &arena2);
+        if (next) {
+            s.best->next = next;
+            s.best_arena = arena2;
+            te_patch_estimate(g, low, s.best); /* both stages' instructions and code */
+            research_first(&s, n_live);
+        }
+    }
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,
@@ -970,10 +1271,24 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     return s.best;
 }
 
+/* One stage "K:HxW" at s (n characters): 0 and its values, or -1. */
+static int parse_stage(const char *s, size_t n, int *k, int *h, int *w)
+{
+    char buf[48], tail;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (sscanf(buf, "%d:%dx%d%c", k, h, w, &tail) == 3 && *k > 0 && *h > 0 && *w > 0 &&
+        *h * *w >= 2 && *h <= TE_PATCH_MAX_GRID && *w <= TE_PATCH_MAX_GRID)
+        return 0;
+    return -1;
+}
+
 int te_patch_opts_parse(const char *s, te_patch_opts *p)
 {
-    int k, h, w;
-    char tail;
+    int k, h, w, k2 = 0, h2 = 0, w2 = 0;
+    const char *plus;
     if (!s || !strcmp(s, "off")) {
         p->mode = TE_PATCH_OFF;
         return 0;
@@ -982,13 +1297,25 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
         p->mode = TE_PATCH_AUTO;
         return 0;
     }
-    if (sscanf(s, "%d:%dx%d%c", &k, &h, &w, &tail) == 3 && k > 0 && h > 0 && w > 0 &&
-        h * w >= 2 && h <= TE_PATCH_MAX_GRID && w <= TE_PATCH_MAX_GRID) {
-        p->mode = TE_PATCH_EXPLICIT;
-        p->n_ops = k;
-        p->grid_h = h;
-        p->grid_w = w;
-        return 0;
-    }
-    return -1;
+    plus = strchr(s, '+');
+    if (parse_stage(s, plus ? (size_t)(plus - s) : strlen(s), &k, &h, &w) < 0 ||
+        (plus && parse_stage(plus + 1, strlen(plus + 1), &k2, &h2, &w2) < 0))
+        return -1;
+    p->mode = TE_PATCH_EXPLICIT;
+    p->n_ops = k;
+    p->grid_h = h;
+    p->grid_w = w;
+    p->n_ops2 = k2;
+    p->grid_h2 = h2;
+    p->grid_w2 = w2;
+    return 0;
+}
+
+void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n)
+{
+    if (p->n_ops2 > 0)
+        snprintf(buf, n, "%d:%dx%d+%d:%dx%d", p->n_ops, p->grid_h, p->grid_w, p->n_ops2,
+                 p->grid_h2, p->grid_w2);
+    else
+        snprintf(buf, n, "%d:%dx%d", p->n_ops, p->grid_h, p->grid_w);
 }

@@ -10,6 +10,7 @@
 
 typedef struct {
     int *ops, n_ops;          /* op indices of the stage, in order */
+    int first;                /* schedule position of ops[0] */
     int s;                    /* the stage output S */
     int n_cuts, cuts[TE_PATCH_MAX_CUTS]; /* the other cut tensors (patch.h) */
     /* per cut tensor c: the rows [own_y[c][2 gy], own_y[c][2 gy + 1]) and
@@ -47,6 +48,9 @@ int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t);
 /* The same, saying in why[why_n] why the stage is refused when it is. */
 te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
                                      char *why, size_t why_n);
+/* The stage of the n_ops live operators from schedule position first. */
+te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int grid_h,
+                                    int grid_w, char *why, size_t why_n);
 void te_patch_walk_free(te_patch_walk *w);
 int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx);
 size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r);

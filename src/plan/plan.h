@@ -88,6 +88,8 @@ struct te_plan {
     int *op_scratch;       /* op index -> buffer index, -1 if no scratch */
     int quick;             /* placement without the local search */
     int patch_scratch;     /* buffer index of the patch stage's working memory, or -1 */
+    int stage_scratch[2];  /* the same per stage of the chain (stage_scratch[0] is
+                            * patch_scratch; TE_PATCH_MAX_STAGES), or -1 */
     /* the patch stage's overlay (te_patch_plan.overlay_in): buffer
      * tie_member (the input the stage reads) lies tie_offset bytes into
      * buffer tie_anchor (the stage's output S), the two overlapping while
@@ -164,7 +166,7 @@ int te_plan_scratch_region(const te_plan *p, int op);
  * te_patch_step.scratch_off inside the stage scratch), and that stage
  * scratch's memory region. */
 size_t te_plan_clone_scratch_offset(const te_plan *p, const te_graph *g, const te_op *c);
-int te_plan_clone_scratch_region(const te_plan *p);
+int te_plan_clone_scratch_region(const te_plan *p, const te_graph *g, const te_op *c);
 
 /* Sets p->place (where each tensor lives) from the buffers' offsets. */
 void te_plan_assign_offsets(te_plan *p, const te_graph *g);

@@ -76,22 +76,35 @@ static int make_tensor_buffers(te_plan *p, const te_graph *g)
     return 0;
 }
 
-/* Steps of the patch stage (its first and last), or 0 and -1. */
-static int stage_last_step(const te_plan *p) { return p->stage ? p->stage->n_ops - 1 : -1; }
+/* The schedule steps [*first, *last] of the patch stage holding step s;
+ * 0 when s is in none. */
+static int stage_span(const te_plan *p, int s, int *first, int *last)
+{
+    const te_patch_plan *st = te_patch_stage_of(p->stage, s, NULL);
+    if (!st)
+        return 0;
+    *first = st->first;
+    *last = te_patch_stage_last(st);
+    return 1;
+}
+
+/* The last step of the first patch stage, or -1. */
+static int stage_last_step(const te_plan *p) { return p->stage ? te_patch_stage_last(p->stage) : -1; }
 
 static void compute_lifetimes(te_plan *p, const te_graph *g)
 {
-    int s, i, stage_last = stage_last_step(p);
+    int s, i, sf = 0, sl = 0;
     for (i = 0; i < g->n_inputs; i++)
         touch(p, g, g->inputs[i], 0);
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
+        int in_stage = stage_span(p, s, &sf, &sl);
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int t = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
             touch(p, g, t, s);
-            if (s <= stage_last) { /* patches read and write all through the stage */
-                touch(p, g, t, 0);
-                touch(p, g, t, stage_last);
+            if (in_stage) { /* patches read and write all through the stage */
+                touch(p, g, t, sf);
+                touch(p, g, t, sl);
             }
         }
     }
@@ -101,12 +114,18 @@ static void compute_lifetimes(te_plan *p, const te_graph *g)
 
 static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered *low)
 {
-    int s, stage_last = stage_last_step(p);
-    p->patch_scratch = -1;
-    if (p->stage)
-        p->patch_scratch = add_buffer(p, p->stage->scratch_bytes, 0, stage_last, -1, -1);
-    for (s = stage_last + 1; s < p->n_steps; s++) {
+    const te_patch_plan *st;
+    int s, k = 0, sf = 0, sl = 0;
+    for (s = 0; s < TE_PATCH_MAX_STAGES; s++)
+        p->stage_scratch[s] = -1;
+    for (st = p->stage; st && k < TE_PATCH_MAX_STAGES; st = st->next, k++)
+        p->stage_scratch[k] =
+            add_buffer(p, st->scratch_bytes, st->first, te_patch_stage_last(st), -1, -1);
+    p->patch_scratch = p->stage_scratch[0];
+    for (s = 0; s < p->n_steps; s++) {
         int oi = p->schedule[s];
+        if (stage_span(p, s, &sf, &sl))
+            continue;
         const te_lowering *l = te_lowered_find(low, g, &g->ops[oi]);
         size_t bytes = l ? l->scratch_bytes : 0;
         p->op_scratch[oi] = bytes ? add_buffer(p, bytes, s, s, -1, oi) : -1;
@@ -123,7 +142,7 @@ static void tie_overlay(te_plan *p)
     size_t off_x = 1, off_s = 1;
     int bx, bs;
     p->has_tie = 0;
-    if (!st || st->overlay_in < 0 || te_storage_root(p->st, st->overlay_in, &off_x) != st->overlay_in ||
+    if (!st || st->first != 0 || st->overlay_in < 0 || te_storage_root(p->st, st->overlay_in, &off_x) != st->overlay_in ||
         te_storage_root(p->st, st->out_tensor, &off_s) != st->out_tensor || off_x || off_s)
         return;
     bx = p->tensor_buffer[st->overlay_in];
@@ -143,7 +162,7 @@ static void tie_overlay(te_plan *p)
  * last step; the patch stage's tensors: all through the stage). */
 static void tensor_lifetimes(const te_plan *p, const te_graph *g, int *first, int *last)
 {
-    int s, i, t, stage_last = stage_last_step(p), end = p->n_steps > 0 ? p->n_steps - 1 : 0;
+    int s, i, t, sf = 0, sl = 0, end = p->n_steps > 0 ? p->n_steps - 1 : 0;
     for (t = 0; t < g->n_tensors; t++)
         first[t] = 1 << 30, last[t] = -1;
 #define TOUCH(t_, s_)                                                                              \
@@ -156,14 +175,15 @@ static void tensor_lifetimes(const te_plan *p, const te_graph *g, int *first, in
             TOUCH(g->inputs[i], 0);
     for (s = 0; s < p->n_steps; s++) {
         const te_op *op = &g->ops[p->schedule[s]];
+        int in_stage = stage_span(p, s, &sf, &sl);
         for (i = 0; i < op->n_in + op->n_out; i++) {
             t = i < op->n_in ? op->in[i] : op->out[i - op->n_in];
             if (t < 0)
                 continue;
             TOUCH(t, s);
-            if (s <= stage_last) {
-                TOUCH(t, 0);
-                TOUCH(t, stage_last);
+            if (in_stage) {
+                TOUCH(t, sf);
+                TOUCH(t, sl);
             }
         }
     }
@@ -258,10 +278,12 @@ void te_plan_assign_offsets(te_plan *p, const te_graph *g)
             pl->state_offset = p->place[r].state_offset + off;
             continue;
         }
-        if (p->patch_role[t] == 2 && p->patch_scratch >= 0) {
+        if (p->patch_role[t] == 2 && tt->patch_stage >= 0 &&
+            tt->patch_stage < TE_PATCH_MAX_STAGES && p->stage_scratch[tt->patch_stage] >= 0) {
+            const te_buffer *sb = &p->buffers[p->stage_scratch[tt->patch_stage]];
             pl->in_arena = 1;
-            pl->arena_offset = p->buffers[p->patch_scratch].offset + tt->slot_offset;
-            pl->region = p->buffers[p->patch_scratch].region;
+            pl->arena_offset = sb->offset + tt->slot_offset;
+            pl->region = sb->region;
             continue;
         }
         pl->in_arena = b >= 0 && p->buffers[b].last >= p->buffers[b].first;
@@ -353,17 +375,18 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
  * outputs of its operators, but its cut tensors, are intermediates). */
 static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *trial)
 {
-    int t, i, n = 0;
+    const te_patch_plan *st;
+    int t, i, n;
     for (t = 0; t < g->n_tensors; t++)
         p->patch_role[t] = (unsigned char)g->tensors[t].patch_role;
-    for (i = 0; trial && i < g->n_ops && n < trial->n_ops; i++) {
-        const te_op *op = &g->ops[i];
-        if (op->dead)
-            continue;
-        n++;
-        if (op->n_out > 0 && op->out[0] >= 0)
-            p->patch_role[op->out[0]] = !te_patch_is_cut(trial, op->out[0]);
-    }
+    for (st = trial; st; st = st->next)
+        for (i = 0, n = 0; i < g->n_ops && n < st->first + st->n_ops; i++) {
+            const te_op *op = &g->ops[i];
+            if (op->dead || n++ < st->first)
+                continue;
+            if (op->n_out > 0 && op->out[0] >= 0)
+                p->patch_role[op->out[0]] = !te_patch_is_cut(trial, op->out[0]);
+        }
 }
 
 static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_plan *trial,
@@ -474,14 +497,25 @@ size_t te_plan_clone_scratch_offset(const te_plan *p, const te_graph *g, const t
     int i;
     if (!pp || p->patch_scratch < 0 || c < pp->clones || c >= pp->clones + pp->n_clones)
         return 0;
-    for (i = 0; i < pp->n_steps; i++)
-        if (pp->steps[i].kind == TE_PSTEP_OP && pp->steps[i].clone == c - pp->clones)
-            return p->buffers[p->patch_scratch].offset + pp->steps[i].scratch_off;
+    for (i = 0; i < pp->n_steps; i++) {
+        const te_patch_step *st = &pp->steps[i];
+        if (st->kind == TE_PSTEP_OP && st->clone == c - pp->clones && st->stage >= 0 &&
+            st->stage < TE_PATCH_MAX_STAGES && p->stage_scratch[st->stage] >= 0)
+            return p->buffers[p->stage_scratch[st->stage]].offset + st->scratch_off;
+    }
     return 0;
 }
 
-int te_plan_clone_scratch_region(const te_plan *p)
+int te_plan_clone_scratch_region(const te_plan *p, const te_graph *g, const te_op *c)
 {
+    const te_patch_plan *pp = g->patch;
+    int i;
+    for (i = 0; pp && c >= pp->clones && c < pp->clones + pp->n_clones && i < pp->n_steps; i++) {
+        const te_patch_step *st = &pp->steps[i];
+        if (st->kind == TE_PSTEP_OP && st->clone == c - pp->clones && st->stage >= 0 &&
+            st->stage < TE_PATCH_MAX_STAGES && p->stage_scratch[st->stage] >= 0)
+            return p->buffers[p->stage_scratch[st->stage]].region;
+    }
     return p->patch_scratch >= 0 ? p->buffers[p->patch_scratch].region : 0;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../ir/storage.h"
+#include "patch.h"
 #include "plan.h"
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
@@ -112,14 +113,19 @@ int te_regions_add(te_regions *r, const char *spec, char *err, size_t err_size)
     return 0;
 }
 
-/* The buffer tensor t lives in (its storage root's; a patch region tensor:
- * the stage's working memory), or -1. */
-static int buffer_of(const te_plan *p, int t)
+/* The buffer tensor t, read or written at step s, lives in (its storage
+ * root's; a patch stage's tensor: the working memory of the stage holding
+ * step s), or -1. */
+static int buffer_of(const te_plan *p, int t, int s)
 {
     size_t off;
-    int r = te_storage_root(p->st, t, &off);
-    if (p->patch_role[t] && p->patch_scratch >= 0)
+    int r = te_storage_root(p->st, t, &off), k = 0;
+    if (p->patch_role[t] && p->patch_scratch >= 0) {
+        if (te_patch_stage_of(p->stage, s, &k) && k < TE_PATCH_MAX_STAGES &&
+            p->stage_scratch[k] >= 0)
+            return p->stage_scratch[k];
         return p->patch_scratch;
+    }
     return p->tensor_buffer[r];
 }
 
@@ -143,7 +149,7 @@ static void buffer_heat(const te_plan *p, const te_graph *g, double *heat)
             work = (double)macs;
         for (i = 0; i < op->n_in + op->n_out; i++) {
             int t = i < op->n_in ? op->in[i] : op->out[i - op->n_in], b;
-            if (t < 0 || g->tensors[t].data || (b = buffer_of(p, t)) < 0)
+            if (t < 0 || g->tensors[t].data || (b = buffer_of(p, t, s)) < 0)
                 continue;
             heat[b] += work;
         }
