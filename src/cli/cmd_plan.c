@@ -14,6 +14,8 @@ static const char plan_usage[] = "usage: tinyengine plan MODEL.tflite [--svg FIL
 static void print_summary(FILE *f, const char *path, const te_model *m, const te_plan_view *v)
 {
     const te_plan *p = v->p;
+    const te_patch_plan *sp;
+    int k;
     fprintf(f, "model: %s\n", path);
     fprintf(f, "arena bytes:     %zu\n", p->arena_bytes);
     cli_print_ram(f, m);
@@ -23,39 +25,49 @@ static void print_summary(FILE *f, const char *path, const te_model *m, const te
                 te_plan_view_step_type(v, v->peak_step));
     fputc('\n', f);
     fprintf(f, "lifetime bound:  %zu (layer by layer, nothing in place)\n", p->bound_no_inplace);
-    if (p->patch_scratch >= 0 && m->g->patch)
-        fprintf(f, "patch stage:     steps %d..%d, %d x %d patches, %zu bytes of working memory\n",
-                p->buffers[p->patch_scratch].first, p->buffers[p->patch_scratch].last,
-                m->g->patch->grid_h, m->g->patch->grid_w, p->buffers[p->patch_scratch].bytes);
+    for (sp = m->g->patch, k = 0; sp && k < TE_PATCH_MAX_STAGES; sp = sp->next, k++)
+        if (p->stage_scratch[k] >= 0)
+            fprintf(f, "%-17ssteps %d..%d, %d x %d patches, %zu bytes of working memory\n",
+                    k ? "patch stage 2:" : "patch stage:", p->buffers[p->stage_scratch[k]].first,
+                    p->buffers[p->stage_scratch[k]].last, sp->grid_h, sp->grid_w,
+                    p->buffers[p->stage_scratch[k]].bytes);
     cli_print_patch_cost(f, m, "patch cost:      ");
     fprintf(f, "steps: %d, buffers: %d\n", p->n_steps, p->n_buffers);
 }
 
-/* The patch stage's steps (its working-memory buffer's lifetime), if any. */
-static void patch_stage(const te_model *m, te_plan_svg_opts *o, char *label, size_t n)
+/* The patch stages' steps (each working-memory buffer's lifetime), if any;
+ * labels[k] holds stage k's label. */
+static void patch_stages(const te_model *m, te_plan_svg_opts *o, char (*labels)[96])
 {
     const te_plan *p = m->plan;
-    o->stage_first = o->stage_last = -1;
-    o->stage_label = NULL;
-    if (p->patch_scratch < 0 || !m->g->patch)
-        return;
-    o->stage_first = p->buffers[p->patch_scratch].first;
-    o->stage_last = p->buffers[p->patch_scratch].last;
-    snprintf(label, n, "patch stage: %d x %d patches", m->g->patch->grid_h, m->g->patch->grid_w);
-    o->stage_label = label;
+    const te_patch_plan *sp;
+    int k;
+    o->n_stages = 0;
+    for (sp = m->g->patch, k = 0; sp && k < TE_PLAN_SVG_STAGES && k < TE_PATCH_MAX_STAGES;
+         sp = sp->next, k++) {
+        int b = p->stage_scratch[k];
+        if (b < 0)
+            continue;
+        o->stage_first[o->n_stages] = p->buffers[b].first;
+        o->stage_last[o->n_stages] = p->buffers[b].last;
+        snprintf(labels[o->n_stages], 96, "patch stage%s: %d x %d patches", k ? " 2" : "",
+                 sp->grid_h, sp->grid_w);
+        o->stage_label[o->n_stages] = labels[o->n_stages];
+        o->n_stages++;
+    }
 }
 
 static int write_svg(const char *file, const char *model, const te_model *m, const te_plan_view *v)
 {
     te_buf b = {0};
     te_plan_svg_opts o;
-    char label[96], title[512];
+    char labels[TE_PLAN_SVG_STAGES][96], title[512];
     const char *base = strrchr(model, '/');
     int rc;
     snprintf(title, sizeof title, "%s%s", base ? base + 1 : model,
              m->g->patch ? " with a patch-based first stage" : "");
     o.title = title;
-    patch_stage(m, &o, label, sizeof label);
+    patch_stages(m, &o, labels);
     te_plan_svg(&b, v, &o);
     rc = b.oom ? cli_error("plan: out of memory writing the SVG") : cli_write_file(file, b.s, b.len);
     te_buf_free(&b);

@@ -229,24 +229,28 @@ static void draw_address_axis(const layout *L)
                   MAIN_TOP + MAIN_H / 2);
 }
 
-/* The patch stage's steps: a grey band under everything (label = 0), or
- * its label over everything (label = 1). */
+/* The patch stages' steps: a grey band under everything (label = 0), or
+ * each stage's label over everything (label = 1). */
 static void draw_stage(const layout *L, const te_plan_svg_opts *opt, int label)
 {
-    double x0, x1;
-    if (!opt || opt->stage_first < 0 || opt->stage_last < opt->stage_first ||
-        opt->stage_first >= L->v->p->n_steps)
-        return;
-    x0 = step_x(L, opt->stage_first);
-    x1 = step_x(L, (opt->stage_last < L->n ? opt->stage_last : L->n - 1) + 1);
-    if (!label)
-        te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                            "fill=\"#000\" fill-opacity=\"0.08\"/>\n",
-                      x0, MAIN_TOP, x1 - x0, L->live_top + LIVE_H - MAIN_TOP);
-    else
-        te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#444\" stroke=\"#fff\" "
-                            "stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n",
-                      x0 + 3, MAIN_TOP + 13, opt->stage_label ? opt->stage_label : "patch stage");
+    int k;
+    for (k = 0; opt && k < opt->n_stages && k < TE_PLAN_SVG_STAGES; k++) {
+        int first = opt->stage_first[k], last = opt->stage_last[k];
+        double x0, x1;
+        if (first < 0 || last < first || first >= L->v->p->n_steps)
+            continue;
+        x0 = step_x(L, first);
+        x1 = step_x(L, (last < L->n ? last : L->n - 1) + 1);
+        if (!label)
+            te_buf_printf(L->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                                "fill=\"#000\" fill-opacity=\"0.08\"/>\n",
+                          x0, MAIN_TOP, x1 - x0, L->live_top + LIVE_H - MAIN_TOP);
+        else
+            te_buf_printf(L->o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#444\" stroke=\"#fff\" "
+                                "stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n",
+                          x0 + 3, MAIN_TOP + 13 + 15 * k,
+                          opt->stage_label[k] ? opt->stage_label[k] : "patch stage");
+    }
 }
 
 /* 1 if sg is the input a patch stage reads inside its output's place (the

@@ -8,12 +8,15 @@
 #include "../codegen/cbuf.h"
 #include "plan_view.h"
 
+#define TE_PLAN_SVG_STAGES 2
+
 typedef struct {
     const char *title;     /* e.g. the model's file name; may be NULL */
-    /* A range of steps drawn on a grey background (a patch-based stage);
-     * stage_first < 0 for none. */
-    int stage_first, stage_last;
-    const char *stage_label;  /* NULL: "patch stage" */
+    /* Ranges of steps drawn on a grey background (the patch-based stages,
+     * TE_PLAN_SVG_STAGES at most); n_stages 0 for none. */
+    int n_stages;
+    int stage_first[TE_PLAN_SVG_STAGES], stage_last[TE_PLAN_SVG_STAGES];
+    const char *stage_label[TE_PLAN_SVG_STAGES]; /* NULL: "patch stage" */
 } te_plan_svg_opts;
 
 /* Appends a standalone SVG document (starts with "<svg", ends with "</svg>\n"). */

@@ -7,7 +7,8 @@
 # stay byte-identical to layer by layer, on the portable kernels and a
 # target's (Cortex-M4 DSP; AVX2 for resnet, whose op 12 has no region form
 # on the DSP kernels), and the arena is lower than with the first stage alone.  Bad
-# settings fail with one line.  --patch auto adds a second stage on
+# settings fail with one line.  `plan` and its picture show both stages.
+# --patch auto adds a second stage on
 # mcunet_in4_160 (below the 230400 its first stage alone reaches; --explain
 # says so), then a finer first stage (below the 221728 the second stage
 # reaches after the first stage it had), with the same outputs.
@@ -30,6 +31,9 @@ for spec in "mcunet_in4_160 10:2x3 10:2x3+7:2x2 cortex-m4" "resnet_128 11:7x8 11
   [ "$a2" -lt "$a1" ] || bad "$1: --patch $3 arena $a2, not below $2's $a1"
   echo "$1: arena $a1 (--patch $2), $a2 (--patch $3)"
   "$te" info "$m" --patch "$3" | grep -q "^patch stage 2: " || bad "$1: info names no second stage"
+  "$te" plan "$m" --patch "$3" | grep -q "^patch stage 2: *steps " || bad "$1: plan names no second stage"
+  "$te" plan "$m" --patch "$3" --svg "$work/plan.svg" --quiet >/dev/null &&
+    grep -q ">patch stage 2: " "$work/plan.svg" || bad "$1: the plan picture shows no second stage"
   for target in "" "--target $4"; do
     rm -rf "$work/plain" "$work/p"
     "$te" run "$m" $target --input "$in" -o "$work/plain" >/dev/null || { bad "run $1 $target"; continue; }
