@@ -35,11 +35,10 @@ patched() {
     echo "$arena | no stage chosen"; return
   fi
   extra=$(num extra_macs "$work/patch.json")
-  k=$(num ops "$work/patch.json")
-  grid=$(grep -o '"grid": *\[[0-9]*, *[0-9]*\]' "$work/patch.json" | tr -dc '0-9,' | tr ',' x)
+  stages=$(patch_stages "$work/patch.json" | tr -d '\n')
   [ -n "$3" ] && [ "$3" -gt 262144 ] && echo "$3 $arena" >>"$work/big"
   echo "$arena | $(awk -v a="$extra" -v b="$2" 'BEGIN { printf "+%.1f%%", (b > 0 ? 100 * a / b : 0) }')" \
-    "(first $k ops, ${grid} patches)"
+    "($stages)"
 }
 
 # int8io MODEL: arena with --patch auto --int8-io (firmware passes int8 I/O;

@@ -76,11 +76,10 @@ zoo | while IFS='|' read -r kind what tflm then; do
   if grep -q '"patch": null' "$work/pa.json"; then
     stage="layer by layer"
   else
-    k=$(num ops "$work/pa.json")
-    grid=$(grep -o '"grid": *\[[0-9]*, *[0-9]*\]' "$work/pa.json" | tr -dc '0-9,' | tr ',' x)
+    stages=$(patch_stages "$work/pa.json" | tr -d '\n')
     extra=$(awk -v a="$(num extra_macs "$work/pa.json")" -v b="$(num macs "$work/lbl.json")" \
       'BEGIN { printf "+%.1f%%", (b > 0 ? 100 * a / b : 0) }')
-    stage="first $k ops, $grid patches, $extra"
+    stage="$stages, $extra"
   fi
   if isnum "$ref" && isnum "$pa"; then echo "$ref $pa" >>"$work/ratios"; fi
   if isnum "$tflm" && isnum "$pa"; then echo "$tflm $pa" >>"$work/measured"; fi
