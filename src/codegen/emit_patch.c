@@ -70,12 +70,11 @@ int te_emit_patch_stage(te_emit *e, const te_patch_plan *sp, int k, te_diag *d)
         const te_patch_step *s = &p->steps[i];
         if (s->stage != k)
             continue;
+        if (s->patch != patch) /* before the patch's first step, its crop copies too */
+            te_buf_printf(&e->body, "    /* patch %d */\n", patch = s->patch);
         if (s->kind == TE_PSTEP_OP) {
             const te_op *c = &p->clones[s->clone];
             const te_op_def *def = te_op_find(c->opcode);
-            int n = s->patch;
-            if (n != patch)
-                te_buf_printf(&e->body, "    /* patch %d */\n", patch = n);
             e->cur_op = c;
             e->low = te_lowered_find(e->plan->low, e->g, c);
             if (!def || def->emit(e, c) < 0) {
