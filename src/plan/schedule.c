@@ -44,15 +44,14 @@ size_t te_schedule_stored_bytes(const te_graph *g, int t)
     return tt->data || tt->alias_of >= 0 ? 0 : te_tensor_bytes(tt);
 }
 
-/* Peak of bytes alive (tensor from its producer to its last reader). */
-static size_t peak_of(const te_graph *g, const int *order, int n, int *last)
+/* Peak of bytes alive over `order` (each tensor from its producer to its
+ * last reader; last: its last readers, which it consumes), starting with
+ * `live` bytes held before the first step.  A tensor one op reads twice is
+ * freed once. */
+static size_t peak_from(const te_graph *g, const int *order, int n, int *last, size_t live)
 {
-    size_t live = 0, peak;
+    size_t peak = live;
     int s, j;
-    last_readers(g, order, n, last);
-    for (j = 0; j < g->n_inputs; j++)
-        live += te_schedule_stored_bytes(g, g->inputs[j]);
-    peak = live;
     for (s = 0; s < n; s++) {
         const te_op *op = &g->ops[order[s]];
         for (j = 0; j < op->n_out; j++)
@@ -62,12 +61,25 @@ static size_t peak_of(const te_graph *g, const int *order, int n, int *last)
             peak = live;
         for (j = 0; j < op->n_in; j++) {
             int t = op->in[j];
-            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t) &&
-                (j == 0 || op->in[j - 1] != t))
+            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t)) {
                 live -= te_schedule_stored_bytes(g, t);
+                last[t] = -1;
+            }
         }
     }
     return peak;
+}
+
+/* Peak of bytes alive of the whole graph in `order`, the network inputs
+ * held from the start. */
+static size_t peak_of(const te_graph *g, const int *order, int n, int *last)
+{
+    size_t live = 0;
+    int j;
+    last_readers(g, order, n, last);
+    for (j = 0; j < g->n_inputs; j++)
+        live += te_schedule_stored_bytes(g, g->inputs[j]);
+    return peak_from(g, order, n, last, live);
 }
 
 /* Greedy order; returns 0, or -1 if the graph is not a DAG in op order. */
@@ -403,7 +415,7 @@ size_t te_schedule_peak(const te_graph *g, int from, const int *index, int n)
     int *order = malloc(sizeof(int) * ((size_t)n + 1));
     int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
     size_t live = 0, peak;
-    int s, j, t;
+    int t;
     if (!order || !last || positions_of(g, index, n, from, order) != n) {
         free(order);
         free(last);
@@ -413,22 +425,7 @@ size_t te_schedule_peak(const te_graph *g, int from, const int *index, int n)
     for (t = 0; t < g->n_tensors; t++) /* read, made before: inputs, a stage's outputs */
         if (last[t] >= 0 && g->tensors[t].producer < from)
             live += te_schedule_stored_bytes(g, t);
-    peak = live;
-    for (s = 0; s < n; s++) {
-        const te_op *op = &g->ops[order[s]];
-        for (j = 0; j < op->n_out; j++)
-            if (op->out[j] >= 0)
-                live += te_schedule_stored_bytes(g, op->out[j]);
-        if (live > peak)
-            peak = live;
-        for (j = 0; j < op->n_in; j++) {
-            t = op->in[j];
-            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t)) {
-                live -= te_schedule_stored_bytes(g, t);
-                last[t] = -1; /* read twice by this op: freed once */
-            }
-        }
-    }
+    peak = peak_from(g, order, n, last, live);
     free(order);
     free(last);
     return peak;
