@@ -387,8 +387,9 @@ static int check_clone_scratch(const te_graph *dg, const te_lowered *low, te_dia
     return 0;
 }
 
-/* --patch auto: the operators after the stage (the first p->n_ops of g)
- * in the order of another of te_schedule_candidates when the patched
+/* --patch auto: the operators after the last stage of p's chain (the
+ * stages' own operators keep their places: the chain was analysed on
+ * them) in the order of another of te_schedule_candidates when the patched
  * graph's plan then has a strictly smaller arena (the first such on a
  * tie; one with more bytes alive at once is not planned); *dg and *c (the
  * patched graph, built on g as it is, and its plan) are replaced by that
@@ -400,19 +401,23 @@ static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_
     static const te_lower_opts plain;
     te_schedule_orders orders;
     te_op *saved;
+    const te_patch_plan *last = p;
     size_t before = c->plan->arena_bytes, peak;
-    int k, best = 0, applied = 0;
-    if (g->keep_order || te_schedule_candidates(g, p->n_ops, &orders) < 0)
+    int k, best = 0, applied = 0, from;
+    while (last->next)
+        last = last->next;
+    from = te_patch_stage_last(last) + 1;
+    if (g->keep_order || te_schedule_candidates(g, from, &orders) < 0)
         return;
-    peak = te_schedule_peak(g, p->n_ops, orders.index[0], orders.n);
+    peak = te_schedule_peak(g, from, orders.index[0], orders.n);
     saved = te_schedule_save(g);
     for (k = 1; k < orders.n_orders && saved; k++) {
         te_diag quiet = {{0}, 0};
         te_graph *dk;
         te_storage *st;
         candidate lbl, alt;
-        if (te_schedule_peak(g, p->n_ops, orders.index[k], orders.n) > peak ||
-            te_schedule_apply_tail(g, p->n_ops, orders.index[k], orders.n) != 1)
+        if (te_schedule_peak(g, from, orders.index[k], orders.n) > peak ||
+            te_schedule_apply_tail(g, from, orders.index[k], orders.n) != 1)
             continue;
         applied = k;
         g->content_key = te_flash_graph_key(g);
@@ -445,7 +450,7 @@ static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_
         te_schedule_restore(g, saved); /* the order *dg was built on */
         saved = NULL;
     } else if (applied != best) {
-        te_schedule_apply_tail(g, p->n_ops, orders.index[best], orders.n);
+        te_schedule_apply_tail(g, from, orders.index[best], orders.n);
     }
     g->content_key = te_flash_graph_key(g);
     free(saved);
