@@ -174,5 +174,5 @@ te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op)
 {
     if (op->n_out > 0 && op->out[0] >= 0 && g->tensors[op->out[0]].type != TE_DT_INT8)
         return TE_PATCH_NONE;
-    return te_patch_pointwise(g, op);
+    return te_patch_pointwise_bcast(g, op);
 }

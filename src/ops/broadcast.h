@@ -46,9 +46,10 @@ void te_bcast_params_begin(te_emit *e, const te_op *op, const char *type);
  * input 0, input 1, output 0); params is te_params_end()'s "&name". */
 int te_bcast_emit(te_emit *e, const te_op *op, te_kernel_id k, const char *params);
 
-/* te_op_def.patch_kind of ADD and MUL: pointwise on int8; the int16x8,
- * int32 and float32 kernels run on whole tensors only (patch stages are
- * int8). */
+/* te_op_def.patch_kind of ADD, MUL and SUB: pointwise on int8 when their
+ * constant operands are per-channel (te_patch_pointwise_bcast); the
+ * int16x8, int32 and float32 kernels run on whole tensors only (patch
+ * stages are int8). */
 te_patch_kind te_bcast_patch_kind(const te_graph *g, const te_op *op);
 
 #endif

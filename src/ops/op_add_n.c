@@ -134,4 +134,5 @@ const te_op_def te_op_add_n = {
     .check = check,
     .emit = emit,
     .variant = variant,
+    .patch_kind = te_patch_pointwise_bcast,
 };

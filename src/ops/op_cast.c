@@ -52,4 +52,5 @@ const te_op_def te_op_cast = {
     .check = cast_check,
     .emit = cast_emit,
     .variant = cast_variant,
+    .patch_kind = te_patch_pointwise,
 };

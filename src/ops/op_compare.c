@@ -152,6 +152,7 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
 #define TE_COMPARE_DEF(NAME, OPCODE)                                                           \
     const te_op_def NAME = {                                                                   \
         .opcode = OPCODE, .check = check, .emit = emit, .variant = variant,                    \
+        .patch_kind = te_patch_pointwise_bcast,                                                \
     }
 
 TE_COMPARE_DEF(te_op_equal, TE_OP_EQUAL);

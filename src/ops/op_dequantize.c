@@ -70,4 +70,5 @@ const te_op_def te_op_dequantize = {
     .emit = dequantize_emit,
     .variant = dequantize_variant,
     .io_dequantize = 1,
+    .patch_kind = te_patch_pointwise,
 };

@@ -124,6 +124,7 @@ const te_op_def te_op_div = {
     .emit = emit,
     .variant = variant,
     .inplace_input = te_inplace_same_shape_input,
+    .patch_kind = te_patch_pointwise_bcast,
 };
 
 static int check_floor(te_graph *g, const te_op *op, te_diag *d)

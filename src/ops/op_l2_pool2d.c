@@ -71,4 +71,5 @@ const te_op_def te_op_l2_pool2d = {
     .check = l2_check,
     .emit = l2_emit,
     .kernel = TE_ONE_KERNEL(TE_K_L2_POOL_F32),
+    .patch_kind = te_patch_window,
 };

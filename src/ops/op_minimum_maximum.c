@@ -74,6 +74,7 @@ const te_op_def te_op_minimum = {
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = variant,
+    .patch_kind = te_patch_pointwise_bcast,
 };
 
 const te_op_def te_op_maximum = {
@@ -82,4 +83,5 @@ const te_op_def te_op_maximum = {
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = variant,
+    .patch_kind = te_patch_pointwise_bcast,
 };

@@ -44,4 +44,5 @@ const te_op_def te_op_neg = {
     .emit = emit,
     .inplace_input = te_inplace_same_size_input0,
     .variant = variant,
+    .patch_kind = te_patch_pointwise,
 };

@@ -138,4 +138,5 @@ const te_op_def te_op_select_v2 = {
     .check = check,
     .emit = emit,
     .variant = variant,
+    .patch_kind = te_patch_pointwise_bcast,
 };

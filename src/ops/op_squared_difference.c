@@ -79,4 +79,5 @@ const te_op_def te_op_squared_difference = {
     .emit = emit,
     .inplace_input = te_inplace_same_shape_input,
     .variant = variant,
+    .patch_kind = te_patch_pointwise_bcast,
 };

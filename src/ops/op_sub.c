@@ -166,6 +166,7 @@ const te_op_def te_op_sub = {
     .check = sub_check,
     .emit = sub_emit,
     .inplace_input = te_inplace_same_shape_input,
+    .patch_kind = te_bcast_patch_kind,
     .lower = sub_lower,
     .lower_once = 1,
 };

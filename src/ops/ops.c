@@ -168,6 +168,22 @@ te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op)
     return TE_PATCH_POINTWISE;
 }
 
+int te_patch_consts_per_channel(const te_graph *g, const te_op *op)
+{
+    int k;
+    for (k = 0; k < op->n_in; k++) {
+        const te_tensor *c = op->in[k] >= 0 ? &g->tensors[op->in[k]] : NULL;
+        if (c && c->data && c->rank > 0 && te_tensor_elems(c) != c->shape[c->rank - 1])
+            return 0;
+    }
+    return 1;
+}
+
+te_patch_kind te_patch_pointwise_bcast(const te_graph *g, const te_op *op)
+{
+    return te_patch_consts_per_channel(g, op) ? TE_PATCH_POINTWISE : TE_PATCH_NONE;
+}
+
 te_patch_kind te_patch_window(const te_graph *g, const te_op *op)
 {
     (void)g;

@@ -174,6 +174,13 @@ int te_inplace_same_shape_input(const te_graph *g, const te_op *op);
 
 /* patch_kind for element-wise ops that run on any region. */
 te_patch_kind te_patch_pointwise(const te_graph *g, const te_op *op);
+/* patch_kind for element-wise ops with broadcast operands (any types):
+ * pointwise when every constant operand is per-channel or a scalar (its
+ * elements all on the last axis), so the clone reads it whole; a constant
+ * with a height or width of its own would need its region too. */
+te_patch_kind te_patch_pointwise_bcast(const te_graph *g, const te_op *op);
+/* 1 when every constant input of op is per-channel or a scalar (as above). */
+int te_patch_consts_per_channel(const te_graph *g, const te_op *op);
 /* patch_kind for ops with a filter window over input 0. */
 te_patch_kind te_patch_window(const te_graph *g, const te_op *op);
 
