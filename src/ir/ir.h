@@ -145,7 +145,7 @@ typedef struct {
                                     * output j = input 1 + j) */
     int loop_phase;                /* WHILE after inlining (te_loop_phase) */
     /* A patch clone of an op whose input positions follow from the whole
-     * tensors' geometry (TE_PATCH_REMAP: PAD, RESIZE_*), set by
+     * tensors' geometry (TE_PATCH_REMAP: PAD, RESIZE_*, SLICE ...), set by
      * src/plan/patch_build.c: the clone's output region starts at (oy, ox)
      * of the whole output along axes (ay, ax), its input region at (iy, ix)
      * of the whole input, whose height/width are in_h/in_w (out_h/out_w

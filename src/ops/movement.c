@@ -219,3 +219,15 @@ int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i)
     out = &g->tensors[op->out[out_i]];
     return out->alias_of == in->id; /* the graph's aliases are views only */
 }
+
+int te_move_region_axis(const te_op *op, int k, te_move_axis_place *p)
+{
+    const int y = k == op->opt.region.ay;
+    if (!op->opt.region.set || (k != op->opt.region.ay && k != op->opt.region.ax))
+        return 0;
+    p->in_size = y ? op->opt.region.in_h : op->opt.region.in_w;
+    p->out_size = y ? op->opt.region.out_h : op->opt.region.out_w;
+    p->in_origin = y ? op->opt.region.iy : op->opt.region.ix;
+    p->out_origin = y ? op->opt.region.oy : op->opt.region.ox;
+    return 1;
+}

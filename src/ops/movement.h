@@ -48,6 +48,16 @@ int te_move_emit_gather_io(te_emit *e, const te_op *op, int in_i, int out_i, int
  * pass_alias from te_op_def.view_input): emit() then writes nothing. */
 int te_move_is_view(const te_graph *g, const te_op *op, int in_i, int out_i);
 
+/* A patch clone's place along axis k (op->opt.region, TE_PATCH_REMAP ops
+ * whose input and output share their height/width axes): 1 when k is one of
+ * its height/width axes, with the whole input's and output's sizes along it
+ * and where the clone's input and output regions start in them; 0 on any
+ * other axis and op (the tensors are whole along it). */
+typedef struct {
+    int64_t in_size, out_size, in_origin, out_origin;
+} te_move_axis_place;
+int te_move_region_axis(const te_op *op, int k, te_move_axis_place *p);
+
 /* fold() of the ops whose output is input 0's bytes unchanged (RESHAPE,
  * SQUEEZE): a copy when input 0 is a constant. */
 int te_move_fold_copy(te_graph *g, const te_op *op, uint8_t *const *out);

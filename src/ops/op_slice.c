@@ -4,22 +4,33 @@
  * contiguous block of the input (full inner dimensions, size 1 outside the
  * first partial one) and at least half of it becomes a view of the input (a
  * small view would keep the whole input alive); any other is one strided
- * gather. */
+ * gather.  On a patch (TE_PATCH_REMAP: a slice of any box of height and
+ * width, CSP route groups cut channels only) a clone copies its output
+ * region from the input region's rows the whole slice takes for it. */
 #include "movement.h"
 
 #define SLICE_MAX_RANK 5
 
-/* begin[k] and the resolved size[k] of every axis. */
+/* begin[k] and the resolved size[k] of every axis; on a patch clone's
+ * height/width axes, in its regions (the whole slice's place shifted by
+ * where they start, the size its output region's). */
 static void slice_axes(te_graph *g, const te_op *op, const te_tensor *in, int64_t *begin,
                        int64_t *size)
 {
-    const te_tensor *b = te_in(g, op, 1), *s = te_in(g, op, 2);
+    const te_tensor *b = te_in(g, op, 1), *s = te_in(g, op, 2), *out = te_out(g, op, 0);
     int k;
     for (k = 0; k < in->rank; k++) {
+        te_move_axis_place a;
+        int region = te_move_region_axis(op, k, &a);
+        int64_t whole = region ? a.in_size : in->shape[k];
         begin[k] = te_move_const_int(b, k);
         size[k] = te_move_const_int(s, k);
         if (size[k] == -1) /* to the end (begin is range-checked below) */
-            size[k] = begin[k] >= 0 && begin[k] <= in->shape[k] ? in->shape[k] - begin[k] : 0;
+            size[k] = begin[k] >= 0 && begin[k] <= whole ? whole - begin[k] : 0;
+        if (region && out && k < out->rank) {
+            begin[k] += a.out_origin - a.in_origin;
+            size[k] = out->shape[k];
+        }
     }
 }
 
@@ -118,10 +129,38 @@ static te_kernel_id slice_variant(const te_graph *g, const te_op *op)
     return te_move_is_view(g, op, 0, 0) ? TE_K_VIEW : TE_K_COPY_GATHER_S8;
 }
 
+/* Patch stages: a 4-D input, any element type. */
+static te_patch_kind slice_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && !in->data && in->rank == 4 && op->n_in == 3 && op->in[1] >= 0 &&
+                   g->tensors[op->in[1]].data && op->in[2] >= 0 && g->tensors[op->in[2]].data
+               ? TE_PATCH_REMAP
+               : TE_PATCH_NONE;
+}
+
+/* The input box an output box reads: shifted by the slice's begin. */
+static int slice_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                             te_region *in)
+{
+    const te_tensor *b = &g->tensors[op->in[1]];
+    int64_t by = te_move_const_int(b, ay), bx = te_move_const_int(b, ax);
+    in->y0 = out.y0 + (int)by;
+    in->y1 = out.y1 + (int)by;
+    in->x0 = out.x0 + (int)bx;
+    in->x1 = out.x1 + (int)bx;
+    return by >= 0 && bx >= 0 && in->y1 <= g->tensors[op->in[0]].shape[ay] &&
+                   in->x1 <= g->tensors[op->in[0]].shape[ax]
+               ? 0
+               : -1;
+}
+
 const te_op_def te_op_slice = {
     .opcode = TE_OP_SLICE,
     .check = slice_check,
     .emit = slice_emit,
     .variant = slice_variant,
     .view_input = slice_view,
+    .patch_kind = slice_patch_kind,
+    .patch_remap = slice_patch_remap,
 };

@@ -3,7 +3,10 @@
  * layout: DEPTH_TO_SPACE sends input channel (bh * b + bw) * C' + c of
  * pixel (h, w) to output pixel (h * b + bh, w * b + bw), channel c;
  * SPACE_TO_DEPTH is its inverse.  Each is a reshape plus a transpose: one
- * strided gather over six axes. */
+ * strided gather over six axes.  On a patch (TE_PATCH_REMAP) an output box
+ * of SPACE_TO_DEPTH reads the input box block_size times its size; one of
+ * DEPTH_TO_SPACE the input box it covers, when the box starts and ends on
+ * block boundaries (its clone is then the op on smaller tensors). */
 #include "movement.h"
 
 static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *out)
@@ -99,11 +102,49 @@ static te_kernel_id space_depth_variant(const te_graph *g, const te_op *op)
     return TE_K_COPY_GATHER_S8;
 }
 
+static te_patch_kind space_depth_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && !in->data && in->rank == 4 && op->opt.block_size >= 1 ? TE_PATCH_REMAP
+                                                                       : TE_PATCH_NONE;
+}
+
+/* One axis: the input rows [i0, i1) output rows [o0, o1) read; -1 when a
+ * DEPTH_TO_SPACE box cuts a block. */
+static int space_depth_axis(const te_op *op, int o0, int o1, int *i0, int *i1)
+{
+    int b = op->opt.block_size;
+    if (op->opcode == TE_OP_SPACE_TO_DEPTH) {
+        *i0 = o0 * b;
+        *i1 = o1 * b;
+        return 0;
+    }
+    if (o0 % b || o1 % b)
+        return -1;
+    *i0 = o0 / b;
+    *i1 = o1 / b;
+    return 0;
+}
+
+static int space_depth_patch_remap(const te_graph *g, const te_op *op, int ay, int ax,
+                                   te_region out, te_region *in)
+{
+    (void)g;
+    if (ay != 1 || ax != 2) /* blocks are laid out over NHWC's height and width */
+        return -1;
+    return space_depth_axis(op, out.y0, out.y1, &in->y0, &in->y1) < 0 ||
+                   space_depth_axis(op, out.x0, out.x1, &in->x0, &in->x1) < 0
+               ? -1
+               : 0;
+}
+
 const te_op_def te_op_depth_to_space = {
     .opcode = TE_OP_DEPTH_TO_SPACE,
     .check = space_depth_check,
     .emit = space_depth_emit,
     .variant = space_depth_variant,
+    .patch_kind = space_depth_patch_kind,
+    .patch_remap = space_depth_patch_remap,
 };
 
 const te_op_def te_op_space_to_depth = {
@@ -111,4 +152,6 @@ const te_op_def te_op_space_to_depth = {
     .check = space_depth_check,
     .emit = space_depth_emit,
     .variant = space_depth_variant,
+    .patch_kind = space_depth_patch_kind,
+    .patch_remap = space_depth_patch_remap,
 };

@@ -5,7 +5,10 @@
  * which elements are copied.  Like TFLite Micro, the `offset` option is
  * ignored; ellipsis and new_axis masks are rejected (TFLite Micro ignores
  * them, which cannot give the shape the converter wrote).  Lowered to the
- * strided gather of te_copy. */
+ * strided gather of te_copy.  On a patch (TE_PATCH_REMAP: positive strides,
+ * no shrunk axis; YOLOv5's focus layer takes every second row and column)
+ * a clone copies its output region from the input rows the whole slice
+ * takes for it. */
 #include <math.h>
 
 #include "movement.h"
@@ -98,17 +101,40 @@ static int check_input(const te_op *op, te_diag *d, const te_tensor *in)
     return 0;
 }
 
-/* Fills the axes; returns the output rank. */
+/* Fills the axes; returns the output rank.  On a patch clone's height /
+ * width axes the whole slice's, moved into its regions: output row i of
+ * the region is the whole output's out_origin + i. */
 static int compute_axes(te_graph *g, const te_op *op, const te_tensor *in, slice_axis *ax)
 {
     const te_tensor *b = te_in(g, op, 1), *e = te_in(g, op, 2), *s = te_in(g, op, 3);
+    const te_tensor *out = te_out(g, op, 0);
     int k, rank = 0;
     for (k = 0; k < in->rank; k++) {
-        compute_axis(op, in->shape[k], te_move_const_int(b, k), te_move_const_int(e, k),
-                     te_move_const_int(s, k), k, &ax[k]);
+        te_move_axis_place a;
+        int region = te_move_region_axis(op, k, &a);
+        compute_axis(op, region ? a.in_size : in->shape[k], te_move_const_int(b, k),
+                     te_move_const_int(e, k), te_move_const_int(s, k), k, &ax[k]);
+        if (region && out && k < out->rank) {
+            ax[k].start += a.out_origin * ax[k].stride - a.in_origin;
+            ax[k].count = ax[k].shape = out->shape[k];
+        }
         rank += !ax[k].shrink;
     }
     return rank;
+}
+
+/* A clone's region axes read inside its input region. */
+static int check_region(const te_op *op, te_diag *d, const te_tensor *in, const slice_axis *ax)
+{
+    int k;
+    for (k = 0; k < in->rank; k++) {
+        te_move_axis_place a;
+        int64_t last = ax[k].start + (ax[k].count - 1) * ax[k].stride;
+        if (te_move_region_axis(op, k, &a) && ax[k].count > 0 &&
+            (ax[k].start < 0 || ax[k].start >= in->shape[k] || last < 0 || last >= in->shape[k]))
+            return te_op_fail(d, op, "the patch region of axis %d misses input rows", k);
+    }
+    return 0;
 }
 
 static int check_axes(const te_op *op, te_diag *d, const te_tensor *in, const slice_axis *ax,
@@ -153,6 +179,8 @@ static int slice_check(te_graph *g, const te_op *op, te_diag *d)
         if (te_move_const_int(s, k) == 0)
             return te_op_fail(d, op, "stride of axis %d is 0", k);
     compute_axes(g, op, in, ax);
+    if (check_region(op, d, in, ax) < 0)
+        return -1;
     return check_axes(op, d, in, ax, out);
 }
 
@@ -200,6 +228,42 @@ static int slice_fold(te_graph *g, const te_op *op, uint8_t *const *out)
     return 1;
 }
 
+/* Patch stages: a 4-D input and output (no shrunk axis), constant indices,
+ * positive strides along height and width (the axes are only known in
+ * patch_remap, which refuses the rest). */
+static te_patch_kind slice_patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    int k;
+    if (!in || in->data || in->rank != 4 || op->n_in != 4 || op->opt.shrink_axis_mask ||
+        op->opt.ellipsis_mask || op->opt.new_axis_mask)
+        return TE_PATCH_NONE;
+    for (k = 1; k < 4; k++)
+        if (op->in[k] < 0 || !g->tensors[op->in[k]].data)
+            return TE_PATCH_NONE;
+    return TE_PATCH_REMAP;
+}
+
+/* The input box an output box reads: from the first row the whole slice
+ * takes for it to the last. */
+static int slice_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                             te_region *in)
+{
+    slice_axis a[SLICE_MAX_RANK];
+    const te_tensor *x = &g->tensors[op->in[0]];
+    compute_axes((te_graph *)g, op, x, a);
+    if (a[ay].stride < 1 || a[ax].stride < 1)
+        return -1;
+    in->y0 = (int)(a[ay].start + out.y0 * a[ay].stride);
+    in->y1 = (int)(a[ay].start + (out.y1 - 1) * a[ay].stride + 1);
+    in->x0 = (int)(a[ax].start + out.x0 * a[ax].stride);
+    in->x1 = (int)(a[ax].start + (out.x1 - 1) * a[ax].stride + 1);
+    return in->y0 >= 0 && in->x0 >= 0 && in->y1 <= x->shape[ay] && in->x1 <= x->shape[ax] &&
+                   in->y1 > in->y0 && in->x1 > in->x0
+               ? 0
+               : -1;
+}
+
 const te_op_def te_op_strided_slice = {
     .opcode = TE_OP_STRIDED_SLICE,
     .int16x8 = 1,
@@ -207,4 +271,6 @@ const te_op_def te_op_strided_slice = {
     .emit = slice_emit,
     .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
     .fold = slice_fold,
+    .patch_kind = slice_patch_kind,
+    .patch_remap = slice_patch_remap,
 };
