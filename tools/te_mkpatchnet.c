@@ -17,6 +17,18 @@
  *   inplace_chain  depthwise / 1x1 / ADD residual blocks, a strided depthwise,
  *               a narrowing 1x1 and a max pool: every operator of the stage
  *               can run in place on its patch
+ *   eltwise     element-wise operators of MediaPipe / MTCNN-style stems: SUB
+ *               of two maps, PRELU (a per-channel alpha, then one per pixel
+ *               and channel), ReLU6 written as
+ *               MAXIMUM / MINIMUM with scalars, MAXIMUM of two maps,
+ *               SQUARED_DIFFERENCE with a per-channel constant
+ *   focus       YOLOv5's focus layer (four STRIDED_SLICEs taking every second
+ *               row and column, CONCATENATION), a CSP route group (a channel
+ *               SLICE), MIRROR_PAD before a VALID convolution, SPACE_TO_DEPTH
+ *   float_pool  a float32 detour inside the stage: DEQUANTIZE, NEG,
+ *               L2_POOL_2D (3x3, SAME), QUANTIZE
+ *   split_route a YOLOv4-tiny route group written as SPLIT (two outputs:
+ *               still ends a patch stage)
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -687,6 +699,162 @@ static act pad_conv_stage(net *n, act x)
     return head(n, conv(n, x, 48, 1, 1, 1, 0));
 }
 
+/* An int8 constant of `rank` dims (shape) quantized (scale, zp), values
+ * random in [lo, hi]. */
+static int32_t const_i8(net *n, const char *what, const int32_t *shape, int rank, int lo, int hi,
+                        float scale, int64_t zp)
+{
+    int64_t count = 1;
+    int i;
+    int8_t *v;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    int32_t id;
+    for (i = 0; i < rank; i++)
+        count *= shape[i];
+    v = malloc((size_t)count);
+    for (i = 0; i < count; i++)
+        v[i] = (int8_t)rnd_range(lo, hi);
+    id = tflb_add_const(n->m, name(n, what), TFLB_INT8, shape, rank, v, (size_t)count, &q);
+    free(v);
+    return id;
+}
+
+/* A two-input element-wise op a (op) b into a new map shaped like a. */
+static act binary(net *n, int builtin, act a, int32_t b, float scale, int64_t zp, tflb_options o)
+{
+    act y = new_act(n, "eltwise", a.shape[1], a.shape[2], a.shape[3], scale, zp);
+    int32_t in[2];
+    in[0] = a.id;
+    in[1] = b;
+    add_op(n, builtin, in, 2, y.id, o);
+    return y;
+}
+
+static act eltwise_stage(net *n, act x)
+{
+    int32_t per_channel[3] = {1, 1, 16}, per_pixel[3] = {40, 40, 16}, scalar[1] = {1};
+    act d, c;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    d = conv(n, x, 0, 3, 1, 1, 1);
+    /* x - d: signed, around zero */
+    x = binary(n, TE_OP_SUB, x, d.id, 2.0f * (x.scale > d.scale ? x.scale : d.scale), 0,
+               tflb_opt_sub(TFLB_ACT_NONE));
+    x = binary(n, TE_OP_PRELU, x, const_i8(n, "alpha", per_channel, 3, 0, 64, 1.0f / 256, 0),
+               x.scale, 0, tflb_opt_none());
+    /* Keras' PReLU without shared axes: an alpha per pixel and channel */
+    x = binary(n, TE_OP_PRELU, x, const_i8(n, "alpha", per_pixel, 3, -32, 96, 1.0f / 256, 0),
+               x.scale, 0, tflb_opt_none());
+    /* ReLU6 as MAXIMUM(x, 0) then MINIMUM(x, 6): one scale throughout */
+    x = binary(n, TE_OP_MAXIMUM, x, const_i8(n, "zero", scalar, 1, 0, 0, x.scale, 0), x.scale, 0,
+               tflb_opt_none());
+    x = binary(n, TE_OP_MINIMUM, x, const_i8(n, "six", scalar, 1, 90, 90, x.scale, 0), x.scale, 0,
+               tflb_opt_none());
+    c = conv(n, x, 16, 1, 1, 1, 0);
+    n->m->tensors[c.id].scale[0] = x.scale;
+    n->m->tensors[c.id].zp[0] = 0;
+    x = binary(n, TE_OP_MAXIMUM, x, c.id, x.scale, 0, tflb_opt_none());
+    per_channel[0] = 16;
+    x = binary(n, TE_OP_SQUARED_DIFFERENCE, x,
+               const_i8(n, "mean", per_channel, 1, -40, 40, x.scale, 0),
+               x.scale * x.scale * 600.0f, -128, tflb_opt_none());
+    x = conv(n, x, 24, 3, 2, 1, 0);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
+/* x[:, r::2, c::2, :] */
+static act every_second(net *n, act x, int r, int c)
+{
+    int32_t b[4] = {0, 0, 0, 0}, e[4], s[4] = {1, 2, 2, 1}, in[4];
+    act y = new_act(n, "focus/slice", x.shape[1] / 2, x.shape[2] / 2, x.shape[3], x.scale, x.zp);
+    b[1] = r;
+    b[2] = c;
+    memcpy(e, x.shape, sizeof e);
+    in[0] = x.id;
+    in[1] = const_i32(n, "begin", b, 4);
+    in[2] = const_i32(n, "end", e, 4);
+    in[3] = const_i32(n, "strides", s, 4);
+    add_op(n, TE_OP_STRIDED_SLICE, in, 4, y.id, tflb_opt_strided_slice(0, 0, 0));
+    return y;
+}
+
+static act focus_stage(net *n, act x)
+{
+    static const int32_t reflect1[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    int32_t b[4] = {0, 0, 0, 8}, size[4] = {1, -1, -1, 8}, shape[2] = {4, 2}, in[4];
+    act parts[4], y;
+    int i;
+    for (i = 0; i < 4; i++)
+        parts[i] = every_second(n, x, i & 1, i >> 1);
+    x = concat_n(n, parts, 4);
+    x = conv(n, x, 16, 3, 1, 1, 0);
+    /* the route group: channels 8..15 */
+    y = new_act(n, "route", x.shape[1], x.shape[2], 8, x.scale, x.zp);
+    in[0] = x.id;
+    in[1] = const_i32(n, "begin", b, 4);
+    in[2] = const_i32(n, "size", size, 4);
+    add_op(n, TE_OP_SLICE, in, 3, y.id, tflb_opt_none());
+    x = conv(n, conv(n, y, 8, 3, 1, 1, 0), 16, 1, 1, 1, 0);
+    y = new_act(n, "mirror_pad", x.shape[1] + 2, x.shape[2] + 2, x.shape[3], x.scale, x.zp);
+    in[0] = x.id;
+    in[1] = tflb_add_const(n->m, name(n, "paddings"), TFLB_INT32, shape, 2, reflect1,
+                           sizeof reflect1, NULL);
+    add_op(n, TE_OP_MIRROR_PAD, in, 2, y.id, tflb_opt_mirror_pad(0));
+    x = conv(n, y, 16, 3, 1, 0, 0);
+    y = new_act(n, "space_to_depth", x.shape[1] / 2, x.shape[2] / 2, 4 * x.shape[3], x.scale,
+                x.zp);
+    add_op(n, TE_OP_SPACE_TO_DEPTH, &x.id, 1, y.id,
+           tflb_opt_space_depth(TE_OPT_SPACE_TO_DEPTH, 2));
+    x = conv(n, conv(n, y, 32, 1, 1, 1, 0), 32, 3, 2, 1, 0);
+    return head(n, x);
+}
+
+/* A float32 map shaped like x. */
+static int32_t float_map(net *n, const char *what, act x)
+{
+    return tflb_add_tensor(n->m, name(n, what), TFLB_FLOAT32, x.shape, 4, 0, NULL);
+}
+
+static act float_pool_stage(net *n, act x)
+{
+    int32_t f, g;
+    act y;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    f = float_map(n, "dequantize", x);
+    add_op(n, TE_OP_DEQUANTIZE, &x.id, 1, f, tflb_opt_none());
+    g = float_map(n, "neg", x);
+    add_op(n, TE_OP_NEG, &f, 1, g, tflb_opt_none());
+    f = float_map(n, "l2_pool", x);
+    add_op(n, TE_OP_L2_POOL_2D, &g, 1, f, tflb_opt_pool2d(TFLB_PAD_SAME, 1, 1, 3, 3, TFLB_ACT_NONE));
+    y = new_act(n, "quantize", x.shape[1], x.shape[2], x.shape[3], x.scale, -128);
+    add_op(n, TE_OP_QUANTIZE, &f, 1, y.id, tflb_opt_none());
+    x = conv(n, y, 24, 3, 2, 1, 0);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
+/* SPLIT of the channels into two halves, the second half's convolution
+ * joined back to the first half. */
+static act split_route_stage(net *n, act x)
+{
+    int32_t axis = 3, in[2], outs[2];
+    act h[2];
+    int i;
+    x = conv(n, conv(n, x, 16, 3, 2, 1, 0), 16, 3, 1, 1, 0);
+    for (i = 0; i < 2; i++) {
+        h[i] = new_act(n, "split", x.shape[1], x.shape[2], 8, x.scale, x.zp);
+        outs[i] = h[i].id;
+    }
+    in[0] = const_i32(n, "axis", &axis, 1);
+    in[1] = x.id;
+    {
+        tflb_options o = tflb_opt_empty(TE_OPT_SPLIT);
+        o.n_dims = -1;
+        tflb_add_op(n->m, (uint32_t)op_code(n, TE_OP_SPLIT), in, 2, outs, 2, &o);
+    }
+    x = concat2(n, h[0], conv(n, h[1], 8, 3, 1, 1, 0));
+    x = conv(n, x, 24, 3, 2, 1, 0);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
 /* Every kind: its name, input side and type, and the network after the
  * input (and its QUANTIZE head). */
 static const struct kind {
@@ -705,6 +873,10 @@ static const struct kind {
     {"pad_conv", 80, TFLB_INT8, pad_conv_stage, 0},
     {"side_branch", 80, TFLB_INT8, side_branch_stage, 0},
     {"inplace_chain", 96, TFLB_INT8, inplace_chain_stage, 0},
+    {"eltwise", 80, TFLB_INT8, eltwise_stage, 0},
+    {"focus", 96, TFLB_INT8, focus_stage, 0},
+    {"float_pool", 80, TFLB_INT8, float_pool_stage, 0},
+    {"split_route", 80, TFLB_INT8, split_route_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},

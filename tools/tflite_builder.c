@@ -444,6 +444,22 @@ tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axi
     return o;
 }
 
+tflb_options tflb_opt_space_depth(int type, int block_size)
+{
+    tflb_options o = tflb_opt_empty(type);
+
+    o.block_size = block_size;
+    return o;
+}
+
+tflb_options tflb_opt_mirror_pad(int mode)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_MIRROR_PAD);
+
+    o.mirror_mode = mode;
+    return o;
+}
+
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers)
 {
     tflb_options o = tflb_opt_empty(TE_OPT_RESIZE_NEAREST_NEIGHBOR);
@@ -894,6 +910,13 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
     case TE_OPT_RESIZE_BILINEAR: /* fields 0, 1: the deprecated new_height/width */
         fbb_add_u8(b, 2, (uint8_t)(o->align_corners != 0));
         fbb_add_u8(b, 3, (uint8_t)(o->half_pixel_centers != 0));
+        break;
+    case TE_OPT_SPACE_TO_DEPTH:
+    case TE_OPT_DEPTH_TO_SPACE:
+        fbb_add_i32(b, 0, o->block_size);
+        break;
+    case TE_OPT_MIRROR_PAD:
+        fbb_add_u8(b, 0, (uint8_t)o->mirror_mode);
         break;
     case TE_OPT_CUMSUM:
         fbb_add_u8(b, 0, (uint8_t)(o->exclusive != 0));

@@ -116,6 +116,8 @@ typedef struct {
     int32_t masks[5];
     int align_corners, half_pixel_centers; /* RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR */
     int exclusive, reverse;    /* CUMSUM */
+    int block_size;            /* SPACE_TO_DEPTH, DEPTH_TO_SPACE */
+    int mirror_mode;           /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     const char *container, *shared_name; /* VAR_HANDLE (NULL: field absent) */
     int subgraph[2];           /* CALL_ONCE init; IF then, else; WHILE cond, body */
 } tflb_options;
@@ -142,6 +144,9 @@ tflb_options tflb_opt_strided_slice(int begin_mask, int end_mask, int shrink_axi
 tflb_options tflb_opt_resize_nearest(int align_corners, int half_pixel_centers);
 tflb_options tflb_opt_resize_bilinear(int align_corners, int half_pixel_centers);
 tflb_options tflb_opt_cumsum(int exclusive, int reverse);
+/* type: TE_OPT_SPACE_TO_DEPTH or TE_OPT_DEPTH_TO_SPACE */
+tflb_options tflb_opt_space_depth(int type, int block_size);
+tflb_options tflb_opt_mirror_pad(int mode);
 /* VAR_HANDLE (the strings must outlive the model) and CALL_ONCE. */
 tflb_options tflb_opt_var_handle(const char *container, const char *shared_name);
 tflb_options tflb_opt_call_once(int init_subgraph_index);

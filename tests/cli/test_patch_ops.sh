@@ -1,0 +1,54 @@
+#!/bin/sh
+# test_patch_ops.sh TINYENGINE SRC_DIR TE_MKMODEL TE_MKPATCHNET - the operators real
+# first stages hold besides convolutions and pools run patch by patch:
+#  eltwise: SUB of two maps, PRELU with a per-channel alpha and with one per
+#    pixel and channel, ReLU6 written as MAXIMUM / MINIMUM with scalars, MAXIMUM
+#    of two maps, SQUARED_DIFFERENCE with a per-channel constant (MediaPipe,
+#    MTCNN);
+#  focus: YOLOv5's focus layer (STRIDED_SLICEs of every second row and column,
+#    CONCATENATION), a CSP route group (a channel SLICE), MIRROR_PAD before a
+#    VALID convolution, SPACE_TO_DEPTH;
+#  float_pool: a float32 detour inside the stage (DEQUANTIZE, NEG, L2_POOL_2D,
+#    QUANTIZE).
+# For each: outputs with `--patch auto` and with explicit stages that hold those
+# operators byte-identical to the layer-by-layer build, and `--patch auto`
+# below layer by layer.  split_route (a route group written as SPLIT, which has
+# two outputs) still ends a stage: `--explain` names it by its TFLite name.
+set -u
+export TE_CFLAGS="${TE_CFLAGS:--O1}"
+te=$1 mk=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchops-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p'; }
+flash="--flash-limit 1M" # a board's flash: the stage kinds are under test here
+
+# kind, explicit stages to try (each holds the operators under test)
+for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_pool 6:2x2 5:3x3"; do
+  set -- $spec
+  kind=$1
+  shift
+  m=$work/$kind.tflite in=$work/$kind.bin
+  "$mk" "$kind" "$m" "$in" || { bad "$kind: te_mkpatchnet"; continue; }
+  "$te" run "$m" --input "$in" -o "$work/$kind.plain" >/dev/null || { bad "$kind: run"; continue; }
+  for p in auto "$@"; do
+    if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
+      bad "$kind: run --patch $p"; continue
+    fi
+    cmp -s "$work/$kind.plain/output_0.bin" "$work/$kind.$p/output_0.bin" ||
+      bad "$kind: --patch $p output differs from layer by layer"
+  done
+  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
+  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
+  [ "$auto" -lt "$plain" ] || bad "$kind: --patch auto $auto not below layer by layer $plain"
+  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
+done
+
+m=$work/split_route.tflite
+"$mk" split_route "$m" "$work/split_route.bin" || bad "split_route: te_mkpatchnet"
+"$te" info "$m" --patch auto --explain >/dev/null 2>"$work/explain.txt" || bad "split_route info"
+grep -q "^patch search: first 3\.\.[0-9]* operators: op 2 SPLIT cannot run on a patch: it has 2 outputs$" \
+  "$work/explain.txt" || bad "split_route --explain: $(cat "$work/explain.txt")"
+[ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth and L2 pool operators on patches"
+exit $fail
