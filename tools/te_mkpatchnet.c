@@ -27,6 +27,8 @@
  *               SLICE), MIRROR_PAD before a VALID convolution, SPACE_TO_DEPTH
  *   float_pool  a float32 detour inside the stage: DEQUANTIZE, NEG,
  *               L2_POOL_2D (3x3, SAME), QUANTIZE
+ *   select      GREATER of two maps (a bool map), SELECT_V2 by it, ADD_N,
+ *               DIV by a per-channel constant
  *   split_route a YOLOv4-tiny route group written as SPLIT (two outputs:
  *               still ends a patch stage)
  * and whole networks at the sizes users deploy, shaped like the real models
@@ -831,6 +833,30 @@ static act float_pool_stage(net *n, act x)
     return head(n, conv(n, x, 32, 3, 2, 1, 0));
 }
 
+static act select_stage(net *n, act x)
+{
+    int32_t in[3], cond, per_channel[1] = {16};
+    act d, y;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    d = conv(n, x, 0, 3, 1, 1, 1);
+    n->m->tensors[d.id].scale[0] = d.scale = x.scale; /* SELECT_V2 and ADD_N: one quantization */
+    n->m->tensors[d.id].zp[0] = d.zp = x.zp;
+    cond = tflb_add_tensor(n->m, name(n, "greater"), TFLB_BOOL, x.shape, 4, 0, NULL);
+    in[0] = x.id;
+    in[1] = d.id;
+    add_op(n, TE_OP_GREATER, in, 2, cond, tflb_opt_none());
+    y = new_act(n, "select", x.shape[1], x.shape[2], x.shape[3], x.scale, x.zp);
+    in[0] = cond;
+    in[1] = x.id;
+    in[2] = d.id;
+    add_op(n, TE_OP_SELECT_V2, in, 3, y.id, tflb_opt_none());
+    x = binary(n, TE_OP_ADD_N, y, d.id, 2.0f * x.scale, -128, tflb_opt_none());
+    x = binary(n, TE_OP_DIV, x, const_i8(n, "divisor", per_channel, 1, 20, 100, 1.0f / 64, 0),
+               x.scale * 0.5f, -128, tflb_opt_div(TFLB_ACT_NONE));
+    x = conv(n, x, 24, 3, 2, 1, 0);
+    return head(n, conv(n, x, 32, 3, 2, 1, 0));
+}
+
 /* SPLIT of the channels into two halves, the second half's convolution
  * joined back to the first half. */
 static act split_route_stage(net *n, act x)
@@ -876,6 +902,7 @@ static const struct kind {
     {"eltwise", 80, TFLB_INT8, eltwise_stage, 0},
     {"focus", 96, TFLB_INT8, focus_stage, 0},
     {"float_pool", 80, TFLB_INT8, float_pool_stage, 0},
+    {"select", 80, TFLB_INT8, select_stage, 0},
     {"split_route", 80, TFLB_INT8, split_route_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},

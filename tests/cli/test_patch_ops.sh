@@ -9,7 +9,9 @@
 #    CONCATENATION), a CSP route group (a channel SLICE), MIRROR_PAD before a
 #    VALID convolution, SPACE_TO_DEPTH;
 #  float_pool: a float32 detour inside the stage (DEQUANTIZE, NEG, L2_POOL_2D,
-#    QUANTIZE).
+#    QUANTIZE);
+#  select: GREATER of two maps (a bool map), SELECT_V2 by it, ADD_N, DIV by a
+#    per-channel constant.
 # For each: outputs with `--patch auto` and with explicit stages that hold those
 # operators byte-identical to the layer-by-layer build, and `--patch auto`
 # below layer by layer.  split_route (a route group written as SPLIT, which has
@@ -25,7 +27,8 @@ arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/
 flash="--flash-limit 1M" # a board's flash: the stage kinds are under test here
 
 # kind, explicit stages to try (each holds the operators under test)
-for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_pool 6:2x2 5:3x3"; do
+for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_pool 6:2x2 5:3x3" \
+            "select 6:3x3 7:4x4 4:2x2"; do
   set -- $spec
   kind=$1
   shift
@@ -50,5 +53,5 @@ m=$work/split_route.tflite
 "$te" info "$m" --patch auto --explain >/dev/null 2>"$work/explain.txt" || bad "split_route info"
 grep -q "^patch search: first 3\.\.[0-9]* operators: op 2 SPLIT cannot run on a patch: it has 2 outputs$" \
   "$work/explain.txt" || bad "split_route --explain: $(cat "$work/explain.txt")"
-[ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth and L2 pool operators on patches"
+[ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth, select and L2 pool operators on patches"
 exit $fail
