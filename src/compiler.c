@@ -394,9 +394,10 @@ static int check_clone_scratch(const te_graph *dg, const te_lowered *low, te_dia
  * tie; one with more bytes alive at once is not planned); *dg and *c (the
  * patched graph, built on g as it is, and its plan) are replaced by that
  * order's.  A detector's heads written right after
- * their feature map free it before the layers after it. */
-static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_opts *lo,
-                            const te_patch_opts *po, te_graph **dg, candidate *c)
+ * their feature map free it before the layers after it.  Returns 1 when
+ * it reordered g, else 0. */
+static int patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_opts *lo,
+                           const te_patch_opts *po, te_graph **dg, candidate *c)
 {
     static const te_lower_opts plain;
     te_schedule_orders orders;
@@ -408,7 +409,7 @@ static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_
         last = last->next;
     from = te_patch_stage_last(last) + 1;
     if (g->keep_order || te_schedule_candidates(g, from, &orders) < 0)
-        return;
+        return 0;
     peak = te_schedule_peak(g, from, orders.index[0], orders.n);
     saved = te_schedule_save(g);
     for (k = 1; k < orders.n_orders && saved; k++) {
@@ -461,6 +462,180 @@ static void patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_
                  "instead of %zu)", c->plan->arena_bytes, before);
         po->explain(po->explain_ctx, line);
     }
+    return best != 0;
+}
+
+/* Extra instructions of patched graph dg's stages (te_patch_estimate). */
+static double patch_extra(const te_graph *dg)
+{
+    return dg->patch->patched_instructions - dg->patch->stage_instructions;
+}
+
+/* 1 when patched graph dk with plan k is the better choice than dg with
+ * plan c, by te_patch_search's rules: under an arena budget `fit` the one
+ * with fewer extra instructions of those that fit (the smaller arena of
+ * equal ones), else the smaller arena; without, the smaller arena when its
+ * code costs less than the SRAM it saves (the thrift rule,
+ * TE_PATCH_FLASH_PER_BYTE), or the same arena with fewer extra
+ * instructions and no more code. */
+static int patched_better(const te_graph *dk, const candidate *k, const te_graph *dg,
+                          const candidate *c, size_t fit)
+{
+    const size_t a = k->plan->arena_bytes, b = c->plan->arena_bytes;
+    const double x = patch_extra(dk), y = patch_extra(dg);
+    if (fit && a <= fit)
+        return b > fit || x < y || (x == y && a < b);
+    if (fit && b <= fit)
+        return 0;
+    if (a == b)
+        return x < y && dk->patch->code_bytes <= dg->patch->code_bytes;
+    if (fit)
+        return a < b;
+    return a < b && (int64_t)a * TE_PATCH_FLASH_PER_BYTE + dk->patch->code_bytes <
+                        (int64_t)b * TE_PATCH_FLASH_PER_BYTE + dg->patch->code_bytes;
+}
+
+/* The arena te_patch_search must beat in another order: that order's
+ * layer by layer (lbl), or with `tight` (and no arena budget) the arena
+ * at which layer by layer there would cost as much as the plan kept (dg,
+ * c) by the thrift rule, when lower: no plan at or above it can be
+ * patched_better, and the search skips the stages and grids that cannot
+ * go below it (a second stage lowering a first one above it is not
+ * searched). */
+static size_t search_bar(const candidate *lbl, const te_graph *dg, const candidate *c,
+                         size_t fit, int tight)
+{
+    const size_t kept = c->plan->arena_bytes +
+                        (size_t)(dg->patch->code_bytes / TE_PATCH_FLASH_PER_BYTE);
+    return tight && !fit && kept < lbl->plan->arena_bytes ? kept : lbl->plan->arena_bytes;
+}
+
+/* --patch auto in g's current order (the stage chosen anew), the
+ * operators after the stage reordered as patch_best_tail does: *dg and *c
+ * (built on another order of g) are replaced by its plan when
+ * patched_better (then 1; else 0, g left in this order or another tail
+ * order: the caller puts back the one *dg was built on). */
+static int patch_try_order(te_graph *g, const te_lower_opts *lo, const te_patch_opts *po,
+                           size_t fit, int tight, te_graph **dg, candidate *c)
+{
+    static const te_lower_opts plain;
+    te_patch_opts quiet = *po;
+    te_diag d = {{0}, 0};
+    te_patch_plan *p = NULL;
+    te_graph *dk = NULL;
+    te_storage *st = slice_storage(g, 0); /* in-place links for this order */
+    candidate lbl, alt;
+    int kept = 0;
+    quiet.explain = NULL;
+    if (st && plan_model(g, st, &plain, &lbl, &d) == 0) {
+        p = te_patch_search(g, lbl.low, &quiet, search_bar(&lbl, *dg, c, fit, tight), fit, NULL);
+        dk = p ? te_patch_graph(g, p, &d) : NULL;
+        te_storage_free(st);
+        st = dk ? te_patch_storage(dk, lbl.st) : NULL;
+        candidate_free(&lbl);
+    }
+    if (dk && st && plan_graph(dk, st, lo, &alt, &d) == 0) {
+        if (check_clone_scratch(dk, alt.low, &d) == 0) {
+            patch_best_tail(g, p, lo, &quiet, &dk, &alt);
+            kept = patched_better(dk, &alt, *dg, c, fit);
+        }
+        if (kept) {
+            candidate_free(c);
+            te_graph_free(*dg);
+            *c = alt;
+            *dg = dk; /* valid while g stays in this order */
+            dk = NULL;
+        } else {
+            candidate_free(&alt);
+        }
+    }
+    te_storage_free(st);
+    te_graph_free(dk);
+    te_patch_plan_free(p);
+    return kept;
+}
+
+/* --explain: the stage kept was found in another order than the first
+ * search's (arena `before` there). */
+static void explain_other_order(const te_patch_opts *po, const char *which, const te_graph *dg,
+                                size_t arena, size_t before)
+{
+    char line[240];
+    const te_patch_plan *q = dg->patch;
+    if (!po->explain)
+        return;
+    snprintf(line, sizeof line, "order: stage found in %s: first %d operators in %dx%d "
+             "patches%s, arena %zu instead of %zu", which, q->n_ops, q->grid_h, q->grid_w,
+             q->next ? " and a second stage" : "", arena, before);
+    po->explain(po->explain_ctx, line);
+}
+
+/* --patch auto after patch_best_tail reordered the operators after the
+ * stage: the search once more in g's new order (patch_try_order: in the
+ * reordered schedule another length, grid or second stage may reach a
+ * lower arena); else g goes back to the order *dg was built on. */
+static void patch_search_reordered(te_graph *g, const te_lower_opts *lo, const te_patch_opts *po,
+                                   size_t fit, te_graph **dg, candidate *c)
+{
+    te_op *saved = te_schedule_save(g);
+    const size_t before = c->plan->arena_bytes;
+    if (!saved)
+        return;
+    if (patch_try_order(g, lo, po, fit, 0, dg, c)) {
+        free(saved);
+        explain_other_order(po, "the reordered schedule", *dg, c->plan->arena_bytes, before);
+        return;
+    }
+    te_schedule_restore(g, saved); /* the order *dg was built on */
+    g->content_key = te_flash_graph_key(g);
+}
+
+/* Position of the first operator after the last stage of dg's chain. */
+static int chain_end(const te_graph *dg)
+{
+    const te_patch_plan *last = dg->patch;
+    while (last->next)
+        last = last->next;
+    return te_patch_stage_last(last) + 1;
+}
+
+/* --patch auto: the search once more in each other candidate order of the
+ * whole graph (te_schedule_candidates) that puts another operator before
+ * the end of the kept plan's stages (there a stage of other operators may
+ * run patch by patch; an order differing only after them is the tail
+ * patch_best_tail tries), with patch_try_order's thrift bar; the best by
+ * patched_better is kept, g left in its order. */
+static void patch_search_orders(te_graph *g, const te_lower_opts *lo, const te_patch_opts *po,
+                                size_t fit, te_graph **dg, candidate *c)
+{
+    te_schedule_orders orders;
+    te_op *saved = te_schedule_save(g);
+    const size_t before = c->plan->arena_bytes;
+    int k, won = 0;
+    if (!saved || g->keep_order || te_schedule_candidates(g, 0, &orders) < 0) {
+        free(saved);
+        return;
+    }
+    for (k = 1; k < orders.n_orders && saved; k++) {
+        int at = 0;
+        while (at < orders.n && orders.index[k][at] == orders.index[0][at])
+            at++;
+        if (at >= chain_end(*dg) || te_schedule_apply(g, orders.index[k], orders.n) < 0)
+            continue;
+        g->content_key = te_flash_graph_key(g);
+        if (patch_try_order(g, lo, po, fit, 1, dg, c)) {
+            free(saved);
+            saved = te_schedule_save(g); /* the order *dg is built on */
+            won = 1;
+        }
+    }
+    if (saved) {
+        te_schedule_restore(g, saved);
+        g->content_key = te_flash_graph_key(g);
+    }
+    te_schedule_orders_free(&orders);
+    if (won)
+        explain_other_order(po, "another candidate order", *dg, c->plan->arena_bytes, before);
 }
 
 /* --patch: runs the first stage patch by patch when asked (explicit form)
@@ -519,8 +694,10 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
         candidate_free(&c);
         rc = -1;
     }
+    if (rc == 0 && po->mode == TE_PATCH_AUTO && patch_best_tail(m->source, p, &lo, po, &dg, &c))
+        patch_search_reordered(m->source, &lo, po, fit, &dg, &c);
     if (rc == 0 && po->mode == TE_PATCH_AUTO)
-        patch_best_tail(m->source, p, &lo, po, &dg, &c);
+        patch_search_orders(m->source, &lo, po, fit, &dg, &c);
     te_patch_plan_free(p); /* dg has its own copy */
     if (rc < 0) {
         te_graph_free(dg);
