@@ -409,6 +409,11 @@ typedef struct {
     size_t best_quick; /* and by the quick heuristics, against which grids are pruned */
     int cache;         /* the grids tried are analysed with halo caching (the
                         * second pass over the stages, te_patch_search) */
+    int min_k;         /* the cached pass: shortest stage tried (the first stage the
+                        * pass without caching kept: caching lifts the recompute
+                        * that stops longer stages and finer grids) */
+    int over_budget;   /* a plan within the flash was over --max-recompute (what
+                        * halo caching can lift; without one it is not tried) */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -634,6 +639,8 @@ static int offer(search *s, probe *r)
     int estimated = may_win(r->arena, s->best_quick, s->fit) &&
                     te_patch_estimate(s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
+    if (estimated && p->code_bytes <= s->flash && extra_of(p) > s->budget)
+        s->over_budget = 1;
     size_t exact = within && p->stack_bytes <= s->stack ? exact_arena(s, r->sd, p) : (size_t)-1;
     r->p = NULL;
     if (exact != (size_t)-1 && better(exact, extra_of(p), s->best, s->best_arena, s->fit)) {
@@ -1238,6 +1245,8 @@ static void first_stages(search *s, stage *stages, int n, int cache_from, int ca
             explain(po, "with halo caching (as much as keeps the scratch of none):");
         for (i = 0; i < n; i++) {
             stage *st = &stages[i];
+            if (st->k < s->min_k)
+                continue;
             if (st->floor >= s->baseline && !cache_from)
                 explain(po, "first %d operators: peak not lower with any grid (arena at least "
                             "%zu, %zu layer by layer)", st->k, st->floor, s->baseline);
@@ -1273,10 +1282,17 @@ static void finish(search *s, stage *stages, int n, int n_live)
  * its plan replaces s's only when it caches and beats it by the same rules
  * (a lower arena, or an equal one with fewer extra instructions; the
  * thrift rule). */
-static void search_cached(search *s, search c, stage *stages, int n, int n_live)
+static void search_cached(search *s, search c, stage *stages, int n, int n_live,
+                          size_t first_arena)
 {
+    if (!s->over_budget) {
+        explain(s->po, "no halo caching: no grid was over --max-recompute");
+        return;
+    }
     first_stages(&c, stages, n, TE_PATCH_CACHE_LEAN, TE_PATCH_CACHE_LEAN);
-    if (c.best && c.best->cache)
+    /* a first stage above the other's alone (first_arena) stays above it with
+     * any second stage: not worth the second stage's search */
+    if (c.best && c.best->cache && c.best_arena <= first_arena)
         finish(&c, stages, n, n_live);
     if (c.best && c.best->cache &&
         better(c.best_arena, extra_of(c.best), s->best, s->best_arena, s->fit) &&
@@ -1297,6 +1313,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
 {
     search s, c;
     stage *stages = NULL;
+    size_t first_arena;
     int n_live = 0, n, i;
     memset(&s, 0, sizeof s);
     s.g = g;
@@ -1314,8 +1331,10 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     n = find_stages(&s, n_live, &stages);
     c = s;
     first_stages(&s, stages, n, 0, 0);
+    c.min_k = s.best ? s.best->n_ops : 0;
+    first_arena = s.best_arena;
     finish(&s, stages, n, n_live);
-    search_cached(&s, c, stages, n, n_live);
+    search_cached(&s, c, stages, n, n_live, first_arena);
     free(stages);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
