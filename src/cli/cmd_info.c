@@ -105,18 +105,19 @@ static void print_json(FILE *f, const char *path, const te_model *m)
         fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
                    "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
                    "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
-                   "\"flash_left\": %lld, \"flash_patch_allowance\": %lld},\n",
+                   "\"flash_left\": %lld, \"flash_patch_allowance\": %lld, \"halo_cache\": %s},\n",
                 g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
                 (long long)te_patch_extra_macs(g->patch),
                 g->patch->patched_instructions - g->patch->stage_instructions,
                 g->patch->model_instructions, (long long)g->patch->code_bytes,
-                (long long)te_patch_flash_left(g), (long long)te_flash_patch_allowance(g));
+                (long long)te_patch_flash_left(g), (long long)te_flash_patch_allowance(g),
+                g->patch->cache ? "true" : "false");
     if (g->patch && g->patch->next) { /* a second stage (only then: one stage prints as before) */
         const te_patch_plan *s2 = g->patch->next;
         fprintf(f, "  \"patch_stage2\": {\"first\": %d, \"ops\": %d, \"grid\": [%d, %d], "
-                   "\"scratch_bytes\": %zu, \"extra_macs\": %lld},\n",
+                   "\"scratch_bytes\": %zu, \"extra_macs\": %lld, \"halo_cache\": %s},\n",
                 s2->first, s2->n_ops, s2->grid_h, s2->grid_w, s2->scratch_bytes,
-                (long long)(s2->patched_macs - s2->stage_macs));
+                (long long)(s2->patched_macs - s2->stage_macs), s2->cache ? "true" : "false");
     }
     if (!g->patch)
         fprintf(f, "  \"patch\": null,\n");
@@ -216,17 +217,19 @@ static void print_text(FILE *f, const char *path, const te_model *m)
             m->plan->bound_no_inplace);
     print_band_rows(f, m);
     if (g->patch) {
-        fprintf(f, "patch stage:     first %d operators, %dx%d patches, %zu bytes per patch, "
+        fprintf(f, "patch stage:     first %d operators, %dx%d patches%s, %zu bytes per patch, "
                    "%lld extra MACs (+%.1f%%)\n",
-                g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
+                g->patch->n_ops, g->patch->grid_h, g->patch->grid_w,
+                g->patch->cache ? " with halo caching" : "", g->patch->scratch_bytes,
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 100.0 * (double)(g->patch->patched_macs - g->patch->stage_macs) /
                     (double)(te_model_macs(m) ? te_model_macs(m) : 1));
         if (g->patch->next) {
             const te_patch_plan *s2 = g->patch->next;
-            fprintf(f, "patch stage 2:   %d operators from step %d, %dx%d patches, %zu bytes per "
-                       "patch, %lld extra MACs (+%.1f%%)\n",
-                    s2->n_ops, s2->first, s2->grid_h, s2->grid_w, s2->scratch_bytes,
+            fprintf(f, "patch stage 2:   %d operators from step %d, %dx%d patches%s, %zu bytes "
+                       "per patch, %lld extra MACs (+%.1f%%)\n",
+                    s2->n_ops, s2->first, s2->grid_h, s2->grid_w,
+                    s2->cache ? " with halo caching" : "", s2->scratch_bytes,
                     (long long)(s2->patched_macs - s2->stage_macs),
                     100.0 * (double)(s2->patched_macs - s2->stage_macs) /
                         (double)(te_model_macs(m) ? te_model_macs(m) : 1));

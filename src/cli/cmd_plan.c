@@ -50,8 +50,8 @@ static void patch_stages(const te_model *m, te_plan_svg_opts *o, char (*labels)[
             continue;
         o->stage_first[o->n_stages] = p->buffers[b].first;
         o->stage_last[o->n_stages] = p->buffers[b].last;
-        snprintf(labels[o->n_stages], 96, "patch stage%s: %d x %d patches", k ? " 2" : "",
-                 sp->grid_h, sp->grid_w);
+        snprintf(labels[o->n_stages], 96, "patch stage%s: %d x %d patches%s", k ? " 2" : "",
+                 sp->grid_h, sp->grid_w, sp->cache ? ", halo caching" : "");
         o->stage_label[o->n_stages] = labels[o->n_stages];
         o->n_stages++;
     }

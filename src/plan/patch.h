@@ -54,6 +54,14 @@ typedef struct {
 /* Most tensors of a stage besides S that are also read after it. */
 #define TE_PATCH_MAX_CUTS 4
 
+/* Most tensors of a stage that keep rows with halo caching. */
+#define TE_PATCH_MAX_CACHED 32
+/* Halo caching asked of te_patch_analyse_cache: every tensor that can keep
+ * rows, or only as many (the smallest ones) as fit in the working memory
+ * of one patch without caching. */
+#define TE_PATCH_CACHE_ALL 1
+#define TE_PATCH_CACHE_LEAN 2
+
 /* Most patch stages of one plan (te_patch_plan.next). */
 #define TE_PATCH_MAX_STAGES 2
 
@@ -61,6 +69,13 @@ typedef struct te_patch_plan {
     int first;          /* schedule position of the stage's first operator */
     int n_ops;          /* stage = n_ops live operators of the schedule from there */
     int grid_h, grid_w; /* cells over S */
+    /* halo caching (patch_cache.c): the level asked (TE_PATCH_CACHE_*) when
+     * some tensor keeps the rows its region shares with the patch of the
+     * cell above (a line buffer carries them; they are not recomputed),
+     * else 0: every patch computes its whole regions; the tensors that keep
+     * rows */
+    int cache;
+    int n_cached, cached[TE_PATCH_MAX_CACHED];
     int out_tensor;     /* S */
     /* the stage's other cut tensors: intermediates on S's way that are also
      * read after the stage (a residual branch crossing the cut, a detector
@@ -113,6 +128,7 @@ typedef struct {
     void *explain_ctx;
     int n_ops2, grid_h2, grid_w2; /* explicit form's second stage (the next n_ops2
                                    * operators); n_ops2 0: none */
+    int cache, cache2; /* explicit form: each stage with halo caching (":cache") */
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
@@ -121,8 +137,9 @@ typedef struct {
 
 /* Parses a --patch setting: NULL or "off", "auto", "K:HxW" (1 <= K,
  * 2 <= H x W, H and W at most 64) or "K:HxW+K2:H2xW2" (a second stage: the
- * K2 operators after the first K) into p's mode and explicit form; -1 when
- * it is none of those. */
+ * K2 operators after the first K), each stage optionally followed by
+ * ":cache" (halo caching), into p's mode and explicit form; -1 when it is
+ * none of those. */
 int te_patch_opts_parse(const char *s, te_patch_opts *p);
 /* The explicit form of p as --patch takes it ("4:3x3", "4:3x3+6:2x2"). */
 void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n);
@@ -136,6 +153,11 @@ te_patch_plan *te_patch_analyse(const te_graph *g, int n_ops, int grid_h, int gr
  * (tensors made before them are read whole, like the network input). */
 te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int grid_h,
                                    int grid_w, te_diag *d);
+/* te_patch_analyse_at with halo caching when `cache` (TE_PATCH_CACHE_ALL
+ * or _LEAN; te_patch_plan.cache); refused, d set, when no tensor of the
+ * stage can be cached or the grid has one row. */
+te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, int grid_h,
+                                      int grid_w, int cache, te_diag *d);
 
 /* The stage of chain p whose schedule steps hold `step` and its index in
  * the chain (*index, may be NULL), or NULL. */
@@ -185,7 +207,9 @@ struct te_lowered;
  * may have a second stage (next) over operators after the first, kept when
  * it lowers the arena within what the first leaves of the limits and costs
  * less by the thrift rule (patch_search.c, search_next); its instruction
- * and code estimates are then both stages'. */
+ * and code estimates are then both stages'.  The search runs again with
+ * halo caching on the first stage (TE_PATCH_CACHE_LEAN) and keeps that plan
+ * only when it beats the one without by these rules. */
 te_patch_plan *te_patch_search(const te_graph *g, const struct te_lowered *low,
                                const te_patch_opts *po, size_t baseline, size_t fit,
                                size_t *arena);

@@ -152,13 +152,29 @@ static int find_axes(te_patch_walk *w, const te_graph *g)
     return 0;
 }
 
+/* The rows of region[o] the current patch computes (comp[o]): with
+ * caching, those after the rows the patch before (the cell above, when it
+ * was the one before) computed of a cached tensor, when they are whole
+ * rows at the end of its region and some rows are left to compute. */
+static void compute_rows(te_patch_walk *w, int o, int above, int gx)
+{
+    te_region r = w->region[o], p = w->prev[(size_t)gx * (size_t)w->n_tensors + (size_t)o];
+    w->comp[o] = r;
+    if (above && w->cached[o] && p.x0 == r.x0 && p.x1 == r.x1 && p.y0 <= r.y0 && r.y0 < p.y1 &&
+        p.y1 < r.y1)
+        w->comp[o].y0 = p.y1;
+}
+
 /* Regions every tensor needs for patch (gy, gx). */
 int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
 {
     const te_tensor *s = &g->tensors[w->s];
+    const int above = w->cache && gy > 0 && w->col_gy[gx] == gy - 1;
     int i, k, t;
     if (w->n_tensors > 0) /* every region empty (four ints of 0) */
         memset(w->region, 0, sizeof *w->region * (size_t)w->n_tensors);
+    if (w->cache)
+        w->col_gy[gx] = -2; /* until this cell's regions are known */
     w->region[w->s].y0 = gy * s->shape[1] / w->grid_h;
     w->region[w->s].y1 = (gy + 1) * s->shape[1] / w->grid_h;
     w->region[w->s].x0 = gx * s->shape[2] / w->grid_w;
@@ -170,16 +186,23 @@ int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
         int o = op->out[0];
         if (te_region_empty(w->region[o]))
             return -1; /* an operator this cell does not need: not a simple stage */
+        compute_rows(w, o, above, gx);
         for (k = 0; k < op->n_in; k++) {
             te_patch_need need;
             t = op->in[k];
             if (t < 0 || g->tensors[t].data)
                 continue;
-            if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0)
+            if (te_patch_input_region(g, op, k, w->comp[o], w->ay[o], w->ax[o], &need) < 0)
                 return -1;
             if (!need.whole && w->produced_by[t] >= 0)
                 w->region[t] = te_region_union(w->region[t], need.r);
         }
+    }
+    if (w->cache) {
+        for (i = 0; i < w->n_ops; i++)
+            w->prev[(size_t)gx * (size_t)w->n_tensors + (size_t)g->ops[w->ops[i]].out[0]] =
+                w->region[g->ops[w->ops[i]].out[0]];
+        w->col_gy[gx] = gy;
     }
     return 0;
 }
@@ -269,11 +292,23 @@ static int last_reader(const te_patch_walk *w, const te_graph *g, int t)
     return last;
 }
 
+/* Halo caching: the rows cached tensor o takes from the patch before and
+ * its widest row (region bytes b) so far: its keep buffer's size. */
+static void note_kept_rows(te_patch_walk *w, int o, size_t b)
+{
+    const int rows = w->comp[o].y0 - w->region[o].y0;
+    const size_t row = b / (size_t)(w->region[o].y1 - w->region[o].y0);
+    if (rows > w->keep_rows[o])
+        w->keep_rows[o] = rows;
+    if (row > w->keep_row_bytes[o])
+        w->keep_row_bytes[o] = row;
+}
+
 /* Slot sizes (max over patches) and patched MACs, one patch at a time;
  * the parts of the cut tensors each patch writes. */
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
 {
-    int gy, gx, i, k, c;
+    int gy, gx, i, k, c, n;
     for (c = 0; c < w->n_cuts; c++) {
         if (!w->own_y[c])
             w->own_y[c] = calloc(2 * (size_t)w->grid_h, sizeof(int));
@@ -286,45 +321,49 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
         w->inplace_can[i] = -2;
         w->inplace_scratch[i] = 0;
     }
-    for (gy = 0; gy < w->grid_h; gy++)
-        for (gx = 0; gx < w->grid_w; gx++) {
-            if (te_patch_regions(w, g, gy, gx) < 0)
+    for (n = 0; n < w->grid_h * w->grid_w; n++) {
+        gy = n / w->grid_w;
+        gx = n % w->grid_w;
+        if (te_patch_regions(w, g, gy, gx) < 0)
+            return -1;
+        for (c = 0; c < w->n_cuts; c++)
+            if (note_cut_region(w, c, gy, gx) < 0)
                 return -1;
-            for (c = 0; c < w->n_cuts; c++)
-                if (note_cut_region(w, c, gy, gx) < 0)
+        for (i = 0; i < w->n_ops; i++) {
+            const te_op *op = &g->ops[w->ops[i]];
+            int o = op->out[0];
+            size_t b = te_patch_region_bytes(g, w, o, w->region[o]);
+            const te_tensor *ot = &g->tensors[o];
+            int64_t area = (int64_t)ot->shape[w->ay[o]] * ot->shape[w->ax[o]];
+            int64_t part = (int64_t)(w->comp[o].y1 - w->comp[o].y0) *
+                           (w->comp[o].x1 - w->comp[o].x0);
+            p->patched_macs += te_op_macs_of(g, op) * part / (area ? area : 1);
+            if (b > w->slot_bytes[o])
+                w->slot_bytes[o] = b;
+            if (w->cache && w->cached[o]) /* the rows kept for the next patch */
+                note_kept_rows(w, o, b);
+            probe_inplace(w, g, i);
+            for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
+                te_patch_need need;
+                int t = op->in[k];
+                if (t < 0 || g->tensors[t].data)
+                    continue;
+                if (te_patch_input_region(g, op, k, w->comp[o], w->ay[o], w->ax[o], &need))
                     return -1;
-            for (i = 0; i < w->n_ops; i++) {
-                const te_op *op = &g->ops[w->ops[i]];
-                int o = op->out[0];
-                size_t b = te_patch_region_bytes(g, w, o, w->region[o]);
-                const te_tensor *ot = &g->tensors[o];
-                int64_t area = (int64_t)ot->shape[w->ay[o]] * ot->shape[w->ax[o]];
-                int64_t part = (int64_t)(w->region[o].y1 - w->region[o].y0) *
-                               (w->region[o].x1 - w->region[o].x0);
-                p->patched_macs += te_op_macs_of(g, op) * part / (area ? area : 1);
-                if (b > w->slot_bytes[o])
-                    w->slot_bytes[o] = b;
-                probe_inplace(w, g, i);
-                for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
-                    te_patch_need need;
-                    int t = op->in[k];
-                    if (t < 0 || g->tensors[t].data)
-                        continue;
-                    if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need))
-                        return -1;
-                    if (need.whole)
-                        continue;
-                    if (w->produced_by[t] < 0 || !te_region_eq(need.r, w->region[t])) {
-                        b = te_patch_region_bytes(g, w, t, need.r);
-                        if (b > w->crop_bytes[i][k])
-                            w->crop_bytes[i][k] = b;
-                    }
+                if (need.whole)
+                    continue;
+                if (w->produced_by[t] < 0 || !te_region_eq(need.r, w->region[t])) {
+                    b = te_patch_region_bytes(g, w, t, need.r);
+                    if (b > w->crop_bytes[i][k])
+                        w->crop_bytes[i][k] = b;
                 }
             }
         }
+    }
     for (i = 0; i < w->n_ops; i++)
-        if (w->inplace_can[i] < 0 || last_reader(w, g, g->ops[w->ops[i]].in[w->inplace_can[i]]) != i)
-            w->inplace_can[i] = -1;
+        if (w->inplace_can[i] < 0 || last_reader(w, g, g->ops[w->ops[i]].in[w->inplace_can[i]]) != i ||
+            (w->cache && w->cached[g->ops[w->ops[i]].out[0]]))
+            w->inplace_can[i] = -1; /* the clone writes its rows after the cached ones */
     return cut_owned(w, g);
 }
 
@@ -344,7 +383,7 @@ static void add_micro(te_plan *mp, size_t bytes, int first, int last)
 /* Buffer ids: the slot of op i's output (shared with its input's when op i
  * runs in place), op i's crops and its scratch in place. */
 typedef struct {
-    int *slot, (*crop)[TE_PATCH_MAX_IN], *scratch;
+    int *slot, (*crop)[TE_PATCH_MAX_IN], *scratch, *keep;
     int *last; /* the micro step after which op i's output is read no more */
 } micro_ids;
 
@@ -366,6 +405,12 @@ static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, 
         } else {
             id->slot[i] = mp->n_buffers;
             add_micro(mp, w->slot_bytes[o], 2 * i + 1, last);
+        }
+        id->keep[i] = -1;
+        if (w->cache && w->cached[o] && w->keep_rows[o]) { /* from one patch to the next */
+            id->keep[i] = mp->n_buffers;
+            add_micro(mp, (size_t)w->keep_rows[o] * w->keep_row_bytes[o] * (size_t)w->grid_w, 0,
+                      mp->n_steps - 1);
         }
         for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
             id->crop[i][k] = mp->n_buffers;
@@ -394,14 +439,16 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
     size_t best;
     int i, k;
     memset(&mp, 0, sizeof mp);
-    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 2) + 1, sizeof *mp.buffers);
+    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 3) + 1, sizeof *mp.buffers);
     id.slot = calloc((size_t)w->n_ops + 1, sizeof *id.slot);
+    id.keep = calloc((size_t)w->n_ops + 1, sizeof *id.keep);
     id.scratch = calloc((size_t)w->n_ops + 1, sizeof *id.scratch);
     id.crop = calloc((size_t)w->n_ops + 1, sizeof *id.crop);
     id.last = calloc((size_t)w->n_ops + 1, sizeof *id.last);
-    if (!mp.buffers || !id.slot || !id.scratch || !id.crop || !id.last) {
+    if (!mp.buffers || !id.slot || !id.keep || !id.scratch || !id.crop || !id.last) {
         free(mp.buffers);
         free(id.slot);
+        free(id.keep);
         free(id.scratch);
         free(id.crop);
         free(id.last);
@@ -437,10 +484,12 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
             if (w->crop_bytes[i][k])
                 w->crop_off[i][k] = mp.buffers[id.crop[i][k]].offset;
         w->scratch_off[i] = id.scratch[i] >= 0 ? mp.buffers[id.scratch[i]].offset : 0;
+        w->keep_off[op->out[0]] = id.keep[i] >= 0 ? mp.buffers[id.keep[i]].offset : 0;
     }
     best = mp.arena_bytes;
     free(mp.buffers);
     free(id.slot);
+    free(id.keep);
     free(id.scratch);
     free(id.crop);
     free(id.last);
@@ -479,6 +528,13 @@ te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int
     if (!w)
         return NULL;
     w->region = calloc(nt, sizeof *w->region);
+    w->comp = calloc(nt, sizeof *w->comp);
+    w->prev = calloc(nt * (size_t)(grid_w > 0 ? grid_w : 1), sizeof *w->prev);
+    w->col_gy = calloc((size_t)(grid_w > 0 ? grid_w : 1), sizeof(int));
+    w->cached = calloc(nt, 1);
+    w->keep_rows = calloc(nt, sizeof(int));
+    w->keep_row_bytes = calloc(nt, sizeof(size_t));
+    w->keep_off = calloc(nt, sizeof(size_t));
     w->ay = malloc(nt * sizeof(int));
     w->ax = malloc(nt * sizeof(int));
     w->produced_by = malloc(nt * sizeof(int));
@@ -499,7 +555,8 @@ te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int
     }
     for (t = 0; t < n_ops; t++)
         w->inplace_can[t] = w->inplace_in[t] = -1;
-    if (!w->region || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
+    if (!w->region || !w->comp || !w->prev || !w->col_gy || !w->cached || !w->keep_rows || !w->keep_row_bytes ||
+        !w->keep_off || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
         !w->ops || !w->crop_bytes || !w->crop_off) {
         te_patch_walk_free(w);
         return NULL;
@@ -525,6 +582,13 @@ void te_patch_walk_free(te_patch_walk *w)
     if (!w)
         return;
     free(w->region);
+    free(w->comp);
+    free(w->prev);
+    free(w->col_gy);
+    free(w->cached);
+    free(w->keep_rows);
+    free(w->keep_row_bytes);
+    free(w->keep_off);
     free(w->ay);
     free(w->ax);
     free(w->produced_by);
@@ -564,6 +628,12 @@ static const char *stage_words(char *buf, size_t n, int first, int n_ops)
 te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int grid_h,
                                    int grid_w, te_diag *d)
 {
+    return te_patch_analyse_cache(g, first, n_ops, grid_h, grid_w, 0, d);
+}
+
+te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, int grid_h,
+                                      int grid_w, int cache, te_diag *d)
+{
     char why[256] = "", words[64];
     te_patch_walk *w;
     te_patch_plan *p;
@@ -597,7 +667,15 @@ te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int 
     memcpy(p->cuts, w->cuts, sizeof p->cuts);
     for (i = 0; i < n_ops; i++)
         p->stage_macs += te_op_macs_of(g, &g->ops[w->ops[i]]);
-    if (te_patch_measure(w, g, p) < 0 || (p->scratch_bytes = te_patch_micro_plan(w, g)) == (size_t)-1) {
+    if (cache && !(w = te_patch_cache_measure(w, g, p, cache))) {
+        if (d)
+            te_fail(d, "--patch: %s in %dx%d patches cannot cache halos (%s)", words, grid_h,
+                    grid_w, grid_h < 2 ? "one row of cells" : "no intermediate tensor qualifies");
+        free(p);
+        return NULL;
+    }
+    if (!cache && (te_patch_measure(w, g, p) < 0 ||
+                   (p->scratch_bytes = te_patch_micro_plan(w, g)) == (size_t)-1)) {
         if (d)
             te_fail(d, "--patch: a %dx%d grid is too fine for %s", grid_h, grid_w, words);
         te_patch_walk_free(w);

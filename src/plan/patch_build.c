@@ -20,6 +20,9 @@ typedef struct {
     te_patch_walk *w; /* the stage being built */
     int stage;        /* its index in the chain */
     int *slot_tensor; /* original tensor -> region tensor of the current patch */
+    /* halo caching, per column gx and original tensor (keep_at): the
+     * region tensor of its keep buffer the patch above wrote, its first row */
+    int *keep_tensor, *keep_y0;
 } builder;
 
 static char *dup_name(const char *a, int stage, int patch)
@@ -146,6 +149,55 @@ static void copy_out_cut(builder *b, int op_index, int o, int patch)
              own.x0 - r.x0, o, o, own.y0, own.x0, own);
 }
 
+/* Where builder b keeps the keep buffer record of tensor o in column gx. */
+static size_t keep_at(const builder *b, int o, int gx)
+{
+    return (size_t)gx * ((size_t)b->g->base->n_tensors + 1) + (size_t)o;
+}
+
+/* Halo caching (patch_cache.c): the rows of cached tensor o that the
+ * patch above kept (in its column's part of the keep buffer: region tensor
+ * b->keep_tensor, whose first row is b->keep_y0) go to the front of this
+ * patch's region tensor (b->slot_tensor[o]); returns the region tensor of
+ * the rows after them, where the clone writes (comp[o], in the same
+ * slot), or -1. */
+static int restore_rows(builder *b, int o, int gx, int patch)
+{
+    const te_patch_walk *w = b->w;
+    const size_t at = keep_at(b, o, gx);
+    te_region r = w->region[o], kept = r;
+    size_t row = te_patch_region_bytes(b->g, w, o, r) / (size_t)(r.y1 - r.y0);
+    kept.y1 = w->comp[o].y0;
+    set_copy(new_step(b, TE_PSTEP_COPY_IN, b->g->ops[w->ops[w->produced_by[o]]].index, patch), w,
+             b->keep_tensor[at], o, r.y0 - b->keep_y0[at], 0, b->slot_tensor[o], o, 0, 0, kept);
+    return add_region_tensor(b, o, w->comp[o], w->slot_off[o] + row * (size_t)(kept.y1 - r.y0),
+                             patch);
+}
+
+/* Halo caching: the last rows of cached tensor o (as many as a patch takes
+ * at most, keep_rows) into its column's part of the keep buffer for the
+ * patch below (none after the last grid row).  0, or -1 when out of
+ * memory. */
+static int keep_rows(builder *b, int op_index, int o, int gy, int gx, int patch)
+{
+    const te_patch_walk *w = b->w;
+    const size_t at = keep_at(b, o, gx);
+    te_region r = w->region[o], last = r;
+    if (!w->cache || !w->cached[o] || !w->keep_rows[o] || gy == w->grid_h - 1)
+        return 0;
+    if (last.y1 - last.y0 > w->keep_rows[o])
+        last.y0 = last.y1 - w->keep_rows[o];
+    b->keep_tensor[at] = add_region_tensor(
+        b, o, last, w->keep_off[o] + (size_t)gx * (size_t)w->keep_rows[o] * w->keep_row_bytes[o],
+        patch);
+    b->keep_y0[at] = last.y0;
+    if (b->keep_tensor[at] < 0)
+        return -1;
+    set_copy(new_step(b, TE_PSTEP_COPY_OUT, op_index, patch), w, b->slot_tensor[o], o,
+             last.y0 - r.y0, 0, b->keep_tensor[at], o, 0, 0, last);
+    return 0;
+}
+
 void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_op *op,
                             const te_patch_need *need0, te_op *c)
 {
@@ -162,8 +214,8 @@ void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_
         c->opt.region.set = 1;
         c->opt.region.ay = w->ay[o];
         c->opt.region.ax = w->ax[o];
-        c->opt.region.oy = w->region[o].y0;
-        c->opt.region.ox = w->region[o].x0;
+        c->opt.region.oy = w->comp[o].y0;
+        c->opt.region.ox = w->comp[o].x0;
         c->opt.region.iy = need0->r.y0;
         c->opt.region.ix = need0->r.x0;
         c->opt.region.in_h = in->shape[w->ay[o]];
@@ -196,16 +248,17 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     b->p->n_clones++;
     for (k = 0; k < op->n_in; k++) {
         te_patch_need need;
-        c->in[k] = clone_input(b, i, k, w->region[o], patch, &need);
+        c->in[k] = clone_input(b, i, k, w->comp[o], patch, &need);
         if (c->in[k] == -2)
             return te_op_fail(d, op, "cannot run on a patch region");
         if (k == 0)
             need0 = need;
     }
-    b->slot_tensor[o] = add_region_tensor(b, o, w->region[o], w->slot_off[o], patch);
-    if (b->slot_tensor[o] < 0)
+    c->out[0] = b->slot_tensor[o] = add_region_tensor(b, o, w->region[o], w->slot_off[o], patch);
+    if (b->slot_tensor[o] >= 0 && !te_region_eq(w->comp[o], w->region[o]))
+        c->out[0] = restore_rows(b, o, patch % w->grid_w, patch); /* the clone: the rows after */
+    if (b->slot_tensor[o] < 0 || c->out[0] < 0)
         return te_fail(d, "out of memory building patches");
-    c->out[0] = b->slot_tensor[o];
     te_patch_clone_options(g, w, op, &need0, c);
     if (def && w->inplace_in[i] < 0) { /* in place: its scratch is in the micro plan */
         static const te_lower_opts plain;
@@ -221,6 +274,8 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     step->inplace_input = w->inplace_in[i];
     step->scratch_off = w->scratch_off[i];
     step->scratch_bytes = w->inplace_in[i] >= 0 ? w->inplace_scratch[i] : 0;
+    if (keep_rows(b, op->index, o, patch / w->grid_w, patch % w->grid_w, patch) < 0)
+        return te_fail(d, "out of memory building patches");
     if (o == w->s)
         set_copy(new_step(b, TE_PSTEP_COPY_OUT, op->index, patch), w, b->slot_tensor[o], o, 0, 0, o, o,
                  w->region[o].y0, w->region[o].x0, w->region[o]);
@@ -262,7 +317,7 @@ static te_graph *derive(const te_graph *g, const te_patch_plan *p)
     }
     for (st = p; st; st = st->next) {
         size_t cells = (size_t)st->grid_h * (size_t)st->grid_w;
-        extra += cells * (size_t)st->n_ops * (TE_PATCH_MAX_IN + 2);
+        extra += cells * (size_t)st->n_ops * (TE_PATCH_MAX_IN + 4); /* + halo copies */
         clones += cells * (size_t)st->n_ops;
     }
     *dg = *g;
@@ -287,8 +342,14 @@ static int build_stage(const te_graph *g, te_graph *dg, te_patch_plan *sp, int k
     int gy, gx, i, rc = -1;
     b.w = te_patch_walk_new_at(g, sp->first, sp->n_ops, sp->grid_h, sp->grid_w, NULL, 0);
     b.slot_tensor = calloc((size_t)g->n_tensors + 1, sizeof(int));
+    b.keep_tensor = calloc(((size_t)g->n_tensors + 1) * (size_t)sp->grid_w, sizeof(int));
+    b.keep_y0 = calloc(((size_t)g->n_tensors + 1) * (size_t)sp->grid_w, sizeof(int));
     sp->patched_macs = 0; /* the slot sizes, measured again: keep the MAC count right */
-    if (!b.w || !b.slot_tensor || te_patch_measure(b.w, g, sp) < 0 ||
+    if (b.w && sp->cache && te_patch_cache_setup(b.w, g, sp) < 0) {
+        te_fail(d, "--patch: cannot build the patch stage with halo caching");
+        goto out;
+    }
+    if (!b.w || !b.slot_tensor || !b.keep_tensor || !b.keep_y0 || te_patch_measure(b.w, g, sp) < 0 ||
         te_patch_micro_plan(b.w, g) == (size_t)-1) {
         te_fail(d, "--patch: cannot build the patch stage");
         goto out;
@@ -309,6 +370,8 @@ static int build_stage(const te_graph *g, te_graph *dg, te_patch_plan *sp, int k
 out:
     te_patch_walk_free(b.w);
     free(b.slot_tensor);
+    free(b.keep_tensor);
+    free(b.keep_y0);
     return rc;
 }
 

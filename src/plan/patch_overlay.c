@@ -67,7 +67,7 @@ static size_t offset_over(te_patch_walk *w, const te_graph *g, int x)
                 te_patch_need need;
                 if (op->in[k] != x)
                     continue;
-                if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0 ||
+                if (te_patch_input_region(g, op, k, w->comp[o], w->ay[o], w->ax[o], &need) < 0 ||
                     need.whole)
                     goto out;
                 box_span(&g->tensors[x], need.ay, need.ax, need.r, &lo, &hi);

@@ -407,6 +407,13 @@ typedef struct {
     te_patch_plan *best;
     size_t best_arena; /* its arena as the compile places it (estimate_arena, exact) */
     size_t best_quick; /* and by the quick heuristics, against which grids are pruned */
+    int cache;         /* the grids tried are analysed with halo caching (the
+                        * second pass over the stages, te_patch_search) */
+    int min_k;         /* the cached pass: shortest stage tried (the first stage the
+                        * pass without caching kept: caching lifts the recompute
+                        * that stops longer stages and finer grids) */
+    int over_budget;   /* a plan within the flash was over --max-recompute (what
+                        * halo caching can lift; without one it is not tried) */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -567,7 +574,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 1);
         return r;
     }
-    r.p = te_patch_analyse(s->g, st->k, gh, gw, NULL);
+    r.p = te_patch_analyse_cache(s->g, 0, st->k, gh, gw, s->cache, NULL);
     if (!r.p) {
         explain_grid(s, st->k, gh, gw, NULL, r.arena, 0);
         r.kind = PROBE_FINE;
@@ -632,6 +639,8 @@ static int offer(search *s, probe *r)
     int estimated = may_win(r->arena, s->best_quick, s->fit) &&
                     te_patch_estimate(s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
+    if (estimated && p->code_bytes <= s->flash && extra_of(p) > s->budget)
+        s->over_budget = 1;
     size_t exact = within && p->stack_bytes <= s->stack ? exact_arena(s, r->sd, p) : (size_t)-1;
     r->p = NULL;
     if (exact != (size_t)-1 && better(exact, extra_of(p), s->best, s->best_arena, s->fit)) {
@@ -742,11 +751,16 @@ static void try_stage(search *s, stage *st)
 {
     int gh[TE_PATCH_MAX_GRID], gw[TE_PATCH_MAX_GRID];
     int nh = axis_grids(st->h, gh), nw = axis_grids(st->w, gw), i, limit = nw;
-    te_patch_walk *w = te_patch_walk_new(s->g, st->k, 1, 1);
+    te_patch_walk *w = te_patch_walk_new(s->g, st->k, s->cache ? 2 : 1, 1);
+    if (w && s->cache && te_patch_cache_setup(w, s->g, NULL) < 0) { /* nothing to cache */
+        te_patch_walk_free(w);
+        return;
+    }
     if (w)
         staged_new(&st->sd, s->g, s->low, w, 1);
     te_patch_walk_free(w);
-    for (i = 0; i < nh && limit > 0 && st->sd.n; i++) {
+    st->n_seen = 0; /* scratch bounds hold within one pass (caching or not) */
+    for (i = s->cache ? 1 : 0; i < nh && limit > 0 && st->sd.n; i++) { /* caching: 2 rows or more */
         const int one = gh[i] == 1 && gw[0] == 1; /* 1x1 is no grid */
         int row_limit = limit - one;
         if (s->fit)
@@ -825,7 +839,7 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
     memset(&sd, 0, sizeof sd);
     if (w)
         staged_new(&sd, s->g, s->low, w, 1);
-    q = sd.n ? te_patch_analyse(s->g, p->n_ops, gh, gw, NULL) : NULL;
+    q = sd.n ? te_patch_analyse_cache(s->g, 0, p->n_ops, gh, gw, p->cache, NULL) : NULL;
     te_patch_walk_free(w);
     *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
     staged_free(&sd);
@@ -1175,7 +1189,8 @@ static void research_first(search *s, int n_live)
             if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
                 continue;
             tries++;
-            q = sd.n ? te_patch_analyse(s->g, top->n_ops, ah[i], aw[j], NULL) : NULL;
+            q = sd.n ? te_patch_analyse_cache(s->g, 0, top->n_ops, ah[i], aw[j], top->cache, NULL)
+                     : NULL;
             arena1 = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
             if (q && (arena1 >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
                       q->code_bytes > s->flash || extra_of(q) > s->budget ||
@@ -1217,11 +1232,88 @@ static void research_first(search *s, int n_live)
     s->best_arena = best_arena;
 }
 
+/* The first stage's lengths and grids, analysed at halo caching levels
+ * cache_from..cache_to (0: none, TE_PATCH_CACHE_*), into s->best /
+ * s->best_arena (pruned against the best plan s holds already); stages:
+ * find_stages'. */
+static void first_stages(search *s, stage *stages, int n, int cache_from, int cache_to)
+{
+    const te_patch_opts *po = s->po;
+    int i;
+    for (s->cache = cache_from; s->cache <= cache_to; s->cache++) {
+        if (s->cache)
+            explain(po, "with halo caching (as much as keeps the scratch of none):");
+        for (i = 0; i < n; i++) {
+            stage *st = &stages[i];
+            if (st->k < s->min_k)
+                continue;
+            if (st->floor >= s->baseline && !cache_from)
+                explain(po, "first %d operators: peak not lower with any grid (arena at least "
+                            "%zu, %zu layer by layer)", st->k, st->floor, s->baseline);
+            else if (!may_win(st->floor, s->best_quick, s->fit) && !cache_from)
+                explain(po, "first %d operators: no grid below the best plan so far (arena at "
+                            "least %zu, best %zu)", st->k, st->floor, s->best_quick);
+            else if (st->floor < s->baseline && may_win(st->floor, s->best_quick, s->fit))
+                try_stage(s, st);
+        }
+    }
+    s->cache = 0;
+}
+
+/* After the first stage: the thrift rule, then a second stage. */
+static void finish(search *s, stage *stages, int n, int n_live)
+{
+    thrift(s, stages, n);
+    if (s->best) { /* a second stage after it, when it lowers the arena */
+        size_t arena2;
+        te_patch_plan *next = search_next(s, n_live, &arena2);
+        if (next) {
+            s->best->next = next;
+            s->best_arena = arena2;
+            te_patch_estimate(s->g, s->low, s->best); /* both stages' instructions and code */
+            research_first(s, n_live);
+        }
+    }
+}
+
+/* Halo caching (patch_cache.c) on the first stage: the search again (c,
+ * a copy of s before the first stage's) with every grid analysed with the
+ * caching that keeps the patch's working memory (TE_PATCH_CACHE_LEAN);
+ * its plan replaces s's only when it caches and beats it by the same rules
+ * (a lower arena, or an equal one with fewer extra instructions; the
+ * thrift rule). */
+static void search_cached(search *s, search c, stage *stages, int n, int n_live,
+                          size_t first_arena)
+{
+    if (!s->over_budget) {
+        explain(s->po, "no halo caching: no grid was over --max-recompute");
+        return;
+    }
+    first_stages(&c, stages, n, TE_PATCH_CACHE_LEAN, TE_PATCH_CACHE_LEAN);
+    /* a first stage above the other's alone (first_arena) stays above it with
+     * any second stage: not worth the second stage's search */
+    if (c.best && c.best->cache && c.best_arena <= first_arena)
+        finish(&c, stages, n, n_live);
+    if (c.best && c.best->cache &&
+        better(c.best_arena, extra_of(c.best), s->best, s->best_arena, s->fit) &&
+        (s->fit || thrift_cost(c.best, c.best_arena) < thrift_cost(s->best, s->best_arena))) {
+        explain(s->po, "halo caching kept: arena %zu (%zu without), ~%.0f extra instructions "
+                       "(%.0f without)", c.best_arena, s->best_arena, extra_of(c.best),
+                extra_of(s->best));
+        te_patch_plan_free(s->best);
+        s->best = c.best;
+        s->best_arena = c.best_arena;
+    } else {
+        te_patch_plan_free(c.best);
+    }
+}
+
 te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const te_patch_opts *po,
                                size_t baseline, size_t fit, size_t *arena_out)
 {
-    search s;
+    search s, c;
     stage *stages = NULL;
+    size_t first_arena;
     int n_live = 0, n, i;
     memset(&s, 0, sizeof s);
     s.g = g;
@@ -1237,33 +1329,18 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
     n = find_stages(&s, n_live, &stages);
-    for (i = 0; i < n; i++) {
-        stage *st = &stages[i];
-        if (st->floor >= baseline)
-            explain(po, "first %d operators: peak not lower with any grid (arena at least %zu, "
-                        "%zu layer by layer)", st->k, st->floor, baseline);
-        else if (!may_win(st->floor, s.best_quick, fit))
-            explain(po, "first %d operators: no grid below the best plan so far (arena at "
-                        "least %zu, best %zu)", st->k, st->floor, s.best_quick);
-        else
-            try_stage(&s, st);
-    }
-    thrift(&s, stages, n);
+    c = s;
+    first_stages(&s, stages, n, 0, 0);
+    c.min_k = s.best ? s.best->n_ops : 0;
+    first_arena = s.best_arena;
+    finish(&s, stages, n, n_live);
+    search_cached(&s, c, stages, n, n_live, first_arena);
     free(stages);
-    if (s.best) { /* a second stage after it, when it lowers the arena */
-        size_t arena2;
-        te_patch_plan *next = search_next(&s, n_live, &arena2);
-        if (next) {
-            s.best->next = next;
-            s.best_arena = arena2;
-            te_patch_estimate(g, low, s.best); /* both stages' instructions and code */
-            research_first(&s, n_live);
-        }
-    }
     if (po->explain && s.best)
-        explain(po, "kept: first %d operators in %dx%d patches, arena %zu; patches add ~%lld "
+        explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,
-                s.best->grid_w, s.best_arena, (long long)s.best->code_bytes, (long long)s.flash);
+                s.best->grid_w, s.best->cache ? " with halo caching" : "", s.best_arena,
+                (long long)s.best->code_bytes, (long long)s.flash);
     else if (po->explain)
         explain(po, "kept: layer by layer, arena %zu", s.best_arena);
     if (arena_out)
@@ -1271,10 +1348,16 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     return s.best;
 }
 
-/* One stage "K:HxW" at s (n characters): 0 and its values, or -1. */
-static int parse_stage(const char *s, size_t n, int *k, int *h, int *w)
+/* One stage "K:HxW" or "K:HxW:cache" at s (n characters): 0 and its
+ * values, or -1. */
+static int parse_stage(const char *s, size_t n, int *k, int *h, int *w, int *cache)
 {
+    static const char suffix[] = ":cache";
+    const size_t ns = sizeof suffix - 1;
     char buf[48], tail;
+    *cache = n > ns && !memcmp(s + n - ns, suffix, ns);
+    if (*cache)
+        n -= ns;
     if (n == 0 || n >= sizeof buf)
         return -1;
     memcpy(buf, s, n);
@@ -1287,7 +1370,7 @@ static int parse_stage(const char *s, size_t n, int *k, int *h, int *w)
 
 int te_patch_opts_parse(const char *s, te_patch_opts *p)
 {
-    int k, h, w, k2 = 0, h2 = 0, w2 = 0;
+    int k, h, w, k2 = 0, h2 = 0, w2 = 0, c = 0, c2 = 0;
     const char *plus;
     if (!s || !strcmp(s, "off")) {
         p->mode = TE_PATCH_OFF;
@@ -1298,9 +1381,11 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
         return 0;
     }
     plus = strchr(s, '+');
-    if (parse_stage(s, plus ? (size_t)(plus - s) : strlen(s), &k, &h, &w) < 0 ||
-        (plus && parse_stage(plus + 1, strlen(plus + 1), &k2, &h2, &w2) < 0))
+    if (parse_stage(s, plus ? (size_t)(plus - s) : strlen(s), &k, &h, &w, &c) < 0 ||
+        (plus && parse_stage(plus + 1, strlen(plus + 1), &k2, &h2, &w2, &c2) < 0))
         return -1;
+    p->cache = c;
+    p->cache2 = c2;
     p->mode = TE_PATCH_EXPLICIT;
     p->n_ops = k;
     p->grid_h = h;
@@ -1313,9 +1398,10 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
 
 void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n)
 {
+    const char *c = p->cache ? ":cache" : "", *c2 = p->cache2 ? ":cache" : "";
     if (p->n_ops2 > 0)
-        snprintf(buf, n, "%d:%dx%d+%d:%dx%d", p->n_ops, p->grid_h, p->grid_w, p->n_ops2,
-                 p->grid_h2, p->grid_w2);
+        snprintf(buf, n, "%d:%dx%d%s+%d:%dx%d%s", p->n_ops, p->grid_h, p->grid_w, c, p->n_ops2,
+                 p->grid_h2, p->grid_w2, c2);
     else
-        snprintf(buf, n, "%d:%dx%d", p->n_ops, p->grid_h, p->grid_w);
+        snprintf(buf, n, "%d:%dx%d%s", p->n_ops, p->grid_h, p->grid_w, c);
 }

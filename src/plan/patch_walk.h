@@ -22,6 +22,22 @@ typedef struct {
     int *produced_by;         /* tensor -> position in ops, or -1 (external/const) */
     int *ay, *ax;             /* tensor -> height / width axis, -1 if not in stage */
     te_region *region;        /* tensor -> region for the current patch */
+    /* halo caching (te_patch_plan.cache): cached[t] says tensor t keeps
+     * the rows it shares with the patch of the cell above; comp[t] the
+     * rows of region[t] the patch computes (its last rows; the whole
+     * region when nothing is cached); prev[gx * n_tensors + t] region[t]
+     * in the last patch of column gx so far, col_gy[gx] that patch's row */
+    int cache;
+    unsigned char *cached;
+    te_region *comp, *prev;
+    int *col_gy;
+    /* per cached tensor: the most rows a patch takes from the cell above
+     * (keep_rows; 0: none ever), its widest row, and the offset in the
+     * stage scratch of its keep buffer, which carries those rows from a
+     * patch to the one below: keep_rows x keep_row_bytes per column of
+     * the grid, live through the whole patch (a line buffer) */
+    int *keep_rows;
+    size_t *keep_row_bytes, *keep_off;
     size_t *slot_bytes;       /* tensor -> largest region (bytes) over patches */
     size_t *slot_off;         /* tensor -> offset in the stage scratch */
     size_t (*crop_bytes)[TE_PATCH_MAX_IN]; /* [op][input] crop buffer size, 0 = none */
@@ -52,7 +68,19 @@ te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, i
 te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int grid_h,
                                     int grid_w, char *why, size_t why_n);
 void te_patch_walk_free(te_patch_walk *w);
+/* Regions (region, comp) every tensor needs for patch (gy, gx); with
+ * caching, called for the cells in the order they run (raster order). */
 int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx);
+/* Turns caching on for w: marks the tensors that can keep rows (cached),
+ * only those of p's list when p has one (p may be NULL); -1 when none can
+ * or the grid has one row. */
+int te_patch_cache_setup(te_patch_walk *w, const te_graph *g, const te_patch_plan *p);
+/* Measures stage w (made, not measured; taken over) into p with halo
+ * caching `level` (TE_PATCH_CACHE_*): p's scratch, MACs and cached list;
+ * returns the walk measured (w or a new one), NULL when nothing can be
+ * cached (or, lean, not within the scratch of no caching). */
+te_patch_walk *te_patch_cache_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p,
+                                      int level);
 size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r);
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);
