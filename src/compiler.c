@@ -527,6 +527,7 @@ static int patch_try_order(te_graph *g, const te_lower_opts *lo, const te_patch_
     candidate lbl, alt;
     int kept = 0;
     quiet.explain = NULL;
+    quiet.no_cache_pass = 1;
     if (st && plan_model(g, st, &plain, &lbl, &d) == 0) {
         p = te_patch_search(g, lbl.low, &quiet, search_bar(&lbl, *dg, c, fit, tight), fit, NULL);
         dk = p ? te_patch_graph(g, p, &d) : NULL;

@@ -129,6 +129,9 @@ typedef struct {
     int n_ops2, grid_h2, grid_w2; /* explicit form's second stage (the next n_ops2
                                    * operators); n_ops2 0: none */
     int cache, cache2; /* explicit form: each stage with halo caching (":cache") */
+    int no_cache_pass; /* auto: skip the search's halo-caching pass (the compiler's
+                        * searches in other execution orders: the pass would
+                        * multiply their cost) */
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0

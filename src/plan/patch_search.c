@@ -1285,6 +1285,8 @@ static void finish(search *s, stage *stages, int n, int n_live)
 static void search_cached(search *s, search c, stage *stages, int n, int n_live,
                           size_t first_arena)
 {
+    if (s->po->no_cache_pass)
+        return;
     if (!s->over_budget) {
         explain(s->po, "no halo caching: no grid was over --max-recompute");
         return;
