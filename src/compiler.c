@@ -387,6 +387,14 @@ static int check_clone_scratch(const te_graph *dg, const te_lowered *low, te_dia
     return 0;
 }
 
+/* Position of the first operator after the last stage of chain p. */
+static int chain_end(const te_patch_plan *p)
+{
+    while (p->next)
+        p = p->next;
+    return te_patch_stage_last(p) + 1;
+}
+
 /* --patch auto: the operators after the last stage of p's chain (the
  * stages' own operators keep their places: the chain was analysed on
  * them) in the order of another of te_schedule_candidates when the patched
@@ -402,12 +410,9 @@ static int patch_best_tail(te_graph *g, const te_patch_plan *p, const te_lower_o
     static const te_lower_opts plain;
     te_schedule_orders orders;
     te_op *saved;
-    const te_patch_plan *last = p;
+    const int from = chain_end(p);
     size_t before = c->plan->arena_bytes, peak;
-    int k, best = 0, applied = 0, from;
-    while (last->next)
-        last = last->next;
-    from = te_patch_stage_last(last) + 1;
+    int k, best = 0, applied = 0;
     if (g->keep_order || te_schedule_candidates(g, from, &orders) < 0)
         return 0;
     peak = te_schedule_peak(g, from, orders.index[0], orders.n);
@@ -591,15 +596,6 @@ static void patch_search_reordered(te_graph *g, const te_lower_opts *lo, const t
     g->content_key = te_flash_graph_key(g);
 }
 
-/* Position of the first operator after the last stage of dg's chain. */
-static int chain_end(const te_graph *dg)
-{
-    const te_patch_plan *last = dg->patch;
-    while (last->next)
-        last = last->next;
-    return te_patch_stage_last(last) + 1;
-}
-
 /* --patch auto: the search once more in each other candidate order of the
  * whole graph (te_schedule_candidates) that puts another operator before
  * the end of the kept plan's stages (there a stage of other operators may
@@ -621,7 +617,7 @@ static void patch_search_orders(te_graph *g, const te_lower_opts *lo, const te_p
         int at = 0;
         while (at < orders.n && orders.index[k][at] == orders.index[0][at])
             at++;
-        if (at >= chain_end(*dg) || te_schedule_apply(g, orders.index[k], orders.n) < 0)
+        if (at >= chain_end((*dg)->patch) || te_schedule_apply(g, orders.index[k], orders.n) < 0)
             continue;
         g->content_key = te_flash_graph_key(g);
         if (patch_try_order(g, lo, po, fit, 1, dg, c)) {

@@ -1232,30 +1232,29 @@ static void research_first(search *s, int n_live)
     s->best_arena = best_arena;
 }
 
-/* The first stage's lengths and grids, analysed at halo caching levels
- * cache_from..cache_to (0: none, TE_PATCH_CACHE_*), into s->best /
- * s->best_arena (pruned against the best plan s holds already); stages:
- * find_stages'. */
-static void first_stages(search *s, stage *stages, int n, int cache_from, int cache_to)
+/* The first stage's lengths and grids, analysed with halo caching level
+ * `cache` (0: none, TE_PATCH_CACHE_*), into s->best / s->best_arena
+ * (pruned against the best plan s holds already); stages: find_stages'.
+ * The caching pass is quiet about the stages the first pass explained. */
+static void first_stages(search *s, stage *stages, int n, int cache)
 {
     const te_patch_opts *po = s->po;
     int i;
-    for (s->cache = cache_from; s->cache <= cache_to; s->cache++) {
-        if (s->cache)
-            explain(po, "with halo caching (as much as keeps the scratch of none):");
-        for (i = 0; i < n; i++) {
-            stage *st = &stages[i];
-            if (st->k < s->min_k)
-                continue;
-            if (st->floor >= s->baseline && !cache_from)
-                explain(po, "first %d operators: peak not lower with any grid (arena at least "
-                            "%zu, %zu layer by layer)", st->k, st->floor, s->baseline);
-            else if (!may_win(st->floor, s->best_quick, s->fit) && !cache_from)
-                explain(po, "first %d operators: no grid below the best plan so far (arena at "
-                            "least %zu, best %zu)", st->k, st->floor, s->best_quick);
-            else if (st->floor < s->baseline && may_win(st->floor, s->best_quick, s->fit))
-                try_stage(s, st);
-        }
+    s->cache = cache;
+    if (cache)
+        explain(po, "with halo caching (as much as keeps the scratch of none):");
+    for (i = 0; i < n; i++) {
+        stage *st = &stages[i];
+        if (st->k < s->min_k)
+            continue;
+        if (st->floor >= s->baseline && !cache)
+            explain(po, "first %d operators: peak not lower with any grid (arena at least "
+                        "%zu, %zu layer by layer)", st->k, st->floor, s->baseline);
+        else if (!may_win(st->floor, s->best_quick, s->fit) && !cache)
+            explain(po, "first %d operators: no grid below the best plan so far (arena at "
+                        "least %zu, best %zu)", st->k, st->floor, s->best_quick);
+        else if (st->floor < s->baseline && may_win(st->floor, s->best_quick, s->fit))
+            try_stage(s, st);
     }
     s->cache = 0;
 }
@@ -1291,7 +1290,7 @@ static void search_cached(search *s, search c, stage *stages, int n, int n_live,
         explain(s->po, "no halo caching: no grid was over --max-recompute");
         return;
     }
-    first_stages(&c, stages, n, TE_PATCH_CACHE_LEAN, TE_PATCH_CACHE_LEAN);
+    first_stages(&c, stages, n, TE_PATCH_CACHE_LEAN);
     /* a first stage above the other's alone (first_arena) stays above it with
      * any second stage: not worth the second stage's search */
     if (c.best && c.best->cache && c.best_arena <= first_arena)
@@ -1332,7 +1331,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
         n_live += !g->ops[i].dead;
     n = find_stages(&s, n_live, &stages);
     c = s;
-    first_stages(&s, stages, n, 0, 0);
+    first_stages(&s, stages, n, 0);
     c.min_k = s.best ? s.best->n_ops : 0;
     first_arena = s.best_arena;
     finish(&s, stages, n, n_live);
