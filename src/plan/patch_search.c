@@ -409,9 +409,11 @@ typedef struct {
     size_t best_quick; /* and by the quick heuristics, against which grids are pruned */
     int cache;         /* the grids tried are analysed with halo caching (the
                         * second pass over the stages, te_patch_search) */
-    int min_k;         /* the cached pass: shortest stage tried (the first stage the
-                        * pass without caching kept: caching lifts the recompute
-                        * that stops longer stages and finer grids) */
+    int min_k;         /* the cached pass: the stages tried are min_k..min_k + 2 long
+                        * (min_k: the first stage the pass without caching kept;
+                        * caching lifts the recompute that stops finer grids and
+                        * slightly longer stages; more lengths cost compile time
+                        * and won nothing on the stand-ins) */
     int over_budget;   /* a plan within the flash was over --max-recompute (what
                         * halo caching can lift; without one it is not tried) */
 } search;
@@ -1245,7 +1247,7 @@ static void first_stages(search *s, stage *stages, int n, int cache)
         explain(po, "with halo caching (as much as keeps the scratch of none):");
     for (i = 0; i < n; i++) {
         stage *st = &stages[i];
-        if (st->k < s->min_k)
+        if (st->k < s->min_k || (s->min_k && st->k > s->min_k + 2))
             continue;
         if (st->floor >= s->baseline && !cache)
             explain(po, "first %d operators: peak not lower with any grid (arena at least "
