@@ -20,6 +20,7 @@
 #include "../ops/lowering.h"
 #include "../passes/passes.h"
 #include "patch.h"
+#include "patch_memo.h"
 #include "patch_walk.h"
 #include "plan.h"
 
@@ -416,6 +417,7 @@ typedef struct {
                         * and won nothing on the stand-ins) */
     int over_budget;   /* a plan within the flash was over --max-recompute (what
                         * halo caching can lift; without one it is not tried) */
+    te_patch_memo *memo; /* every analysis and estimate of the search (both passes) */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -576,7 +578,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         explain_grid(s, st->k, gh, gw, &lb, r.arena, 1);
         return r;
     }
-    r.p = te_patch_analyse_cache(s->g, 0, st->k, gh, gw, s->cache, NULL);
+    r.p = te_patch_memo_analyse(s->memo, s->g, 0, st->k, gh, gw, s->cache);
     if (!r.p) {
         explain_grid(s, st->k, gh, gw, NULL, r.arena, 0);
         r.kind = PROBE_FINE;
@@ -639,7 +641,7 @@ static int offer(search *s, probe *r)
 {
     te_patch_plan *p = r->p;
     int estimated = may_win(r->arena, s->best_quick, s->fit) &&
-                    te_patch_estimate(s->g, s->low, p) == 0;
+                    te_patch_memo_estimate(s->memo, s->g, s->low, p) == 0;
     int within = estimated && p->code_bytes <= s->flash && extra_of(p) <= s->budget;
     if (estimated && p->code_bytes <= s->flash && extra_of(p) > s->budget)
         s->over_budget = 1;
@@ -841,11 +843,11 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
     memset(&sd, 0, sizeof sd);
     if (w)
         staged_new(&sd, s->g, s->low, w, 1);
-    q = sd.n ? te_patch_analyse_cache(s->g, 0, p->n_ops, gh, gw, p->cache, NULL) : NULL;
+    q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, p->n_ops, gh, gw, p->cache) : NULL;
     te_patch_walk_free(w);
     *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
     staged_free(&sd);
-    if (q && (*arena >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
+    if (q && (*arena >= s->baseline || te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
               q->code_bytes > s->flash || extra_of(q) > s->budget || q->stack_bytes > s->stack)) {
         te_patch_plan_free(q);
         q = NULL;
@@ -883,12 +885,12 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
             te_patch_plan *q;
             if (ah[i] * aw[j] < 2 || floor_cost + calls >= thrift_cost(*best, *best_arena))
                 continue;
-            q = te_patch_analyse(s->g, st->k, ah[i], aw[j], NULL);
+            q = te_patch_memo_analyse(s->memo, s->g, 0, st->k, ah[i], aw[j], 0);
             arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
             if (q && arena < s->baseline && arena < ceiling &&
                 (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
                     thrift_cost(*best, *best_arena) &&
-                te_patch_estimate(s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
+                te_patch_memo_estimate(s->memo, s->g, s->low, q) == 0 && q->code_bytes <= s->flash &&
                 extra_of(q) <= s->budget && q->stack_bytes <= s->stack &&
                 thrift_cost(q, arena) < thrift_cost(*best, *best_arena)) {
                 if (*best != top)
@@ -1044,7 +1046,7 @@ static void try_next_stage(search *s, const te_patch_plan *first, int start,
             next_stub(&stub, ns, start, ah[i], aw[j], cell);
             if (next_cost(s, chain_arena(s, sd, first, &stub, 0), code0) >= nx->best_cost)
                 continue; /* a finer grid may still win */
-            q = te_patch_analyse_at(s->g, start, ns->k, ah[i], aw[j], NULL);
+            q = te_patch_memo_analyse(s->memo, s->g, start, ns->k, ah[i], aw[j], 0);
             if (!q)
                 break; /* too fine for S */
             q->code_bytes = calls;
@@ -1054,7 +1056,7 @@ static void try_next_stage(search *s, const te_patch_plan *first, int start,
                 continue;
             }
             nx->tried++;
-            if (te_patch_estimate(s->g, s->low, q) < 0 ||
+            if (te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
                 first->code_bytes + q->code_bytes > s->flash ||
                 extra_of(first) + extra_of(q) > s->budget || q->stack_bytes > s->stack) {
                 te_patch_plan_free(q);
@@ -1191,10 +1193,10 @@ static void research_first(search *s, int n_live)
             if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
                 continue;
             tries++;
-            q = sd.n ? te_patch_analyse_cache(s->g, 0, top->n_ops, ah[i], aw[j], top->cache, NULL)
+            q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, top->n_ops, ah[i], aw[j], top->cache)
                      : NULL;
             arena1 = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
-            if (q && (arena1 >= s->baseline || te_patch_estimate(s->g, s->low, q) < 0 ||
+            if (q && (arena1 >= s->baseline || te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
                       q->code_bytes > s->flash || extra_of(q) > s->budget ||
                       q->stack_bytes > s->stack)) {
                 te_patch_plan_free(q);
@@ -1209,7 +1211,7 @@ static void research_first(search *s, int n_live)
             if (next) {
                 q->next = next;
                 arena1 = arena2;
-                if (te_patch_estimate(s->g, s->low, q) < 0)
+                if (te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0)
                     arena1 = (size_t)-1;
             }
             if (arena1 < best_arena && next_cost(s, arena1, q->code_bytes) < best_cost) {
@@ -1271,7 +1273,7 @@ static void finish(search *s, stage *stages, int n, int n_live)
         if (next) {
             s->best->next = next;
             s->best_arena = arena2;
-            te_patch_estimate(s->g, s->low, s->best); /* both stages' instructions and code */
+            te_patch_memo_estimate(s->memo, s->g, s->low, s->best); /* both stages' instructions and code */
             research_first(s, n_live);
         }
     }
@@ -1329,6 +1331,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     s.flash = te_patch_flash_left(g);
     s.call_bytes = te_cost_call_code(te_cost_model_name(g->target));
     s.stack = stack_allowed(g, low);
+    s.memo = te_patch_memo_new(); /* NULL: each analysis runs every time */
     for (i = 0; i < g->n_ops; i++)
         n_live += !g->ops[i].dead;
     n = find_stages(&s, n_live, &stages);
@@ -1339,6 +1342,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     finish(&s, stages, n, n_live);
     search_cached(&s, c, stages, n, n_live, first_arena);
     free(stages);
+    te_patch_memo_free(s.memo);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,

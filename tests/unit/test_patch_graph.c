@@ -2,12 +2,14 @@
  * (te_patch_graph): the model's graph after the passes is never modified,
  * not by the estimate of a stage nor by the stage chosen; the derived graph
  * owns its tensors and patch and borrows the rest; the stage's input may
- * lie inside its output's place. */
+ * lie inside its output's place.  The search's memo of analyses and
+ * estimates answers as the analysis and the estimate themselves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
+#include "plan/patch_memo.h"
 #include "testlib.h"
 #include "tflite_builder.h"
 
@@ -168,9 +170,52 @@ out:
     free(data);
 }
 
+/* te_patch_memo_analyse / _estimate, asked twice (the second from the
+ * memo), equal te_patch_analyse_cache / te_patch_estimate, failures too. */
+static void test_memo(void)
+{
+    static const int grids[][3] = {{2, 2, 0}, {3, 3, 0}, {1, 2, 0}, {2, 2, 1}, {20, 20, 0}};
+    size_t size;
+    uint8_t *data = build_model(&size);
+    te_model *plain = data ? load(data, size, "off") : NULL;
+    te_patch_memo *memo = te_patch_memo_new();
+    int i, again;
+    CHECK(plain && memo);
+    for (i = 0; plain && memo && i < (int)(sizeof grids / sizeof grids[0]); i++) {
+        const te_graph *g = plain->g;
+        te_patch_plan *want = te_patch_analyse_cache(g, 0, 2, grids[i][0], grids[i][1],
+                                                     grids[i][2], NULL), analysed;
+        memset(&analysed, 0, sizeof analysed);
+        if (want) /* (the estimate below sets its results) */
+            memcpy(&analysed, want, sizeof analysed);
+        for (again = 0; again < 2; again++) {
+            te_patch_plan *got = te_patch_memo_analyse(memo, g, 0, 2, grids[i][0], grids[i][1],
+                                                       grids[i][2]);
+            CHECK(!want == !got);
+            if (want && got) {
+                CHECK(!memcmp(&analysed, got, sizeof analysed));
+                if (!again)
+                    CHECK(te_patch_estimate(g, plain->low, want) == 0);
+                CHECK(te_patch_memo_estimate(memo, g, plain->low, got) == 0);
+                CHECK(got->code_bytes == want->code_bytes && got->stack_bytes == want->stack_bytes &&
+                      got->patched_instructions == want->patched_instructions &&
+                      got->stage_instructions == want->stage_instructions &&
+                      got->model_instructions == want->model_instructions);
+            }
+            te_patch_plan_free(got);
+        }
+        te_patch_plan_free(want);
+    }
+    CHECK(i == 5); /* 20x20 is finer than the 16x16 output: no plan, twice */
+    te_patch_memo_free(memo);
+    te_model_free(plain);
+    free(data);
+}
+
 int main(void)
 {
     test_derived_graph();
     test_overlay();
+    test_memo();
     return test_summary();
 }
