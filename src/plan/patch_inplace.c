@@ -72,6 +72,80 @@ static int same_shape(const te_tensor *a, const te_tensor *b)
     return 1;
 }
 
+/* What a probe's answer depends on (the clone's shapes, padding and, for
+ * a remap, place; which inputs are read whole from their slots), as ints,
+ * and the answers to the keys seen, per stage op: the cells inside a grid
+ * all ask the same, and each answer lowers the clone. */
+#define PROBE_KEY (2 + 4 + TE_PATCH_MAX_IN * 8)
+typedef struct {
+    int key[PROBE_KEY];
+    int k;
+    size_t scratch;
+} probe_answer;
+struct te_probe_seen {
+    probe_answer *a;
+    int n, cap;
+};
+
+static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op,
+                      const te_patch_need *need, int *key)
+{
+    const int o = op->out[0];
+    int n = 0, k;
+    memset(key, 0, sizeof(int) * PROBE_KEY);
+    key[n++] = w->region[o].y1 - w->region[o].y0;
+    key[n++] = w->region[o].x1 - w->region[o].x0;
+    if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) {
+        key[n++] = w->comp[o].y0;
+        key[n++] = w->comp[o].x0;
+        key[n++] = need[0].r.y0;
+        key[n++] = need[0].r.x0;
+    } else {
+        n += 4;
+    }
+    for (k = 0; k < op->n_in; k++, n += 8) {
+        const int t = op->in[k];
+        if (t < 0 || g->tensors[t].data)
+            continue;
+        key[n] = 1 + need[k].whole;
+        key[n + 1] = need[k].r.y1 - need[k].r.y0;
+        key[n + 2] = need[k].r.x1 - need[k].r.x0;
+        memcpy(&key[n + 3], need[k].pad, sizeof need[k].pad);
+        key[n + 7] = te_region_eq(need[k].r, w->region[t]);
+    }
+}
+
+/* The answer seen for op position i and key, or NULL. */
+static const probe_answer *seen(const te_patch_walk *w, int i, const int *key)
+{
+    const struct te_probe_seen *s = w->probe_seen ? &w->probe_seen[i] : NULL;
+    int j;
+    for (j = 0; s && j < s->n; j++)
+        if (!memcmp(s->a[j].key, key, sizeof s->a[j].key))
+            return &s->a[j];
+    return NULL;
+}
+
+/* Keeps the answer for op position i and key (when memory allows). */
+static void remember(te_patch_walk *w, int i, const int *key, int k, size_t scratch)
+{
+    struct te_probe_seen *s;
+    if (!w->probe_seen && !(w->probe_seen = calloc((size_t)w->n_ops, sizeof *w->probe_seen)))
+        return;
+    s = &w->probe_seen[i];
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        probe_answer *a = realloc(s->a, (size_t)cap * sizeof *a);
+        if (!a)
+            return;
+        s->a = a;
+        s->cap = cap;
+    }
+    memcpy(s->a[s->n].key, key, sizeof s->a[s->n].key);
+    s->a[s->n].k = k;
+    s->a[s->n++].scratch = scratch;
+}
+
 /* 1 if clone c of op (on the probe's region tensors, output out_id) can
  * write over its input k: a tensor the stage computes, read whole from its
  * slot, no smaller than the output, and the op's lowering takes it in
@@ -100,36 +174,23 @@ static int usable(te_patch_walk *w, const te_graph *g, te_graph *pg, const te_op
     return 1;
 }
 
-int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *scratch)
+/* te_patch_inplace_probe on the probe graph pg, the inputs' needs known. */
+static int probe(te_patch_walk *w, const te_graph *g, te_graph *pg, const te_op *op,
+                 const te_patch_need *need, size_t *scratch)
 {
-    const te_op *op = &g->ops[w->ops[i]];
     const te_op_def *def = te_op_find(op->opcode);
     int in[TE_PATCH_MAX_IN + 1], out_id, o = op->out[0], k, k2, t;
-    te_patch_need need, need0;
-    te_graph *pg;
-    te_op c;
-    *scratch = 0;
-    if (!def || !def->inplace_input || op->n_in > TE_PATCH_MAX_IN || op->n_out != 1 ||
-        !(pg = probe_graph(w, g)))
-        return -1;
-    memset(&need0, 0, sizeof need0);
-    c = *op;
+    te_op c = *op;
     for (k = 0; k < op->n_in; k++) {
         t = op->in[k];
         in[k] = t;
-        if (t < 0 || g->tensors[t].data)
-            continue;
-        if (te_patch_input_region(g, op, k, w->region[o], w->ay[o], w->ax[o], &need) < 0)
-            return -1;
-        if (k == 0)
-            need0 = need;
-        if (!need.whole)
-            in[k] = probe_tensor(pg, w, k, t, need.r);
+        if (t >= 0 && !g->tensors[t].data && !need[k].whole)
+            in[k] = probe_tensor(pg, w, k, t, need[k].r);
     }
     out_id = probe_tensor(pg, w, TE_PATCH_MAX_IN, o, w->region[o]);
     c.in = in;
     c.out = &out_id;
-    te_patch_clone_options(g, w, op, &need0, &c);
+    te_patch_clone_options(g, w, op, &need[0], &c);
     k = def->inplace_input(pg, &c);
     if (k >= 0 && usable(w, g, pg, op, &c, k, out_id, scratch))
         return k;
@@ -142,8 +203,43 @@ int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *s
     return -1;
 }
 
+int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *scratch)
+{
+    const te_op *op = &g->ops[w->ops[i]];
+    const te_op_def *def = te_op_find(op->opcode);
+    te_patch_need need[TE_PATCH_MAX_IN];
+    int key[PROBE_KEY], k, t;
+    const probe_answer *a;
+    te_graph *pg;
+    *scratch = 0;
+    if (!def || !def->inplace_input || op->n_in > TE_PATCH_MAX_IN || op->n_out != 1 ||
+        !(pg = probe_graph(w, g)))
+        return -1;
+    memset(need, 0, sizeof need);
+    for (k = 0; k < op->n_in; k++) {
+        t = op->in[k];
+        if (t >= 0 && !g->tensors[t].data &&
+            te_patch_input_region(g, op, k, w->region[op->out[0]], w->ay[op->out[0]],
+                                  w->ax[op->out[0]], &need[k]) < 0)
+            return -1;
+    }
+    probe_key(w, g, op, need, key);
+    if ((a = seen(w, i, key)) != NULL) {
+        *scratch = a->scratch;
+        return a->k;
+    }
+    k = probe(w, g, pg, op, need, scratch);
+    remember(w, i, key, k, *scratch);
+    return k;
+}
+
 void te_patch_probe_free(te_patch_walk *w)
 {
+    int i;
+    for (i = 0; w->probe_seen && i < w->n_ops; i++)
+        free(w->probe_seen[i].a);
+    free(w->probe_seen);
+    w->probe_seen = NULL;
     if (w->probe)
         free(w->probe->tensors);
     free(w->probe);

@@ -53,6 +53,8 @@ typedef struct {
     te_graph *probe;          /* the graph with room for one clone's region
                                * tensors (te_patch_inplace_probe), or NULL */
     struct te_storage *probe_st; /* its storage decisions (one link at a time) */
+    struct te_probe_seen *probe_seen; /* per stage op, the probes' answers by the
+                                       * clone's shapes (patch_inplace.c), or NULL */
     char *why;                /* NULL, or where to say why the stage is refused */
     size_t why_n;
 } te_patch_walk;
