@@ -4,7 +4,10 @@
  * Runs the inference twice: from the initial (zeroed) state, then again after
  * NAME_reset() on the same inputs; both must give the expected bytes (a model
  * with LSTM/SVDF state would otherwise carry the first invoke into the second).
- * Exit 0 when every output byte equals the expected file, 1 otherwise. */
+ * Exit 0 when every output byte equals the expected file, 1 otherwise.
+ * Built with -DTE_HARNESS_LAYERS -DTE_MODEL_LAYER_HOOK=te_harness_layer too,
+ * the first invoke writes every operator output as `tinyengine run
+ * --dump-layers` does, into $TE_HARNESS_LAYER_DIR/op<NNN>_<j>.bin (when set). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,25 @@ static unsigned char *slurp(const char *path, size_t *n)
     *n = (size_t)len;
     return buf;
 }
+
+#ifdef TE_HARNESS_LAYERS
+static const char *layer_dir; /* NULL: no layers written */
+void te_harness_layer(int op, int output, const void *data, size_t bytes);
+void te_harness_layer(int op, int output, const void *data, size_t bytes)
+{
+    char path[4096];
+    FILE *f;
+    if (!layer_dir)
+        return;
+    snprintf(path, sizeof path, "%s/op%03d_%d.bin", layer_dir, op, output);
+    f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, bytes, f) != bytes) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+#endif
 
 static int load_inputs(char **files, int nin)
 {
@@ -108,6 +130,11 @@ int main(int argc, char **argv)
     if (check_io_macros())
         return 1;
     for (run = 0; run < 2; run++) {
+#ifdef TE_HARNESS_LAYERS
+        layer_dir = run ? NULL : getenv("TE_HARNESS_LAYER_DIR");
+        if (layer_dir && !*layer_dir)
+            layer_dir = NULL;
+#endif
         if (run)
             API(reset)();
         if (load_inputs(argv + 1, nin))

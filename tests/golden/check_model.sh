@@ -6,7 +6,10 @@
 #  2. every sample through tests/golden/api_harness.c, built with
 #     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
 #  TE_FLAGS (environment) are passed to every tinyengine command, e.g.
-#  TE_FLAGS="--patch auto" checks patch-based execution.
+#  TE_FLAGS="--patch auto" checks patch-based execution.  With TE_FLAGS (the
+#  sweeps) step 1 is left out and the API harness dumps sample 0's layers
+#  itself: one code generation (a --patch search) and one build fewer, the
+#  same generated code checked (`run` builds exactly what `compile` writes).
 #  TE_HARNESS_CFLAGS (environment, default empty) is appended to the API
 #  harness's compile line, e.g. "-fsanitize=address,undefined
 #  -fno-sanitize-recover=all" runs the generated code under the sanitizers
@@ -30,24 +33,9 @@ outputs_of() { i=0; out=""; while [ -f "$gold/output_$1_$i.bin" ]; do out="$out 
 samples=$(ls "$gold" | sed -n 's/^input_\([0-9]*\)_0\.bin$/\1/p' | sort -n)
 [ -n "$samples" ] || { echo "no samples in $gold"; exit 1; }
 
-layers=""
-[ -d "$gold/layers" ] && layers="--dump-layers $work/layers"
-# every sample with one build (sample 0 dumps its layers)
-# shellcheck disable=SC2086
-if ! "$te" run "$model" $flags --samples "$gold" -o "$work/out" $layers --quiet; then
-  echo "FAIL: tinyengine run --samples failed"; fail=1
-fi
-for k in $samples; do
-  i=0
-  while [ -f "$gold/output_${k}_$i.bin" ]; do
-    if ! cmp -s "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin"; then
-      echo "FAIL sample $k output $i differs: $(cmp "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
-    fi
-    i=$((i+1))
-  done
-done
-
-if [ -d "$work/layers" ]; then
+first=$(echo "$samples" | head -1)
+# Every layer dumped ($work/layers) equals its golden file.
+compare_layers() {
   n=0; bad=0
   for f in "$work"/layers/op*.bin; do
     [ -f "$f" ] || continue
@@ -60,22 +48,48 @@ if [ -d "$work/layers" ]; then
   echo "layers: $n compared, $bad differ"
   [ "$bad" = 0 ] || fail=1
   [ "$n" -gt 0 ] || { echo "FAIL no layers dumped"; fail=1; }
+}
+
+if [ -z "$flags" ]; then
+  layers=""
+  [ -d "$gold/layers" ] && layers="--dump-layers $work/layers"
+  # every sample with one build (sample 0 dumps its layers)
+  # shellcheck disable=SC2086
+  if ! "$te" run "$model" --samples "$gold" -o "$work/out" $layers --quiet; then
+    echo "FAIL: tinyengine run --samples failed"; fail=1
+  fi
+  for k in $samples; do
+    i=0
+    while [ -f "$gold/output_${k}_$i.bin" ]; do
+      if ! cmp -s "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin"; then
+        echo "FAIL sample $k output $i differs: $(cmp "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
+      fi
+      i=$((i+1))
+    done
+  done
+  [ -d "$work/layers" ] && compare_layers
 fi
 
 # shellcheck disable=SC2086
 "$te" compile "$model" $flags -o "$work/gen" --name te_model
 # shellcheck disable=SC2086
+dump=""
+[ -n "$flags" ] && [ -d "$gold/layers" ] && dump="-DTE_HARNESS_LAYERS -DTE_MODEL_LAYER_HOOK=te_harness_layer"
+# shellcheck disable=SC2086
 if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=te_model \
-     '-DTE_MODEL_HEADER="te_model.h"' $harness_cflags -o "$work/api" "$work"/gen/*.c \
+     '-DTE_MODEL_HEADER="te_model.h"' $dump $harness_cflags -o "$work/api" "$work"/gen/*.c \
      "$src/tests/golden/api_harness.c"; then
   echo "FAIL API harness build"; exit 1
 fi
 for k in $samples; do
+  ldir=""
+  if [ -n "$dump" ] && [ "$k" = "$first" ]; then ldir=$work/layers; mkdir -p "$ldir"; fi
   # shellcheck disable=SC2046
-  if ! "$work/api" $(inputs_of "$k") $(outputs_of "$k"); then
+  if ! TE_HARNESS_LAYER_DIR=$ldir "$work/api" $(inputs_of "$k") $(outputs_of "$k"); then
     echo "FAIL sample $k through the API harness"; fail=1
   fi
 done
+[ -n "$dump" ] && compare_layers
 # Memory: info --json must report the generated ARENA_BYTES, and the arena
 # must not exceed what TFLite Micro needs for the same model.
 ours=$("$te" info "$model" $flags --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
