@@ -729,6 +729,8 @@ static int run_passes(te_graph *g, const te_compile_opts *o, int patch_order, te
     g->flash_limit = o ? o->flash_limit : 0;
     if (o && o->int8_io)
         te_pass_int8_io(g);
+    if (o && (o->patch.mode != TE_PATCH_OFF || o->sram_limit) && te_pass_split_slices(g, d) < 0)
+        return -1;
     te_pass_dce(g);
     te_pass_fold_pad(g);
     te_schedule_for_memory(g);
@@ -1029,7 +1031,7 @@ size_t te_model_weights_bytes(const te_model *m)
             continue;
         for (j = 0; j < g->ops[i].n_in; j++) {
             int t = g->ops[i].in[j];
-            if (t >= 0 && g->tensors[t].data && !seen[t]) {
+            if (t >= 0 && g->tensors[t].data && !g->tensors[t].compile_only && !seen[t]) {
                 seen[t] = 1;
                 sum += g->tensors[t].data_bytes;
             }

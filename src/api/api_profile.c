@@ -56,7 +56,7 @@ static size_t const_input_bytes(const te_graph *g, const te_op *op)
     size_t sum = 0;
     int i;
     for (i = 0; i < op->n_in; i++)
-        if (op->in[i] >= 0 && g->tensors[op->in[i]].data)
+        if (op->in[i] >= 0 && g->tensors[op->in[i]].data && !g->tensors[op->in[i]].compile_only)
             sum += g->tensors[op->in[i]].data_bytes;
     return sum;
 }
@@ -127,7 +127,7 @@ static void fill_layer(report_box *b, const te_model *m, int step, const char *m
     te_kernel_id *kernel = &b->kernels[step];
     const te_lowering *low = lowering_of(m, op);
     te_cost_features f;
-    l->index = op->index;
+    l->index = te_op_model_index(op);
     l->step = step;
     l->op = te_opcode_name(op->opcode);
     *kernel = low->kernel;

@@ -130,7 +130,8 @@ static void print_json(FILE *f, const char *path, const te_model *m)
         const te_op *op = &g->ops[i];
         fprintf(f, "%s\n    {\"index\": %d, \"op\": \"%s\", \"dead\": %s, \"folded\": %s, "
                 "\"macs\": %lld, \"inputs\": ",
-                i ? "," : "", op->index, te_opcode_name(op->opcode), op->dead ? "true" : "false",
+                i ? "," : "", te_op_model_index(op), te_opcode_name(op->opcode),
+                op->dead ? "true" : "false",
                 folded(g, op) ? "true" : "false", (long long)te_op_macs(g, op));
         json_tensor_list(f, g, op->in, op->n_in);
         fputs(", \"outputs\": ", f);
@@ -170,7 +171,7 @@ static void print_band_rows(FILE *f, const te_model *m)
         if (!l || !l->inplace_band)
             continue;
         fprintf(f, "%s op %d (band %zu bytes, copies %lld)", n++ ? "," : "in place by rows:",
-                op->index, l->inplace_band,
+                te_op_model_index(op), l->inplace_band,
                 (long long)l->inplace_band * g->tensors[op->out[0]].shape[1]);
     }
     if (n)
@@ -185,7 +186,7 @@ static void print_text(FILE *f, const char *path, const te_model *m)
     fprintf(f, "%4s  %-24s %12s  %s\n", "#", "operator", "MACs", "inputs -> outputs");
     for (i = 0; i < g->n_ops; i++) {
         const te_op *op = &g->ops[i];
-        fprintf(f, "%4d  %-24s %12lld  ", op->index, te_opcode_name(op->opcode),
+        fprintf(f, "%4d  %-24s %12lld  ", te_op_model_index(op), te_opcode_name(op->opcode),
                 (long long)te_op_macs(g, op));
         text_tensors(f, g, op->in, op->n_in);
         fputs(" -> ", f);

@@ -333,12 +333,14 @@ static void first_bad_layer(const te_model *m, const run_args *a)
         const te_op *op = &m->g->ops[m->plan->schedule[s]];
         for (j = 0; j < op->n_out; j++) {
             char how[128];
-            if (FMT(want, "%s/layers/op%03d_%d.bin", dir, op->index, j) < 0 ||
-                FMT(got, "%s/op%03d_%d.bin", a->layer_dir, op->index, j) < 0)
+            int index = te_op_model_index(op), out = te_op_model_output(op, j);
+            const char *name = op->part_of ? "a split's SLICE" : te_opcode_name(op->opcode);
+            if (FMT(want, "%s/layers/op%03d_%d.bin", dir, index, out) < 0 ||
+                FMT(got, "%s/op%03d_%d.bin", a->layer_dir, index, out) < 0)
                 return;
             if (compare_files(got, want, how, sizeof how, 1) == 1) {
-                cli_error("run: first differing layer: op %d (%s) output %d, %s", op->index,
-                          te_opcode_name(op->opcode), j, how);
+                cli_error("run: first differing layer: op %d (%s) output %d, %s", index, name,
+                          out, how);
                 return;
             }
         }

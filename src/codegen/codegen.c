@@ -80,9 +80,11 @@ static void emit_layer_done(te_emit *e, const te_op *op)
         rows = pitch ? slice_rows(t, &row) : 0;
         if (rows) /* gathered for the hook (pass_concat.c) */
             te_buf_printf(&e->body, "    TE_LAYER_SLICE(%d, %d, %s, %zu, %zu, %zu);\n",
-                          op->index, j, te_emit_tensor(e, t->id).s, rows, row, pitch);
+                          te_op_model_index(op), te_op_model_output(op, j),
+                          te_emit_tensor(e, t->id).s, rows, row, pitch);
         else
-            te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n", op->index, j,
+            te_buf_printf(&e->body, "    TE_LAYER_DONE(%d, %d, %s, %zu);\n",
+                          te_op_model_index(op), te_op_model_output(op, j),
                           te_emit_tensor(e, t->id).s, te_tensor_bytes(t));
     }
 }
@@ -164,7 +166,7 @@ static int emit_ops(te_emit *e, te_diag *d)
         }
         if (!def)
             return te_fail(d, "unsupported operator %s (op %d)", te_opcode_name(op->opcode),
-                           op->index);
+                           te_op_model_index(op));
         if (loop && op->loop != loop) { /* a WHILE loop ends (no guard is open in one) */
             te_buf_printf(&e->body, "    }\n");
             loop = 0;
@@ -175,7 +177,11 @@ static int emit_ops(te_emit *e, te_diag *d)
             loop = op->loop;
         }
         start = e->body.len;
-        te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
+        if (op->part_of) /* a SPLIT's output (pass_split_slices.c) */
+            te_buf_printf(&e->body, "    /* op %d: SLICE, the split's output %d */\n",
+                          te_op_model_index(op), op->part);
+        else
+            te_buf_printf(&e->body, "    /* op %d: %s */\n", op->index, te_opcode_name(op->opcode));
         e->cur_op = op;
         e->low = te_lowered_find(p->low, e->g, op);
         if (def->emit(e, op) < 0) {

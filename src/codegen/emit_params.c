@@ -146,7 +146,7 @@ te_name te_emit_op_base(const te_emit *e, const char *what)
 {
     te_name n;
     if (e->cur_op)
-        snprintf(n.s, sizeof n.s, "op%d_%s", e->cur_op->index, what);
+        snprintf(n.s, sizeof n.s, "op%d_%s", te_op_model_index(e->cur_op), what);
     else
         snprintf(n.s, sizeof n.s, "%s", what);
     return n;
@@ -360,7 +360,7 @@ void te_emit_outlined_call_args(te_emit *e, const char *outline, const char *bas
     va_list ap;
     e->body = e->funcs;
     if (e->cur_op)
-        te_buf_printf(&e->body, "\n/* op %d: %s */\n", e->cur_op->index,
+        te_buf_printf(&e->body, "\n/* op %d: %s */\n", te_op_model_index(e->cur_op),
                       te_opcode_name(e->cur_op->opcode));
     te_buf_printf(&e->body, "%s void %s(void)\n{\n    ", outline, f.s);
     va_start(ap, fn);

@@ -86,6 +86,9 @@ typedef struct {
      * values CALL_ONCE's init subgraph assigns) when not NULL. */
     int is_resource;
     const uint8_t *state_init;
+    /* 1: constant data only the compiler reads (a slice's begin and size
+     * made by pass_split_slices.c), never emitted: no flash, no weights */
+    int compile_only;
 
     /* patch-based stage (src/plan/patch.h), set only in a graph derived
      * for it (te_graph.base): 0 an ordinary tensor; 1 an intermediate of
@@ -181,7 +184,25 @@ typedef struct {
      * any loop; k > 0 runs in the loop of the WHILE of model op index k - 1
      * (the generated code's `for (;;) { ... }` block) */
     int loop;
+    /* A SLICE standing for output `part` of a model SPLIT / SPLIT_V
+     * (src/passes/pass_split_slices.c): its own index is a new number
+     * (after every model operator's, as the schedule names ops by index),
+     * but layer dumps and messages name it as output part of model
+     * operator part_of - 1 (te_op_model_index, te_op_model_output).  0 and
+     * 0 on every other op. */
+    int part_of, part;
 } te_op;
+
+/* The model operator an op's layers are reported as (layer dumps
+ * op<NNN>_<j>, messages), and the number there of the op's output j. */
+static inline int te_op_model_index(const te_op *op)
+{
+    return op->part_of ? op->part_of - 1 : op->index;
+}
+static inline int te_op_model_output(const te_op *op, int j)
+{
+    return op->part + j;
+}
 
 typedef struct te_graph {
     te_tensor *tensors;

@@ -32,7 +32,7 @@ int64_t te_flash_const_bytes(const te_graph *g)
     int64_t consts = 0;
     int i;
     for (i = 0; i < g->n_tensors; i++)
-        if (g->tensors[i].data)
+        if (g->tensors[i].data && !g->tensors[i].compile_only)
             consts += (int64_t)te_tensor_bytes(&g->tensors[i]);
     return consts;
 }

@@ -163,4 +163,5 @@ const te_op_def te_op_slice = {
     .view_input = slice_view,
     .patch_kind = slice_patch_kind,
     .patch_remap = slice_patch_remap,
+    .takes_box = 1,
 };

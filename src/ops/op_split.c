@@ -154,6 +154,21 @@ static int split_view(const te_graph *cg, const te_op *op, int k, size_t *offset
     return data_input(op);
 }
 
+/* A gathered output k: the box from its first entry along the axis. */
+static int split_box(const te_graph *cg, const te_op *op, int k, int32_t *begin)
+{
+    te_graph *g = (te_graph *)cg;
+    const te_tensor *in = te_in(g, op, data_input(op));
+    int64_t outer, inner;
+    int axis = split_axis(g, op), j;
+    split_sizes(in, axis, &outer, &inner);
+    if (outer == 1)
+        return -1; /* a view (split_view) */
+    for (j = 0; j < in->rank; j++)
+        begin[j] = j == axis ? (int32_t)split_start(g, op, k, axis) : 0;
+    return data_input(op);
+}
+
 static int split_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, data_input(op));
@@ -191,6 +206,7 @@ const te_op_def te_op_split = {
     .emit = split_emit,
     .variant = split_variant,
     .view_input = split_view,
+    .box_input = split_box,
 };
 
 const te_op_def te_op_split_v = {
@@ -199,4 +215,5 @@ const te_op_def te_op_split_v = {
     .emit = split_emit,
     .variant = split_variant,
     .view_input = split_view,
+    .box_input = split_box,
 };

@@ -61,6 +61,15 @@ const te_op_def *te_op_find(int opcode)
     return def && def->emit ? def : NULL;
 }
 
+const te_op_def *te_op_box_taker(void)
+{
+    int i;
+    for (i = 0; i < te_op_count(); i++)
+        if (te_op_at(i)->takes_box)
+            return te_op_at(i);
+    return NULL;
+}
+
 int te_op_inputs_const(const te_graph *g, const te_op *op)
 {
     int i;
@@ -77,7 +86,7 @@ int te_op_fail(te_diag *d, const te_op *op, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return te_fail(d, "%s (op %d): %s", te_opcode_name(op->opcode), op->index, msg);
+    return te_fail(d, "%s (op %d): %s", te_opcode_name(op->opcode), te_op_model_index(op), msg);
 }
 
 int te_check_io_count(te_diag *d, const te_op *op, int min_in, int max_in, int n_out)

@@ -143,6 +143,16 @@ typedef struct {
      * a view (alias_of, alias_offset), and emit() writes nothing for it
      * (te_move_is_view).  May be NULL. */
     int (*view_input)(const te_graph *g, const te_op *op, int k, size_t *offset);
+    /* Output k is a box of one input that is gathered, not a view (SPLIT,
+     * SPLIT_V along a dimension with one above it that is not 1): returns
+     * that input's index and the box's first entry per dimension in
+     * begin[0 .. rank - 1] (its size: output k's shape), else -1.  When a
+     * patch stage may be planned, pass_split_slices.c writes such an op as
+     * one box op (takes_box) per output.  May be NULL. */
+    int (*box_input)(const te_graph *g, const te_op *op, int k, int32_t *begin);
+    /* 1: output 0 is the box of input 0 at constant input 1 (begin) of
+     * constant size input 2, int32 vectors of input 0's rank (SLICE). */
+    int takes_box;
 } te_op_def;
 
 /* The definition for an opcode the generated code can run (one with an
@@ -150,6 +160,8 @@ typedef struct {
 const te_op_def *te_op_find(int opcode);
 /* The definition for an opcode, emit() or not (folding), or NULL. */
 const te_op_def *te_op_lookup(int opcode);
+/* The op that takes a box of its input (te_op_def.takes_box), or NULL. */
+const te_op_def *te_op_box_taker(void);
 /* The table itself (every definition of the op files, sorted by name):
  * te_op_at(0 .. te_op_count()-1). */
 int te_op_count(void);

@@ -1,5 +1,6 @@
 /* passes.h - graph passes run between the frontend and the planner, in
- * this order: constant folding, validate, (int8 I/O), dead-code elimination, PAD folding,
+ * this order: constant folding, validate, (int8 I/O), (SPLIT to slices), dead-code
+ * elimination, PAD folding,
  * aliasing.  Then the graph is const: the storage decisions of each plan
  * candidate (concatenation slices, in place) are computed from it into a
  * te_storage value (storage.h). */
@@ -22,6 +23,12 @@ int te_pass_validate(te_graph *g, te_diag *d);
  * that QUANTIZE's int8 output, and a graph output made by a DEQUANTIZE
  * becomes its int8 input; the QUANTIZE/DEQUANTIZE ops die. */
 void te_pass_int8_io(te_graph *g);
+
+/* When a patch stage may be planned (--patch, --sram-limit): each SPLIT /
+ * SPLIT_V of a 4-D input whose outputs are gathered copies becomes one
+ * SLICE per output (te_op.part_of names the SPLIT), so that a patch stage
+ * can run through it.  0, or -1 with d set (out of memory). */
+int te_pass_split_slices(te_graph *g, te_diag *d);
 
 /* Marks operators whose outputs nobody reads (and are not graph outputs)
  * dead, repeatedly, so the planner and emitter skip them. */

@@ -38,16 +38,17 @@ static int refuse_op(te_patch_walk *w, const te_graph *g, const te_op *op)
     const char *name = te_opcode_name(op->opcode);
     int i;
     if (op->n_out != 1)
-        return refuse(w, "op %d %s cannot run on a patch: it has %d outputs", op->index, name,
-                      op->n_out);
+        return refuse(w, "op %d %s cannot run on a patch: it has %d outputs",
+                      te_op_model_index(op), name, op->n_out);
     if (!out || out->rank != 4)
-        return refuse(w, "op %d %s cannot run on a patch: its output is not 4-D", op->index, name);
+        return refuse(w, "op %d %s cannot run on a patch: its output is not 4-D",
+                      te_op_model_index(op), name);
     for (i = 0; i < op->n_in; i++)
         if (op->in[i] >= 0 && !g->tensors[op->in[i]].data && g->tensors[op->in[i]].rank != 4)
-            return refuse(w, "op %d %s cannot run on a patch: input %d is not 4-D", op->index,
-                          name, i);
+            return refuse(w, "op %d %s cannot run on a patch: input %d is not 4-D",
+                          te_op_model_index(op), name, i);
     return refuse(w, "op %d %s cannot run on a patch: it has no region form for these tensors "
-                     "(type, kernel or options)", op->index, name);
+                     "(type, kernel or options)", te_op_model_index(op), name);
 }
 
 int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t)
@@ -114,7 +115,7 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int first, int n_ops)
     free(read);
     if (!te_patch_used_after(w, g, s))
         return refuse(w, "no cut tensor: the output of its last operator (op %d) is not used "
-                         "after it", g->ops[w->ops[n_ops - 1]].index);
+                         "after it", te_op_model_index(&g->ops[w->ops[n_ops - 1]]));
     if (g->tensors[s].type != TE_DT_INT8)
         return refuse(w, "the cut tensor %d is %s, not int8", s,
                       te_dtype_name(g->tensors[s].type));
@@ -134,7 +135,7 @@ static int find_axes(te_patch_walk *w, const te_graph *g)
         int o = op->out[0];
         if (w->ay[o] < 0)
             return refuse(w, "op %d %s: its output's height and width cannot be followed to the "
-                             "cut tensor", op->index, te_opcode_name(op->opcode));
+                             "cut tensor", te_op_model_index(op), te_opcode_name(op->opcode));
         for (k = 0; k < op->n_in; k++) {
             te_patch_need need;
             int t = op->in[k];
@@ -142,7 +143,8 @@ static int find_axes(te_patch_walk *w, const te_graph *g)
                 continue;
             if (te_patch_input_region(g, op, k, any, w->ay[o], w->ax[o], &need) < 0 && k != 0)
                 return refuse(w, "op %d %s cannot run on a patch: its input %d is not read "
-                                 "pixel by pixel", op->index, te_opcode_name(op->opcode), k);
+                                 "pixel by pixel", te_op_model_index(op),
+                              te_opcode_name(op->opcode), k);
             if (w->ay[t] >= 0 && (w->ay[t] != need.ay || w->ax[t] != need.ax))
                 return refuse(w, "tensor %d is read along different height/width axes", t);
             w->ay[t] = need.ay;

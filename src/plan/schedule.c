@@ -257,14 +257,22 @@ static void add_order(const te_graph *g, const int *order, te_schedule_orders *c
     c->index[c->n_orders++] = idx;
 }
 
-/* Positions ascending by model index: the model's order of the live ops. */
+/* 1 if op a comes after op b in the model: by the model operator each
+ * stands for (a SPLIT's slices at the SPLIT's place, in output order). */
+static int model_after(const te_op *a, const te_op *b)
+{
+    int ia = te_op_model_index(a), ib = te_op_model_index(b);
+    return ia > ib || (ia == ib && a->part > b->part);
+}
+
+/* Positions in model order: the model's order of the live ops. */
 static void model_order(const te_graph *g, const int *live, int n, int *order)
 {
     int i, j;
     memcpy(order, live, sizeof(int) * (size_t)n);
     for (i = 1; i < n; i++) { /* insertion sort: nearly sorted already */
         int v = order[i];
-        for (j = i; j > 0 && g->ops[order[j - 1]].index > g->ops[v].index; j--)
+        for (j = i; j > 0 && model_after(&g->ops[order[j - 1]], &g->ops[v]); j--)
             order[j] = order[j - 1];
         order[j] = v;
     }

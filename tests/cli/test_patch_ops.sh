@@ -14,8 +14,7 @@
 #    per-channel constant.
 # For each: outputs with `--patch auto` and with explicit stages that hold those
 # operators byte-identical to the layer-by-layer build, and `--patch auto`
-# below layer by layer.  split_route (a route group written as SPLIT, which has
-# two outputs) still ends a stage: `--explain` names it by its TFLite name.
+# below layer by layer.  A route group written as SPLIT: test_patch_split.sh.
 set -u
 export TE_CFLAGS="${TE_CFLAGS:--O1}"
 te=$1 mk=$4
@@ -48,10 +47,5 @@ for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_poo
   echo "$kind: arena $plain layer by layer, $auto with --patch auto"
 done
 
-m=$work/split_route.tflite
-"$mk" split_route "$m" "$work/split_route.bin" || bad "split_route: te_mkpatchnet"
-"$te" info "$m" --patch auto --explain >/dev/null 2>"$work/explain.txt" || bad "split_route info"
-grep -q "^patch search: first 3\.\.[0-9]* operators: op 2 SPLIT cannot run on a patch: it has 2 outputs$" \
-  "$work/explain.txt" || bad "split_route --explain: $(cat "$work/explain.txt")"
 [ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth, select and L2 pool operators on patches"
 exit $fail
