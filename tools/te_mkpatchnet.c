@@ -29,8 +29,8 @@
  *               L2_POOL_2D (3x3, SAME), QUANTIZE
  *   select      GREATER of two maps (a bool map), SELECT_V2 by it, ADD_N,
  *               DIV by a per-channel constant
- *   split_route a YOLOv4-tiny route group written as SPLIT (two outputs:
- *               still ends a patch stage)
+ *   split_route a YOLOv4-tiny route group written as SPLIT (two outputs,
+ *               one SLICE each in a patch stage: pass_split_slices.c)
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -53,6 +53,9 @@
  *   mcunet_in4_160          MCUNet mcunet-in4 (512 KB model), 160x160
  *   mcunet_in3_176          MCUNet mcunet-in3 (320 KB model), 176x176
  *   tiny_yolo_v2_224_uint8  Tiny YOLOv2 (COCO), 224x224
+ *   yolov8n_c2f_256         YOLOv8n's backbone stages (strided convolutions
+ *                           and C2f blocks: a channel SPLIT, convolutions of
+ *                           one half, CONCATENATION), 256x256, a 1x1 head
  * The deep ones keep activation scales level (flat_scales) so that 60+
  * layers stay inside the scale range the reader accepts.
  * Weights and quantization are random but sane (outputs spread over the
@@ -881,6 +884,50 @@ static act split_route_stage(net *n, act x)
     return head(n, conv(n, x, 32, 3, 2, 1, 0));
 }
 
+/* YOLOv8's C2f block (one bottleneck, no shortcut): a 1x1 convolution to
+ * c, SPLIT of its channels into halves, the second half through two 3x3
+ * convolutions, CONCATENATION of both halves and that output (all three in
+ * the 1x1's quantization, as TFLite Micro needs), a 1x1 convolution to c. */
+static act c2f(net *n, act x, int c)
+{
+    int32_t axis = 3, in[3], outs[2];
+    act h[2], b, y;
+    int i;
+    x = conv(n, x, c, 1, 1, 1, 0);
+    for (i = 0; i < 2; i++) {
+        h[i] = new_act(n, "c2f/split", x.shape[1], x.shape[2], c / 2, x.scale, x.zp);
+        outs[i] = h[i].id;
+    }
+    in[0] = const_i32(n, "axis", &axis, 1);
+    in[1] = x.id;
+    {
+        tflb_options o = tflb_opt_empty(TE_OPT_SPLIT);
+        o.n_dims = -1;
+        tflb_add_op(n->m, (uint32_t)op_code(n, TE_OP_SPLIT), in, 2, outs, 2, &o);
+    }
+    b = conv(n, conv(n, h[1], c / 2, 3, 1, 1, 0), c / 2, 3, 1, 1, 0);
+    n->m->tensors[b.id].scale[0] = x.scale;
+    n->m->tensors[b.id].zp[0] = x.zp;
+    y = new_act(n, "c2f/concat", x.shape[1], x.shape[2], 3 * (c / 2), x.scale, x.zp);
+    in[0] = h[0].id;
+    in[1] = h[1].id;
+    in[2] = b.id;
+    add_op(n, TE_OP_CONCATENATION, in, 3, y.id, tflb_opt_concat(3, TFLB_ACT_NONE));
+    return conv(n, y, c, 1, 1, 1, 0);
+}
+
+/* A YOLOv8n backbone's first stages: strided 3x3 convolutions and C2f
+ * blocks, then a small 1x1 head. */
+static act yolov8n_c2f(net *n, act x)
+{
+    x = conv(n, conv(n, x, 16, 3, 2, 1, 0), 32, 3, 2, 1, 0);
+    x = c2f(n, x, 32);
+    x = c2f(n, conv(n, x, 64, 3, 2, 1, 0), 64);
+    x = c2f(n, conv(n, x, 128, 3, 2, 1, 0), 128);
+    x = conv(n, conv(n, x, 256, 3, 2, 1, 0), 64, 1, 1, 1, 0);
+    return conv(n, x, 30, 1, 1, 1, 0);
+}
+
 /* Every kind: its name, input side and type, and the network after the
  * input (and its QUANTIZE head). */
 static const struct kind {
@@ -918,6 +965,7 @@ static const struct kind {
     {"mcunet_in4_160", 160, TFLB_INT8, mcunet_in4, 1},
     {"mcunet_in3_176", 176, TFLB_INT8, mcunet_in3, 1},
     {"tiny_yolo_v2_224_uint8", 224, TFLB_UINT8, tiny_yolo_v2, 1},
+    {"yolov8n_c2f_256", 256, TFLB_INT8, yolov8n_c2f, 1},
 };
 #define N_KINDS (int)(sizeof kinds / sizeof kinds[0])
 

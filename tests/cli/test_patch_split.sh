@@ -1,0 +1,73 @@
+#!/bin/sh
+# test_patch_split.sh TINYENGINE SRC_DIR TE_MKMODEL TE_MKPATCHNET - a channel SPLIT
+# inside a patch stage (issue 16): when patches may be used, each output of a
+# SPLIT / SPLIT_V whose outputs are gathered copies is one SLICE of the same
+# input (src/passes/pass_split_slices.c), so the stage runs through it.
+#  split_route (a YOLOv4-tiny route group written as SPLIT): outputs with
+#    `--patch auto` and with explicit stages holding the SPLIT byte-identical to
+#    the layer-by-layer build, `--patch auto` below layer by layer; the layers
+#    dumped under `--sram-limit` (slices, run layer by layer) are the SPLIT's
+#    own: op002_0.bin and op002_1.bin, equal to the plain build's.
+#  yolov8n_c2f_256 (YOLOv8n's strided convolutions and C2f blocks at 256x256):
+#    `--patch auto` byte-identical and its arena below layer by layer and below
+#    the stated bound (the stage used to end at the first SPLIT: 393216).
+#  The conformance SPLIT and SPLIT_V along the channels (../shared) with a
+#    stage of their first slice: byte- and layer-identical to TFLite Micro.
+set -u
+export TE_CFLAGS="${TE_CFLAGS:--O1}"
+te=$1 src=$2 mk=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchsplit-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p'; }
+flash="--flash-limit 1M" # a board's flash: the stage is under test here
+
+# kind, arena bound with --patch auto (0: none), explicit stages to try
+for spec in "split_route 0 8:3x3 8:10x4" "yolov8n_c2f_256 240000"; do
+  set -- $spec
+  kind=$1 bound=$2
+  shift 2
+  m=$work/$kind.tflite in=$work/$kind.bin
+  "$mk" "$kind" "$m" "$in" || { bad "$kind: te_mkpatchnet"; continue; }
+  "$te" run "$m" --input "$in" -o "$work/$kind.plain" >/dev/null || { bad "$kind: run"; continue; }
+  for p in auto "$@"; do
+    if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
+      bad "$kind: run --patch $p"; continue
+    fi
+    cmp -s "$work/$kind.plain/output_0.bin" "$work/$kind.$p/output_0.bin" ||
+      bad "$kind: --patch $p output differs from layer by layer"
+  done
+  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
+  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
+  [ "$auto" -lt "$plain" ] || bad "$kind: --patch auto $auto not below layer by layer $plain"
+  [ "$bound" = 0 ] || [ "$auto" -le "$bound" ] || bad "$kind: --patch auto $auto above $bound"
+  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
+done
+
+# The slices' layers are named as the SPLIT's outputs (op 2 of split_route).
+m=$work/split_route.tflite in=$work/split_route.bin
+"$te" run "$m" --input "$in" -o "$work/d.plain" --dump-layers "$work/l.plain" >/dev/null &&
+  "$te" run "$m" --sram-limit 1M --input "$in" -o "$work/d.sram" --dump-layers "$work/l.sram" \
+    >/dev/null || bad "split_route: run --dump-layers"
+for f in op002_0.bin op002_1.bin; do
+  [ -f "$work/l.sram/$f" ] || bad "split_route: --sram-limit dumped no $f"
+done
+[ "$(ls "$work/l.plain")" = "$(ls "$work/l.sram")" ] || bad "split_route: other layer files dumped"
+for f in "$work"/l.plain/*.bin; do
+  cmp -s "$f" "$work/l.sram/$(basename "$f")" || bad "split_route: layer $(basename "$f") differs"
+done
+# TFLite Micro's goldens (layers included) of a channel SPLIT and SPLIT_V run
+# on patches: a stage of their first slice (with ../shared only).
+conf=$src/../shared/conformance
+for n in split_channels_3_c12 split_v_channels_3_5_8_c16; do
+  [ -d "$conf/$n" ] || continue
+  if TE_FLAGS="--patch 1:2x2" sh "$src/tests/golden/check_model.sh" "$te" "$conf/$n.tflite" \
+       "$conf/$n" "$src" >"$work/golden.txt" 2>&1; then
+    echo "$n --patch 1:2x2: $(tail -1 "$work/golden.txt")"
+  else
+    bad "$n --patch 1:2x2: $(tail -3 "$work/golden.txt")"
+  fi
+done
+[ "$fail" = 0 ] && echo "PASS channel SPLITs run inside patch stages as slices"
+exit $fail
