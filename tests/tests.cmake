@@ -71,16 +71,26 @@ include(tests/cmake/cmake_tests.cmake)
 # The longest tests start first (ctest runs higher COST earlier): on a
 # fresh build ctest has no timings of its own, and these at the end of the
 # list would run alone on one core at the end.  Seconds measured under the
-# sanitizers on the 2-core machine; a test that is not defined (no shared
-# data, no QEMU) is skipped here.
-foreach(pair qemu.stack.patch_O2:40 qemu.stack.patch_O0:40 qemu.stack.O0:60 qemu.stack.O2:45
-             cli.patch_search:50 golden.portability:60 golden.portability_generic:15 qemu.conformance.m4_Os:65
-             qemu.conformance.m7:40 cli.flash_bound_host:50 cli.flash_bound:65 cli.code_bound:25
-             cli.patch_code:35 golden.memory_targets:15 golden.patch_auto.himax_fastest_coco_relu6:25
-             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:35
-             golden.patch_auto.tinyengine_mcunetv2_large:40
-             golden.patch_auto.tflm_retinaface_466a481:30
-             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:25)
+# sanitizers on the 2-core machine (halved from a run sharing it with
+# another job); a test that is not defined (no shared data, no QEMU) is
+# skipped here.
+foreach(pair cli.patch_search:165 qemu.stack.O0:131 golden.portability:116 cli.patch_kinds:115
+             cli.flash_bound:112 qemu.conformance.m4_Os:110 cli.flash_bound_host:104
+             golden.patch_auto.tflm_id_model:100
+             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:91 cli.patch_stage2:89
+             qemu.conformance.m7:86 qemu.stack.O2:81
+             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:80 cli.patch_code:74
+             qemu.stack.patch_O2:68 qemu.stack.patch_O0:62 cli.code_bound:50
+             golden.memory_targets:46 golden.patch_auto.tflm_retinaface_466a481:43
+             golden.target_m4.mcunet_tiny_48:42 golden.patch_auto.tinyengine_mcunetv2_large:41
+             golden.model.mobilenet_v2_quantized_1x3x224x224:39
+             golden.patch_auto.himax_fastest_coco_relu6:39 python.package:37 cli.patch_ops:32
+             golden.model.tinyengine_mcunetv2_large:32 cmake.add_subdirectory:31
+             golden.patch_auto.gd32_food_101_192_model:27
+             golden.patch_auto.tflm_custom_model_rf_keras_7a86b0c:27 cli.patch_inplace:26
+             golden.portability_generic:26 golden.target_x86_v3.tinyengine_mcunetv2_large:25
+             golden.model.tflm_retinaface_466a481:24 golden.target_m4.mbv2_blocks_32x32:23
+             golden.target_m4.mbv1_tiny_32:23)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 test)
   list(GET pair 1 cost)
