@@ -20,10 +20,7 @@ export TE_CFLAGS="${TE_CFLAGS:--O1}"
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchops-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL $*"; fail=1; }
-arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p'; }
-flash="--flash-limit 1M" # a board's flash: the stage kinds are under test here
+. "$(dirname "$0")/patch_lib.sh"
 
 # kind, explicit stages to try (each holds the operators under test)
 for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_pool 6:2x2 5:3x3" \
@@ -31,20 +28,7 @@ for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_poo
   set -- $spec
   kind=$1
   shift
-  m=$work/$kind.tflite in=$work/$kind.bin
-  "$mk" "$kind" "$m" "$in" || { bad "$kind: te_mkpatchnet"; continue; }
-  "$te" run "$m" --input "$in" -o "$work/$kind.plain" >/dev/null || { bad "$kind: run"; continue; }
-  for p in auto "$@"; do
-    if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
-      bad "$kind: run --patch $p"; continue
-    fi
-    cmp -s "$work/$kind.plain/output_0.bin" "$work/$kind.$p/output_0.bin" ||
-      bad "$kind: --patch $p output differs from layer by layer"
-  done
-  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
-  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
-  [ "$auto" -lt "$plain" ] || bad "$kind: --patch auto $auto not below layer by layer $plain"
-  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
+  patch_kind "$kind" 0 "$@"
 done
 
 [ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth, select and L2 pool operators on patches"

@@ -18,32 +18,11 @@ export TE_CFLAGS="${TE_CFLAGS:--O1}"
 te=$1 src=$2 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchsplit-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL $*"; fail=1; }
-arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p'; }
-flash="--flash-limit 1M" # a board's flash: the stage is under test here
+. "$(dirname "$0")/patch_lib.sh"
 
 # kind, arena bound with --patch auto (0: none), explicit stages to try
-for spec in "split_route 0 8:3x3 8:10x4" "yolov8n_c2f_256 240000"; do
-  set -- $spec
-  kind=$1 bound=$2
-  shift 2
-  m=$work/$kind.tflite in=$work/$kind.bin
-  "$mk" "$kind" "$m" "$in" || { bad "$kind: te_mkpatchnet"; continue; }
-  "$te" run "$m" --input "$in" -o "$work/$kind.plain" >/dev/null || { bad "$kind: run"; continue; }
-  for p in auto "$@"; do
-    if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
-      bad "$kind: run --patch $p"; continue
-    fi
-    cmp -s "$work/$kind.plain/output_0.bin" "$work/$kind.$p/output_0.bin" ||
-      bad "$kind: --patch $p output differs from layer by layer"
-  done
-  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
-  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
-  [ "$auto" -lt "$plain" ] || bad "$kind: --patch auto $auto not below layer by layer $plain"
-  [ "$bound" = 0 ] || [ "$auto" -le "$bound" ] || bad "$kind: --patch auto $auto above $bound"
-  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
-done
+patch_kind split_route 0 8:3x3 8:10x4
+patch_kind yolov8n_c2f_256 240000
 
 # The slices' layers are named as the SPLIT's outputs (op 2 of split_route).
 m=$work/split_route.tflite in=$work/split_route.bin
