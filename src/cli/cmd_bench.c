@@ -25,7 +25,8 @@ static const char *help =
     "cortex-m7: mps2-an500) with arm-none-eabi-gcc, runs one inference under\n"
     "qemu-system-arm and prints the exact number of instructions NAME_invoke executed,\n"
     "instructions per MAC, flash (.isr_vector+.text+.rodata+.data) and RAM\n"
-    "(.data+.bss+stack) of the image, and whether the outputs equal the --expect files.\n"
+    "(.data+.bss+stack) of the image, the model's own flash (text + data of the\n"
+    "generated .c's object) and whether the outputs equal the --expect files.\n"
     "  --target T     cortex-m4 (default) or cortex-m7 (its DSP SIMD kernels)\n"
     "  --portable     use the portable C kernels instead (for comparison)\n"
     "  --opt FLAG     optimization flag for arm-none-eabi-gcc (default -O2)\n"
@@ -64,6 +65,7 @@ static const bench_cpu cpus[] = {
 /* What the linked image and the run gave. */
 typedef struct {
     unsigned long vec, text, rodata, data, bss, stack, other_flash, other_ram;
+    unsigned long model_flash;   /* text + data of the generated NAME.c's object */
     unsigned long long interval; /* plugin count: the call + NAME_invoke */
     unsigned long stack_used;    /* measured by the harness (stack painting) */
     int run_status;              /* QEMU's exit status = the harness's */
@@ -300,36 +302,73 @@ static int build_plugin(const char *bdir, const char *tdir)
     return 0;
 }
 
-static int build_image(const char *bdir, const char *tdir, const char *name,
-                       const bench_cpu *cpu, const bench_args *a)
+/* Puts arm-none-eabi-gcc, the core's flags, -O and the warning and section
+ * flags every compile of the image shares into argv; returns the count. */
+static int cc_common(char **argv, const bench_cpu *cpu, const bench_args *a)
 {
-    char inc_b[4200], inc_t[4200], libdir[4200], ld[4200], elf[4200], log[4200], model_c[4200];
-    char src[4][4200], def_model[200], def_hdr[200], def_flash[80], def_ram[80];
-    static const char *const files[4] = {"startup.c", "semihost.c", "measure.c", "bench_main.c"};
-    char *argv[48];
+    static const char *const rest[] = {"-std=c99", "-Wall", "-Wextra", "-ffunction-sections",
+                                       "-fdata-sections"};
     int n = 0, i;
-    if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(inc_t, "-I%s", tdir) < 0 ||
-        FMT(libdir, "-L%s", tdir) < 0 || FMT(ld, "-T%s/%s", tdir, cpu->ldscript) < 0 ||
-        FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0 ||
-        FMT(model_c, "%s/%s.c", bdir, name) < 0 || FMT(def_model, "-DTE_MODEL=%s", name) < 0 ||
-        FMT(def_hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name) < 0 ||
-        FMT(def_flash, "-Wl,--defsym=TE_FLASH_SIZE=%s", a->flash ? a->flash : "4M") < 0 ||
-        FMT(def_ram, "-Wl,--defsym=TE_RAM_SIZE=%s", a->ram ? a->ram : "4M") < 0)
-        return cli_error("bench: path or option too long"), -1;
     argv[n++] = "arm-none-eabi-gcc";
     for (i = 0; i < 4; i++)
         argv[n++] = (char *)cpu->flags[i];
     argv[n++] = (char *)a->opt;
-    argv[n++] = "-std=c99";
-    argv[n++] = "-Wall";
-    argv[n++] = "-Wextra";
-    argv[n++] = "-ffunction-sections";
-    argv[n++] = "-fdata-sections";
+    for (i = 0; i < 5; i++)
+        argv[n++] = (char *)rest[i];
+    return n;
+}
+
+/* The generated NAME.c alone into BDIR/model.o: the object whose size
+ * `bench` reports as the model's flash (read_model_flash). */
+static int build_model_object(const char *bdir, const char *name, const bench_cpu *cpu,
+                              const bench_args *a)
+{
+    char inc_b[4200], model_c[4200], obj[4200], log[4200];
+    char *argv[24];
+    int n;
+    if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(model_c, "%s/%s.c", bdir, name) < 0 ||
+        FMT(obj, "%s/model.o", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    n = cc_common(argv, cpu, a);
+    argv[n++] = inc_b;
+    argv[n++] = "-c";
+    argv[n++] = model_c;
+    argv[n++] = "-o";
+    argv[n++] = obj;
+    argv[n] = NULL;
+    if (cli_spawn(argv, log) != 0) {
+        show_log(log);
+        return cli_error("bench: compiling %s.c for %s with arm-none-eabi-gcc failed", name,
+                         cpu->name),
+               -1;
+    }
+    return 0;
+}
+
+static int build_image(const char *bdir, const char *tdir, const char *name,
+                       const bench_cpu *cpu, const bench_args *a)
+{
+    char inc_b[4200], inc_t[4200], libdir[4200], ld[4200], elf[4200], log[4200], obj[4200];
+    char src[4][4200], def_model[200], def_hdr[200], def_flash[80], def_ram[80];
+    static const char *const files[4] = {"startup.c", "semihost.c", "measure.c", "bench_main.c"};
+    char *argv[48];
+    int n, i;
+    if (build_model_object(bdir, name, cpu, a) < 0)
+        return -1;
+    if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(inc_t, "-I%s", tdir) < 0 ||
+        FMT(libdir, "-L%s", tdir) < 0 || FMT(ld, "-T%s/%s", tdir, cpu->ldscript) < 0 ||
+        FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0 ||
+        FMT(obj, "%s/model.o", bdir) < 0 || FMT(def_model, "-DTE_MODEL=%s", name) < 0 ||
+        FMT(def_hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name) < 0 ||
+        FMT(def_flash, "-Wl,--defsym=TE_FLASH_SIZE=%s", a->flash ? a->flash : "4M") < 0 ||
+        FMT(def_ram, "-Wl,--defsym=TE_RAM_SIZE=%s", a->ram ? a->ram : "4M") < 0)
+        return cli_error("bench: path or option too long"), -1;
+    n = cc_common(argv, cpu, a);
     argv[n++] = inc_b;
     argv[n++] = inc_t;
     argv[n++] = def_model;
     argv[n++] = def_hdr;
-    argv[n++] = model_c;
+    argv[n++] = obj;
     for (i = 0; i < 4; i++) {
         if (FMT(src[i], "%s/%s", tdir, files[i]) < 0)
             return cli_error("bench: path too long"), -1;
@@ -352,6 +391,31 @@ static int build_image(const char *bdir, const char *tdir, const char *name,
         return cli_error("bench: building the %s image with arm-none-eabi-gcc failed", cpu->name),
                -1;
     }
+    return 0;
+}
+
+/* The model's own flash: text + data of BDIR/model.o (`arm-none-eabi-size`,
+ * Berkeley format: .text and .rodata count as text), as a firmware that
+ * links NAME.c pays for it before --gc-sections. */
+static int read_model_flash(const char *bdir, bench_result *r)
+{
+    char obj[4200], log[4200], line[512];
+    char *argv[] = {"arm-none-eabi-size", obj, NULL};
+    unsigned long text, data, bss;
+    FILE *f;
+    int got = 0;
+    if (FMT(obj, "%s/model.o", bdir) < 0 || FMT(log, "%s/size-model.txt", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    if (cli_spawn(argv, log) != 0 || !(f = fopen(log, "r"))) {
+        show_log(log);
+        return cli_error("bench: arm-none-eabi-size failed"), -1;
+    }
+    while (!got && fgets(line, sizeof line, f))
+        got = sscanf(line, "%lu %lu %lu", &text, &data, &bss) == 3;
+    fclose(f);
+    if (!got)
+        return cli_error("bench: no size of model.o from arm-none-eabi-size"), -1;
+    r->model_flash = text + data;
     return 0;
 }
 
@@ -496,6 +560,8 @@ static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
         printf("per MAC:      -\n");
     printf("flash:        %lu bytes (.isr_vector %lu, .text %lu, .rodata %lu, .data %lu)\n", flash,
            r->vec, r->text, r->rodata, r->data);
+    printf("model flash:  %lu bytes (%s.c alone: text + data of its object; weights %zu)\n",
+           r->model_flash, name, te_model_weights_bytes(m));
     printf("RAM:          %lu bytes (.data %lu, .bss %lu, stack %lu; arena %zu)\n", ram, r->data,
            r->bss, r->stack, m->plan->arena_bytes);
     printf("stack used:   %lu bytes by %s_invoke (bound %zu, of the %lu reserved)\n",
@@ -510,9 +576,10 @@ static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
 
 static void remove_build(const char *bdir, const char *name)
 {
-    static const char *const files[] = {"te_bench_data.h", "te_icount.so", "model.elf",
-                                        "plugin.log", "build.log", "size.txt", "nm.txt",
-                                        "qemu.log", "icount.txt", NULL};
+    static const char *const files[] = {"te_bench_data.h", "te_icount.so", "model.o",
+                                        "model.elf", "plugin.log", "build.log", "size.txt",
+                                        "size-model.txt", "nm.txt", "qemu.log", "icount.txt",
+                                        NULL};
     char path[4200];
     int i;
     for (i = 0; files[i]; i++)
@@ -532,7 +599,7 @@ static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const c
     memset(&r, 0, sizeof r);
     if (cli_generate(m, a->model, name, bdir) < 0 || write_data(bdir, m, a) < 0 ||
         build_plugin(bdir, tdir) < 0 || build_image(bdir, tdir, name, cpu, a) < 0 ||
-        read_sizes(bdir, &r) < 0 || run_qemu(bdir, cpu, &r) < 0)
+        read_sizes(bdir, &r) < 0 || read_model_flash(bdir, &r) < 0 || run_qemu(bdir, cpu, &r) < 0)
         return 1;
     report(m, a, cpu, name, &r);
     if (check_stack(m, a, name, &r) != 0)

@@ -3,7 +3,8 @@
 # the host targets: every shared real model compiled for --target generic
 # and --target x86-64-v3 with default options takes at most
 # 1.25 x weights_bytes + 32 KiB of flash: text + data of the generated .c
-# alone, host cc -O2 -c, as test_flash_bound.sh measures the Cortex-M4's.
+# alone, host cc -O2 -c, as qemu.<model>.<cpu> measure it for Cortex-M4 and -M7
+# (tests/qemu/run_model.sh).
 # Two compiles per model, all models (a few minutes).  Skips (77) without
 # the shared models or a host C compiler.
 #

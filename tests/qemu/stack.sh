@@ -40,7 +40,8 @@ for model in "$@"; do
   f=$shared/models/$model.tflite
   [ -f "$f" ] || { echo "FAIL: $model: no $f"; fail=$((fail+1)); continue; }
   if [ "$patch" = auto ] && same_code_unpatched "$f"; then
-    echo "$model $opt --patch auto: no patch stage, the same code as --patch off (qemu.stack.${opt#-})"
+    if [ "$opt" = -O0 ]; then by=qemu.stack.O0; else by="qemu.$model.m4"; fi
+    echo "$model $opt --patch auto: no patch stage, the same code as --patch off ($by)"
     n=$((n+1)); continue
   fi
   set -- "$f" --target cortex-m4 --opt "$opt" --patch "$patch"
