@@ -160,9 +160,12 @@ static int find_axes(te_patch_walk *w, const te_graph *g)
  * rows at the end of its region and some rows are left to compute. */
 static void compute_rows(te_patch_walk *w, int o, int above, int gx)
 {
-    te_region r = w->region[o], p = w->prev[(size_t)gx * (size_t)w->n_tensors + (size_t)o];
+    te_region r = w->region[o], p;
     w->comp[o] = r;
-    if (above && w->cached[o] && p.x0 == r.x0 && p.x1 == r.x1 && p.y0 <= r.y0 && r.y0 < p.y1 &&
+    if (!above || !w->cached[o])
+        return;
+    p = w->prev[(size_t)gx * (size_t)w->n_tensors + (size_t)o];
+    if (p.x0 == r.x0 && p.x1 == r.x1 && p.y0 <= r.y0 && r.y0 < p.y1 &&
         p.y1 < r.y1)
         w->comp[o].y0 = p.y1;
 }
@@ -173,8 +176,8 @@ int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
     const te_tensor *s = &g->tensors[w->s];
     const int above = w->cache && gy > 0 && w->col_gy[gx] == gy - 1;
     int i, k, t;
-    if (w->n_tensors > 0) /* every region empty (four ints of 0) */
-        memset(w->region, 0, sizeof *w->region * (size_t)w->n_tensors);
+    for (i = 0; i < w->n_ops; i++) /* every region empty (only the stage's are set) */
+        memset(&w->region[g->ops[w->ops[i]].out[0]], 0, sizeof *w->region);
     if (w->cache)
         w->col_gy[gx] = -2; /* until this cell's regions are known */
     w->region[w->s].y0 = gy * s->shape[1] / w->grid_h;
@@ -196,6 +199,8 @@ int te_patch_regions(te_patch_walk *w, const te_graph *g, int gy, int gx)
                 continue;
             if (te_patch_input_region(g, op, k, w->comp[o], w->ay[o], w->ax[o], &need) < 0)
                 return -1;
+            if (k < TE_PATCH_MAX_IN)
+                w->need[i][k] = need;
             if (!need.whole && w->produced_by[t] >= 0)
                 w->region[t] = te_region_union(w->region[t], need.r);
         }
@@ -322,12 +327,14 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
     for (i = 0; i < w->n_ops; i++) {
         w->inplace_can[i] = -2;
         w->inplace_scratch[i] = 0;
+        w->macs[i] = te_op_macs_of(g, &g->ops[w->ops[i]]);
     }
     for (n = 0; n < w->grid_h * w->grid_w; n++) {
         gy = n / w->grid_w;
         gx = n % w->grid_w;
         if (te_patch_regions(w, g, gy, gx) < 0)
             return -1;
+        te_patch_overlay_note(w, g, n); /* when it fails, te_patch_overlay walks */
         for (c = 0; c < w->n_cuts; c++)
             if (note_cut_region(w, c, gy, gx) < 0)
                 return -1;
@@ -339,19 +346,17 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
             int64_t area = (int64_t)ot->shape[w->ay[o]] * ot->shape[w->ax[o]];
             int64_t part = (int64_t)(w->comp[o].y1 - w->comp[o].y0) *
                            (w->comp[o].x1 - w->comp[o].x0);
-            p->patched_macs += te_op_macs_of(g, op) * part / (area ? area : 1);
+            p->patched_macs += w->macs[i] * part / (area ? area : 1);
             if (b > w->slot_bytes[o])
                 w->slot_bytes[o] = b;
             if (w->cache && w->cached[o]) /* the rows kept for the next patch */
                 note_kept_rows(w, o, b);
             probe_inplace(w, g, i);
             for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
-                te_patch_need need;
+                const te_patch_need need = w->need[i][k]; /* te_patch_regions' */
                 int t = op->in[k];
                 if (t < 0 || g->tensors[t].data)
                     continue;
-                if (te_patch_input_region(g, op, k, w->comp[o], w->ay[o], w->ax[o], &need))
-                    return -1;
                 if (need.whole)
                     continue;
                 if (w->produced_by[t] < 0 || !te_region_eq(need.r, w->region[t])) {
@@ -531,7 +536,6 @@ te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int
         return NULL;
     w->region = calloc(nt, sizeof *w->region);
     w->comp = calloc(nt, sizeof *w->comp);
-    w->prev = calloc(nt * (size_t)(grid_w > 0 ? grid_w : 1), sizeof *w->prev);
     w->col_gy = calloc((size_t)(grid_w > 0 ? grid_w : 1), sizeof(int));
     w->cached = calloc(nt, 1);
     w->keep_rows = calloc(nt, sizeof(int));
@@ -550,14 +554,16 @@ te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int
     w->inplace_in = calloc((size_t)n_ops + 1, sizeof(int));
     w->inplace_scratch = calloc((size_t)n_ops + 1, sizeof(size_t));
     w->scratch_off = calloc((size_t)n_ops + 1, sizeof(size_t));
-    if (!w->inplace_can || !w->inplace_trial || !w->inplace_in || !w->inplace_scratch ||
+    w->need = calloc((size_t)n_ops + 1, sizeof *w->need);
+    w->macs = calloc((size_t)n_ops + 1, sizeof *w->macs);
+    if (!w->need || !w->macs || !w->inplace_can || !w->inplace_trial || !w->inplace_in || !w->inplace_scratch ||
         !w->scratch_off) {
         te_patch_walk_free(w);
         return NULL;
     }
     for (t = 0; t < n_ops; t++)
         w->inplace_can[t] = w->inplace_in[t] = -1;
-    if (!w->region || !w->comp || !w->prev || !w->col_gy || !w->cached || !w->keep_rows || !w->keep_row_bytes ||
+    if (!w->region || !w->comp || !w->col_gy || !w->cached || !w->keep_rows || !w->keep_row_bytes ||
         !w->keep_off || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
         !w->ops || !w->crop_bytes || !w->crop_off) {
         te_patch_walk_free(w);
@@ -604,6 +610,10 @@ void te_patch_walk_free(te_patch_walk *w)
     free(w->inplace_in);
     free(w->inplace_scratch);
     free(w->scratch_off);
+    free(w->need);
+    free(w->macs);
+    free(w->ext_lo);
+    free(w->s_hi);
     te_patch_probe_free(w);
     for (c = 0; c < TE_PATCH_MAX_CUTS; c++) {
         free(w->own_y[c]);
@@ -633,8 +643,10 @@ te_patch_plan *te_patch_analyse_at(const te_graph *g, int first, int n_ops, int 
     return te_patch_analyse_cache(g, first, n_ops, grid_h, grid_w, 0, d);
 }
 
-te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, int grid_h,
-                                      int grid_w, int cache, te_diag *d)
+/* te_patch_analyse_cache, its walks sharing the probe answers of seen
+ * (NULL: their own). */
+static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_h, int grid_w,
+                              int cache, te_diag *d, struct te_probe_seen *seen)
 {
     char why[256] = "", words[64];
     te_patch_walk *w;
@@ -647,6 +659,10 @@ te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, i
     }
     stage_words(words, sizeof words, first, n_ops);
     w = te_patch_walk_new_at(g, first, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
+    if (w && seen) {
+        w->probe_seen = seen;
+        w->probe_shared = 1;
+    }
     p = calloc(1, sizeof *p);
     if (!w || !p || grid_h > g->tensors[w->s].shape[1] || grid_w > g->tensors[w->s].shape[2]) {
         if (d && !w && why[0])
@@ -690,4 +706,16 @@ te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, i
         p->overlay_in = -1; /* only the first stage overlays the network input */
     te_patch_walk_free(w);
     return p;
+}
+
+te_patch_plan *te_patch_analyse_cache(const te_graph *g, int first, int n_ops, int grid_h,
+                                      int grid_w, int cache, te_diag *d)
+{
+    return analyse(g, first, n_ops, grid_h, grid_w, cache, d, NULL);
+}
+
+te_patch_plan *te_patch_analyse_seen(const te_graph *g, int first, int n_ops, int grid_h,
+                                     int grid_w, int cache, struct te_probe_seen *seen)
+{
+    return analyse(g, first, n_ops, grid_h, grid_w, cache, NULL, seen);
 }

@@ -23,7 +23,53 @@ typedef struct {
     /* halo caching, per column gx and original tensor (keep_at): the
      * region tensor of its keep buffer the patch above wrote, its first row */
     int *keep_tensor, *keep_y0;
+    struct clone_seen *seen; /* per stage op: the clone signatures checked */
 } builder;
+
+/* The signatures (te_patch_clone_signature) of the clones of one stage op
+ * that passed build_op's checks (its lowering without scratch, its op's
+ * check): those depend on nothing else, and the cells inside the grid all
+ * have the same, so each is checked once per stage. */
+typedef struct clone_seen {
+    int (*sig)[TE_PATCH_CLONE_SIG_INTS];
+    int n, cap;
+} clone_seen;
+
+/* 1 if a clone of stage op i with signature sig passed the checks before. */
+static int checked_before(const builder *b, int i, const int *sig)
+{
+    const clone_seen *s = b->seen ? &b->seen[i] : NULL;
+    int j;
+    for (j = 0; s && j < s->n; j++)
+        if (!memcmp(s->sig[j], sig, sizeof s->sig[j]))
+            return 1;
+    return 0;
+}
+
+/* Notes that a clone of stage op i with signature sig passed (when memory
+ * allows: else it is checked again). */
+static void note_checked(builder *b, int i, const int *sig)
+{
+    clone_seen *s = b->seen ? &b->seen[i] : NULL;
+    if (s && s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 8;
+        void *a = realloc(s->sig, (size_t)cap * sizeof *s->sig);
+        if (!a)
+            return;
+        s->sig = a;
+        s->cap = cap;
+    }
+    if (s)
+        memcpy(s->sig[s->n++], sig, sizeof s->sig[0]);
+}
+
+static void seen_free(builder *b, int n_ops)
+{
+    int i;
+    for (i = 0; b->seen && i < n_ops; i++)
+        free(b->seen[i].sig);
+    free(b->seen);
+}
 
 static char *dup_name(const char *a, int stage, int patch)
 {
@@ -225,6 +271,31 @@ void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_
     }
 }
 
+/* Clone c of stage op i (op) may run: its lowering needs no scratch (but
+ * in place, whose scratch is in the micro plan) and its op's check passes;
+ * -1 with d set when not. */
+static int check_clone(builder *b, int i, const te_op *op, const te_op *c, te_diag *d)
+{
+    const te_op_def *def = te_op_find(op->opcode);
+    int sig[TE_PATCH_CLONE_SIG_INTS];
+    if (!def)
+        return 0;
+    te_patch_clone_signature(b->g, c, sig);
+    if (checked_before(b, i, sig))
+        return 0;
+    if (b->w->inplace_in[i] < 0) {
+        static const te_lower_opts plain;
+        te_lowering low;
+        te_lower_op(b->g, c, &plain, &low);
+        if (low.scratch_bytes > 0)
+            return te_op_fail(d, op, "needs scratch memory, which patches do not provide yet");
+    }
+    if (def->check && def->check(b->g, c, d) < 0)
+        return -1;
+    note_checked(b, i, sig);
+    return 0;
+}
+
 static int build_op(builder *b, int i, int patch, te_diag *d)
 {
     te_graph *g = b->g;
@@ -234,7 +305,6 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     te_op *c = &b->p->clones[b->p->n_clones];
     te_patch_need need0;
     te_patch_step *step;
-    const te_op_def *def = te_op_find(op->opcode);
     memset(&need0, 0, sizeof need0);
     *c = *op;
     c->in = malloc(sizeof(int) * (size_t)(op->n_in + 1));
@@ -260,14 +330,7 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     if (b->slot_tensor[o] < 0 || c->out[0] < 0)
         return te_fail(d, "out of memory building patches");
     te_patch_clone_options(g, w, op, &need0, c);
-    if (def && w->inplace_in[i] < 0) { /* in place: its scratch is in the micro plan */
-        static const te_lower_opts plain;
-        te_lowering low;
-        te_lower_op(g, c, &plain, &low);
-        if (low.scratch_bytes > 0)
-            return te_op_fail(d, op, "needs scratch memory, which patches do not provide yet");
-    }
-    if (def && def->check && def->check(g, c, d) < 0)
+    if (check_clone(b, i, op, c, d) < 0)
         return -1;
     step = new_step(b, TE_PSTEP_OP, op->index, patch);
     step->clone = b->p->n_clones - 1;
@@ -344,6 +407,7 @@ static int build_stage(const te_graph *g, te_graph *dg, te_patch_plan *sp, int k
     b.slot_tensor = calloc((size_t)g->n_tensors + 1, sizeof(int));
     b.keep_tensor = calloc(((size_t)g->n_tensors + 1) * (size_t)sp->grid_w, sizeof(int));
     b.keep_y0 = calloc(((size_t)g->n_tensors + 1) * (size_t)sp->grid_w, sizeof(int));
+    b.seen = calloc((size_t)sp->n_ops + 1, sizeof *b.seen);
     sp->patched_macs = 0; /* the slot sizes, measured again: keep the MAC count right */
     if (b.w && sp->cache && te_patch_cache_setup(b.w, g, sp) < 0) {
         te_fail(d, "--patch: cannot build the patch stage with halo caching");
@@ -372,6 +436,7 @@ out:
     free(b.slot_tensor);
     free(b.keep_tensor);
     free(b.keep_y0);
+    seen_free(&b, sp->n_ops);
     return rc;
 }
 

@@ -17,6 +17,8 @@
  * axis of size 1).  Elsewhere the stage recomputes as without caching.
  * TE_PATCH_CACHE_LEAN caches only as many as leave the patch's working
  * memory no larger than without caching. */
+#include <stdlib.h>
+
 #include "patch_internal.h"
 #include "patch_walk.h"
 
@@ -66,6 +68,9 @@ int te_patch_cache_setup(te_patch_walk *w, const te_graph *g, const te_patch_pla
     int i, n = 0;
     if (w->grid_h < 2)
         return -1;
+    if (!w->prev && !(w->prev = calloc(((size_t)w->n_tensors + 1) * (size_t)w->grid_w,
+                                       sizeof *w->prev)))
+        return -1; /* out of memory: not cached */
     w->cache = 1;
     for (i = 0; i < w->n_ops; i++) {
         int t = g->ops[w->ops[i]].out[0];
@@ -114,9 +119,20 @@ static void drop_largest(const te_patch_walk *w, const te_graph *g, te_patch_pla
     p->n_cached = n;
 }
 
+/* w sharing the probe answers of seen (when not NULL). */
+static te_patch_walk *share(te_patch_walk *w, struct te_probe_seen *seen)
+{
+    if (w && seen) {
+        w->probe_seen = seen;
+        w->probe_shared = 1;
+    }
+    return w;
+}
+
 te_patch_walk *te_patch_cache_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p,
                                       int level)
 {
+    struct te_probe_seen *seen = w->probe_shared ? w->probe_seen : NULL;
     size_t plain = 0;
     p->n_cached = 0;
     if (level == TE_PATCH_CACHE_LEAN) { /* the scratch without caching: the bound */
@@ -124,7 +140,8 @@ te_patch_walk *te_patch_cache_measure(te_patch_walk *w, const te_graph *g, te_pa
             goto fail;
         plain = p->scratch_bytes;
         te_patch_walk_free(w);
-        w = te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0);
+        w = share(te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0),
+                  seen);
     }
     if (!w || te_patch_cache_setup(w, g, NULL) < 0 || measure(w, g, p) < 0)
         goto fail;
@@ -134,7 +151,8 @@ te_patch_walk *te_patch_cache_measure(te_patch_walk *w, const te_graph *g, te_pa
         w = NULL;
         if (!p->n_cached)
             goto fail;
-        w = te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0);
+        w = share(te_patch_walk_new_at(g, p->first, p->n_ops, p->grid_h, p->grid_w, NULL, 0),
+                  seen);
         if (!w || te_patch_cache_setup(w, g, p) < 0 || measure(w, g, p) < 0)
             goto fail;
     }

@@ -73,19 +73,80 @@ static int same_shape(const te_tensor *a, const te_tensor *b)
 }
 
 /* What a probe's answer depends on (the clone's shapes, padding and, for
- * a remap, place; which inputs are read whole from their slots), as ints,
- * and the answers to the keys seen, per stage op: the cells inside a grid
- * all ask the same, and each answer lowers the clone. */
-#define PROBE_KEY (2 + 4 + TE_PATCH_MAX_IN * 8)
+ * a remap, place; the output's axes; which inputs the stage computes and
+ * which it reads whole from their slots), as ints, and the answers to the
+ * keys seen, per operator of the graph: the cells inside a grid all ask
+ * the same, so do the grids and stages of one search (te_patch_memo keeps
+ * them across its analyses), and each answer lowers the clone. */
+#define PROBE_KEY (5 + 4 + TE_PATCH_MAX_IN * 9 + 1) /* the last: the inputs (key_ints) */
+#define RECENT 4
 typedef struct {
-    int key[PROBE_KEY];
+    int key[PROBE_KEY]; /* key[0]: the operator's index in the graph */
     int k;
     size_t scratch;
+    unsigned hash; /* key_hash(key) */
+    int next;      /* the next answer in its bucket, or -1 */
 } probe_answer;
 struct te_probe_seen {
     probe_answer *a;
     int n, cap;
+    int *bucket, n_buckets; /* heads of the answers by hash of their keys, or -1 */
+    probe_answer *recent;   /* by operator index, RECENT each: the answers
+                             * found last (the next cells', mostly: a grid's
+                             * cells alternate between a few shapes; first
+                             * lookup), or NULL */
+    int *next_recent;       /* by operator index: the one to replace next */
+    int n_recent;
 };
+
+struct te_probe_seen *te_probe_seen_new(void) { return calloc(1, sizeof(struct te_probe_seen)); }
+
+void te_probe_seen_free(struct te_probe_seen *s)
+{
+    if (s) {
+        free(s->a);
+        free(s->bucket);
+        free(s->recent);
+        free(s->next_recent);
+    }
+    free(s);
+}
+
+/* The ints of a key the operator's inputs use (the rest are 0). */
+static int key_ints(const int *key) { return 5 + 4 + key[PROBE_KEY - 1] * 9; }
+
+static unsigned key_hash(const int *key)
+{
+    unsigned h = 2166136261u;
+    int i, n = key_ints(key);
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned)key[i]) * 16777619u;
+    return h ^ h >> 15 ^ h >> 23; /* the high bits into the low ones, which pick the bucket */
+}
+
+static int same_key(const int *a, const int *b)
+{
+    return !memcmp(a, b, sizeof(int) * (size_t)key_ints(a));
+}
+
+/* Rebuilds s's buckets for n of them (a power of two); -1 when out of memory. */
+static int rehash(struct te_probe_seen *s, int n)
+{
+    int *bucket = malloc(sizeof(int) * (size_t)n), j;
+    if (!bucket)
+        return -1;
+    for (j = 0; j < n; j++)
+        bucket[j] = -1;
+    for (j = 0; j < s->n; j++) {
+        unsigned h = s->a[j].hash & (unsigned)(n - 1);
+        s->a[j].next = bucket[h];
+        bucket[h] = j;
+    }
+    free(s->bucket);
+    s->bucket = bucket;
+    s->n_buckets = n;
+    return 0;
+}
 
 static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op,
                       const te_patch_need *need, int *key)
@@ -93,8 +154,11 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
     const int o = op->out[0];
     int n = 0, k;
     memset(key, 0, sizeof(int) * PROBE_KEY);
+    key[n++] = (int)(op - g->ops);
     key[n++] = w->region[o].y1 - w->region[o].y0;
     key[n++] = w->region[o].x1 - w->region[o].x0;
+    key[n++] = w->ay[o];
+    key[n++] = w->ax[o];
     if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) {
         key[n++] = w->comp[o].y0;
         key[n++] = w->comp[o].x0;
@@ -103,7 +167,8 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
     } else {
         n += 4;
     }
-    for (k = 0; k < op->n_in; k++, n += 8) {
+    key[PROBE_KEY - 1] = op->n_in; /* key_ints */
+    for (k = 0; k < op->n_in; k++, n += 9) {
         const int t = op->in[k];
         if (t < 0 || g->tensors[t].data)
             continue;
@@ -112,38 +177,72 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
         key[n + 2] = need[k].r.x1 - need[k].r.x0;
         memcpy(&key[n + 3], need[k].pad, sizeof need[k].pad);
         key[n + 7] = te_region_eq(need[k].r, w->region[t]);
+        key[n + 8] = w->produced_by[t] >= 0;
     }
 }
 
-/* The answer seen for op position i and key, or NULL. */
-static const probe_answer *seen(const te_patch_walk *w, int i, const int *key)
+/* Keeps answer a among the recent ones of its operator. */
+static void note_recent(struct te_probe_seen *s, const probe_answer *a)
 {
-    const struct te_probe_seen *s = w->probe_seen ? &w->probe_seen[i] : NULL;
+    const int op = a->key[0];
+    if (op < s->n_recent) {
+        s->recent[op * RECENT + s->next_recent[op]] = *a;
+        s->next_recent[op] = (s->next_recent[op] + 1) % RECENT;
+    }
+}
+
+/* The answer seen for key, or NULL: one of its operator's recent ones, else
+ * from the hash table (then a recent one). */
+static const probe_answer *seen(const te_patch_walk *w, const int *key)
+{
+    struct te_probe_seen *s = w->probe_seen;
+    unsigned h;
     int j;
-    for (j = 0; s && j < s->n; j++)
-        if (!memcmp(s->a[j].key, key, sizeof s->a[j].key))
+    for (j = 0; s && key[0] < s->n_recent && j < RECENT; j++)
+        if (same_key(s->recent[key[0] * RECENT + j].key, key))
+            return &s->recent[key[0] * RECENT + j];
+    if (!s || !s->n_buckets)
+        return NULL;
+    h = key_hash(key);
+    for (j = s->bucket[h & (unsigned)(s->n_buckets - 1)]; j >= 0; j = s->a[j].next)
+        if (s->a[j].hash == h && same_key(s->a[j].key, key)) {
+            note_recent(s, &s->a[j]);
             return &s->a[j];
+        }
     return NULL;
 }
 
-/* Keeps the answer for op position i and key (when memory allows). */
-static void remember(te_patch_walk *w, int i, const int *key, int k, size_t scratch)
+/* Keeps the answer for key (when memory allows). */
+static void remember(te_patch_walk *w, const te_graph *g, const int *key, int k, size_t scratch)
 {
     struct te_probe_seen *s;
-    if (!w->probe_seen && !(w->probe_seen = calloc((size_t)w->n_ops, sizeof *w->probe_seen)))
+    unsigned h;
+    if (!w->probe_seen && !(w->probe_seen = te_probe_seen_new()))
         return;
-    s = &w->probe_seen[i];
+    s = w->probe_seen;
+    if (!s->recent && !s->next_recent) {
+        s->recent = calloc(((size_t)g->n_ops + 1) * RECENT, sizeof *s->recent);
+        s->next_recent = calloc((size_t)g->n_ops + 1, sizeof *s->next_recent);
+        s->n_recent = s->recent && s->next_recent ? g->n_ops : 0;
+    }
     if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
+        int cap = s->cap ? 2 * s->cap : 64;
         probe_answer *a = realloc(s->a, (size_t)cap * sizeof *a);
         if (!a)
             return;
         s->a = a;
         s->cap = cap;
     }
+    if (s->n >= s->n_buckets && rehash(s, s->n_buckets ? 2 * s->n_buckets : 64) < 0)
+        return;
+    s->a[s->n].hash = key_hash(key);
+    h = s->a[s->n].hash & (unsigned)(s->n_buckets - 1);
     memcpy(s->a[s->n].key, key, sizeof s->a[s->n].key);
     s->a[s->n].k = k;
-    s->a[s->n++].scratch = scratch;
+    s->a[s->n].scratch = scratch;
+    s->a[s->n].next = s->bucket[h];
+    note_recent(s, &s->a[s->n]);
+    s->bucket[h] = s->n++;
 }
 
 /* 1 if clone c of op (on the probe's region tensors, output out_id) can
@@ -218,27 +317,28 @@ int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *s
     memset(need, 0, sizeof need);
     for (k = 0; k < op->n_in; k++) {
         t = op->in[k];
-        if (t >= 0 && !g->tensors[t].data &&
-            te_patch_input_region(g, op, k, w->region[op->out[0]], w->ay[op->out[0]],
-                                  w->ax[op->out[0]], &need[k]) < 0)
+        if (t < 0 || g->tensors[t].data)
+            continue;
+        if (te_region_eq(w->region[op->out[0]], w->comp[op->out[0]]))
+            need[k] = w->need[i][k]; /* te_patch_regions asked the same */
+        else if (te_patch_input_region(g, op, k, w->region[op->out[0]], w->ay[op->out[0]],
+                                       w->ax[op->out[0]], &need[k]) < 0)
             return -1;
     }
     probe_key(w, g, op, need, key);
-    if ((a = seen(w, i, key)) != NULL) {
+    if ((a = seen(w, key)) != NULL) {
         *scratch = a->scratch;
         return a->k;
     }
     k = probe(w, g, pg, op, need, scratch);
-    remember(w, i, key, k, *scratch);
+    remember(w, g, key, k, *scratch);
     return k;
 }
 
 void te_patch_probe_free(te_patch_walk *w)
 {
-    int i;
-    for (i = 0; w->probe_seen && i < w->n_ops; i++)
-        free(w->probe_seen[i].a);
-    free(w->probe_seen);
+    if (!w->probe_shared)
+        te_probe_seen_free(w->probe_seen);
     w->probe_seen = NULL;
     if (w->probe)
         free(w->probe->tensors);

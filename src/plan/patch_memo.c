@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "patch_memo.h"
+#include "patch_walk.h"
 
 #define KEY_ANALYSE 1
 #define KEY_ESTIMATE 2
@@ -25,12 +26,15 @@ typedef struct memo_entry {
 struct te_patch_memo {
     memo_entry **bucket;
     size_t n_buckets, n_entries;
+    struct te_probe_seen *seen; /* the analyses' in-place probe answers */
 };
 
 te_patch_memo *te_patch_memo_new(void)
 {
     te_patch_memo *m = calloc(1, sizeof *m);
-    if (m && !(m->bucket = calloc(m->n_buckets = 256, sizeof *m->bucket))) {
+    if (m && (!(m->bucket = calloc(m->n_buckets = 256, sizeof *m->bucket)) ||
+              !(m->seen = te_probe_seen_new()))) {
+        free(m->bucket);
         free(m);
         m = NULL;
     }
@@ -51,6 +55,7 @@ void te_patch_memo_free(te_patch_memo *m)
             free(e);
         }
     free(m->bucket);
+    te_probe_seen_free(m->seen);
     free(m);
 }
 
@@ -123,7 +128,7 @@ te_patch_plan *te_patch_memo_analyse(te_patch_memo *m, const te_graph *g, int fi
     const int key[6] = {KEY_ANALYSE, first, n_ops, grid_h, grid_w, cache};
     memo_entry *e = m ? find(m, key, 6) : NULL;
     if (!e && m && (e = add(m, key, 6)) != NULL)
-        e->plan = te_patch_analyse_cache(g, first, n_ops, grid_h, grid_w, cache, NULL);
+        e->plan = te_patch_analyse_seen(g, first, n_ops, grid_h, grid_w, cache, m->seen);
     if (!e)
         return te_patch_analyse_cache(g, first, n_ops, grid_h, grid_w, cache, NULL);
     return copy_of(e->plan);

@@ -44,6 +44,94 @@ static int read_by_stage_only(const te_patch_walk *w, const te_graph *g, int x)
     return !g->tensors[x].data && !g->tensors[x].is_variable && !te_patch_used_after(w, g, x);
 }
 
+/* The stage's tensors read from outside (w->ext: the first TE_PATCH_MAX_IN
+ * non-constant ones) and the arrays of the overlay's notes; -1 when out of
+ * memory. */
+static int note_setup(te_patch_walk *w, const te_graph *g)
+{
+    const size_t cells = (size_t)w->grid_h * (size_t)w->grid_w;
+    int i, k, j;
+    w->n_ext = 0;
+    for (i = 0; i < w->n_ops; i++)
+        for (k = 0; k < g->ops[w->ops[i]].n_in; k++) {
+            const int x = g->ops[w->ops[i]].in[k];
+            if (x < 0 || g->tensors[x].data || w->produced_by[x] >= 0)
+                continue;
+            for (j = 0; j < w->n_ext && w->ext[j] != x; j++)
+                ;
+            if (j == w->n_ext && w->n_ext < TE_PATCH_MAX_IN) {
+                w->ext_whole[w->n_ext] = 0;
+                w->ext[w->n_ext++] = x;
+            }
+        }
+    if (!w->s_hi && !(w->s_hi = malloc(sizeof(size_t) * (cells + 1))))
+        return -1;
+    if (!w->ext_lo && !(w->ext_lo = malloc(sizeof(size_t) * (cells + 1) * TE_PATCH_MAX_IN)))
+        return -1;
+    return 0;
+}
+
+int te_patch_overlay_note(te_patch_walk *w, const te_graph *g, int c)
+{
+    size_t lo, hi, *ext_lo;
+    int i, k, j;
+    if (c == 0 && (w->ext_ok = note_setup(w, g) == 0 ? 1 : 0) == 0)
+        return -1;
+    if (!w->ext_ok)
+        return -1;
+    ext_lo = &w->ext_lo[(size_t)c * TE_PATCH_MAX_IN];
+    for (j = 0; j < w->n_ext; j++)
+        ext_lo[j] = SIZE_MAX;
+    for (i = 0; i < w->n_ops; i++) {
+        const te_op *op = &g->ops[w->ops[i]];
+        for (k = 0; k < op->n_in; k++) {
+            for (j = 0; j < w->n_ext && w->ext[j] != op->in[k]; j++)
+                ;
+            if (j == w->n_ext)
+                continue;
+            if (k >= TE_PATCH_MAX_IN) { /* no need kept: te_patch_overlay walks */
+                w->ext_ok = 0;
+                return -1;
+            }
+            if (w->need[i][k].whole) { /* te_patch_regions' need */
+                w->ext_whole[j] = 1;
+                continue;
+            }
+            box_span(&g->tensors[op->in[k]], w->need[i][k].ay, w->need[i][k].ax, w->need[i][k].r,
+                     &lo, &hi);
+            if (lo < ext_lo[j])
+                ext_lo[j] = lo;
+        }
+    }
+    box_span(&g->tensors[w->s], w->ay[w->s], w->ax[w->s], w->region[w->s], &lo, &hi);
+    w->s_hi[c] = hi;
+    return 0;
+}
+
+/* offset_over() from the notes of the last measure (-1: none for x). */
+static int offset_noted(const te_patch_walk *w, int x, size_t *offset)
+{
+    size_t lowest = SIZE_MAX, off = 0;
+    int c, j;
+    for (j = 0; w->ext_ok && j < w->n_ext && w->ext[j] != x; j++)
+        ;
+    if (!w->ext_ok || j == w->n_ext)
+        return -1;
+    if (w->ext_whole[j]) {
+        *offset = SIZE_MAX;
+        return 0;
+    }
+    for (c = w->grid_h * w->grid_w - 1; c >= 0; c--) {
+        const size_t read_lo = w->ext_lo[(size_t)c * TE_PATCH_MAX_IN + (size_t)j];
+        if (read_lo < lowest)
+            lowest = read_lo;
+        if (lowest != SIZE_MAX && w->s_hi[c] > lowest && w->s_hi[c] - lowest > off)
+            off = w->s_hi[c] - lowest;
+    }
+    *offset = (off + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1);
+    return 0;
+}
+
 /* Where x may start in S's place (see the top of the file); SIZE_MAX when
  * the stage reads x whole somewhere or a region cannot be computed. */
 static size_t offset_over(te_patch_walk *w, const te_graph *g, int x)
@@ -126,7 +214,8 @@ void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
                 continue;
             xb = te_tensor_bytes(&g->tensors[x]);
             sb = te_tensor_bytes(&g->tensors[w->s]);
-            off = offset_over(w, g, x);
+            if (offset_noted(w, x, &off) < 0)
+                off = offset_over(w, g, x);
             if (off >= sb) /* also SIZE_MAX: no overlay */
                 continue;
             saving = xb + sb - (off + xb > sb ? off + xb : sb);

@@ -22,11 +22,16 @@ typedef struct {
     int *produced_by;         /* tensor -> position in ops, or -1 (external/const) */
     int *ay, *ax;             /* tensor -> height / width axis, -1 if not in stage */
     te_region *region;        /* tensor -> region for the current patch */
+    te_patch_need (*need)[TE_PATCH_MAX_IN]; /* [op][input]: what input k of stage op i
+                               * needs for comp[out] in the current patch
+                               * (te_patch_regions; non-constant inputs only) */
+    int64_t *macs;            /* per stage op: its MACs layer by layer (te_patch_measure) */
     /* halo caching (te_patch_plan.cache): cached[t] says tensor t keeps
      * the rows it shares with the patch of the cell above; comp[t] the
      * rows of region[t] the patch computes (its last rows; the whole
      * region when nothing is cached); prev[gx * n_tensors + t] region[t]
-     * in the last patch of column gx so far, col_gy[gx] that patch's row */
+     * in the last patch of column gx so far (allocated by
+     * te_patch_cache_setup), col_gy[gx] that patch's row */
     int cache;
     unsigned char *cached;
     te_region *comp, *prev;
@@ -53,8 +58,15 @@ typedef struct {
     te_graph *probe;          /* the graph with room for one clone's region
                                * tensors (te_patch_inplace_probe), or NULL */
     struct te_storage *probe_st; /* its storage decisions (one link at a time) */
-    struct te_probe_seen *probe_seen; /* per stage op, the probes' answers by the
+    struct te_probe_seen *probe_seen; /* per operator, the probes' answers by the
                                        * clone's shapes (patch_inplace.c), or NULL */
+    int probe_shared;         /* 1: probe_seen is not the walk's (te_patch_memo's) */
+    /* the overlay's view of the last measure (patch_overlay.c), per cell:
+     * the end of its cell of S and, for each of the stage's first
+     * TE_PATCH_MAX_IN tensors read from outside (ext), the lowest byte it
+     * reads of it (SIZE_MAX: none); ext_whole: read whole somewhere */
+    int n_ext, ext[TE_PATCH_MAX_IN], ext_whole[TE_PATCH_MAX_IN], ext_ok;
+    size_t *ext_lo, *s_hi;
     char *why;                /* NULL, or where to say why the stage is refused */
     size_t why_n;
 } te_patch_walk;
@@ -98,6 +110,14 @@ void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_
  * the scratch its lowering in place takes (patch_inplace.c). */
 int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *scratch);
 void te_patch_probe_free(te_patch_walk *w);
+/* A store of probe answers for walks on one graph to share (te_patch_memo
+ * keeps one): a walk given it (probe_seen, probe_shared) does not free it. */
+struct te_probe_seen *te_probe_seen_new(void);
+void te_probe_seen_free(struct te_probe_seen *s);
+/* te_patch_analyse_cache(g, first, n_ops, grid_h, grid_w, cache, NULL),
+ * its walks sharing the probe answers of seen (may be NULL). */
+te_patch_plan *te_patch_analyse_seen(const te_graph *g, int first, int n_ops, int grid_h,
+                                     int grid_w, int cache, struct te_probe_seen *seen);
 /* Sets p->overlay_in / overlay_offset (patch_overlay.c): the network input
  * the stage's output may overlay, and where in it. */
 void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
@@ -105,5 +125,9 @@ void te_patch_overlay(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
  * largest network input only the stage reads), or -1: the search's lower
  * bounds plan it at offset 0. */
 int te_patch_overlay_input(const te_patch_walk *w, const te_graph *g);
+/* Notes cell c's reads of the stage's outside inputs and its write of S
+ * (te_patch_measure, after te_patch_regions): te_patch_overlay then needs
+ * no walk of its own.  -1 when out of memory (it walks then). */
+int te_patch_overlay_note(te_patch_walk *w, const te_graph *g, int c);
 
 #endif

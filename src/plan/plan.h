@@ -110,6 +110,9 @@ struct te_plan {
     const te_storage *st;  /* the storage decisions it was planned with:
                             * low->opts.st (not owned), or own_st */
     te_storage *own_st;    /* the graph's views alone, when low gave none */
+    int *root;             /* by tensor id: te_storage_root(st, t) while the
+                            * plan is built (st fixed), or NULL */
+    size_t *root_off;      /* and its offset in the root */
     te_tensor_place *place; /* by tensor id: where each tensor lives */
     const struct te_patch_plan *stage; /* the patch stage it runs patch by patch:
                                         * g->patch (g derived for it:

@@ -371,6 +371,30 @@ static size_t live_peak(const te_plan *p)
     return peak;
 }
 
+/* w's arrays for n1 buffers, carved from one block (returned, to free);
+ * all NULL when out of memory. */
+static void *work_arrays(work *w, size_t n1)
+{
+    char *block = malloc(n1 * (sizeof(size_t) + sizeof(int64_t) + sizeof(sort_item) +
+                               2 * sizeof(neighbour) + 3 * sizeof(int) + 1));
+    char *at = block;
+    if (!block)
+        return NULL;
+    w->best_off = (size_t *)(void *)at; /* the widest alignment first */
+    at += n1 * sizeof(size_t);
+    w->key = (int64_t *)(void *)at;
+    at += n1 * sizeof(int64_t);
+    w->item = (sort_item *)(void *)at;
+    at += n1 * sizeof(sort_item);
+    w->nb = (neighbour *)(void *)at;
+    at += 2 * n1 * sizeof(neighbour);
+    w->order = (int *)(void *)at;
+    w->placed = w->order + n1;
+    w->best_order = w->placed + n1;
+    w->is_placed = (unsigned char *)(w->best_order + n1);
+    return block;
+}
+
 /* te_plan_place with the plan's tie as it stands. */
 static void place(te_plan *p)
 {
@@ -379,14 +403,7 @@ static void place(te_plan *p)
     const size_t n1 = (size_t)n + 1;
     work w = {0};
     size_t best = (size_t)-1;
-    w.order = malloc(sizeof(int) * n1);
-    w.placed = malloc(sizeof(int) * n1);
-    w.best_order = malloc(sizeof(int) * n1);
-    w.best_off = malloc(sizeof(size_t) * n1);
-    w.key = malloc(sizeof(int64_t) * n1);
-    w.item = malloc(sizeof(sort_item) * n1);
-    w.nb = malloc(sizeof(neighbour) * (2 * n1));
-    w.is_placed = malloc(n1);
+    void *block = work_arrays(&w, n1); /* one allocation: thousands of plans per search */
     p->lower_bound = live_peak(p);
     if (p->has_tie) {
         pair.anchor = p->tie_anchor;
@@ -429,14 +446,7 @@ static void place(te_plan *p)
         p->buffers[i].offset = w.best_off[i];
     p->arena_bytes = best;
 out:
-    free(w.order);
-    free(w.placed);
-    free(w.best_order);
-    free(w.best_off);
-    free(w.key);
-    free(w.item);
-    free(w.nb);
-    free(w.is_placed);
+    free(block);
     free(w.beside_at);
     free(w.beside);
 }

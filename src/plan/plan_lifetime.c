@@ -12,7 +12,58 @@
 #include "plan.h"
 
 
-static int root_of(const te_plan *p, int t) { return te_storage_root(p->st, t, NULL); }
+/* te_storage_root(p->st, t, offset), from p->root while the plan is built. */
+static int plan_root(const te_plan *p, int t, size_t *offset)
+{
+    if (!p->root || p->root[t] < 0)
+        return te_storage_root(p->st, t, offset);
+    if (offset)
+        *offset = p->root_off[t];
+    return p->root[t];
+}
+
+static int root_of(const te_plan *p, int t) { return plan_root(p, t, NULL); }
+
+/* Root and offset of tensor t from those of the tensor it aliases (known). */
+static void root_from(te_plan *p, int t)
+{
+    const int a = p->st->t[t].alias_of;
+    p->root[t] = a >= 0 ? p->root[a] : t;
+    p->root_off[t] = a >= 0 ? p->root_off[a] + p->st->t[t].alias_offset : 0;
+}
+
+/* p->root / root_off: every tensor's storage root, each alias chain walked
+ * once (the in-place links of a long run of operators make chains as
+ * long); -1 for a tensor the storage decisions do not hold; NULL
+ * (te_storage_root every time) when a chain does not end (never expected)
+ * or out of memory. */
+static void find_roots(te_plan *p, const te_graph *g)
+{
+    const int nt = g->n_tensors < p->st->n_tensors ? g->n_tensors : p->st->n_tensors;
+    int t, u, n, *path = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    p->root = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
+    p->root_off = malloc(sizeof(size_t) * ((size_t)g->n_tensors + 1));
+    for (t = 0; path && p->root && p->root_off && t < g->n_tensors; t++)
+        p->root[t] = -1;
+    for (t = 0; path && p->root && p->root_off && t < nt; t++) {
+        for (u = t, n = 0; p->root[u] < 0 && n < nt; u = p->st->t[u].alias_of) {
+            path[n++] = u;
+            if (p->st->t[u].alias_of < 0 || p->st->t[u].alias_of >= nt)
+                break;
+        }
+        if (p->root[u] < 0 && p->st->t[u].alias_of >= 0)
+            break; /* a chain longer than the tensors (a cycle) or out of them */
+        while (n > 0)
+            root_from(p, path[--n]);
+    }
+    if (!path || t < nt) {
+        free(p->root);
+        free(p->root_off);
+        p->root = NULL;
+        p->root_off = NULL;
+    }
+    free(path);
+}
 
 static size_t align_up(size_t n) { return (n + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1); }
 
@@ -67,7 +118,7 @@ static int make_tensor_buffers(te_plan *p, const te_graph *g)
         if (te_storage_alias_of(p->st, t) >= 0 && !tt->data && !p->patch_role[t] &&
             !in_state(p, g, t)) {
             size_t off;
-            te_buffer *b = &p->buffers[p->tensor_buffer[te_storage_root(p->st, t, &off)]];
+            te_buffer *b = &p->buffers[p->tensor_buffer[plan_root(p, t, &off)]];
             size_t need = align_up(off + te_tensor_bytes(tt));
             if (need > b->bytes)
                 b->bytes = need;
@@ -215,7 +266,7 @@ static void find_shrinks(te_plan *p, const te_graph *g)
             for (t = 0; t < g->n_tensors; t++) {
                 size_t off = 0, end;
                 if (g->tensors[t].data || last[t] < first[t] ||
-                    (b = p->tensor_buffer[te_storage_root(p->st, t, &off)]) < 0)
+                    (b = p->tensor_buffer[plan_root(p, t, &off)]) < 0)
                     continue;
                 end = align_up(off + te_tensor_bytes(&g->tensors[t]));
                 if (pass == 0 && end >= p->buffers[b].bytes && last[t] > full_last[b])
@@ -271,7 +322,7 @@ void te_plan_assign_offsets(te_plan *p, const te_graph *g)
         const te_tensor *tt = &g->tensors[t];
         te_tensor_place *pl = &p->place[t];
         size_t off;
-        int r = te_storage_root(p->st, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
+        int r = plan_root(p, t, &off), b = tt->data ? -1 : p->tensor_buffer[r];
         if (!tt->data && g->tensors[r].is_variable) {
             pl->in_arena = 0;
             pl->in_state = 1;
@@ -424,6 +475,7 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
         te_fail(d, "out of memory while planning");
         return NULL;
     }
+    find_roots(p, g);
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
     p->low = low;
@@ -440,6 +492,10 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
         te_plan_place(p);
         te_plan_assign_offsets(p, g);
     }
+    free(p->root);
+    free(p->root_off);
+    p->root = NULL;
+    p->root_off = NULL;
     return p;
 }
 
@@ -475,6 +531,8 @@ void te_plan_free(te_plan *p)
     free(p->op_scratch);
     free(p->place);
     free(p->patch_role);
+    free(p->root);
+    free(p->root_off);
     te_storage_free(p->own_st);
     free(p);
 }
