@@ -112,10 +112,10 @@ function(te_add_golden_flags kind model_path golden_dir flags)
                    ${model_path} ${golden_dir} ${CMAKE_SOURCE_DIR})
   set_tests_properties(golden.${kind}.${name} PROPERTIES DEPENDS golden.shared_present TIMEOUT 900)
 endfunction()
-# The same for the representative conformance subset and the real models
+# The same for the conformance models CONF (paths) and the real models
 # named (model names; ALL: every real model).
-function(te_add_golden_every kind flags real)
-  foreach(m ${TE_SWEEP_CONF_MODELS})
+function(te_add_golden_every kind flags conf real)
+  foreach(m ${conf})
     get_filename_component(name ${m} NAME_WE)
     te_add_golden_flags(${kind} ${m} ${TE_SHARED_DIR}/conformance/${name} "${flags}")
   endforeach()
@@ -128,16 +128,44 @@ function(te_add_golden_every kind flags real)
 endfunction()
 # (with two memory regions too: a small first one, so every model cuts its
 # arena in two; the outputs must not change)
-te_add_golden_every(patch_auto "--patch auto --memory-region R1=16K --memory-region R2=256M" ALL)
-# The Cortex-M4 kernels (DSP primitives emulated exactly on the host) on
-# the representative conformance subset: byte-identical, and their generated C compiles
-# warning-free with the host compiler at -O2 too.
-foreach(m ${TE_SWEEP_CONF_MODELS})
+te_add_golden_every(patch_auto "--patch auto --memory-region R1=16K --memory-region R2=256M"
+                    "${TE_SWEEP_CONF_MODELS}" ALL)
+# The per-target sweeps run the conformance models whose code for the target
+# differs from their generic code by more than the target's prelude, listed in
+# tests/golden/sweep_<target>.txt: the others compile the generic code the
+# default golden test checks.  golden.sweep_targets.<target> keeps each list
+# exact (tests/golden/sweep_targets.sh --write prints it).
+function(te_target_conf_models target out)
+  file(STRINGS ${CMAKE_SOURCE_DIR}/tests/golden/sweep_${target}.txt names REGEX "^[A-Za-z0-9_]")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               ${CMAKE_SOURCE_DIR}/tests/golden/sweep_${target}.txt)
+  set(kept "")
+  foreach(m ${TE_CONF_MODELS})
+    get_filename_component(name ${m} NAME_WE)
+    if(name IN_LIST names)
+      list(APPEND kept ${m})
+    endif()
+  endforeach()
+  set(${out} ${kept} PARENT_SCOPE)
+  string(REPLACE "x86-64-v3" "x86_v3" tag ${target})
+  string(REPLACE "cortex-m4" "m4" tag ${tag})
+  add_test(NAME golden.sweep_targets.${tag}
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/sweep_targets.sh $<TARGET_FILE:tinyengine>
+                   ${TE_SHARED_DIR} ${target} ${CMAKE_SOURCE_DIR}/tests/golden/sweep_${target}.txt
+                   ${CMAKE_SOURCE_DIR}/tests/golden/pending.txt)
+  set_tests_properties(golden.sweep_targets.${tag} PROPERTIES DEPENDS golden.shared_present
+                       SKIP_RETURN_CODE 77)
+endfunction()
+# The Cortex-M4 kernels (DSP primitives emulated exactly on the host):
+# byte-identical, and their generated C compiles warning-free with the host
+# compiler at -O2 too.
+te_target_conf_models(cortex-m4 TE_M4_CONF_MODELS)
+foreach(m ${TE_M4_CONF_MODELS})
   get_filename_component(name ${m} NAME_WE)
   te_add_golden_flags(target_m4 ${m} ${TE_SHARED_DIR}/conformance/${name} "--target cortex-m4")
 endforeach()
-# Target x86-64-v3 (the AVX2 kernels) on the conformance subset and a representative subset
-# of the real models, where this machine's CPU has AVX2: byte-identical, warning-free, and
+# Target x86-64-v3 (the AVX2 kernels) on the conformance models with AVX2 code of their own
+# (above) and a representative subset of the real models, where this machine's CPU has AVX2: byte-identical, warning-free, and
 # under the sanitizers.  The real subset runs every kernel any real model runs on
 # x86-64-v3 (golden.sweep_kernels.x86_v3 checks it); every real model still runs
 # byte-exact on the default target, with --patch auto and on the Cortex-M4 and -M7 under QEMU.
@@ -152,7 +180,8 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND EXISTS /proc/cpui
   endif()
 endif()
 if(TE_CPU_AVX2)
-  te_add_golden_every(target_x86_v3 "--target x86-64-v3" "${TE_X86_REAL_MODELS}")
+  te_target_conf_models(x86-64-v3 TE_X86_CONF_MODELS)
+  te_add_golden_every(target_x86_v3 "--target x86-64-v3" "${TE_X86_CONF_MODELS}" "${TE_X86_REAL_MODELS}")
   add_test(NAME golden.sweep_kernels.x86_v3
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/sweep_kernels.sh $<TARGET_FILE:tinyengine>
                    ${TE_SHARED_DIR} x86-64-v3 ${CMAKE_SOURCE_DIR}/tests/golden/pending.txt
