@@ -1,19 +1,22 @@
 #!/bin/sh
 # check_model.sh TINYENGINE MODEL.tflite GOLDEN_DIR SRC_DIR
-# Byte-exact check of one model against TFLite Micro's goldens:
-#  1. every sample through one `tinyengine run --samples` (sample 0's layers
-#     dumped: every layer written must equal the golden layer file),
-#  2. every sample through tests/golden/api_harness.c, built with
-#     -std=c99 -Wall -Wextra -Werror -pedantic against the generated API.
+# Byte-exact check of one model against TFLite Micro's goldens: the code
+# `tinyengine compile` writes, built with tests/golden/api_harness.c
+# (-std=c99 -Wall -Wextra -Werror -pedantic, against the generated API),
+# runs every sample: every output equals its golden file, and every layer
+# of the first sample (the harness dumps them through the layer hook) its
+# golden layer file.  `tinyengine run` builds exactly what `compile` writes;
+# its own options (--samples, --dump-layers) are tested in tests/cli.
 #  TE_FLAGS (environment) are passed to every tinyengine command, e.g.
-#  TE_FLAGS="--patch auto" checks patch-based execution.  With TE_FLAGS (the
-#  sweeps) step 1 is left out and the API harness dumps sample 0's layers
-#  itself: one code generation (a --patch search) and one build fewer, the
-#  same generated code checked (`run` builds exactly what `compile` writes).
+#  TE_FLAGS="--patch auto" checks patch-based execution.
 #  TE_HARNESS_CFLAGS (environment, default empty) is appended to the API
 #  harness's compile line, e.g. "-fsanitize=address,undefined
 #  -fno-sanitize-recover=all" runs the generated code under the sanitizers
 #  (tests/run_all.sh sets that).
+# Memory: the arena the header declares is at most TFLite Micro's; without
+# TE_FLAGS `info --json` must report the same (with them `info` would run
+# the --patch search a second time: tests/cli/test_patch_search.sh compares
+# `info` and the generated header under --patch auto).
 set -eu
 te=$1 model=$2 gold=$3 src=$4
 flags=${TE_FLAGS:-}
@@ -50,31 +53,10 @@ compare_layers() {
   [ "$n" -gt 0 ] || { echo "FAIL no layers dumped"; fail=1; }
 }
 
-if [ -z "$flags" ]; then
-  layers=""
-  [ -d "$gold/layers" ] && layers="--dump-layers $work/layers"
-  # every sample with one build (sample 0 dumps its layers)
-  # shellcheck disable=SC2086
-  if ! "$te" run "$model" --samples "$gold" -o "$work/out" $layers --quiet; then
-    echo "FAIL: tinyengine run --samples failed"; fail=1
-  fi
-  for k in $samples; do
-    i=0
-    while [ -f "$gold/output_${k}_$i.bin" ]; do
-      if ! cmp -s "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin"; then
-        echo "FAIL sample $k output $i differs: $(cmp "$work/out/output_${k}_$i.bin" "$gold/output_${k}_$i.bin" 2>&1 | head -1)"; fail=1
-      fi
-      i=$((i+1))
-    done
-  done
-  [ -d "$work/layers" ] && compare_layers
-fi
-
 # shellcheck disable=SC2086
 "$te" compile "$model" $flags -o "$work/gen" --name te_model
-# shellcheck disable=SC2086
 dump=""
-[ -n "$flags" ] && [ -d "$gold/layers" ] && dump="-DTE_HARNESS_LAYERS -DTE_MODEL_LAYER_HOOK=te_harness_layer"
+[ -d "$gold/layers" ] && dump="-DTE_HARNESS_LAYERS -DTE_MODEL_LAYER_HOOK=te_harness_layer"
 # shellcheck disable=SC2086
 if ! $cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I"$work/gen" -DTE_MODEL=te_model \
      '-DTE_MODEL_HEADER="te_model.h"' $dump $harness_cflags -o "$work/api" "$work"/gen/*.c \
@@ -90,10 +72,11 @@ for k in $samples; do
   fi
 done
 [ -n "$dump" ] && compare_layers
-# Memory: info --json must report the generated ARENA_BYTES, and the arena
-# must not exceed what TFLite Micro needs for the same model.
-ours=$("$te" info "$model" $flags --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
 hdr=$(sed -n 's/^#define TE_MODEL_ARENA_BYTES \([0-9]*\)$/\1/p' "$work/gen/te_model.h")
+ours=$hdr
+if [ -z "$flags" ]; then
+  ours=$("$te" info "$model" --json | sed -n 's/^ *"arena_bytes": \([0-9]*\).*/\1/p')
+fi
 tflm=$(cat "$gold/meta.json" "$gold/run_0.json" 2>/dev/null | tr -d ' \n' | grep -o '"arena_used_bytes":[0-9]*' | head -1 | cut -d: -f2)
 if [ -z "$ours" ] || [ "$ours" != "$hdr" ]; then
   echo "FAIL info --json arena_bytes ($ours) != generated ARENA_BYTES ($hdr)"; fail=1
