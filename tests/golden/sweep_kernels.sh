@@ -1,7 +1,8 @@
 #!/bin/sh
 # sweep_kernels.sh TINYENGINE SHARED_DIR TARGET PENDING_TXT SUBSET_MODEL... -
-# the per-target golden sweep runs a representative subset of the real
-# models (tests/golden/golden.cmake): this keeps it representative.  Every
+# the x86-64-v3 golden sweep (tests/golden/golden.cmake) and the Cortex-M4
+# -O0 stack check (tests/qemu/qemu.cmake) run a representative subset of the
+# real models: this keeps a subset representative.  Every
 # kernel any shared real model (but the pending ones) runs on TARGET, as
 # `tinyengine profile --json` names it, must be run by a model of the subset;
 # a model that brings a new kernel fails here until it joins the subset.
@@ -31,7 +32,7 @@ for f in "$shared"/models/*.tflite; do
   n=$((n + 1))
   for k in $(kernels_of "$m"); do
     grep -qx "$k" "$work/subset" && continue
-    echo "FAIL: $m runs $k on $target, which no model of the sweep's subset runs: add $m to it"
+    echo "FAIL: $m runs $k on $target, which no model of the subset runs: add $m to it"
     fail=1
   done
 done
