@@ -25,6 +25,7 @@
 #endif
 
 #if defined(TE_TARGET_AVX2)
+/* te:section TE_AVX2_ATTR TE_AVX2_FN TE_AVX2_ENTRY */
 /* Target x86-64-v3 (TE_TARGET_AVX2): kernels with AVX2 intrinsics.  Their
  * functions carry the avx2 target attribute, so the code compiles with
  * plain -O2 (no -mavx2) and needs a CPU with AVX2 to run. */
@@ -46,6 +47,7 @@
 #else
 #define TE_AVX2_ENTRY TE_AVX2_ATTR __attribute__((noipa))
 #endif
+/* te:end */
 #endif
 
 /* te:section TE_STATIC_ASSERT */
@@ -316,6 +318,7 @@ static inline TE_UNUSED int16_t te_lut_interp_s16(int16_t x, const int16_t *lut)
 /* te:end */
 
 #if defined(TE_TARGET_DSP)
+/* te:section te_sxtb16 te_sxtb16_ror8 te_smlad te_sxtab16 */
 /* ---- Armv7E-M DSP SIMD primitives --------------------------------------
  * Kernels compiled with TE_TARGET_DSP use these.  On a core with the DSP
  * extension they are the real instructions; elsewhere (host tests of the
@@ -323,6 +326,9 @@ static inline TE_UNUSED int16_t te_lut_interp_s16(int16_t x, const int16_t *lut)
  * the SIMD kernels' data layout and arithmetic are checked everywhere. */
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
+#endif
+/* te:end */
+#if defined(__ARM_FEATURE_DSP)
 /* te:section te_sxtb16 */
 /* bytes 0 and 2, sign-extended to two int16 halves */
 static inline TE_UNUSED uint32_t te_sxtb16(uint32_t x) { return (uint32_t)__sxtb16((int32_t)x); }
@@ -489,7 +495,9 @@ static inline TE_UNUSED void te_inv_sqrt_multiplier_exp(int32_t input, int32_t *
 /* te:end */
 
 #if defined(TE_TARGET_AVX2)
+/* te:section te_avx2_rq8 te_avx2_rq_exact te_avx2_rq te_avx2_store16 */
 /* ---- AVX2 requantization (target x86-64-v3), shared by its kernels ---- */
+/* te:end */
 
 /* te:section te_avx2_rq8 */
 /* te_convfam_fast_requant on 8 lanes: (smmulr(a, m) + H - [a < 0]) >> e,

@@ -74,13 +74,13 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers on the 2-core machine (halved from a run sharing it with
 # another job); a test that is not defined (no shared data, no QEMU) is
 # skipped here.
-foreach(pair cli.patch_search:165 qemu.stack.O0:131 golden.portability:116 cli.patch_kinds:115
-             cli.flash_bound:112 qemu.conformance.m4_Os:110 cli.flash_bound_host:104
+foreach(pair cli.patch_search:165 golden.portability:116 cli.patch_kinds:115
+             qemu.conformance.m4_Os:110 cli.flash_bound_host:104
              golden.patch_auto.tflm_id_model:100
              golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:91 cli.patch_stage2:89
-             qemu.conformance.m7:86 qemu.stack.O2:81
+             qemu.conformance.m7:86
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:80 cli.patch_code:74
-             qemu.stack.patch_O2:68 qemu.stack.patch_O0:62 cli.code_bound:50
+             qemu.stack.patch_O2:68 qemu.stack.patch_O0:62 cli.code_bound:50 qemu.stack.O0:45
              golden.memory_targets:46 golden.patch_auto.tflm_retinaface_466a481:43
              golden.target_m4.mcunet_tiny_48:42 golden.patch_auto.tinyengine_mcunetv2_large:41
              golden.model.mobilenet_v2_quantized_1x3x224x224:39

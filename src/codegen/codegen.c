@@ -453,11 +453,6 @@ static void emit_prologue(te_buf *c, const te_emit *e, const te_graph *g, const 
         te_buf_printf(c, "#include \"%s.h\" /* the kernels, shared with the library's other models */\n",
                       lib->name);
     te_buf_printf(c, "\n#include <stddef.h>\n#include <stdint.h>\n");
-    if (te_target_has_dsp(g->target))
-        te_buf_printf(c, "\n/* Armv7E-M DSP SIMD kernels (exact C emulation where the compiler lacks\n"
-                         " * __ARM_FEATURE_DSP) */\n");
-    if (te_target_has_avx2(g->target))
-        te_buf_printf(c, "\n/* AVX2 kernels: the code needs an x86-64 CPU with AVX2 */\n");
     te_buf_printf(c, "\n#ifdef %s_LAYER_HOOK\nvoid %s_LAYER_HOOK(int op, int output, const void *data, size_t bytes);\n"
                      "#define TE_LAYER_DONE(op, j, p, n) %s_LAYER_HOOK(op, j, p, n)\n#else\n"
                      "#define TE_LAYER_DONE(op, j, p, n) ((void)0)\n#endif\n",

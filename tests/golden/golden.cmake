@@ -131,7 +131,7 @@ endfunction()
 te_add_golden_every(patch_auto "--patch auto --memory-region R1=16K --memory-region R2=256M"
                     "${TE_SWEEP_CONF_MODELS}" ALL)
 # The per-target sweeps run the conformance models whose code for the target
-# differs from their generic code by more than the target's prelude, listed in
+# differs from their generic code (kernels of its own), listed in
 # tests/golden/sweep_<target>.txt: the others compile the generic code the
 # default golden test checks.  golden.sweep_targets.<target> keeps each list
 # exact (tests/golden/sweep_targets.sh --write prints it).
