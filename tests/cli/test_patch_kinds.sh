@@ -18,39 +18,17 @@ export TE_CFLAGS="${TE_CFLAGS:--O1}"
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchkinds-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL $*"; fail=1; }
-arena() { "$te" info "$1" --json $2 | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p'; }
-# these nets' weights are a few KB, so the default flash budget (1.25 x the
-# weights + 32 KiB, less the model's code) leaves their patches little room:
-# give them a board's flash, the stage kinds are under test here
-flash="--flash-limit 1M"
+. "$(dirname "$0")/patch_lib.sh"
 
-# kind, whether auto must go below layer-by-layer, explicit stages to try
-for spec in "uint8_head lower 5:2x3" "float_head same 3:2x2" \
-            "fire lower 6:2x2 10:3x3" "residual lower 5:4x4" "avgpool lower 2:3x3 4:4x4" \
-            "neck lower 9:3x3 4:4x4 5:3x2" "neck_bilinear lower 9:2x2" "pad_conv lower 9:4x4" \
-            "residual lower 3:3x3" "side_branch lower 2:4x4"; do
+# kind, arena bound (0: below layer by layer; same: at most it), explicit stages
+for spec in "uint8_head 0 5:2x3" "float_head same 3:2x2" \
+            "fire 0 6:2x2 10:3x3" "residual 0 5:4x4" "avgpool 0 2:3x3 4:4x4" \
+            "neck 0 9:3x3 4:4x4 5:3x2" "neck_bilinear 0 9:2x2" "pad_conv 0 9:4x4" \
+            "residual 0 3:3x3" "side_branch 0 2:4x4"; do
   set -- $spec
-  kind=$1 want=$2
+  kind=$1 bound=$2
   shift 2
-  m=$work/$kind.tflite in=$work/$kind.bin
-  "$mk" "$kind" "$m" "$in" || { bad "$kind: te_mkpatchnet"; continue; }
-  "$te" run "$m" --input "$in" -o "$work/$kind.plain" >/dev/null || { bad "$kind: run"; continue; }
-  for p in auto "$@"; do
-    if ! "$te" run "$m" --patch "$p" $flash --input "$in" -o "$work/$kind.$p" >/dev/null; then
-      bad "$kind: run --patch $p"; continue
-    fi
-    for o in "$work/$kind.plain"/output_*.bin; do
-      cmp -s "$o" "$work/$kind.$p/$(basename "$o")" ||
-        bad "$kind: --patch $p $(basename "$o") differs from layer by layer"
-    done
-  done
-  plain=$(arena "$m" "") auto=$(arena "$m" "--patch auto $flash")
-  if [ -z "$plain" ] || [ -z "$auto" ]; then bad "$kind: info --json"; continue; fi
-  [ "$auto" -le "$plain" ] || bad "$kind: --patch auto arena $auto above layer by layer $plain"
-  [ "$want" = lower ] && [ "$auto" -ge "$plain" ] && bad "$kind: --patch auto $auto not below $plain"
-  echo "$kind: arena $plain layer by layer, $auto with --patch auto"
+  patch_kind "$kind" "$bound" "$@"
 done
 # --sram-limit drives the search: layer by layer (43040 B) does not fit
 # 30000, so the fastest patch plan that fits is taken; it is exact; below the
