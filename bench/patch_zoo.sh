@@ -35,6 +35,7 @@ mobilenet_v2_035_224_float|MobileNetV2 0.35 224, float input + QUANTIZE (ST styl
 mcunet_in4_160|MCUNet in4 (512 KB model) 160|-|-
 mcunet_in3_176|MCUNet in3 (320 KB model) 176|-|-
 tiny_yolo_v2_224_uint8|Tiny YOLOv2 (COCO) 224, uint8 input|-|-
+yolov8n_c2f_256|YOLOv8n backbone 256 (C2f blocks: channel SPLIT), int8 input, 1x1 head|-|-
 EOF
 }
 
