@@ -26,9 +26,12 @@ skip() { echo "SKIP: $*"; skipped=1; }
 # 1.25 x weights + 32 KiB): kernels the model calls (with their comments;
 # each runtime file's top comment cut to its first paragraph), constant
 # arrays (150 columns a line), kernel params (one designated field a line,
-# emit_params.c), invoke and accessors.  Tighten MAX_LINES when any of
-# them shrinks.
-MAX_LINES=2000
+# emit_params.c), invoke and accessors.  2,081 since byte arrays of 1024+
+# elements are string literals of 32 bytes a line (kws's 18,944 bytes of
+# conv weights: 592 lines, ~500 as integer lists; and the file's comment
+# and pragma for them): 150 lines of weights for a compile ~15x faster on
+# them.  Tighten MAX_LINES when any of them shrinks.
+MAX_LINES=2100
 MAX_CONDITIONALS=8
 MAX_COLUMNS=160
 
