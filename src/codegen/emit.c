@@ -81,42 +81,76 @@ void te_emit_indent_since(te_emit *e, size_t start)
 /* Constant arrays fill their lines up to this many columns. */
 #define TE_CONST_COLUMNS 150
 
+/* Compilers parse a string literal about 15 times faster than a list of
+ * integers (a 3.4 MB array: gcc -O2 0.54 s instead of 9.5 s). */
+void te_emit_byte_string(te_buf *b, const uint8_t *v, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char line[8 + 4 * TE_BYTES_PER_LINE];
+    size_t i, k, len;
+    for (i = 0; i < n; i += TE_BYTES_PER_LINE) {
+        memcpy(line, "\n    \"", 6);
+        len = 6;
+        for (k = i; k < n && k < i + TE_BYTES_PER_LINE; k++) {
+            line[len++] = '\\';
+            line[len++] = 'x';
+            line[len++] = hex[v[k] >> 4];
+            line[len++] = hex[v[k] & 15];
+        }
+        line[len++] = '"';
+        te_buf_append(b, line, len);
+    }
+}
+
+/* "[n] NAME_WEIGHTS_ATTR": the header lets the user place the weights */
+static void array_dim(const te_emit *e, size_t n, char *dim, size_t size)
+{
+    const char *c;
+    size_t k = (size_t)snprintf(dim, size, "[%zu] ", n ? n : 1);
+    for (c = e->name; *c && k + 14 < size; c++)
+        dim[k++] = (char)toupper((unsigned char)*c);
+    snprintf(dim + k, size - k, "_WEIGHTS_ATTR");
+}
+
 /* Writes "static const T name[n] NAME_WEIGHTS_ATTR = {...};" (or finds its
  * twin), `elem` writing each element, as many a line as fit in
- * TE_CONST_COLUMNS. */
+ * TE_CONST_COLUMNS; a byte array of TE_BYTE_STRING_MIN or more elements as
+ * lines of a string literal of exactly n bytes (no room for its NUL). */
 static te_name emit_array(te_emit *e, const char *ctype, size_t n, const char *base,
                           void (*elem)(te_buf *, const void *, size_t), const void *v)
 {
     te_buf body = {0}, one = {0};
     te_name name;
     char dim[sizeof name.s + 48];
-    const char *c;
-    size_t i, k, col = TE_CONST_COLUMNS;
-    te_buf_append(&body, "{", 1);
-    if (n == 0)
-        te_buf_append(&body, "0", 1);
-    for (i = 0; i < n; i++) {
-        one.len = 0;
-        elem(&one, v, i);
-        if (i + 1 < n)
-            te_buf_append(&one, ",", 1);
-        if (col + one.len > TE_CONST_COLUMNS) {
-            te_buf_append(&body, "\n    ", 5);
-            col = 4;
+    size_t i, col = TE_CONST_COLUMNS;
+    int literal =
+        n >= TE_BYTE_STRING_MIN && (!strcmp(ctype, "int8_t") || !strcmp(ctype, "uint8_t"));
+    if (literal) {
+        te_emit_byte_string(&body, v, n);
+        e->byte_strings++;
+    } else {
+        te_buf_append(&body, "{", 1);
+        if (n == 0)
+            te_buf_append(&body, "0", 1);
+        for (i = 0; i < n; i++) {
+            one.len = 0;
+            elem(&one, v, i);
+            if (i + 1 < n)
+                te_buf_append(&one, ",", 1);
+            if (col + one.len > TE_CONST_COLUMNS) {
+                te_buf_append(&body, "\n    ", 5);
+                col = 4;
+            }
+            if (one.s)
+                te_buf_append(&body, one.s, one.len);
+            col += one.len;
         }
-        if (one.s)
-            te_buf_append(&body, one.s, one.len);
-        col += one.len;
+        if (one.oom)
+            body.oom = 1;
+        te_buf_free(&one);
+        te_buf_append(&body, "\n}", 2);
     }
-    if (one.oom)
-        body.oom = 1;
-    te_buf_free(&one);
-    te_buf_append(&body, "\n}", 2);
-    /* "[n] NAME_WEIGHTS_ATTR": the header lets the user place the weights */
-    k = (size_t)snprintf(dim, sizeof dim, "[%zu] ", n ? n : 1);
-    for (c = e->name; *c && k + 14 < sizeof dim; c++)
-        dim[k++] = (char)toupper((unsigned char)*c);
-    snprintf(dim + k, sizeof dim - k, "_WEIGHTS_ATTR");
+    array_dim(e, n, dim, sizeof dim);
     name = te_emit_object(e, ctype, dim, body.s ? body.s : "{0}", base);
     if (body.oom)
         e->consts.oom = 1;

@@ -214,7 +214,9 @@ te_name te_emit_object(te_emit *e, const char *type, const char *dim, const char
         n = *twin;
     } else {
         n = te_emit_symbol(e, base);
-        te_buf_printf(&e->consts, "static const %s %s%s = ", type, n.s, dim);
+        /* "= {..." or, a string literal's lines below, "=" */
+        te_buf_printf(&e->consts, "static const %s %s%s =%s", type, n.s, dim,
+                      body[0] == '\n' ? "" : " ");
         te_buf_append(&e->consts, body, strlen(body));
         te_buf_append(&e->consts, ";\n", 2);
         if (s && key.s)

@@ -17,7 +17,7 @@
 #include "tinyengine.h"
 
 #define RESOURCE 20 /* TensorType RESOURCE */
-#define N 4         /* elements of the variable */
+#define N 1024      /* elements of the variable: its initial value is a string literal */
 #define STEPS 5     /* invokes; NAME_reset() before step RESET_AT */
 #define RESET_AT 3
 
@@ -272,7 +272,7 @@ static int build_bad(int kind, uint8_t **img, size_t *size)
     if (sub) { /* init: VAR_HANDLE, then ASSIGN of a constant, a READ, or a half */
         sh = tflb_add_tensor(sub, "h", RESOURCE, NULL, 0, 0, NULL);
         sv = tflb_add_tensor(sub, "v", TFLB_INT8, kind == BAD_INIT_SIZE ? half : shape, 2,
-                             (uint32_t)tflb_add_buffer(&m, init, kind == BAD_INIT_SIZE ? 2 : N),
+                             (uint32_t)tflb_add_buffer(&m, init, kind == BAD_INIT_SIZE ? N / 2 : N),
                              &q);
         tflb_add_op(sub, op_vh, NULL, 0, &sh, 1, &vh);
         if (kind == BAD_INIT_NOT_CONST) {
@@ -310,6 +310,9 @@ static void test_refused(int kind, const char *expect)
 int main(void)
 {
     acc_case c = {0.05f, 0.1f, 3, -2, 1, {10, -20, 30, -40}, 0};
+    int i;
+    for (i = 4; i < N; i++)
+        c.init[i] = (int8_t)((i * 37 + 11) % 101 - 50);
     test_accumulator(&c, "int8 accumulator, CALL_ONCE init");
     c.shape_kind = 1;
     test_accumulator(&c, "read value used after the assign");
@@ -328,7 +331,7 @@ int main(void)
                                      "assigned");
     test_refused(BAD_INIT_NOT_CONST, "init subgraph 1 runs READ_VARIABLE (op 1), which is not "
                                      "known at compile time");
-    test_refused(BAD_INIT_SIZE, "assigns 2 bytes");
+    test_refused(BAD_INIT_SIZE, "assigns 512 bytes");
     test_refused(BAD_SUBGRAPH_INDEX, "CALL_ONCE (op 0): calls subgraph 5 (model has 2 subgraphs");
     test_refused(BAD_WHILE, "WHILE (op 0)");
     return test_summary();
