@@ -315,13 +315,10 @@ static int has_byte_strings(const te_emit *e, const te_graph *g, const te_plan *
  * knows it (an unknown option in a pragma is itself a warning). */
 static void emit_byte_string_prelude(te_buf *c)
 {
-    te_buf_printf(c, "\n/* Byte arrays of %d or more elements are string literals, %d bytes a line,\n"
-                     " * which compilers read ~15 times faster than lists of integers. Each\n"
-                     " * literal holds exactly the array's N bytes: C drops the terminating NUL\n"
-                     " * when the array has no room for it (C99 6.7.8p14; C++ would refuse it,\n"
-                     " * this file is C). The pragmas quiet the warnings on that dropped NUL\n"
-                     " * (-Wextra of GCC 15 and later Clangs) and on literals longer than the\n"
-                     " * 4095 characters C99 asks compilers to take (-pedantic). */\n"
+    te_buf_printf(c, "\n/* Byte arrays of %d+ elements: string literals of %d bytes a line (read\n"
+                     " * ~15x faster than integer lists) holding exactly N bytes, no NUL (C99\n"
+                     " * 6.7.8p14; this file is C, not C++). The pragmas quiet the warnings on\n"
+                     " * that (GCC 15+, Clang) and on literals over C99's 4095 (-pedantic). */\n"
                      "#if defined(__GNUC__)\n"
                      "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
                      "#endif\n"

@@ -70,8 +70,8 @@ void te_emit_indent_since(te_emit *e, size_t start);
  * TE_BYTES_PER_LINE bytes a line, exactly n bytes (C drops the NUL when
  * the array has no room for it): a compiler reads it ~15 times faster than
  * a list of integers. */
-#define TE_BYTE_STRING_MIN 1024
-#define TE_BYTES_PER_LINE 32
+#define TE_BYTE_STRING_MIN 4096
+#define TE_BYTES_PER_LINE 38 /* 158 columns: within the file's 160 */
 /* Appends such an array's body: lines "\n    \"\x12\xfe...\"" of
  * TE_BYTES_PER_LINE bytes (the last fewer), every byte as \xHH. */
 void te_emit_byte_string(te_buf *b, const uint8_t *v, size_t n);

@@ -4,8 +4,8 @@
 # objects (flash) with one designated field per line, NAME_invoke holds no
 # compound literal (they would live on its stack), arena tensors are macros
 # named after the model's tensors, constants are named after the operator
-# they belong to, byte arrays of 1024 or more elements are string literals
-# of exactly their N bytes, 32 a line (compilers read them ~15x faster than
+# they belong to, byte arrays of 4096 or more elements are string literals
+# of exactly their N bytes, 38 a line (compilers read them ~15x faster than
 # integer lists), and the code after the pasted runtime keeps its lines
 # under 160 characters.  With arm-none-eabi-gcc and the shared models: the
 # invoke frame of vww_96_int8 (--patch auto, Cortex-M4, -O2) is at most
@@ -34,8 +34,8 @@ params_one_field_per_line() {
     inside && !/^    \.[a-z_0-9]+ = [^,]+(, [^,]+)*,$/ { bad++; print "bad field line: " $0 }
     END { exit (objs > 0 && bad == 0 && inside == 0) ? 0 : 1 }' "$1"
 }
-# byte arrays of 1024 or more elements: "static const int8_t NAME[N] ATTR
-# =" (a variable's initial value: no ATTR), then lines of "\xHH" (32 bytes
+# byte arrays of 4096 or more elements: "static const int8_t NAME[N] ATTR
+# =" (a variable's initial value: no ATTR), then lines of "\xHH" (38 bytes
 # each, the last fewer) holding exactly N bytes, the last ending in ";" (no
 # room for the NUL: no array outgrows its integer list); before them, once
 # and only when the file has them, the pragmas turning off
@@ -46,19 +46,19 @@ byte_strings_well_formed() {
     /^static const u?int8_t [A-Za-z_0-9]+\[[0-9]+\]( [A-Z_0-9]+_WEIGHTS_ATTR)? =$/ {
       if (!overlength || unterminated != 2) { bad++; print "string before the pragmas: " $0 }
       split($4, d, /[][]/); want = d[2] + 0; got = 0; inside = 1; arrays++
-      if (want < 1024) { bad++; print "short string: " $0 }
+      if (want < 4096) { bad++; print "short string: " $0 }
       next }
     /^#pragma GCC diagnostic ignored "-Woverlength-strings"$/ { overlength++; next }
     /^#pragma GCC diagnostic ignored "-Wunterminated-string-initialization"$/ { unterminated++; next }
     /^#elif defined\(__GNUC__\) && __GNUC__ >= 15$/ { gcc15++; next }
     /^static const u?int8_t [A-Za-z_0-9]+\[[0-9]+\].* = \{$/ {
-      split($4, d, /[][]/); if (d[2] + 0 >= 1024) { bad++; print "long integer list: " $0 } }
+      split($4, d, /[][]/); if (d[2] + 0 >= 4096) { bad++; print "long integer list: " $0 } }
     /^static const u?int8_t [A-Za-z_0-9]+\[[0-9]+ *\+/ { bad++; print "array longer than its data: " $0 }
     inside {
       line = $0; end = sub(/;$/, "", line)
       if (line !~ /^    "(\\x[0-9a-f][0-9a-f])+"$/) { bad++; print "bad string line: " $0 }
       n = (length(line) - 6) / 4; got += n
-      if (n > 32 || (!end && n != 32)) { bad++; print "line of " n " bytes: " $0 }
+      if (n > 38 || (!end && n != 38)) { bad++; print "line of " n " bytes: " $0 }
       if (end) { inside = 0; if (got != want) { bad++; print "array of " want " holds " got } }
     }
     END {
@@ -104,7 +104,7 @@ if [ -d "$shared/models" ]; then
   for target in generic cortex-m4; do
     check_model "$shared/models/kws_ref_model.tflite" kws "$target"
   done
-  # its weights are string literals (conv weights of 2560 and 4096 bytes)
+  # its 4096-byte conv weights are string literals
   ok grep -q '^static const int8_t kws_op2_weights\[4096\] KWS_WEIGHTS_ATTR =$' "$work/kws_generic/kws.c"
   check_model "$shared/models/vww_96_int8.tflite" vww cortex-m4
 fi

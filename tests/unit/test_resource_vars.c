@@ -17,7 +17,7 @@
 #include "tinyengine.h"
 
 #define RESOURCE 20 /* TensorType RESOURCE */
-#define N 1024      /* elements of the variable: its initial value is a string literal */
+#define N 4096      /* elements of the variable: its initial value is a string literal */
 #define STEPS 5     /* invokes; NAME_reset() before step RESET_AT */
 #define RESET_AT 3
 
@@ -331,7 +331,7 @@ int main(void)
                                      "assigned");
     test_refused(BAD_INIT_NOT_CONST, "init subgraph 1 runs READ_VARIABLE (op 1), which is not "
                                      "known at compile time");
-    test_refused(BAD_INIT_SIZE, "assigns 512 bytes");
+    test_refused(BAD_INIT_SIZE, "assigns 2048 bytes");
     test_refused(BAD_SUBGRAPH_INDEX, "CALL_ONCE (op 0): calls subgraph 5 (model has 2 subgraphs");
     test_refused(BAD_WHILE, "WHILE (op 0)");
     return test_summary();
