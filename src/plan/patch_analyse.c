@@ -272,14 +272,17 @@ static int cut_owned(te_patch_walk *w, const te_graph *g)
 /* Stage op i's clone for the current patch in place (te_patch_inplace_probe):
  * the input every patch's clone may overwrite so far (w->inplace_can) and
  * the largest scratch in place. */
-static void probe_inplace(te_patch_walk *w, const te_graph *g, int i)
+static void probe_inplace(te_patch_walk *w, const te_graph *g, int i, te_patch_grid *gr, int gy,
+                          int gx)
 {
-    const te_op_def *def = te_op_find(g->ops[w->ops[i]].opcode);
+    const te_op_def *def;
     size_t scratch;
     int k;
     if (w->inplace_can[i] == -1)
         return;
-    k = te_patch_inplace_probe(w, g, i, &scratch);
+    def = te_op_find(g->ops[w->ops[i]].opcode);
+    k = gr ? te_patch_grid_probe(gr, w, g, i, gy, gx, &scratch)
+           : te_patch_inplace_probe(w, g, i, &scratch);
     if (w->inplace_can[i] != -2 && w->inplace_can[i] != k)
         k = -1;
     w->inplace_can[i] = k;
@@ -311,9 +314,22 @@ static void note_kept_rows(te_patch_walk *w, int o, size_t b)
         w->keep_row_bytes[o] = row;
 }
 
+static int measure_cells(te_patch_walk *w, const te_graph *g, te_patch_plan *p,
+                         te_patch_grid **gr);
+
 /* Slot sizes (max over patches) and patched MACs, one patch at a time;
- * the parts of the cut tensors each patch writes. */
+ * the parts of the cut tensors each patch writes.  Without caching the
+ * cells' regions come from their rows and columns (te_patch_grid). */
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
+{
+    te_patch_grid *gr = NULL;
+    int rc = measure_cells(w, g, p, &gr);
+    te_patch_grid_free(gr);
+    return rc;
+}
+
+static int measure_cells(te_patch_walk *w, const te_graph *g, te_patch_plan *p,
+                         te_patch_grid **gr)
 {
     int gy, gx, i, k, c, n;
     for (c = 0; c < w->n_cuts; c++) {
@@ -329,10 +345,14 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
         w->inplace_scratch[i] = 0;
         w->macs[i] = te_op_macs_of(g, &g->ops[w->ops[i]]);
     }
+    if (!w->cache && te_patch_grid_new(w, g, gr) < 0)
+        return -1;
     for (n = 0; n < w->grid_h * w->grid_w; n++) {
         gy = n / w->grid_w;
         gx = n % w->grid_w;
-        if (te_patch_regions(w, g, gy, gx) < 0)
+        if (*gr)
+            te_patch_grid_cell(*gr, w, g, gy, gx);
+        else if (te_patch_regions(w, g, gy, gx) < 0)
             return -1;
         te_patch_overlay_note(w, g, n); /* when it fails, te_patch_overlay walks */
         for (c = 0; c < w->n_cuts; c++)
@@ -351,7 +371,7 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p)
                 w->slot_bytes[o] = b;
             if (w->cache && w->cached[o]) /* the rows kept for the next patch */
                 note_kept_rows(w, o, b);
-            probe_inplace(w, g, i);
+            probe_inplace(w, g, i, *gr, gy, gx);
             for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++) {
                 const te_patch_need need = w->need[i][k]; /* te_patch_regions' */
                 int t = op->in[k];

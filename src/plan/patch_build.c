@@ -307,14 +307,13 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     te_patch_step *step;
     memset(&need0, 0, sizeof need0);
     *c = *op;
-    c->in = malloc(sizeof(int) * (size_t)(op->n_in + 1));
-    c->out = malloc(sizeof(int) * 2);
+    /* inputs and output in one block (te_patch_plan_free frees in): an
+     * estimate builds every clone of every patch */
+    c->in = malloc(sizeof(int) * (size_t)(op->n_in + 1 + 2));
     c->custom_name = NULL;
-    if (!c->in || !c->out) {
-        free(c->in);
-        free(c->out);
+    if (!c->in)
         return te_fail(d, "out of memory building patches");
-    }
+    c->out = c->in + op->n_in + 1;
     b->p->n_clones++;
     for (k = 0; k < op->n_in; k++) {
         te_patch_need need;

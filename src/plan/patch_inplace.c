@@ -80,12 +80,12 @@ static int same_shape(const te_tensor *a, const te_tensor *b)
  * them across its analyses), and each answer lowers the clone. */
 #define PROBE_KEY (5 + 4 + TE_PATCH_MAX_IN * 9 + 1) /* the last: the inputs (key_ints) */
 #define RECENT 4
-typedef struct {
+typedef struct { /* what a lookup reads first, first: one cache line with the key's start */
+    unsigned hash; /* key_hash(key) */
+    int next;      /* the next answer in its bucket, or -1 */
     int key[PROBE_KEY]; /* key[0]: the operator's index in the graph */
     int k;
     size_t scratch;
-    unsigned hash; /* key_hash(key) */
-    int next;      /* the next answer in its bucket, or -1 */
 } probe_answer;
 struct te_probe_seen {
     probe_answer *a;
@@ -233,7 +233,7 @@ static void remember(te_patch_walk *w, const te_graph *g, const int *key, int k,
         s->a = a;
         s->cap = cap;
     }
-    if (s->n >= s->n_buckets && rehash(s, s->n_buckets ? 2 * s->n_buckets : 64) < 0)
+    if (2 * s->n >= s->n_buckets && rehash(s, s->n_buckets ? 2 * s->n_buckets : 128) < 0)
         return;
     s->a[s->n].hash = key_hash(key);
     h = s->a[s->n].hash & (unsigned)(s->n_buckets - 1);

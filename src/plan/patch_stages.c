@@ -67,10 +67,8 @@ void te_patch_plan_free(te_patch_plan *p)
     while (p) {
         te_patch_plan *next = p->next;
         int i;
-        for (i = 0; i < p->n_clones; i++) {
-            free(p->clones[i].in);
-            free(p->clones[i].out);
-        }
+        for (i = 0; i < p->n_clones; i++)
+            free(p->clones[i].in); /* and out, in its block (patch_build.c) */
         free(p->clones);
         free(p->steps);
         free(p);

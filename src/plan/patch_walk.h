@@ -95,6 +95,21 @@ int te_patch_cache_setup(te_patch_walk *w, const te_graph *g, const te_patch_pla
  * cached (or, lean, not within the scratch of no caching). */
 te_patch_walk *te_patch_cache_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p,
                                       int level);
+/* A grid's regions by rows and columns (patch_grid.c), for a walk without
+ * halo caching. */
+typedef struct te_patch_grid te_patch_grid;
+/* Works out every grid row's and column's regions into *out: -1 when a
+ * cell's regions cannot be computed (te_patch_regions), 0 otherwise
+ * (*out NULL when out of memory: then go cell by cell). */
+int te_patch_grid_new(te_patch_walk *w, const te_graph *g, te_patch_grid **out);
+void te_patch_grid_free(te_patch_grid *gr);
+/* Sets w's regions, comp and needs for cell (gy, gx), as te_patch_regions. */
+void te_patch_grid_cell(const te_patch_grid *gr, te_patch_walk *w, const te_graph *g, int gy,
+                        int gx);
+/* te_patch_inplace_probe for stage op i in cell (gy, gx), w holding that
+ * cell: asked once per class of cells with the same probe key. */
+int te_patch_grid_probe(te_patch_grid *gr, te_patch_walk *w, const te_graph *g, int i, int gy,
+                        int gx, size_t *scratch);
 size_t te_patch_region_bytes(const te_graph *g, const te_patch_walk *w, int t, te_region r);
 int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);

@@ -225,14 +225,14 @@ static void list_beside(const te_buffer *bufs, int n, work *w)
         }
     if (pairs > TE_PLAN_MAX_PAIRS)
         return;
-    w->beside_at = malloc(sizeof(int) * ((size_t)n + 1));
-    w->beside = malloc(sizeof(int) * (2 * pairs + 1));
-    if (!w->beside_at || !w->beside) {
-        free(w->beside_at);
-        free(w->beside);
-        w->beside_at = w->beside = NULL;
+    /* both lists in one block (beside_at's to free): a search places tens
+     * of thousands of plans */
+    w->beside_at = malloc(sizeof(int) * ((size_t)n + 1 + 2 * pairs + 1));
+    if (!w->beside_at) {
+        w->beside = NULL;
         return;
     }
+    w->beside = w->beside_at + n + 1;
     for (i = 0, k = 0; i < n; i++) { /* deg[i] becomes where the next of i's goes */
         w->beside_at[i] = k;
         k += deg[i];
@@ -447,8 +447,7 @@ static void place(te_plan *p)
     p->arena_bytes = best;
 out:
     free(block);
-    free(w.beside_at);
-    free(w.beside);
+    free(w.beside_at); /* and beside, in its block */
 }
 
 void te_plan_place(te_plan *p)

@@ -3,13 +3,16 @@
  * not by the estimate of a stage nor by the stage chosen; the derived graph
  * owns its tensors and patch and borrows the rest; the stage's input may
  * lie inside its output's place.  The search's memo of analyses and
- * estimates answers as the analysis and the estimate themselves. */
+ * estimates answers as the analysis and the estimate themselves; a cell's
+ * regions composed from its grid row and column (te_patch_grid) are the
+ * ones te_patch_regions computes for it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
 #include "plan/patch_memo.h"
+#include "plan/patch_walk.h"
 #include "testlib.h"
 #include "tflite_builder.h"
 
@@ -212,10 +215,65 @@ static void test_memo(void)
     free(data);
 }
 
+/* 1 if walks a and b hold the same regions and non-constant inputs' needs. */
+static int same_cell(const te_patch_walk *a, const te_patch_walk *b, const te_graph *g)
+{
+    int i, k;
+    for (i = 0; i < a->n_ops; i++) {
+        const te_op *op = &g->ops[a->ops[i]];
+        const te_patch_need *na = a->need[i], *nb = b->need[i];
+        if (memcmp(&a->region[op->out[0]], &b->region[op->out[0]], sizeof(te_region)) ||
+            memcmp(&a->comp[op->out[0]], &b->comp[op->out[0]], sizeof(te_region)))
+            return 0;
+        for (k = 0; k < op->n_in && k < TE_PATCH_MAX_IN; k++)
+            if (op->in[k] >= 0 && !g->tensors[op->in[k]].data &&
+                (memcmp(&na[k].r, &nb[k].r, sizeof na[k].r) || memcmp(na[k].pad, nb[k].pad,
+                                                                      sizeof na[k].pad) ||
+                 na[k].ay != nb[k].ay || na[k].ax != nb[k].ax || na[k].whole != nb[k].whole))
+                return 0;
+    }
+    return 1;
+}
+
+/* te_patch_grid_cell gives every cell the regions te_patch_regions does;
+ * a grid finer than the stage allows fails as a cell does. */
+static void test_grid(void)
+{
+    static const int grids[][2] = {{2, 2}, {3, 3}, {1, 2}, {4, 3}, {5, 7}, {7, 7}};
+    size_t size;
+    uint8_t *data = build_model(&size);
+    te_model *plain = data ? load(data, size, "off") : NULL;
+    int i, gy, gx;
+    CHECK(plain != NULL);
+    for (i = 0; plain && i < (int)(sizeof grids / sizeof grids[0]); i++) {
+        const te_graph *g = plain->g;
+        te_patch_walk *a = te_patch_walk_new(g, 2, grids[i][0], grids[i][1]);
+        te_patch_walk *b = te_patch_walk_new(g, 2, grids[i][0], grids[i][1]);
+        te_patch_grid *gr = NULL;
+        int same = 1;
+        CHECK(a && b);
+        if (a && b) {
+            CHECK(te_patch_grid_new(a, g, &gr) == 0 && gr);
+            for (gy = 0; gr && gy < grids[i][0]; gy++)
+                for (gx = 0; gx < grids[i][1]; gx++) {
+                    te_patch_grid_cell(gr, a, g, gy, gx);
+                    same &= te_patch_regions(b, g, gy, gx) == 0 && same_cell(a, b, g);
+                }
+            CHECK(same);
+        }
+        te_patch_grid_free(gr);
+        te_patch_walk_free(a);
+        te_patch_walk_free(b);
+    }
+    te_model_free(plain);
+    free(data);
+}
+
 int main(void)
 {
     test_derived_graph();
     test_overlay();
     test_memo();
+    test_grid();
     return test_summary();
 }
