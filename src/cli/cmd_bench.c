@@ -566,6 +566,10 @@ static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
            r->bss, r->stack, m->plan->arena_bytes);
     printf("stack used:   %lu bytes by %s_invoke (bound %zu, of the %lu reserved)\n",
            r->stack_used, name, stack_bound(m, a), r->stack);
+    if (m->g->patch)
+        cli_print_patch_cost(stdout, m, "patch:        ");
+    else if (a->copts.patch.mode != TE_PATCH_OFF)
+        printf("patch:        none (layer by layer)\n");
     if (!a->n_expects)
         printf("outputs:      not checked (no --expect)\n");
     else if (r->run_status == 0)
