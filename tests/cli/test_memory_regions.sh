@@ -7,7 +7,7 @@
 # --json, the compile summary and plan --svg, and one line (exit 1) for a
 # region too small, bad syntax, a name given twice, and a library.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 src=$2 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-regions-XXXXXX")
 trap 'rm -rf "$work"' EXIT

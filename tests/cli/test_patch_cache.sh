@@ -10,7 +10,7 @@
 # caches.  A stage with nothing to cache fails with one line; the setting
 # round-trips through the provenance.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchcache-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -11,7 +11,7 @@
 # (depthwise-separable blocks at 112x112) checks the same on depthwise
 # convolutions in place with their scratch.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchinplace-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -14,7 +14,7 @@
 # TFLite Micro kernel for kernel), and `--patch auto` below layer-by-layer
 # where the input tensor does not dominate the peak.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchkinds-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -16,7 +16,7 @@
 # operators byte-identical to the layer-by-layer build, and `--patch auto`
 # below layer by layer.  A route group written as SPLIT: test_patch_split.sh.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchops-XXXXXX")
 trap 'rm -rf "$work"' EXIT

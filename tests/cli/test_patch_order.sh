@@ -15,7 +15,7 @@ if [ ! -d "$shared/models" ]; then
   if [ "${CI:-}" = true ]; then echo "ERROR: no $shared/models (CI=true)"; exit 1; fi
   echo "SKIP: no $shared/models"; exit 77
 fi
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchorder-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail=0

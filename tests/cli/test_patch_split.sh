@@ -14,7 +14,7 @@
 #  The conformance SPLIT and SPLIT_V along the channels (../shared) with a
 #    stage of their first slice: byte- and layer-identical to TFLite Micro.
 set -u
-export TE_CFLAGS="${TE_CFLAGS:--O1}"
+export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 src=$2 mk=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchsplit-XXXXXX")
 trap 'rm -rf "$work"' EXIT
