@@ -4,7 +4,10 @@
 # and --target x86-64-v3 with default options takes at most
 # 1.25 x weights_bytes + 32 KiB of flash: text + data of the generated .c
 # alone, host cc -O2 -c, as qemu.<model>.<cpu> measure it for Cortex-M4 and -M7
-# (tests/qemu/run_model.sh).
+# (tests/qemu/run_model.sh).  That -O2 build is also the check that every
+# real model's generic and AVX2 code builds warning-free with gcc's
+# optimising passes on (-std=c99 -Wall -Wextra -Werror -pedantic): the
+# golden tests build most models' code at -O0 under the sanitizers.
 # Two compiles per model, all models (a few minutes).  Skips (77) without
 # the shared models or a host C compiler.
 #
@@ -34,7 +37,7 @@ for target in generic x86-64-v3; do
     bound=$((w + w / 4 + 32768))
     rm -rf "$work/gen"
     if ! "$te" compile "$f" --target "$target" --quiet -o "$work/gen" --name net >/dev/null 2>&1 ||
-       ! "$cc" -O2 -c "$work/gen/net.c" -o "$work/gen/net.o"; then
+       ! "$cc" -std=c99 -O2 -Wall -Wextra -Werror -pedantic -c "$work/gen/net.c" -o "$work/gen/net.o"; then
       echo "FAIL: $m ($target) does not compile"
       fail=$((fail + 1))
       continue

@@ -1,8 +1,10 @@
 /* e2e_run.h - end-to-end runs for operator tests: compiles a model image
  * (built with tools/tflite_builder) to C with te_compile_memory, builds the
  * generated NAME.c with a harness that uses only the generated API with the
- * host C compiler ($CC, default cc; -Wall -Wextra -Werror: generated code
- * must build warning-free), runs one inference on the given inputs and
+ * host C compiler ($CC, default cc; -O0, the quickest build, -Wall -Wextra
+ * -Werror: generated code must build warning-free; the optimising passes'
+ * warnings are checked on the conformance and real models by
+ * golden.portability* and cli.flash_bound_host), runs one inference on the given inputs and
  * returns the outputs.  TE_E2E_SAVE=DIR also writes each model there as
  * modelN.tflite.  Header only (static functions). */
 #ifndef TE_E2E_RUN_H
@@ -130,7 +132,7 @@ static E2E_UNUSED int e2e_run_cfg(const uint8_t *model, size_t size, const te_co
             goto done;
     }
     snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -O1 -Wall -Wextra -Werror -o %s/net %s/net.c %s/main.c -lm && %s/net %s",
+             "%s -std=c99 -O0 -Wall -Wextra -Werror -o %s/net %s/net.c %s/main.c -lm && %s/net %s",
              cc && *cc ? cc : "cc", dir, dir, dir, dir, dir);
     if (system(cmd) != 0) {
         printf("e2e: build or run failed (an invoke a test expects to fail included)\n");
