@@ -27,6 +27,22 @@ if(NOT EXISTS ${CMAKE_CURRENT_BINARY_DIR}/targets/cortex-m)
        ${CMAKE_CURRENT_BINARY_DIR}/targets/cortex-m SYMBOLIC COPY_ON_ERROR)
 endif()
 
+# build tree: the QEMU instruction-count plugin `tinyengine bench` loads,
+# built once beside the binary with the host compiler and none of the
+# project's flags (QEMU is no sanitized process); bench builds its own
+# when this one is missing or older than the target folder's source
+# (installed trees, other target folders).
+if(UNIX)
+  set(te_icount_src ${CMAKE_CURRENT_SOURCE_DIR}/targets/cortex-m/qemu/te_icount.c)
+  add_custom_command(
+    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/te_icount.so
+    COMMAND ${CMAKE_C_COMPILER} -std=c99 -O2 -shared -fPIC -o ${CMAKE_CURRENT_BINARY_DIR}/te_icount.so
+            ${te_icount_src}
+    DEPENDS ${te_icount_src} ${CMAKE_CURRENT_SOURCE_DIR}/targets/cortex-m/qemu/te_qemu_plugin_api.h
+    COMMENT "Building the QEMU instruction-count plugin")
+  add_custom_target(te_icount_plugin ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/te_icount.so)
+endif()
+
 install(TARGETS tinyengine RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY targets/cortex-m/ DESTINATION ${TE_INSTALL_TARGETS_DIR})
 configure_package_config_file(cmake/TinyEngineConfig.cmake.in

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -285,15 +286,29 @@ static int check_counts(const te_model *m, const bench_args *a)
     return 0;
 }
 
-/* The instruction-count plugin, built with the host C compiler. */
-static int build_plugin(const char *bdir, const char *tdir)
+/* 1 when FILE exists and is no older than SRC. */
+static int up_to_date(const char *file, const char *src)
 {
-    char so[4200], src[4200], log[4200];
+    struct stat f, s;
+    return stat(file, &f) == 0 && stat(src, &s) == 0 && f.st_mtime >= s.st_mtime;
+}
+
+/* The instruction-count plugin into SO (room for n bytes): the te_icount.so
+ * the build tree makes beside the binary when it is no older than the
+ * target folder's source, else one built into BDIR with the host C
+ * compiler. */
+static int build_plugin(const char *bdir, const char *tdir, char *so, size_t n)
+{
+    char src[4200], log[4200], exe_dir[4096];
     const char *cc = getenv("CC");
     char *argv[] = {(char *)(cc && *cc ? cc : "cc"), "-std=c99", "-O2", "-shared", "-fPIC",
                     "-o", so, src, NULL};
-    if (FMT(so, "%s/te_icount.so", bdir) < 0 || FMT(src, "%s/qemu/te_icount.c", tdir) < 0 ||
-        FMT(log, "%s/plugin.log", bdir) < 0)
+    if (FMT(src, "%s/qemu/te_icount.c", tdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    if (tool_dir(exe_dir, sizeof exe_dir) == 0 &&
+        snprintf(so, n, "%s/te_icount.so", exe_dir) < (int)n && up_to_date(so, src))
+        return 0;
+    if (snprintf(so, n, "%s/te_icount.so", bdir) >= (int)n || FMT(log, "%s/plugin.log", bdir) < 0)
         return cli_error("bench: path too long"), -1;
     if (cli_spawn(argv, log) != 0) {
         show_log(log);
@@ -479,7 +494,7 @@ static int read_markers(const char *bdir, unsigned long *begin, unsigned long *e
     return 0;
 }
 
-static int run_qemu(const char *bdir, const bench_cpu *cpu, bench_result *r)
+static int run_qemu(const char *bdir, const char *so, const bench_cpu *cpu, bench_result *r)
 {
     char elf[4200], log[4200], counts[4200], plugin[8600], line[256];
     const char *tmo = getenv("TE_QEMU_TIMEOUT");
@@ -494,7 +509,7 @@ static int run_qemu(const char *bdir, const bench_cpu *cpu, bench_result *r)
         return -1;
     if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/qemu.log", bdir) < 0 ||
         FMT(counts, "%s/icount.txt", bdir) < 0 ||
-        FMT(plugin, "%s/te_icount.so,start=0x%lx,stop=0x%lx,out=%s", bdir, begin, end, counts) < 0)
+        FMT(plugin, "%s,start=0x%lx,stop=0x%lx,out=%s", so, begin, end, counts) < 0)
         return cli_error("bench: path too long"), -1;
     r->run_status = cli_spawn(argv, log);
     if (r->run_status != 0)
@@ -600,10 +615,12 @@ static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const c
                  const char *bdir, const char *name)
 {
     bench_result r;
+    char so[4200];
     memset(&r, 0, sizeof r);
     if (cli_generate(m, a->model, name, bdir) < 0 || write_data(bdir, m, a) < 0 ||
-        build_plugin(bdir, tdir) < 0 || build_image(bdir, tdir, name, cpu, a) < 0 ||
-        read_sizes(bdir, &r) < 0 || read_model_flash(bdir, &r) < 0 || run_qemu(bdir, cpu, &r) < 0)
+        build_plugin(bdir, tdir, so, sizeof so) < 0 || build_image(bdir, tdir, name, cpu, a) < 0 ||
+        read_sizes(bdir, &r) < 0 || read_model_flash(bdir, &r) < 0 ||
+        run_qemu(bdir, so, cpu, &r) < 0)
         return 1;
     report(m, a, cpu, name, &r);
     if (check_stack(m, a, name, &r) != 0)
