@@ -74,7 +74,7 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers on the 2-core machine (halved from a run sharing it with
 # another job); a test that is not defined (no shared data, no QEMU) is
 # skipped here.
-foreach(pair cli.patch_search:165 golden.portability:116 cli.patch_kinds:115
+foreach(pair cli.patch_search:165 golden.portability_generic:60 cli.patch_kinds:115
              qemu.conformance.m4_Os:110 cli.flash_bound_host:104
              golden.patch_auto.tflm_id_model:100
              golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:91 cli.patch_stage2:89
@@ -88,7 +88,8 @@ foreach(pair cli.patch_search:165 golden.portability:116 cli.patch_kinds:115
              golden.model.tinyengine_mcunetv2_large:32 cmake.add_subdirectory:31
              golden.patch_auto.gd32_food_101_192_model:27
              golden.patch_auto.tflm_custom_model_rf_keras_7a86b0c:27 cli.patch_inplace:26
-             golden.portability_generic:26 golden.target_x86_v3.tinyengine_mcunetv2_large:25
+             golden.portability.m4:32 golden.portability.x86_v3:26
+             golden.target_x86_v3.tinyengine_mcunetv2_large:25
              golden.model.tflm_retinaface_466a481:24 golden.target_m4.mbv2_blocks_32x32:23
              golden.target_m4.mbv1_tiny_32:23)
   string(REPLACE ":" ";" pair "${pair}")
