@@ -113,11 +113,12 @@ static int same_sig(const int *a, const int *b)
 /* Records line l of axis a (x: 0 rows, 1 columns) from the cell w holds. */
 static void note_line(grid_axis *a, const te_patch_walk *w, const te_graph *g, int l, int x)
 {
-    int i, m;
+    int i, m, k;
     for (i = 0; i < w->n_ops; i++) {
         const size_t j = (size_t)l * (size_t)w->n_ops + (size_t)i;
         a->reg[j] = w->region[g->ops[w->ops[i]].out[0]];
-        memcpy(&a->need[j * TE_PATCH_MAX_IN], w->need[i], sizeof *a->need * TE_PATCH_MAX_IN);
+        for (k = 0; k < TE_PATCH_MAX_IN; k++) /* not memcpy: ASan's checks the ranges first */
+            a->need[j * TE_PATCH_MAX_IN + (size_t)k] = w->need[i][k];
         key_part(w, g, i, x, &a->sig[j * SIG_INTS]);
         a->rep[j] = l;
         for (m = 0; m < l; m++)

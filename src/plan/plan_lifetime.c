@@ -485,10 +485,12 @@ static int plan_arrays(te_plan *p, const te_graph *g, int borrowed)
 }
 
 /* Plans g (p's arrays in place) as te_plan_build describes, patch stage
- * `trial` (or g's), quick placement or not; the lifetime bound without
- * in-place links too when `bound`.  -1 when out of memory. */
+ * `trial` (or g's), quick placement or not; `whole`: with the lifetime
+ * bound without in-place links and where each tensor lives, else (a
+ * trial's arena alone) the latter only when a tied pair's overlay is
+ * checked.  -1 when out of memory. */
 static int plan_graph(te_plan *p, const te_graph *g, const te_lowered *low,
-                      const te_patch_plan *trial, int quick, int bound)
+                      const te_patch_plan *trial, int quick, int whole)
 {
     int i;
     for (i = 0; i < g->n_ops; i++) {
@@ -511,10 +513,12 @@ static int plan_graph(te_plan *p, const te_graph *g, const te_lowered *low,
     tie_overlay(p);
     find_shrinks(p, g);
     te_plan_place(p);
-    if (bound)
+    if (whole)
         p->bound_no_inplace = bound_without_inplace(p, g);
-    place_state(p, g);
-    te_plan_assign_offsets(p, g);
+    if (whole || p->has_tie) {
+        place_state(p, g);
+        te_plan_assign_offsets(p, g);
+    }
     if (p->has_tie && te_patch_overlay_check(g, p) < 0) { /* never expected: apart then */
         p->has_tie = 0;
         te_plan_place(p);
