@@ -13,12 +13,10 @@ void te_graph_free(te_graph *g)
     if (!g)
         return;
     te_patch_plan_free(g->patch);
-    if (g->base) { /* derived: its tensors past base's, and the array */
-        for (i = g->base->n_tensors; i < g->n_tensors; i++) {
-            free(g->tensors[i].name);
-            free(g->tensors[i].q.scale);
-            free(g->tensors[i].q.zero_point);
-        }
+    if (g->base) { /* derived: its blocks (its tensors' names...), and the array */
+        for (i = 0; i < g->n_owned; i++)
+            free(g->owned[i]);
+        free(g->owned);
         free(g->tensors);
         free(g);
         return;
@@ -64,6 +62,33 @@ void *te_graph_adopt(te_graph *g, void *p)
     }
     g->owned = grown;
     g->owned[g->n_owned++] = p;
+    return p;
+}
+
+/* Bytes of a derived graph's blocks (te_graph_alloc): a search builds
+ * thousands of derived graphs, each with thousands of region tensors. */
+#define TE_GRAPH_BLOCK (64 * 1024)
+
+void *te_graph_alloc(te_graph *g, size_t bytes)
+{
+    void *p;
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (bytes > g->block_left) {
+        size_t n = bytes > TE_GRAPH_BLOCK ? bytes : TE_GRAPH_BLOCK;
+        char *block = malloc(n);
+        void **grown = block ? realloc(g->owned, (size_t)(g->n_owned + 1) * sizeof *grown) : NULL;
+        if (!grown) {
+            free(block);
+            return NULL;
+        }
+        g->owned = grown;
+        g->owned[g->n_owned++] = block;
+        g->block_at = block;
+        g->block_left = n;
+    }
+    p = g->block_at;
+    g->block_at += bytes;
+    g->block_left -= bytes;
     return p;
 }
 

@@ -222,10 +222,11 @@ typedef struct te_graph {
     /* A graph derived from base for its patch stage (te_patch_graph,
      * src/plan/patch.h), or NULL for a model's own graph.  A derived graph
      * owns only its tensor array (base's tensors, copied, with the stage's
-     * roles marked, then the region tensors), the region tensors' names and
-     * quantization, and patch; everything else (operators, inputs, outputs,
-     * constant data, subgraphs) is base's, borrowed: base must outlive it
-     * and is never modified through it. */
+     * roles marked, then the region tensors), its blocks (`owned`: the
+     * region tensors' names and quantization, the clones' operand lists)
+     * and patch; everything else (operators, inputs, outputs, constant
+     * data, subgraphs) is base's, borrowed: base must outlive it and is
+     * never modified through it. */
     const struct te_graph *base;
     uint64_t content_key;  /* the fingerprint (te_flash_graph_key) of a graph no
                             * longer written: set after the passes and when a
@@ -235,8 +236,11 @@ typedef struct te_graph {
                             * take (0 = none given: no flash-for-speed trades on
                             * Cortex-M4/M7) */
     void **owned;          /* buffers the graph frees: constant data computed
-                            * at compile time (pass_fold_const.c) */
+                            * at compile time (pass_fold_const.c); a derived
+                            * graph's blocks (te_graph_alloc) */
     int n_owned;
+    char *block_at;        /* te_graph_alloc's free bytes in the last block */
+    size_t block_left;
     /* Further subgraphs of the model that operators of this one call
      * (CALL_ONCE's init subgraph), by model subgraph index; NULL when not
      * read.  Their constant data points into this graph's model_data. */
@@ -257,6 +261,12 @@ void te_graph_free(te_graph *g);
  * returns p, or NULL (and frees p) when out of memory or g is a derived
  * graph (its base's buffers are not its own). */
 void *te_graph_adopt(te_graph *g, void *p);
+
+/* `bytes` (16-byte aligned) carved from blocks derived graph g owns and
+ * frees with itself, for what it makes by the thousand (its region tensors'
+ * names and quantization, its clones' operand lists); NULL when out of
+ * memory. */
+void *te_graph_alloc(te_graph *g, size_t bytes);
 
 /* Helpers used everywhere. */
 const char *te_dtype_name(te_dtype t);

@@ -453,6 +453,24 @@ static void place_micro(const te_patch_walk *w, const te_graph *g, te_plan *mp, 
     te_plan_place(mp);
 }
 
+/* mp's buffers and id's arrays for n stage ops, in one zeroed block
+ * (mp->buffers'); -1 when out of memory. */
+static int micro_arrays(te_plan *mp, micro_ids *id, size_t n)
+{
+    const size_t nb = te_scratch_bytes(n * (TE_PATCH_MAX_IN + 3) + 1, sizeof *mp->buffers);
+    const size_t ni = te_scratch_bytes(n + 1, sizeof(int));
+    char *at = calloc(nb + te_scratch_bytes(n + 1, sizeof *id->crop) + 4 * ni, 1);
+    if (!at)
+        return -1;
+    mp->buffers = te_scratch_take(&at, n * (TE_PATCH_MAX_IN + 3) + 1, sizeof *mp->buffers);
+    id->crop = te_scratch_take(&at, n + 1, sizeof *id->crop);
+    id->slot = te_scratch_take(&at, n + 1, sizeof(int));
+    id->keep = te_scratch_take(&at, n + 1, sizeof(int));
+    id->scratch = te_scratch_take(&at, n + 1, sizeof(int));
+    id->last = te_scratch_take(&at, n + 1, sizeof(int));
+    return 0;
+}
+
 /* Places the working memory of one patch (place_micro), keeping each
  * in-place link te_patch_measure found that can cost (an output smaller
  * than its input: the merged buffer keeps the larger size for both lives;
@@ -463,24 +481,14 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
 {
     te_plan mp;
     micro_ids id;
+    te_plan_scratch ws; /* every placement's working arrays */
     size_t best;
     int i, k;
     memset(&mp, 0, sizeof mp);
-    mp.buffers = calloc((size_t)w->n_ops * (TE_PATCH_MAX_IN + 3) + 1, sizeof *mp.buffers);
-    id.slot = calloc((size_t)w->n_ops + 1, sizeof *id.slot);
-    id.keep = calloc((size_t)w->n_ops + 1, sizeof *id.keep);
-    id.scratch = calloc((size_t)w->n_ops + 1, sizeof *id.scratch);
-    id.crop = calloc((size_t)w->n_ops + 1, sizeof *id.crop);
-    id.last = calloc((size_t)w->n_ops + 1, sizeof *id.last);
-    if (!mp.buffers || !id.slot || !id.keep || !id.scratch || !id.crop || !id.last) {
-        free(mp.buffers);
-        free(id.slot);
-        free(id.keep);
-        free(id.scratch);
-        free(id.crop);
-        free(id.last);
+    memset(&ws, 0, sizeof ws);
+    if (micro_arrays(&mp, &id, (size_t)w->n_ops) < 0)
         return (size_t)-1;
-    }
+    mp.scratch = &ws;
     for (i = 0; i < w->n_ops; i++) {
         int j = last_reader(w, g, g->ops[w->ops[i]].out[0]);
         id.last[i] = 2 * (j > i ? j : i) + 1;
@@ -514,12 +522,8 @@ size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g)
         w->keep_off[op->out[0]] = id.keep[i] >= 0 ? mp.buffers[id.keep[i]].offset : 0;
     }
     best = mp.arena_bytes;
-    free(mp.buffers);
-    free(id.slot);
-    free(id.keep);
-    free(id.scratch);
-    free(id.crop);
-    free(id.last);
+    free(mp.buffers); /* and id's arrays, in its block */
+    te_plan_scratch_free(&ws);
     return best;
 }
 
@@ -546,49 +550,61 @@ te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, i
     return te_patch_walk_new_at(g, 0, n_ops, grid_h, grid_w, why, why_n);
 }
 
+/* w's arrays by tensor (nt), by stage op (no) and by grid column (gw),
+ * carved from one zeroed block (w->block): a search makes thousands of
+ * walks.  -1 when out of memory. */
+static int walk_arrays(te_patch_walk *w, size_t nt, size_t no, size_t gw)
+{
+    char *at = NULL;
+    size_t total = 0;
+    int pass;
+#define TAKE(field, n)                                                                             \
+    (field = (void *)(at ? at + total : NULL), total += ((n) * sizeof *(field) + 15) & ~(size_t)15)
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !(w->block = at = calloc(total, 1)))
+            return -1;
+        total = 0;
+        TAKE(w->keep_row_bytes, nt);
+        TAKE(w->keep_off, nt);
+        TAKE(w->slot_bytes, nt);
+        TAKE(w->slot_off, nt);
+        TAKE(w->crop_bytes, no);
+        TAKE(w->crop_off, no);
+        TAKE(w->inplace_scratch, no);
+        TAKE(w->scratch_off, no);
+        TAKE(w->macs, no);
+        TAKE(w->region, nt);
+        TAKE(w->comp, nt);
+        TAKE(w->need, no);
+        TAKE(w->keep_rows, nt);
+        TAKE(w->ay, nt);
+        TAKE(w->ax, nt);
+        TAKE(w->produced_by, nt);
+        TAKE(w->ops, no);
+        TAKE(w->inplace_can, no);
+        TAKE(w->inplace_trial, no);
+        TAKE(w->inplace_in, no);
+        TAKE(w->col_gy, gw);
+        TAKE(w->cached, nt);
+    }
+#undef TAKE
+    return 0;
+}
+
 te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int grid_h,
                                     int grid_w, char *why, size_t why_n)
 {
     te_patch_walk *w = calloc(1, sizeof *w);
-    size_t nt = (size_t)g->n_tensors + 1;
     int t;
     if (!w)
         return NULL;
-    w->region = calloc(nt, sizeof *w->region);
-    w->comp = calloc(nt, sizeof *w->comp);
-    w->col_gy = calloc((size_t)(grid_w > 0 ? grid_w : 1), sizeof(int));
-    w->cached = calloc(nt, 1);
-    w->keep_rows = calloc(nt, sizeof(int));
-    w->keep_row_bytes = calloc(nt, sizeof(size_t));
-    w->keep_off = calloc(nt, sizeof(size_t));
-    w->ay = malloc(nt * sizeof(int));
-    w->ax = malloc(nt * sizeof(int));
-    w->produced_by = malloc(nt * sizeof(int));
-    w->slot_bytes = calloc(nt, sizeof(size_t));
-    w->slot_off = calloc(nt, sizeof(size_t));
-    w->ops = calloc((size_t)n_ops + 1, sizeof(int));
-    w->crop_bytes = calloc((size_t)n_ops + 1, sizeof *w->crop_bytes);
-    w->crop_off = calloc((size_t)n_ops + 1, sizeof *w->crop_off);
-    w->inplace_can = calloc((size_t)n_ops + 1, sizeof(int));
-    w->inplace_trial = calloc((size_t)n_ops + 1, sizeof(int));
-    w->inplace_in = calloc((size_t)n_ops + 1, sizeof(int));
-    w->inplace_scratch = calloc((size_t)n_ops + 1, sizeof(size_t));
-    w->scratch_off = calloc((size_t)n_ops + 1, sizeof(size_t));
-    w->need = calloc((size_t)n_ops + 1, sizeof *w->need);
-    w->macs = calloc((size_t)n_ops + 1, sizeof *w->macs);
-    if (!w->need || !w->macs || !w->inplace_can || !w->inplace_trial || !w->inplace_in || !w->inplace_scratch ||
-        !w->scratch_off) {
+    if (walk_arrays(w, (size_t)g->n_tensors + 1, (size_t)n_ops + 1,
+                    (size_t)(grid_w > 0 ? grid_w : 1)) < 0) {
         te_patch_walk_free(w);
         return NULL;
     }
     for (t = 0; t < n_ops; t++)
         w->inplace_can[t] = w->inplace_in[t] = -1;
-    if (!w->region || !w->comp || !w->col_gy || !w->cached || !w->keep_rows || !w->keep_row_bytes ||
-        !w->keep_off || !w->ay || !w->ax || !w->produced_by || !w->slot_bytes || !w->slot_off ||
-        !w->ops || !w->crop_bytes || !w->crop_off) {
-        te_patch_walk_free(w);
-        return NULL;
-    }
     w->n_tensors = g->n_tensors;
     for (t = 0; t < g->n_tensors; t++)
         w->ay[t] = w->ax[t] = w->produced_by[t] = -1;
@@ -609,29 +625,8 @@ void te_patch_walk_free(te_patch_walk *w)
     int c;
     if (!w)
         return;
-    free(w->region);
-    free(w->comp);
+    free(w->block);
     free(w->prev);
-    free(w->col_gy);
-    free(w->cached);
-    free(w->keep_rows);
-    free(w->keep_row_bytes);
-    free(w->keep_off);
-    free(w->ay);
-    free(w->ax);
-    free(w->produced_by);
-    free(w->slot_bytes);
-    free(w->slot_off);
-    free(w->ops);
-    free(w->crop_bytes);
-    free(w->crop_off);
-    free(w->inplace_can);
-    free(w->inplace_trial);
-    free(w->inplace_in);
-    free(w->inplace_scratch);
-    free(w->scratch_off);
-    free(w->need);
-    free(w->macs);
     free(w->ext_lo);
     free(w->s_hi);
     te_patch_probe_free(w);

@@ -71,41 +71,42 @@ static void seen_free(builder *b, int n_ops)
     free(b->seen);
 }
 
-static char *dup_name(const char *a, int stage, int patch)
+/* Name a with the patch's suffix, in g's blocks (te_graph_alloc). */
+static char *dup_name(te_graph *g, const char *a, int stage, int patch)
 {
-    size_t n = strlen(a) + 40;
-    char *s = malloc(n);
-    if (s && stage)
-        snprintf(s, n, "%s@stage%dpatch%d", a, stage + 1, patch);
-    else if (s)
-        snprintf(s, n, "%s@patch%d", a, patch);
+    char suffix[48];
+    const size_t n = strlen(a);
+    const int k = stage ? snprintf(suffix, sizeof suffix, "@stage%dpatch%d", stage + 1, patch)
+                        : snprintf(suffix, sizeof suffix, "@patch%d", patch);
+    char *s = te_graph_alloc(g, n + (size_t)k + 1);
+    if (s) {
+        memcpy(s, a, n);
+        memcpy(s + n, suffix, (size_t)k + 1);
+    }
     return s;
 }
 
-/* Appends a region tensor of `orig` with region r; returns its id or -1. */
+/* Appends a region tensor of `orig` with region r (its name and a copy of
+ * orig's quantization in g's blocks); returns its id or -1. */
 static int add_region_tensor(builder *b, int orig, te_region r, size_t slot_off, int patch)
 {
     te_graph *g = b->g;
     te_tensor *t = &g->tensors[g->n_tensors], *o = &g->tensors[orig];
     *t = *o;
     t->id = g->n_tensors;
-    t->name = dup_name(o->name, b->stage, patch);
+    t->name = dup_name(g, o->name, b->stage, patch);
     t->q.scale = NULL;
     t->q.zero_point = NULL;
     if (o->q.count > 0) {
-        t->q.scale = malloc(sizeof(float) * (size_t)o->q.count);
-        t->q.zero_point = malloc(sizeof(int64_t) * (size_t)o->q.count);
+        t->q.zero_point = te_graph_alloc(g, sizeof(int64_t) * (size_t)o->q.count);
+        t->q.scale = te_graph_alloc(g, sizeof(float) * (size_t)o->q.count);
         if (t->q.scale && t->q.zero_point) {
             memcpy(t->q.scale, o->q.scale, sizeof(float) * (size_t)o->q.count);
             memcpy(t->q.zero_point, o->q.zero_point, sizeof(int64_t) * (size_t)o->q.count);
         }
     }
-    if (!t->name || (o->q.count > 0 && (!t->q.scale || !t->q.zero_point))) {
-        free(t->name); /* not counted in n_tensors: te_graph_free would miss them */
-        free(t->q.scale);
-        free(t->q.zero_point);
+    if (!t->name || (o->q.count > 0 && (!t->q.scale || !t->q.zero_point)))
         return -1;
-    }
     t->shape[b->w->ay[orig]] = r.y1 - r.y0;
     t->shape[b->w->ax[orig]] = r.x1 - r.x0;
     t->data = NULL;
@@ -307,9 +308,9 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     te_patch_step *step;
     memset(&need0, 0, sizeof need0);
     *c = *op;
-    /* inputs and output in one block (te_patch_plan_free frees in): an
-     * estimate builds every clone of every patch */
-    c->in = malloc(sizeof(int) * (size_t)(op->n_in + 1 + 2));
+    /* inputs and output in the graph's blocks: an estimate builds every
+     * clone of every patch */
+    c->in = te_graph_alloc(g, sizeof(int) * (size_t)(op->n_in + 1 + 2));
     c->custom_name = NULL;
     if (!c->in)
         return te_fail(d, "out of memory building patches");
@@ -384,9 +385,14 @@ static te_graph *derive(const te_graph *g, const te_patch_plan *p)
     }
     *dg = *g;
     dg->base = g;
+    dg->owned = NULL; /* its own blocks (te_graph_alloc), not g's buffers */
+    dg->n_owned = 0;
+    dg->block_at = NULL;
+    dg->block_left = 0;
+    /* room for the most there may be, written as they are made: not zeroed */
     dg->tensors = malloc(sizeof *dg->tensors * ((size_t)g->n_tensors + extra + 1));
-    dp->clones = calloc(clones + 1, sizeof *dp->clones);
-    dp->steps = calloc(extra + 1, sizeof *dp->steps);
+    dp->clones = malloc(sizeof *dp->clones * (clones + 1));
+    dp->steps = malloc(sizeof *dp->steps * (extra + 1));
     dg->patch = dp;
     if (!dg->tensors || !dp->clones || !dp->steps) {
         te_graph_free(dg);

@@ -31,6 +31,9 @@ typedef struct {
     int *rep;           /* [line * n_ops + i] */
 } grid_axis;
 
+/* The grid and all its arrays are one block (a search analyses thousands
+ * of grids); each entry is written before it is read (note_line every
+ * line, te_patch_grid_probe a class's scratch with its answer). */
 struct te_patch_grid {
     int n_ops;
     grid_axis y, x;
@@ -38,35 +41,30 @@ struct te_patch_grid {
     size_t *scratch; /* its scratch */
 };
 
-static int axis_alloc(grid_axis *a, int n, int n_ops)
+/* Bytes of the arrays of an axis of n lines. */
+static size_t axis_bytes(int n, int n_ops)
+{
+    const size_t m = (size_t)n * (size_t)n_ops + 1;
+    return m * (sizeof(te_region) + TE_PATCH_MAX_IN * sizeof(te_patch_need) +
+                SIG_INTS * sizeof(int) + sizeof(int));
+}
+
+/* Axis a's arrays for n lines from *at (then past them). */
+static void axis_take(grid_axis *a, int n, int n_ops, char **at)
 {
     const size_t m = (size_t)n * (size_t)n_ops + 1;
     a->n = n;
-    a->reg = calloc(m, sizeof *a->reg);
-    a->need = calloc(m * TE_PATCH_MAX_IN, sizeof *a->need);
-    a->sig = calloc(m * SIG_INTS, sizeof *a->sig);
-    a->rep = calloc(m, sizeof *a->rep);
-    return a->reg && a->need && a->sig && a->rep ? 0 : -1;
+    a->need = (te_patch_need *)(void *)*at;
+    *at += m * TE_PATCH_MAX_IN * sizeof *a->need;
+    a->reg = (te_region *)(void *)*at;
+    *at += m * sizeof *a->reg;
+    a->sig = (int *)(void *)*at;
+    *at += m * SIG_INTS * sizeof *a->sig;
+    a->rep = (int *)(void *)*at;
+    *at += m * sizeof *a->rep;
 }
 
-static void axis_free(grid_axis *a)
-{
-    free(a->reg);
-    free(a->need);
-    free(a->sig);
-    free(a->rep);
-}
-
-void te_patch_grid_free(te_patch_grid *gr)
-{
-    if (!gr)
-        return;
-    axis_free(&gr->y);
-    axis_free(&gr->x);
-    free(gr->k);
-    free(gr->scratch);
-    free(gr);
-}
+void te_patch_grid_free(te_patch_grid *gr) { free(gr); }
 
 /* lo / hi of region r along axis x (0: rows, 1: columns). */
 static int lo_of(te_region r, int x) { return x ? r.x0 : r.y0; }
@@ -102,21 +100,30 @@ static void key_part(const te_patch_walk *w, const te_graph *g, int i, int x, in
     }
 }
 
+/* 1 if two key parts are the same (a loop from the extents, where most
+ * lines differ: memcmp under AddressSanitizer checks both ranges first). */
+static int same_sig(const int *a, const int *b)
+{
+    int n;
+    for (n = 0; n < SIG_INTS && a[n] == b[n]; n++)
+        ;
+    return n == SIG_INTS;
+}
+
 /* Records line l of axis a (x: 0 rows, 1 columns) from the cell w holds. */
 static void note_line(grid_axis *a, const te_patch_walk *w, const te_graph *g, int l, int x)
 {
-    int i, m;
+    int i, m, k;
     for (i = 0; i < w->n_ops; i++) {
         const size_t j = (size_t)l * (size_t)w->n_ops + (size_t)i;
         a->reg[j] = w->region[g->ops[w->ops[i]].out[0]];
-        memcpy(&a->need[j * TE_PATCH_MAX_IN], w->need[i], sizeof *a->need * TE_PATCH_MAX_IN);
+        for (k = 0; k < TE_PATCH_MAX_IN; k++) /* not memcpy: ASan's checks the ranges first */
+            a->need[j * TE_PATCH_MAX_IN + (size_t)k] = w->need[i][k];
         key_part(w, g, i, x, &a->sig[j * SIG_INTS]);
         a->rep[j] = l;
         for (m = 0; m < l; m++)
-            if (a->sig[((size_t)m * (size_t)w->n_ops + (size_t)i) * SIG_INTS] ==
-                    a->sig[j * SIG_INTS] && /* the extents first: most lines differ there */
-                !memcmp(&a->sig[((size_t)m * (size_t)w->n_ops + (size_t)i) * SIG_INTS],
-                        &a->sig[j * SIG_INTS], sizeof(int) * SIG_INTS)) {
+            if (same_sig(&a->sig[((size_t)m * (size_t)w->n_ops + (size_t)i) * SIG_INTS],
+                         &a->sig[j * SIG_INTS])) {
                 a->rep[j] = m;
                 break;
             }
@@ -125,18 +132,21 @@ static void note_line(grid_axis *a, const te_patch_walk *w, const te_graph *g, i
 
 int te_patch_grid_new(te_patch_walk *w, const te_graph *g, te_patch_grid **out)
 {
-    te_patch_grid *gr = calloc(1, sizeof *gr);
     const size_t cells = (size_t)w->grid_h * (size_t)w->grid_w * (size_t)w->n_ops + 1;
+    const size_t head = (sizeof(te_patch_grid) + 15) & ~(size_t)15;
+    te_patch_grid *gr = malloc(head + cells * (sizeof(size_t) + sizeof(int)) +
+                               axis_bytes(w->grid_h, w->n_ops) + axis_bytes(w->grid_w, w->n_ops));
+    char *at = (char *)gr + head;
     size_t c;
     int l;
     *out = NULL;
-    if (!gr || axis_alloc(&gr->y, w->grid_h, w->n_ops) < 0 ||
-        axis_alloc(&gr->x, w->grid_w, w->n_ops) < 0 ||
-        !(gr->k = malloc(cells * sizeof *gr->k)) ||
-        !(gr->scratch = calloc(cells, sizeof *gr->scratch))) {
-        te_patch_grid_free(gr);
+    if (!gr)
         return 0; /* out of memory: the caller goes cell by cell */
-    }
+    gr->scratch = (size_t *)(void *)at;
+    at += cells * sizeof *gr->scratch;
+    axis_take(&gr->y, w->grid_h, w->n_ops, &at);
+    axis_take(&gr->x, w->grid_w, w->n_ops, &at);
+    gr->k = (int *)(void *)at;
     gr->n_ops = w->n_ops;
     for (c = 0; c < cells; c++)
         gr->k[c] = INT_MIN;

@@ -124,9 +124,14 @@ static unsigned key_hash(const int *key)
     return h ^ h >> 15 ^ h >> 23; /* the high bits into the low ones, which pick the bucket */
 }
 
+/* 1 if key b holds a's ints (a loop, not memcmp: under AddressSanitizer
+ * memcmp checks both whole ranges first, and most keys differ early). */
 static int same_key(const int *a, const int *b)
 {
-    return !memcmp(a, b, sizeof(int) * (size_t)key_ints(a));
+    int i, n = key_ints(a);
+    for (i = 0; i < n && a[i] == b[i]; i++)
+        ;
+    return i == n;
 }
 
 /* Rebuilds s's buckets for n of them (a power of two); -1 when out of memory. */
@@ -152,8 +157,10 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
                       const te_patch_need *need, int *key)
 {
     const int o = op->out[0];
-    int n = 0, k;
-    memset(key, 0, sizeof(int) * PROBE_KEY);
+    int n, k, j;
+    for (n = 0; n < PROBE_KEY; n++) /* loops, not memset / memcpy: a search makes */
+        key[n] = 0;                 /* millions of keys, and ASan checks their ranges */
+    n = 0;
     key[n++] = (int)(op - g->ops);
     key[n++] = w->region[o].y1 - w->region[o].y0;
     key[n++] = w->region[o].x1 - w->region[o].x0;
@@ -175,7 +182,8 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
         key[n] = 1 + need[k].whole;
         key[n + 1] = need[k].r.y1 - need[k].r.y0;
         key[n + 2] = need[k].r.x1 - need[k].r.x0;
-        memcpy(&key[n + 3], need[k].pad, sizeof need[k].pad);
+        for (j = 0; j < 4; j++)
+            key[n + 3 + j] = need[k].pad[j];
         key[n + 7] = te_region_eq(need[k].r, w->region[t]);
         key[n + 8] = w->produced_by[t] >= 0;
     }

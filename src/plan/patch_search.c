@@ -141,16 +141,17 @@ static void staged_new(staged *sd, const te_graph *g, const te_lowered *low,
  * heuristics (to rank and prune grids) or, `exact`, the smallest over the
  * storage decisions of sd in `mask` (a bit each) placed as the compile
  * places them (to choose among the plans estimated); *argmin (when not
- * NULL): the first that reached it, or -1.  The graph is only read. */
-static size_t place_arena(const te_graph *g, const te_lowered *low, const staged *sd,
-                          const te_patch_plan *p, int exact, unsigned mask, int *argmin)
+ * NULL): the first that reached it, or -1.  The trial plans' arrays come
+ * from ws.  The graph is only read. */
+static size_t place_arena(const te_graph *g, const te_lowered *low, te_plan_scratch *ws,
+                          const staged *sd, const te_patch_plan *p, int exact, unsigned mask,
+                          int *argmin)
 {
     size_t arena = (size_t)-1;
     int i, pick = -1;
     for (i = 0; i < (exact ? sd->n : 1); i++) {
         te_lowered staged_low;
-        te_diag d = {{0}, 0};
-        te_plan *plan;
+        size_t a;
         if (exact && !(mask & (1u << i)))
             continue;
         memset(&staged_low, 0, sizeof staged_low);
@@ -159,13 +160,11 @@ static size_t place_arena(const te_graph *g, const te_lowered *low, const staged
         else if (low)
             staged_low = *low;
         staged_low.opts.st = sd->st[i];
-        plan = exact ? te_plan_build_trial_exact(g, &staged_low, p, &d)
-                     : te_plan_build_trial(g, &staged_low, p, &d);
-        if (plan && plan->arena_bytes < arena) {
-            arena = plan->arena_bytes;
+        a = te_plan_trial_arena(g, &staged_low, p, exact, ws);
+        if (a < arena) {
+            arena = a;
             pick = i;
         }
-        te_plan_free(plan);
     }
     if (argmin)
         *argmin = pick;
@@ -181,11 +180,11 @@ static unsigned picked(const staged *sd)
 
 /* place_arena() of p over sd's pick (exact; setting it when not set yet)
  * or of sd's first storage decisions (quick). */
-static size_t estimate_arena(const te_graph *g, const te_lowered *low, staged *sd,
-                             const te_patch_plan *p, int exact)
+static size_t estimate_arena(const te_graph *g, const te_lowered *low, te_plan_scratch *ws,
+                             staged *sd, const te_patch_plan *p, int exact)
 {
     int pick;
-    size_t arena = place_arena(g, low, sd, p, exact, picked(sd), &pick);
+    size_t arena = place_arena(g, low, ws, sd, p, exact, picked(sd), &pick);
     if (exact && sd->pick < 0)
         sd->pick = pick;
     return arena;
@@ -418,6 +417,7 @@ typedef struct {
     int over_budget;   /* a plan within the flash was over --max-recompute (what
                         * halo caching can lift; without one it is not tried) */
     te_patch_memo *memo; /* every analysis and estimate of the search (both passes) */
+    te_plan_scratch *ws; /* the trial plans' arrays, kept from one to the next */
 } search;
 
 /* A stage the search may run patch by patch: its length k, its cut tensor
@@ -456,7 +456,7 @@ static size_t stage_arena(const search *s, stage *st, int gh, int gw, size_t scr
     p.overlay_offset = 0;
     p.n_cuts = st->n_cuts;
     memcpy(p.cuts, st->cuts, sizeof p.cuts);
-    return estimate_arena(s->g, s->low, &st->sd, &p, 0);
+    return estimate_arena(s->g, s->low, s->ws, &st->sd, &p, 0);
 }
 
 /* A lower bound of the patches' scratch in a gh x gw grid: the bytes of
@@ -590,7 +590,7 @@ static probe probe_grid(const search *s, stage *st, int gh, int gw)
         st->seen[st->n_seen++].scratch = r.p->scratch_bytes;
     }
     r.p->code_bytes = te_patch_code_floor(s->g, r.p); /* until estimated */
-    r.arena = estimate_arena(s->g, s->low, &st->sd, r.p, 0);
+    r.arena = estimate_arena(s->g, s->low, s->ws, &st->sd, r.p, 0);
     if (r.arena >= s->baseline || !may_win(r.arena, s->best_quick, s->fit)) {
         explain_grid(s, st->k, gh, gw, r.p, r.arena, 0);
         te_patch_plan_free(r.p);
@@ -621,12 +621,12 @@ static int64_t thrift_cost(const te_patch_plan *p, size_t arena)
 static size_t exact_arena(const search *s, staged *sd, const te_patch_plan *p)
 {
     const unsigned placed = picked(sd), others = ((1u << sd->n) - 1) & ~placed;
-    size_t arena = estimate_arena(s->g, s->low, sd, p, 1), more;
+    size_t arena = estimate_arena(s->g, s->low, s->ws, sd, p, 1), more;
     size_t near = arena == (size_t)-1 ? arena : arena - arena / TE_NEAR_BEST;
     int pick;
     if (!others || (near > s->best_arena && !(s->fit && arena > s->fit && near <= s->fit)))
         return arena;
-    more = place_arena(s->g, s->low, sd, p, 1, others, &pick);
+    more = place_arena(s->g, s->low, s->ws, sd, p, 1, others, &pick);
     if (more < arena)
         sd->pick = pick; /* the later grids of the stage place it */
     return more < arena ? more : arena;
@@ -845,7 +845,7 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
         staged_new(&sd, s->g, s->low, w, 1);
     q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, p->n_ops, gh, gw, p->cache) : NULL;
     te_patch_walk_free(w);
-    *arena = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+    *arena = q ? estimate_arena(s->g, s->low, s->ws, &sd, q, 1) : (size_t)-1;
     staged_free(&sd);
     if (q && (*arena >= s->baseline || te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
               q->code_bytes > s->flash || extra_of(q) > s->budget || q->stack_bytes > s->stack)) {
@@ -886,7 +886,7 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
             if (ah[i] * aw[j] < 2 || floor_cost + calls >= thrift_cost(*best, *best_arena))
                 continue;
             q = te_patch_memo_analyse(s->memo, s->g, 0, st->k, ah[i], aw[j], 0);
-            arena = q ? estimate_arena(s->g, s->low, &st->sd, q, 1) : (size_t)-1;
+            arena = q ? estimate_arena(s->g, s->low, s->ws, &st->sd, q, 1) : (size_t)-1;
             if (q && arena < s->baseline && arena < ceiling &&
                 (int64_t)arena * TE_PATCH_FLASH_PER_BYTE + te_patch_code_floor(s->g, q) <
                     thrift_cost(*best, *best_arena) &&
@@ -989,7 +989,7 @@ static size_t chain_arena(const search *s, staged *sd, const te_patch_plan *firs
 {
     te_patch_plan head = *first;
     head.next = q;
-    return exact ? exact_arena(s, sd, &head) : estimate_arena(s->g, s->low, sd, &head, 0);
+    return exact ? exact_arena(s, sd, &head) : estimate_arena(s->g, s->low, s->ws, sd, &head, 0);
 }
 
 /* The second stage as the trial planner reads it (no analysis yet): S's
@@ -1195,7 +1195,7 @@ static void research_first(search *s, int n_live)
             tries++;
             q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, top->n_ops, ah[i], aw[j], top->cache)
                      : NULL;
-            arena1 = q ? estimate_arena(s->g, s->low, &sd, q, 1) : (size_t)-1;
+            arena1 = q ? estimate_arena(s->g, s->low, s->ws, &sd, q, 1) : (size_t)-1;
             if (q && (arena1 >= s->baseline || te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
                       q->code_bytes > s->flash || extra_of(q) > s->budget ||
                       q->stack_bytes > s->stack)) {
@@ -1317,10 +1317,13 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
                                size_t baseline, size_t fit, size_t *arena_out)
 {
     search s, c;
+    te_plan_scratch ws;
     stage *stages = NULL;
     size_t first_arena;
     int n_live = 0, n, i;
     memset(&s, 0, sizeof s);
+    memset(&ws, 0, sizeof ws);
+    s.ws = &ws;
     s.g = g;
     s.low = low;
     s.po = po;
@@ -1343,6 +1346,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     search_cached(&s, c, stages, n, n_live, first_arena);
     free(stages);
     te_patch_memo_free(s.memo);
+    te_plan_scratch_free(&ws);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
                     "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,

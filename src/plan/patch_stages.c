@@ -66,10 +66,7 @@ void te_patch_plan_free(te_patch_plan *p)
 {
     while (p) {
         te_patch_plan *next = p->next;
-        int i;
-        for (i = 0; i < p->n_clones; i++)
-            free(p->clones[i].in); /* and out, in its block (patch_build.c) */
-        free(p->clones);
+        free(p->clones); /* their operands: in the derived graph's blocks */
         free(p->steps);
         free(p);
         p = next;

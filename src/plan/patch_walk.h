@@ -69,6 +69,8 @@ typedef struct {
     size_t *ext_lo, *s_hi;
     char *why;                /* NULL, or where to say why the stage is refused */
     size_t why_n;
+    void *block;              /* the arrays by tensor and by stage op above, in
+                               * one zeroed block (te_patch_walk_new_at) */
 } te_patch_walk;
 
 te_patch_walk *te_patch_walk_new(const te_graph *g, int n_ops, int grid_h, int grid_w);

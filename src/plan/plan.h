@@ -79,6 +79,37 @@ typedef struct {
     int region;            /* memory region of arena_offset (0 without regions) */
 } te_tensor_place;
 
+/* Working arrays reused from one plan build or placement to the next
+ * (plan_scratch.c), one block per use: a search that plans thousands of
+ * trials keeps one and frees it at the end. */
+enum {
+    TE_SCRATCH_PLAN,   /* a trial plan's own arrays (te_plan_trial_arena) */
+    TE_SCRATCH_ROOTS,  /* the storage roots while a plan is built */
+    TE_SCRATCH_LIFETIMES, /* tensors' own lifetimes (shrinks, the bound) */
+    TE_SCRATCH_WORK,   /* a placement's orders and neighbours */
+    TE_SCRATCH_BESIDE, /* a placement's lists of buffers living together */
+    TE_SCRATCH_PEAK,   /* the live-bytes sweep */
+    TE_SCRATCH_TIED,   /* the tied placement kept while the untied one is tried */
+    TE_SCRATCH_SLOTS
+};
+typedef struct te_plan_scratch {
+    void *block[TE_SCRATCH_SLOTS];
+    size_t cap[TE_SCRATCH_SLOTS];
+} te_plan_scratch;
+/* Slot's block, grown to at least `bytes` (contents undefined); NULL when
+ * out of memory. */
+void *te_plan_scratch_get(te_plan_scratch *s, int slot, size_t bytes);
+/* Bytes an array of n items of `size` takes in a carved block (rounded up
+ * to keep the next one aligned), and the next array carved at *at. */
+static inline size_t te_scratch_bytes(size_t n, size_t size) { return (n * size + 15) & ~(size_t)15; }
+static inline void *te_scratch_take(char **at, size_t n, size_t size)
+{
+    void *a = *at;
+    *at += te_scratch_bytes(n, size);
+    return a;
+}
+void te_plan_scratch_free(te_plan_scratch *s);
+
 struct te_plan {
     int *schedule;         /* op indices in execution order (dead ops left out) */
     int n_steps;
@@ -125,6 +156,9 @@ struct te_plan {
                             * regions, one array each, laid end to end in the
                             * offsets (arena_bytes: their total) */
     te_plan_region regions[TE_MAX_REGIONS];
+    te_plan_scratch *scratch; /* where building and placing take their working
+                               * arrays from (not owned), or NULL: allocated
+                               * each time */
 };
 typedef struct te_plan te_plan;
 
@@ -137,16 +171,16 @@ typedef struct te_plan te_plan;
 te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d);
 /* The same with only the quick placement heuristics (for searches). */
 te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d);
-/* The quick plan of g if its first stage->n_ops live operators ran patch by
- * patch as `stage` (not built: g has no patch stage), for the patch
- * search.  low's storage must give the stage's outputs storage of their own. */
+/* The arena of the quick plan of g if its first stage->n_ops live
+ * operators ran patch by patch as `stage` (not built: g has no patch
+ * stage), for the patch search; `exact`: with the placement te_plan_build
+ * makes (its local search too), the arena the compile of that stage
+ * reaches.  low's storage must give the stage's outputs storage of their
+ * own.  Every array comes from ws (kept for the next trial); (size_t)-1
+ * when out of memory. */
 struct te_patch_plan;
-te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
-                             const struct te_patch_plan *stage, te_diag *d);
-/* The same with the placement te_plan_build makes (its local search too):
- * the arena the compile of that stage reaches. */
-te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
-                                   const struct te_patch_plan *stage, te_diag *d);
+size_t te_plan_trial_arena(const te_graph *g, const te_lowered *low,
+                           const struct te_patch_plan *stage, int exact, te_plan_scratch *ws);
 void te_plan_free(te_plan *p);
 
 /* Assigns offsets to p->buffers (lifetimes in steps 0..n_steps-1) and sets

@@ -197,7 +197,7 @@ static int ascending(const void *a, const void *b)
  * others whose lifetimes overlap its own (left NULL when there are too
  * many): in order of first step, each buffer meets the later ones that
  * start before it ends.  Uses w->order, w->placed and w->key as scratch. */
-static void list_beside(const te_buffer *bufs, int n, work *w)
+static void list_beside(const te_buffer *bufs, int n, work *w, te_plan_scratch *ws)
 {
     int *by = w->order, *deg = w->placed, i, j, k, n_live = 0;
     size_t pairs = 0;
@@ -225,9 +225,9 @@ static void list_beside(const te_buffer *bufs, int n, work *w)
         }
     if (pairs > TE_PLAN_MAX_PAIRS)
         return;
-    /* both lists in one block (beside_at's to free): a search places tens
-     * of thousands of plans */
-    w->beside_at = malloc(sizeof(int) * ((size_t)n + 1 + 2 * pairs + 1));
+    /* both lists in one block: a search places tens of thousands of plans */
+    w->beside_at = te_plan_scratch_get(ws, TE_SCRATCH_BESIDE,
+                                       sizeof(int) * ((size_t)n + 1 + 2 * pairs + 1));
     if (!w->beside_at) {
         w->beside = NULL;
         return;
@@ -331,13 +331,14 @@ static size_t live_peak(const te_plan *p)
     int s, i;
     if (p->n_steps <= 0)
         return 0;
-    delta = calloc((size_t)p->n_steps + 1, sizeof(size_t));
+    delta = te_plan_scratch_get(p->scratch, TE_SCRATCH_PEAK, sizeof(size_t) * ((size_t)p->n_steps + 1));
     if (!delta) { /* out of memory: step by step */
         for (s = 0; s < p->n_steps; s++)
             if (te_plan_live_bytes(p, s) > peak)
                 peak = te_plan_live_bytes(p, s);
         return peak;
     }
+    memset(delta, 0, sizeof(size_t) * ((size_t)p->n_steps + 1));
     for (i = 0; i < p->n_buffers; i++) {
         const te_buffer *b = &p->buffers[i];
         const int first = b->first < 0 ? 0 : b->first;
@@ -367,19 +368,18 @@ static size_t live_peak(const te_plan *p)
         if (live > peak)
             peak = live;
     }
-    free(delta);
     return peak;
 }
 
-/* w's arrays for n1 buffers, carved from one block (returned, to free);
- * all NULL when out of memory. */
-static void *work_arrays(work *w, size_t n1)
+/* w's arrays for n1 buffers, carved from one block of ws; all NULL when
+ * out of memory. */
+static void work_arrays(work *w, size_t n1, te_plan_scratch *ws)
 {
-    char *block = malloc(n1 * (sizeof(size_t) + sizeof(int64_t) + sizeof(sort_item) +
-                               2 * sizeof(neighbour) + 3 * sizeof(int) + 1));
-    char *at = block;
-    if (!block)
-        return NULL;
+    char *at = te_plan_scratch_get(ws, TE_SCRATCH_WORK,
+                                   n1 * (sizeof(size_t) + sizeof(int64_t) + sizeof(sort_item) +
+                                         2 * sizeof(neighbour) + 3 * sizeof(int) + 1));
+    if (!at)
+        return;
     w->best_off = (size_t *)(void *)at; /* the widest alignment first */
     at += n1 * sizeof(size_t);
     w->key = (int64_t *)(void *)at;
@@ -392,7 +392,6 @@ static void *work_arrays(work *w, size_t n1)
     w->placed = w->order + n1;
     w->best_order = w->placed + n1;
     w->is_placed = (unsigned char *)(w->best_order + n1);
-    return block;
 }
 
 /* te_plan_place with the plan's tie as it stands. */
@@ -403,7 +402,7 @@ static void place(te_plan *p)
     const size_t n1 = (size_t)n + 1;
     work w = {0};
     size_t best = (size_t)-1;
-    void *block = work_arrays(&w, n1); /* one allocation: thousands of plans per search */
+    work_arrays(&w, n1, p->scratch);
     p->lower_bound = live_peak(p);
     if (p->has_tie) {
         pair.anchor = p->tie_anchor;
@@ -419,9 +418,9 @@ static void place(te_plan *p)
             p->buffers[i].offset = p->arena_bytes;
             p->arena_bytes += p->buffers[i].bytes;
         }
-        goto out;
+        return;
     }
-    list_beside(p->buffers, n, &w);
+    list_beside(p->buffers, n, &w, p->scratch);
     for (how = 0; how < N_ORDERS && best > p->lower_bound; how++) {
         for (fit = 0; fit < 2 && best > p->lower_bound; fit++) {
             size_t top;
@@ -445,27 +444,24 @@ static void place(te_plan *p)
     for (i = 0; i < n; i++)
         p->buffers[i].offset = w.best_off[i];
     p->arena_bytes = best;
-out:
-    free(block);
-    free(w.beside_at); /* and beside, in its block */
 }
 
-void te_plan_place(te_plan *p)
+/* te_plan_place with p->scratch set. */
+static void place_tied(te_plan *p)
 {
     size_t *tied = NULL, tied_arena;
     int i;
     if (p->has_tie)
-        tied = malloc(sizeof(size_t) * ((size_t)p->n_buffers + 1));
+        tied = te_plan_scratch_get(p->scratch, TE_SCRATCH_TIED,
+                                   sizeof(size_t) * ((size_t)p->n_buffers + 1));
     if (!tied) {
         p->has_tie = 0;
         place(p);
         return;
     }
     place(p);
-    if (!p->has_tie) { /* out of memory: placed apart */
-        free(tied);
+    if (!p->has_tie) /* out of memory: placed apart */
         return;
-    }
     tied_arena = p->arena_bytes;
     for (i = 0; i < p->n_buffers; i++)
         tied[i] = p->buffers[i].offset;
@@ -478,7 +474,20 @@ void te_plan_place(te_plan *p)
         p->arena_bytes = tied_arena;
         p->lower_bound = live_peak(p);
     }
-    free(tied);
+}
+
+void te_plan_place(te_plan *p)
+{
+    te_plan_scratch ws;
+    if (p->scratch) {
+        place_tied(p);
+        return;
+    }
+    memset(&ws, 0, sizeof ws); /* working arrays for this placement alone */
+    p->scratch = &ws;
+    place_tied(p);
+    p->scratch = NULL;
+    te_plan_scratch_free(&ws);
 }
 
 size_t te_plan_first_fit(const te_buffer *bufs, const int *placed, int n_placed,

@@ -32,20 +32,29 @@ static void root_from(te_plan *p, int t)
     p->root_off[t] = a >= 0 ? p->root_off[a] + p->st->t[t].alias_offset : 0;
 }
 
-/* p->root / root_off: every tensor's storage root, each alias chain walked
- * once (the in-place links of a long run of operators make chains as
- * long); -1 for a tensor the storage decisions do not hold; NULL
- * (te_storage_root every time) when a chain does not end (never expected)
- * or out of memory. */
+/* p->root / root_off (in p->scratch): every tensor's storage root, each
+ * alias chain walked once (the in-place links of a long run of operators
+ * make chains as long); -1 for a tensor the storage decisions do not hold;
+ * NULL (te_storage_root every time) when a chain does not end (never
+ * expected) or out of memory. */
 static void find_roots(te_plan *p, const te_graph *g)
 {
     const int nt = g->n_tensors < p->st->n_tensors ? g->n_tensors : p->st->n_tensors;
-    int t, u, n, *path = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    p->root = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    p->root_off = malloc(sizeof(size_t) * ((size_t)g->n_tensors + 1));
-    for (t = 0; path && p->root && p->root_off && t < g->n_tensors; t++)
+    const size_t n1 = (size_t)g->n_tensors + 1;
+    char *at = te_plan_scratch_get(p->scratch, TE_SCRATCH_ROOTS,
+                                   te_scratch_bytes(n1, sizeof(size_t)) +
+                                       2 * te_scratch_bytes(n1, sizeof(int)));
+    int t, u, n, *path = NULL;
+    p->root = NULL;
+    p->root_off = NULL;
+    if (at) {
+        p->root_off = te_scratch_take(&at, n1, sizeof(size_t));
+        p->root = te_scratch_take(&at, n1, sizeof(int));
+        path = te_scratch_take(&at, n1, sizeof(int));
+    }
+    for (t = 0; path && t < g->n_tensors; t++)
         p->root[t] = -1;
-    for (t = 0; path && p->root && p->root_off && t < nt; t++) {
+    for (t = 0; path && t < nt; t++) {
         for (u = t, n = 0; p->root[u] < 0 && n < nt; u = p->st->t[u].alias_of) {
             path[n++] = u;
             if (p->st->t[u].alias_of < 0 || p->st->t[u].alias_of >= nt)
@@ -57,12 +66,9 @@ static void find_roots(te_plan *p, const te_graph *g)
             root_from(p, path[--n]);
     }
     if (!path || t < nt) {
-        free(p->root);
-        free(p->root_off);
         p->root = NULL;
         p->root_off = NULL;
     }
-    free(path);
 }
 
 static size_t align_up(size_t n) { return (n + TE_ARENA_ALIGN - 1) & ~(size_t)(TE_ARENA_ALIGN - 1); }
@@ -74,6 +80,7 @@ static int add_buffer(te_plan *p, size_t bytes, int first, int last, int tensor,
     b->first = first;
     b->last = last;
     b->offset = 0;
+    b->region = 0;
     b->tensor = tensor;
     b->op = op;
     b->shrink_after = -1;
@@ -251,12 +258,18 @@ static void tensor_lifetimes(const te_plan *p, const te_graph *g, int *first, in
  * for the patch stage's tied pair, placed as one piece. */
 static void find_shrinks(te_plan *p, const te_graph *g)
 {
-    int *first = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    int *full_last = malloc(sizeof(int) * ((size_t)p->n_buffers + 1));
-    size_t *shrunk = calloc((size_t)p->n_buffers + 1, sizeof(size_t));
+    const size_t nt1 = (size_t)g->n_tensors + 1, nb1 = (size_t)p->n_buffers + 1;
+    char *at = te_plan_scratch_get(p->scratch, TE_SCRATCH_LIFETIMES,
+                                   te_scratch_bytes(nb1, sizeof(size_t)) +
+                                       2 * te_scratch_bytes(nt1, sizeof(int)) +
+                                       te_scratch_bytes(nb1, sizeof(int)));
     int t, b, pass;
-    if (first && last && full_last && shrunk) {
+    if (at) {
+        size_t *shrunk = te_scratch_take(&at, nb1, sizeof(size_t));
+        int *first = te_scratch_take(&at, nt1, sizeof(int));
+        int *last = te_scratch_take(&at, nt1, sizeof(int));
+        int *full_last = te_scratch_take(&at, nb1, sizeof(int));
+        memset(shrunk, 0, nb1 * sizeof(size_t));
         tensor_lifetimes(p, g, first, last);
         for (b = 0; b < p->n_buffers; b++)
             full_last[b] = -1;
@@ -284,10 +297,6 @@ static void find_shrinks(te_plan *p, const te_graph *g)
             buf->shrunk_bytes = shrunk[b];
         }
     }
-    free(first);
-    free(last);
-    free(full_last);
-    free(shrunk);
 }
 
 /* Unused buffers (a tensor no step touches) get an empty lifetime. */
@@ -362,17 +371,18 @@ static void widen(int *first, int *last, int r, int step)
  * s less what stopped after s - 1). */
 static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
 {
-    int *first = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    int *last = malloc(sizeof(int) * ((size_t)g->n_tensors + 1));
-    size_t *delta = calloc((size_t)p->n_steps + 1, sizeof(size_t));
-    size_t peak = 0, live = 0;
-    int t, s, i;
-    if (!first || !last || !delta) {
-        free(first);
-        free(last);
-        free(delta);
+    const size_t nt1 = (size_t)g->n_tensors + 1, ns1 = (size_t)p->n_steps + 1;
+    char *at = te_plan_scratch_get(p->scratch, TE_SCRATCH_LIFETIMES,
+                                   te_scratch_bytes(ns1, sizeof(size_t)) +
+                                       2 * te_scratch_bytes(nt1, sizeof(int)));
+    size_t peak = 0, live = 0, *delta;
+    int t, s, i, *first, *last;
+    if (!at)
         return p->lower_bound;
-    }
+    delta = te_scratch_take(&at, ns1, sizeof(size_t));
+    first = te_scratch_take(&at, nt1, sizeof(int));
+    last = te_scratch_take(&at, nt1, sizeof(int));
+    memset(delta, 0, ns1 * sizeof(size_t));
     for (t = 0; t < g->n_tensors; t++) {
         first[t] = 1 << 30;
         last[t] = -1;
@@ -416,9 +426,6 @@ static size_t bound_without_inplace(const te_plan *p, const te_graph *g)
         if (live > peak)
             peak = live;
     }
-    free(first);
-    free(last);
-    free(delta);
     return peak;
 }
 
@@ -440,27 +447,52 @@ static void set_patch_roles(te_plan *p, const te_graph *g, const te_patch_plan *
         }
 }
 
-static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_plan *trial,
-                      int quick, te_diag *d)
+/* p's arrays for g: its own (zeroed), or from p->scratch when `borrowed`
+ * (a trial: p->place zeroed, the others all written before they are
+ * read); -1 when out of memory. */
+static int plan_arrays(te_plan *p, const te_graph *g, int borrowed)
 {
-    te_plan *p = calloc(1, sizeof *p);
+    const size_t nt1 = (size_t)g->n_tensors + 1, no1 = (size_t)g->n_ops + 1;
+    const size_t nb1 = (size_t)(g->n_tensors + g->n_ops) + 1;
+    char *at;
+    if (!borrowed) {
+        p->schedule = calloc(no1, sizeof *p->schedule);
+        p->buffers = calloc(nb1, sizeof *p->buffers);
+        p->tensor_buffer = calloc(nt1, sizeof *p->tensor_buffer);
+        p->op_scratch = calloc(no1, sizeof *p->op_scratch);
+        p->place = calloc(nt1, sizeof *p->place);
+        p->patch_role = calloc(nt1, 1);
+        return p->schedule && p->buffers && p->tensor_buffer && p->op_scratch && p->place &&
+                       p->patch_role
+                   ? 0
+                   : -1;
+    }
+    at = te_plan_scratch_get(p->scratch, TE_SCRATCH_PLAN,
+                             te_scratch_bytes(nb1, sizeof *p->buffers) +
+                                 te_scratch_bytes(nt1, sizeof *p->place) +
+                                 2 * te_scratch_bytes(no1, sizeof(int)) +
+                                 te_scratch_bytes(nt1, sizeof(int)) + te_scratch_bytes(nt1, 1));
+    if (!at)
+        return -1;
+    p->buffers = te_scratch_take(&at, nb1, sizeof *p->buffers);
+    p->place = te_scratch_take(&at, nt1, sizeof *p->place);
+    p->schedule = te_scratch_take(&at, no1, sizeof(int));
+    p->op_scratch = te_scratch_take(&at, no1, sizeof(int));
+    p->tensor_buffer = te_scratch_take(&at, nt1, sizeof(int));
+    p->patch_role = te_scratch_take(&at, nt1, 1);
+    memset(p->place, 0, nt1 * sizeof *p->place);
+    return 0;
+}
+
+/* Plans g (p's arrays in place) as te_plan_build describes, patch stage
+ * `trial` (or g's), quick placement or not; `whole`: with the lifetime
+ * bound without in-place links and where each tensor lives, else (a
+ * trial's arena alone) the latter only when a tied pair's overlay is
+ * checked.  -1 when out of memory. */
+static int plan_graph(te_plan *p, const te_graph *g, const te_lowered *low,
+                      const te_patch_plan *trial, int quick, int whole)
+{
     int i;
-    if (!p) {
-        te_fail(d, "out of memory while planning");
-        return NULL;
-    }
-    p->schedule = calloc((size_t)g->n_ops + 1, sizeof *p->schedule);
-    p->buffers = calloc((size_t)(g->n_tensors + g->n_ops) + 1, sizeof *p->buffers);
-    p->tensor_buffer = calloc((size_t)g->n_tensors + 1, sizeof *p->tensor_buffer);
-    p->op_scratch = calloc((size_t)g->n_ops + 1, sizeof *p->op_scratch);
-    p->place = calloc((size_t)g->n_tensors + 1, sizeof *p->place);
-    p->patch_role = calloc((size_t)g->n_tensors + 1, 1);
-    if (!p->schedule || !p->buffers || !p->tensor_buffer || !p->op_scratch || !p->place ||
-        !p->patch_role) {
-        te_plan_free(p);
-        te_fail(d, "out of memory while planning");
-        return NULL;
-    }
     for (i = 0; i < g->n_ops; i++) {
         p->op_scratch[i] = -1;
         if (!g->ops[i].dead)
@@ -470,11 +502,8 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
     p->stage = trial ? trial : g->patch;
     set_patch_roles(p, g, trial);
     p->st = low && low->opts.st ? low->opts.st : (p->own_st = te_storage_new(g));
-    if (!p->st) {
-        te_plan_free(p);
-        te_fail(d, "out of memory while planning");
-        return NULL;
-    }
+    if (!p->st)
+        return -1;
     find_roots(p, g);
     make_tensor_buffers(p, g);
     compute_lifetimes(p, g);
@@ -484,41 +513,69 @@ static te_plan *build(const te_graph *g, const te_lowered *low, const te_patch_p
     tie_overlay(p);
     find_shrinks(p, g);
     te_plan_place(p);
-    p->bound_no_inplace = bound_without_inplace(p, g);
-    place_state(p, g);
-    te_plan_assign_offsets(p, g);
+    if (whole)
+        p->bound_no_inplace = bound_without_inplace(p, g);
+    if (whole || p->has_tie) {
+        place_state(p, g);
+        te_plan_assign_offsets(p, g);
+    }
     if (p->has_tie && te_patch_overlay_check(g, p) < 0) { /* never expected: apart then */
         p->has_tie = 0;
         te_plan_place(p);
         te_plan_assign_offsets(p, g);
     }
-    free(p->root);
-    free(p->root_off);
-    p->root = NULL;
+    p->root = NULL; /* in the scratch */
     p->root_off = NULL;
+    return 0;
+}
+
+/* A plan of its own (te_plan_build), its working arrays in a scratch
+ * freed once it is built. */
+static te_plan *build(const te_graph *g, const te_lowered *low, int quick, te_diag *d)
+{
+    te_plan *p = calloc(1, sizeof *p);
+    te_plan_scratch ws;
+    memset(&ws, 0, sizeof ws);
+    if (p) {
+        p->scratch = &ws;
+        if (plan_arrays(p, g, 0) < 0 || plan_graph(p, g, low, NULL, quick, 1) < 0) {
+            te_plan_free(p);
+            p = NULL;
+        }
+    }
+    te_plan_scratch_free(&ws);
+    if (!p) {
+        te_fail(d, "out of memory while planning");
+        return NULL;
+    }
+    p->scratch = NULL;
     return p;
 }
 
 te_plan *te_plan_build(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, NULL, 0, d);
+    return build(g, low, 0, d);
 }
 
 te_plan *te_plan_build_quick(const te_graph *g, const te_lowered *low, te_diag *d)
 {
-    return build(g, low, NULL, 1, d);
+    return build(g, low, 1, d);
 }
 
-te_plan *te_plan_build_trial(const te_graph *g, const te_lowered *low,
-                             const te_patch_plan *stage, te_diag *d)
+size_t te_plan_trial_arena(const te_graph *g, const te_lowered *low,
+                           const te_patch_plan *stage, int exact, te_plan_scratch *ws)
 {
-    return build(g, low, stage, 1, d);
-}
-
-te_plan *te_plan_build_trial_exact(const te_graph *g, const te_lowered *low,
-                                   const te_patch_plan *stage, te_diag *d)
-{
-    return build(g, low, stage, 0, d);
+    te_plan p;
+    te_plan_scratch own;
+    size_t arena = (size_t)-1;
+    memset(&p, 0, sizeof p);
+    memset(&own, 0, sizeof own);
+    p.scratch = ws ? ws : &own;
+    if (plan_arrays(&p, g, 1) == 0 && plan_graph(&p, g, low, stage, !exact, 0) == 0)
+        arena = p.arena_bytes;
+    te_storage_free(p.own_st);
+    te_plan_scratch_free(&own);
+    return arena;
 }
 
 void te_plan_free(te_plan *p)
@@ -531,8 +588,6 @@ void te_plan_free(te_plan *p)
     free(p->op_scratch);
     free(p->place);
     free(p->patch_role);
-    free(p->root);
-    free(p->root_off);
     te_storage_free(p->own_st);
     free(p);
 }
