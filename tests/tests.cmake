@@ -71,27 +71,25 @@ include(tests/cmake/cmake_tests.cmake)
 # The longest tests start first (ctest runs higher COST earlier): on a
 # fresh build ctest has no timings of its own, and these at the end of the
 # list would run alone on one core at the end.  Seconds measured under the
-# sanitizers on the 2-core machine (halved from a run sharing it with
-# another job); a test that is not defined (no shared data, no QEMU) is
-# skipped here.
-foreach(pair cli.patch_search:165 golden.portability_generic:60 cli.patch_kinds:115
-             qemu.conformance.m4_Os:110 cli.flash_bound_host:104
-             golden.patch_auto.tflm_id_model:100
-             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:91 cli.patch_stage2:89
-             qemu.conformance.m7:86
-             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:80 cli.patch_code:74
-             qemu.stack.patch_O2:68 qemu.stack.patch_O0:62 cli.code_bound:50 qemu.stack.O0:45
-             golden.memory_targets:46 golden.patch_auto.tflm_retinaface_466a481:43
-             golden.target_m4.mcunet_tiny_48:42 golden.patch_auto.tinyengine_mcunetv2_large:41
-             golden.model.mobilenet_v2_quantized_1x3x224x224:39
-             golden.patch_auto.himax_fastest_coco_relu6:39 python.package:37 cli.patch_ops:32
-             golden.model.tinyengine_mcunetv2_large:32 cmake.add_subdirectory:31
-             golden.patch_auto.gd32_food_101_192_model:27
-             golden.patch_auto.tflm_custom_model_rf_keras_7a86b0c:27 cli.patch_inplace:26
-             golden.portability.m4:32 golden.portability.x86_v3:26
-             golden.target_x86_v3.tinyengine_mcunetv2_large:25
-             golden.model.tflm_retinaface_466a481:24 golden.target_m4.mbv2_blocks_32x32:23
-             golden.target_m4.mbv1_tiny_32:23)
+# sanitizers in a fresh-clone CI run on the 2-core machine (two jobs at
+# once); a test that is not defined (no shared data, no QEMU) is skipped
+# here.
+foreach(pair cli.patch_search:125 qemu.conformance.m4_Os:118 cli.patch_code:76
+             cli.flash_bound_host:74 cli.patch_kinds:62 qemu.conformance.m7:60
+             golden.portability_generic:58 qemu.stack.O0:44 cli.patch_stage2:42 cli.code_bound:41
+             qemu.stack.patch_O2:41 golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:38
+             qemu.stack.patch_O0:33 golden.portability.m4:33
+             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:33 golden.patch_auto.tflm_id_model:30
+             golden.memory_targets:29 golden.portability.x86_v3:27 cmake.add_subdirectory:24
+             unit.conv_band:23 cli.patch_split:23 cli.patch_ops:23 unit.pw_inplace:21
+             golden.patch_auto.tinyengine_mcunetv2_large:21
+             golden.patch_auto.himax_fastest_coco_relu6:20 python.package:20
+             golden.patch_auto.tflm_retinaface_466a481:18 golden.sweep_targets.m4:17
+             golden.sweep_targets.x86_v3:17 golden.model.mobilenet_v2_quantized_1x3x224x224:17
+             qemu.mobilenet_v2_quantized_1x3x224x224.m7:16 cli.patch_inplace:16 cli.patch_cache:16
+             cli.multimodel:15 qemu.mobilenet_v2_quantized_1x3x224x224.m4:15
+             golden.patch_auto.gd32_food_101_192_model:15 qemu.tinyengine_mcunetv2_large.m7:13
+             qemu.tinyengine_mcunetv2_large.m4:13)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 test)
   list(GET pair 1 cost)
