@@ -883,9 +883,10 @@ static inline TE_UNUSED void te_depthwise_conv2d_ring_block(const te_depthwise_c
     for (j = 0; j < TE_DEPTHWISE_CONV2D_G; j++)
         acc[j] = (uint32_t)b;
     for (ky = 0; ky < g->k_h; ky++, w += kw) {
-        const int16_t *x0 = rows[ky] + ox;
-        if (!rows[ky])
+        const int16_t *x0;
+        if (!rows[ky]) /* padding (before the offset: NULL + ox is undefined) */
             continue;
+        x0 = rows[ky] + ox;
         for (kx = 0; kx < kw; kx++) {
             const int16_t *x = x0 + g->tap[kx];
             const int32_t wv = w[kx];
