@@ -97,3 +97,9 @@ foreach(pair cli.patch_search:125 qemu.conformance.m4_Os:118 cli.patch_code:76
     set_tests_properties(${test} PROPERTIES COST ${cost})
   endif()
 endforeach()
+
+# Every `tinyengine bench` of the run (QEMU sweeps: hundreds of images) keeps
+# the harness objects, which depend only on the core and -O, in one folder.
+get_property(te_all_tests DIRECTORY PROPERTY TESTS)
+set_property(TEST ${te_all_tests} APPEND PROPERTY ENVIRONMENT
+             TE_BENCH_CACHE=${CMAKE_BINARY_DIR}/bench-cache)

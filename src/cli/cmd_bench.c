@@ -15,6 +15,7 @@
 
 #include "../ir/target.h"
 #include "cli.h"
+#include "elf32.h"
 
 #define MAX_IO 16
 
@@ -41,7 +42,9 @@ static const char *help =
     "Needs arm-none-eabi-gcc (with newlib), qemu-system-arm, timeout and a host cc;\n"
     "$TE_QEMU_TIMEOUT sets the time limit of the run in seconds (default 120);\n"
     "$TINYENGINE_TARGETS the folder with the target files (default: the source tree's\n"
-    "targets/cortex-m).\n";
+    "targets/cortex-m);\n"
+    "$TE_BENCH_CACHE a folder where the harness's objects are kept for the next runs\n"
+    "(by core and -O: a sweep over many models builds them once).\n";
 
 typedef struct {
     const char *model, *target, *opt, *flash, *ram;
@@ -360,21 +363,97 @@ static int build_model_object(const char *bdir, const char *name, const bench_cp
     return 0;
 }
 
+/* The image's start-up, semihosting and measuring code (the model's
+ * harness, less bench_main.c), in link order. */
+static const char *const harness_files[3] = {"startup.c", "semihost.c", "measure.c"};
+static const char *const harness_headers[2] = {"semihost.h", "measure.h"};
+
+/* 1 when the cached object OBJ is no older than the harness sources in
+ * TDIR and the running binary (whose core flags built it). */
+static int cached_fresh(const char *obj, const char *tdir)
+{
+    char path[4200], exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    int i;
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    if (!up_to_date(obj, exe))
+        return 0;
+    for (i = 0; i < 3; i++)
+        if (FMT(path, "%s/%s", tdir, harness_files[i]) < 0 || !up_to_date(obj, path))
+            return 0;
+    for (i = 0; i < 2; i++)
+        if (FMT(path, "%s/%s", tdir, harness_headers[i]) < 0 || !up_to_date(obj, path))
+            return 0;
+    return 1;
+}
+
+/* Into obj[i] the harness files' objects for this core and -O from
+ * $TE_BENCH_CACHE (built there first when missing or stale; written
+ * under a temporary name, then renamed, so that parallel runs share it),
+ * or their sources when the cache is not set: 0, or -1 (reported). */
+static int harness_objects(const char *bdir, const char *tdir, const bench_cpu *cpu,
+                           const bench_args *a, char obj[3][4200])
+{
+    const char *cache = getenv("TE_BENCH_CACHE");
+    char src[4200], tmp[4200], log[4200], inc_t[4200], key[4400];
+    char *argv[24];
+    unsigned long h = 2166136261ul;
+    int i, n;
+    for (i = 0; !(cache && *cache) && i < 3; i++)
+        if (FMT(obj[i], "%s/%s", tdir, harness_files[i]) < 0)
+            return cli_error("bench: path too long"), -1;
+    if (!(cache && *cache))
+        return 0;
+    if (mkdir(cache, 0777) != 0 && errno != EEXIST)
+        return cli_error("bench: cannot create $TE_BENCH_CACHE %s: %s", cache, strerror(errno)),
+               -1;
+    /* the name: the core, -O and a hash of the target folder */
+    if (FMT(key, "%s %s %s", tdir, cpu->name, a->opt) < 0 || FMT(inc_t, "-I%s", tdir) < 0 ||
+        FMT(log, "%s/harness.log", bdir) < 0)
+        return cli_error("bench: path too long"), -1;
+    for (i = 0; key[i]; i++)
+        h = ((h ^ (unsigned char)key[i]) * 16777619ul) & 0xfffffffful;
+    for (i = 0; i < 3; i++) {
+        if (FMT(obj[i], "%s/%s%s-%08lx-%.*s.o", cache, cpu->name, a->opt, h,
+                (int)strlen(harness_files[i]) - 2, harness_files[i]) < 0 ||
+            FMT(tmp, "%s.%ld.tmp", obj[i], (long)getpid()) < 0 ||
+            FMT(src, "%s/%s", tdir, harness_files[i]) < 0)
+            return cli_error("bench: path too long"), -1;
+        if (cached_fresh(obj[i], tdir))
+            continue;
+        n = cc_common(argv, cpu, a);
+        argv[n++] = inc_t;
+        argv[n++] = "-c";
+        argv[n++] = src;
+        argv[n++] = "-o";
+        argv[n++] = tmp;
+        argv[n] = NULL;
+        if (cli_spawn(argv, log) != 0 || rename(tmp, obj[i]) != 0) {
+            show_log(log);
+            remove(tmp);
+            return cli_error("bench: building %s into $TE_BENCH_CACHE failed", src), -1;
+        }
+    }
+    return 0;
+}
+
 static int build_image(const char *bdir, const char *tdir, const char *name,
                        const bench_cpu *cpu, const bench_args *a)
 {
     char inc_b[4200], inc_t[4200], libdir[4200], ld[4200], elf[4200], log[4200], obj[4200];
-    char src[4][4200], def_model[200], def_hdr[200], def_flash[80], def_ram[80];
-    static const char *const files[4] = {"startup.c", "semihost.c", "measure.c", "bench_main.c"};
+    char harness[3][4200], main_c[4200], def_model[200], def_hdr[200], def_flash[80], def_ram[80];
     char *argv[48];
     int n, i;
-    if (build_model_object(bdir, name, cpu, a) < 0)
+    if (build_model_object(bdir, name, cpu, a) < 0 || harness_objects(bdir, tdir, cpu, a, harness) < 0)
         return -1;
     if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(inc_t, "-I%s", tdir) < 0 ||
         FMT(libdir, "-L%s", tdir) < 0 || FMT(ld, "-T%s/%s", tdir, cpu->ldscript) < 0 ||
         FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0 ||
         FMT(obj, "%s/model.o", bdir) < 0 || FMT(def_model, "-DTE_MODEL=%s", name) < 0 ||
         FMT(def_hdr, "-DTE_MODEL_HEADER=\"%s.h\"", name) < 0 ||
+        FMT(main_c, "%s/bench_main.c", tdir) < 0 ||
         FMT(def_flash, "-Wl,--defsym=TE_FLASH_SIZE=%s", a->flash ? a->flash : "4M") < 0 ||
         FMT(def_ram, "-Wl,--defsym=TE_RAM_SIZE=%s", a->ram ? a->ram : "4M") < 0)
         return cli_error("bench: path or option too long"), -1;
@@ -384,11 +463,9 @@ static int build_image(const char *bdir, const char *tdir, const char *name,
     argv[n++] = def_model;
     argv[n++] = def_hdr;
     argv[n++] = obj;
-    for (i = 0; i < 4; i++) {
-        if (FMT(src[i], "%s/%s", tdir, files[i]) < 0)
-            return cli_error("bench: path too long"), -1;
-        argv[n++] = src[i];
-    }
+    for (i = 0; i < 3; i++)
+        argv[n++] = harness[i];
+    argv[n++] = main_c;
     argv[n++] = libdir;
     argv[n++] = ld;
     argv[n++] = def_flash;
@@ -434,67 +511,44 @@ static int read_model_flash(const char *bdir, bench_result *r)
     return 0;
 }
 
-/* Flash and RAM per section from `arm-none-eabi-size -A`. */
-static int read_sizes(const char *bdir, bench_result *r)
+/* One allocated section of the image into the flash or RAM totals. */
+static void add_section(const cli_elf_section *sec, void *ctx)
 {
-    char elf[4200], log[4200], line[512], sec[128];
-    char *argv[] = {"arm-none-eabi-size", "-A", elf, NULL};
-    unsigned long size, addr;
-    FILE *f;
-    if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/size.txt", bdir) < 0)
-        return cli_error("bench: path too long"), -1;
-    if (cli_spawn(argv, log) != 0 || !(f = fopen(log, "r"))) {
-        show_log(log);
-        return cli_error("bench: arm-none-eabi-size failed"), -1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "%127s %lu %lu", sec, &size, &addr) != 3 || sec[0] != '.' ||
-            !strncmp(sec, ".debug", 6) || !strcmp(sec, ".comment") ||
-            !strcmp(sec, ".ARM.attributes"))
-            continue;
-        if (!strcmp(sec, ".isr_vector")) r->vec = size;
-        else if (!strcmp(sec, ".text")) r->text = size;
-        else if (!strcmp(sec, ".rodata")) r->rodata = size;
-        else if (!strcmp(sec, ".data")) r->data = size;
-        else if (!strcmp(sec, ".bss")) r->bss = size;
-        else if (!strcmp(sec, ".stack")) r->stack = size;
-        else if (addr >= 0x20000000ul) r->other_ram += size;
-        else r->other_flash += size;
-    }
-    fclose(f);
-    return 0;
+    bench_result *r = ctx;
+    if (!strcmp(sec->name, ".isr_vector")) r->vec = sec->size;
+    else if (!strcmp(sec->name, ".text")) r->text = sec->size;
+    else if (!strcmp(sec->name, ".rodata")) r->rodata = sec->size;
+    else if (!strcmp(sec->name, ".data")) r->data = sec->size;
+    else if (!strcmp(sec->name, ".bss")) r->bss = sec->size;
+    else if (!strcmp(sec->name, ".stack")) r->stack = sec->size;
+    else if (sec->addr >= 0x20000000ul) r->other_ram += sec->size;
+    else r->other_flash += sec->size;
 }
 
-/* Addresses of te_measure_begin/end from `arm-none-eabi-nm`. */
-static int read_markers(const char *bdir, unsigned long *begin, unsigned long *end)
+/* Flash and RAM per allocated section of the image (what
+ * `arm-none-eabi-size -A` lists, less the debug sections) and the
+ * addresses of te_measure_begin/end, the plugin's interval. */
+static int read_image(const char *bdir, bench_result *r, unsigned long *begin,
+                      unsigned long *end)
 {
-    char elf[4200], log[4200], line[512], sym[256];
-    char *argv[] = {"arm-none-eabi-nm", elf, NULL};
-    unsigned long addr;
-    char kind;
-    FILE *f;
-    *begin = *end = 0;
-    if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/nm.txt", bdir) < 0)
+    char elf[4200];
+    cli_elf e;
+    int rc = 0;
+    if (FMT(elf, "%s/model.elf", bdir) < 0)
         return cli_error("bench: path too long"), -1;
-    if (cli_spawn(argv, log) != 0 || !(f = fopen(log, "r"))) {
-        show_log(log);
-        return cli_error("bench: arm-none-eabi-nm failed"), -1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "%lx %c %255s", &addr, &kind, sym) != 3)
-            continue;
-        if (!strcmp(sym, "te_measure_begin"))
-            *begin = addr;
-        else if (!strcmp(sym, "te_measure_end"))
-            *end = addr;
-    }
-    fclose(f);
-    if (!*begin || !*end)
-        return cli_error("bench: marker symbols missing from the image"), -1;
-    return 0;
+    if (cli_elf_open(&e, elf) < 0)
+        return -1;
+    if (cli_elf_sections(&e, add_section, r) < 0)
+        rc = -1, cli_error("bench: %s: damaged section headers", elf);
+    else if (cli_elf_symbol(&e, "te_measure_begin", begin) < 0 ||
+             cli_elf_symbol(&e, "te_measure_end", end) < 0)
+        rc = -1, cli_error("bench: marker symbols missing from the image");
+    cli_elf_close(&e);
+    return rc;
 }
 
-static int run_qemu(const char *bdir, const char *so, const bench_cpu *cpu, bench_result *r)
+static int run_qemu(const char *bdir, const char *so, const bench_cpu *cpu, unsigned long begin,
+                    unsigned long end, bench_result *r)
 {
     char elf[4200], log[4200], counts[4200], plugin[8600], line[256];
     const char *tmo = getenv("TE_QEMU_TIMEOUT");
@@ -502,11 +556,8 @@ static int run_qemu(const char *bdir, const char *so, const bench_cpu *cpu, benc
                     (char *)cpu->board, "-nographic", "-monitor", "none", "-serial", "none",
                     "-semihosting-config", "enable=on,target=native", "-kernel", elf, "-plugin",
                     plugin, NULL};
-    unsigned long begin, end;
     FILE *f;
     int got = 0;
-    if (read_markers(bdir, &begin, &end) < 0)
-        return -1;
     if (FMT(elf, "%s/model.elf", bdir) < 0 || FMT(log, "%s/qemu.log", bdir) < 0 ||
         FMT(counts, "%s/icount.txt", bdir) < 0 ||
         FMT(plugin, "%s,start=0x%lx,stop=0x%lx,out=%s", so, begin, end, counts) < 0)
@@ -596,8 +647,8 @@ static void report(const te_model *m, const bench_args *a, const bench_cpu *cpu,
 static void remove_build(const char *bdir, const char *name)
 {
     static const char *const files[] = {"te_bench_data.h", "te_icount.so", "model.o",
-                                        "model.elf", "plugin.log", "build.log", "size.txt",
-                                        "size-model.txt", "nm.txt", "qemu.log", "icount.txt",
+                                        "model.elf", "plugin.log", "build.log", "harness.log",
+                                        "size-model.txt", "qemu.log", "icount.txt",
                                         NULL};
     char path[4200];
     int i;
@@ -616,11 +667,12 @@ static int bench(te_model *m, const bench_args *a, const bench_cpu *cpu, const c
 {
     bench_result r;
     char so[4200];
+    unsigned long begin = 0, end = 0;
     memset(&r, 0, sizeof r);
     if (cli_generate(m, a->model, name, bdir) < 0 || write_data(bdir, m, a) < 0 ||
         build_plugin(bdir, tdir, so, sizeof so) < 0 || build_image(bdir, tdir, name, cpu, a) < 0 ||
-        read_sizes(bdir, &r) < 0 || read_model_flash(bdir, &r) < 0 ||
-        run_qemu(bdir, so, cpu, &r) < 0)
+        read_image(bdir, &r, &begin, &end) < 0 || read_model_flash(bdir, &r) < 0 ||
+        run_qemu(bdir, so, cpu, begin, end, &r) < 0)
         return 1;
     report(m, a, cpu, name, &r);
     if (check_stack(m, a, name, &r) != 0)
