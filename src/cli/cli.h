@@ -61,6 +61,12 @@ void cli_print_patch_cost(FILE *f, const te_model *m, const char *label);
 void cli_print_ram(FILE *f, const te_model *m);
 /* With --memory-region: one line per region, "<lead>NAME used of limit bytes". */
 void cli_print_regions(FILE *f, const te_model *m, const char *lead);
+/* model_json.c: the JSON document of `info --json` (and `compile
+ * --report`) for m, loaded from path; an op removed because its outputs
+ * became constants (1) or not; a tensor list of that document. */
+void cli_model_json(FILE *f, const char *path, const te_model *m);
+int cli_op_folded(const te_graph *g, const te_op *op);
+void cli_json_tensor_list(FILE *f, const te_graph *g, const int *ids, int n);
 /* Writes NAME.h and NAME.c into dir; 0 on success. */
 int cli_generate(te_model *m, const char *model_path, const char *name, const char *dir);
 

@@ -26,7 +26,9 @@ static const char *help =
     "  --lib LIB           the library's name: LIB.h, LIB.c, LIB_arena (default te_models;\n"
     "                      given with one model, makes a library of one)\n"
     "  --quiet             print nothing on success (default: a summary: RAM = arena +\n"
-    "                      state + stack, flash estimate, MACs, slowest layers, time)\n";
+    "                      state + stack, flash estimate, MACs, slowest layers, time)\n"
+    "  --report FILE       also write FILE: the compiled model as `info --json` prints\n"
+    "                      it (same plan: no second --patch search); one model only\n";
 
 /* names[i] from --name's comma-separated list, else from the file names. */
 static int model_names(const char *name_opt, const char *const *models, int n,
@@ -59,14 +61,29 @@ static int model_names(const char *name_opt, const char *const *models, int n,
     return 0;
 }
 
+/* The JSON report of m into path (--report); 0, or 1 (reported). */
+static int write_report(const char *path, const char *model, const te_model *m)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_error("compile: cannot write --report %s", path);
+    cli_model_json(f, model, m);
+    if (fclose(f) != 0)
+        return cli_error("compile: cannot write --report %s", path);
+    return 0;
+}
+
 static int compile_one(const char *model, const char *name, const char *dir,
-                       const te_compile_opts *opts, int quiet, double started)
+                       const te_compile_opts *opts, const char *report, int quiet,
+                       double started)
 {
     te_model *m = cli_load_opts(model, opts);
     int rc;
     if (!m)
         return 1;
     rc = cli_generate(m, model, name, dir) < 0 ? 1 : 0;
+    if (rc == 0 && report)
+        rc = write_report(report, model, m);
     if (rc == 0 && !quiet) {
         char what[4400];
         snprintf(what, sizeof what, "wrote %s/%s.h and %s.c", dir, name, name);
@@ -80,7 +97,7 @@ int cmd_compile(int argc, char **argv)
 {
     static const char *models[MAX_MODELS];
     static char names[MAX_MODELS][128];
-    const char *dir = NULL, *name_opt = NULL, *lib = NULL;
+    const char *dir = NULL, *name_opt = NULL, *lib = NULL, *report = NULL;
     te_compile_opts opts = TE_COMPILE_OPTS_DEFAULT;
     int i, opt, quiet = 0, n = 0;
     double started = cli_now();
@@ -97,6 +114,8 @@ int cmd_compile(int argc, char **argv)
             name_opt = argv[++i];
         } else if (!strcmp(argv[i], "--lib") && i + 1 < argc) {
             lib = argv[++i];
+        } else if (!strcmp(argv[i], "--report") && i + 1 < argc) {
+            report = argv[++i];
         } else if ((opt = cli_compile_option(argc, argv, &i, &opts)) != 0) {
             if (opt < 0)
                 return 1;
@@ -115,7 +134,9 @@ int cmd_compile(int argc, char **argv)
     if (model_names(name_opt, models, n, names) != 0)
         return 1;
     if (n == 1 && !lib)
-        return compile_one(models[0], names[0], dir, &opts, quiet, started);
+        return compile_one(models[0], names[0], dir, &opts, report, quiet, started);
+    if (report)
+        return cli_error("compile: --report takes one model (a library has no single plan)");
     return cli_compile_library(models, names, n, lib ? lib : "te_models", dir, &opts, quiet,
                                started);
 }

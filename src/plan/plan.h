@@ -156,6 +156,9 @@ struct te_plan {
                             * regions, one array each, laid end to end in the
                             * offsets (arena_bytes: their total) */
     te_plan_region regions[TE_MAX_REGIONS];
+    size_t one_region_bytes; /* with regions: arena_bytes before the cut (the
+                              * arena as one array), what the regions cost
+                              * over it is reported */
     te_plan_scratch *scratch; /* where building and placing take their working
                                * arrays from (not owned), or NULL: allocated
                                * each time */

@@ -284,6 +284,7 @@ int te_plan_regions(te_plan *p, const te_graph *g, const te_regions *rs, te_diag
         return te_fail(d, "out of memory while placing memory regions");
     }
     buffer_heat(p, g, heat);
+    p->one_region_bytes = p->arena_bytes;
     for (i = 0; i < n; i++) {
         order[i] = i;
         p->buffers[i].region = live(&p->buffers[i]) ? -1 : 0;

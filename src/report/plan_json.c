@@ -54,7 +54,7 @@ void te_plan_regions_json(te_buf *o, const te_plan *p)
                       r ? ", " : "", pr->spec.name, pr->bytes, pr->spec.limit, pr->base,
                       pr->lower_bound);
     }
-    te_buf_printf(o, "],\n");
+    te_buf_printf(o, "],\n  \"one_region_arena_bytes\": %zu,\n", p->one_region_bytes);
 }
 
 static const te_segment *first_seg_of(const te_plan_view *v, int b)

@@ -4,8 +4,10 @@
 # the one-arena build (also with a patch stage), one array per region with
 # its own NAME_<REGION>_ATTR (on Cortex-M4, arm-none-eabi-gcc puts the
 # array in the section the macro names), the regions' bytes in info, info
-# --json, the compile summary and plan --svg, and one line (exit 1) for a
-# region too small, bad syntax, a name given twice, and a library.
+# --json (and the arena as one array), the compile summary and plan --svg,
+# compile --report equal to info --json, and one line (exit 1) for a region
+# too small, bad syntax, a name given twice, and a library.
+#  cli.memory_regions is the test of README's --report (cli.readme looks it up)
 set -u
 export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 src=$2 mk=$4
@@ -65,6 +67,14 @@ else
   echo "no arm-none-eabi-gcc: section placement not checked"
 fi
 
+# the arena as one array, beside the regions' total: the plain arena
+[ "$(num one_region_arena_bytes < "$work/two.json")" = "$plain" ] ||
+  bad "one_region_arena_bytes $(num one_region_arena_bytes < "$work/two.json") != one arena's $plain"
+# compile --report writes what info --json prints for the same options
+# shellcheck disable=SC2086
+"$te" compile "$model" $two -o "$work/rep" --report "$work/rep/report.json" --quiet || bad "compile --report"
+cmp -s "$work/two.json" "$work/rep/report.json" || bad "compile --report differs from info --json"
+
 # a patch stage: its working memory in one region, outputs unchanged
 if "$mk" fire "$work/fire.tflite" "$work/fire.bin"; then
   "$te" run "$work/fire.tflite" --input "$work/fire.bin" -o "$work/fire.plain" >/dev/null || bad "fire run"
@@ -94,4 +104,5 @@ refuse "given twice" info "$model" --memory-region DTCM=1K --memory-region dtcm=
 refuse "not a C identifier" info "$model" --memory-region 1st=1K
 refuse "taken by the generated code" info "$model" --memory-region WEIGHTS=1K
 refuse "library" compile "$model" "$model" --name a,b -o "$work/lib" $two
+refuse "report takes one model" compile "$model" "$model" --name a,b -o "$work/lib" --report "$work/r.json"
 exit $fail

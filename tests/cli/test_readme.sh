@@ -107,7 +107,7 @@ for d in gen t_cortex-m4 o5; do
 done
 
 # ---- every option README names is run here or listed with the test that runs it
-elsewhere="--explain:cli.patch_explain --break-system-packages:python.package --sram:python.package --flash:python.package
+elsewhere="--explain:cli.patch_explain --report:cli.memory_regions --break-system-packages:python.package --sram:python.package --flash:python.package
 --build:cmake.package --install:cmake.package --prefix:cmake.package"
 for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$readme" | sort -u); do
   case "$ran" in *" $opt "*) pass=$((pass+1)); continue ;; esac
