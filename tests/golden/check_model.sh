@@ -13,6 +13,8 @@
 #  harness's compile line, e.g. "-fsanitize=address,undefined
 #  -fno-sanitize-recover=all" runs the generated code under the sanitizers
 #  (tests/run_all.sh sets that).
+#  TE_REPORT_DIR (environment, optional): the compile also writes its
+#  `info --json` report there, as MODEL_NAME.json (compile --report).
 #  TE_HARNESS_OPT (environment, default -O2) is the harness's optimisation
 #  level; "auto" (tests/run_all.sh, with the sanitizers) builds at -O0 a
 #  model whose samples run under TE_HARNESS_O1_MACS MACs in all (default
@@ -61,8 +63,14 @@ compare_layers() {
   [ "$n" -gt 0 ] || { echo "FAIL no layers dumped"; fail=1; }
 }
 
+report=""
+if [ -n "${TE_REPORT_DIR:-}" ]; then
+  mkdir -p "$TE_REPORT_DIR"
+  report=$TE_REPORT_DIR/$(basename "$model" .tflite).json
+  rm -f "$report"
+fi
 # shellcheck disable=SC2086
-"$te" compile "$model" $flags -o "$work/gen" --name te_model >"$work/summary"
+"$te" compile "$model" $flags -o "$work/gen" --name te_model ${report:+--report "$report"} >"$work/summary"
 cat "$work/summary"
 if [ "$harness_opt" = auto ]; then
   macs=$(sed -n 's/^ *MACs: *\([0-9]*\).*/\1/p' "$work/summary")

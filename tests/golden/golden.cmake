@@ -108,6 +108,20 @@ endfunction()
 # arena in two; the outputs must not change)
 te_add_golden_every(patch_auto "--patch auto --memory-region R1=16K --memory-region R2=256M"
                     "${TE_SWEEP_CONF_MODELS}" ALL)
+# Each real model's compile also writes its `info --json` report (--report):
+# cli.patch_search compares the plan the search chose there (the arena as one
+# array: the regions do not change the plan) with explicit stages, rather than
+# running the search a second time.
+set(TE_PATCH_REPORTS ${CMAKE_BINARY_DIR}/patch-auto-reports)
+foreach(m ${TE_REAL_MODELS})
+  get_filename_component(name ${m} NAME_WE)
+  set_tests_properties(golden.patch_auto.${name} PROPERTIES
+                       ENVIRONMENT TE_REPORT_DIR=${TE_PATCH_REPORTS} FIXTURES_SETUP te_patch_reports)
+endforeach()
+if(TEST cli.patch_search AND TE_REAL_MODELS)
+  set_tests_properties(cli.patch_search PROPERTIES
+                       ENVIRONMENT TE_PATCH_REPORTS=${TE_PATCH_REPORTS} FIXTURES_REQUIRED te_patch_reports)
+endif()
 # The per-target sweeps run the conformance models whose code for the target
 # differs from their generic code (kernels of its own), listed in
 # tests/golden/sweep_<target>.txt: the others compile the generic code the
