@@ -74,7 +74,7 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers in a fresh-clone CI run on the 2-core machine (two jobs at
 # once); a test that is not defined (no shared data, no QEMU) is skipped
 # here.
-foreach(pair cli.patch_search:125 qemu.conformance.m4_Os:118 cli.patch_code:76
+foreach(pair qemu.conformance.m4_Os:118 cli.patch_search:30 cli.patch_code:76
              cli.flash_bound_host:74 cli.patch_kinds:62 qemu.conformance.m7:60
              golden.portability_generic:58 qemu.stack.O0:44 cli.patch_stage2:42 cli.code_bound:41
              qemu.stack.patch_O2:41 golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:38
