@@ -65,6 +65,16 @@ void cli_json_tensor_list(FILE *f, const te_graph *g, const int *ids, int n)
     fputc(']', f);
 }
 
+/* For an op standing for one output of a model operator (a SPLIT's
+ * outputs become SLICEs that share its index): `, "part_of": {"op":
+ * "SPLIT", "output": k}`, naming the model's operator and its output. */
+static void json_part_of(FILE *f, const te_op *op)
+{
+    if (op->part_of)
+        fprintf(f, ", \"part_of\": {\"op\": \"%s\", \"output\": %d}",
+                te_opcode_name(op->part_opcode), op->part);
+}
+
 void cli_model_json(FILE *f, const char *path, const te_model *m)
 {
     const te_graph *g = m->g;
@@ -133,6 +143,7 @@ void cli_model_json(FILE *f, const char *path, const te_model *m)
         cli_json_tensor_list(f, g, op->in, op->n_in);
         fputs(", \"outputs\": ", f);
         cli_json_tensor_list(f, g, op->out, op->n_out);
+        json_part_of(f, op);
         fputc('}', f);
     }
     fputs("\n  ]\n}\n", f);

@@ -188,9 +188,9 @@ typedef struct {
      * (src/passes/pass_split_slices.c): its own index is a new number
      * (after every model operator's, as the schedule names ops by index),
      * but layer dumps and messages name it as output part of model
-     * operator part_of - 1 (te_op_model_index, te_op_model_output).  0 and
-     * 0 on every other op. */
-    int part_of, part;
+     * operator part_of - 1 (te_op_model_index, te_op_model_output), whose
+     * opcode is part_opcode (SPLIT or SPLIT_V).  0 on every other op. */
+    int part_of, part, part_opcode;
 } te_op;
 
 /* The model operator an op's layers are reported as (layer dumps

@@ -88,6 +88,7 @@ static int make_box(te_graph *g, const te_op *op, int box, int in, int j, const 
     s->index = index;
     s->part_of = op->index + 1;
     s->part = j;
+    s->part_opcode = op->opcode;
     s->in = malloc(sizeof(int) * 3);
     s->out = malloc(sizeof(int));
     if (!s->in || !s->out)

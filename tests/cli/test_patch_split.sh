@@ -7,7 +7,8 @@
 #    `--patch auto` and with explicit stages holding the SPLIT byte-identical to
 #    the layer-by-layer build, `--patch auto` below layer by layer; the layers
 #    dumped under `--sram-limit` (slices, run layer by layer) are the SPLIT's
-#    own: op002_0.bin and op002_1.bin, equal to the plain build's.
+#    own: op002_0.bin and op002_1.bin, equal to the plain build's; info --json
+#    marks those SLICE rows "part_of": {"op": "SPLIT", "output": k}.
 #  yolov8n_c2f_256 (YOLOv8n's strided convolutions and C2f blocks at 256x256):
 #    `--patch auto` byte-identical and its arena below layer by layer and below
 #    the stated bound (the stage used to end at the first SPLIT: 393216).
@@ -35,6 +36,12 @@ done
 [ "$(ls "$work/l.plain")" = "$(ls "$work/l.sram")" ] || bad "split_route: other layer files dumped"
 for f in "$work"/l.plain/*.bin; do
   cmp -s "$f" "$work/l.sram/$(basename "$f")" || bad "split_route: layer $(basename "$f") differs"
+done
+# info --json marks each slice as an output of the model's SPLIT (op 2)
+"$te" info "$m" --json --sram-limit 1M > "$work/split.json" || bad "split_route: info --json"
+for k in 0 1; do
+  grep -q "\"index\": 2, \"op\": \"SLICE\".*\"part_of\": {\"op\": \"SPLIT\", \"output\": $k}" \
+    "$work/split.json" || bad "split_route: info --json has no SLICE row part_of SPLIT output $k"
 done
 # TFLite Micro's goldens (layers included) of a channel SPLIT and SPLIT_V run
 # on patches: a stage of their first slice (with ../shared only).
