@@ -15,6 +15,7 @@
 #  (tests/run_all.sh sets that).
 #  TE_REPORT_DIR (environment, optional): the compile also writes its
 #  `info --json` report there, as MODEL_NAME.json (compile --report).
+#  CC (environment, default cc): the compiler of the harness build.
 #  TE_HARNESS_OPT (environment, default -O2) is the harness's optimisation
 #  level; "auto" (tests/run_all.sh, with the sanitizers) builds at -O0 a
 #  model whose samples run under TE_HARNESS_O1_MACS MACs in all (default

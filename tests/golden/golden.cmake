@@ -108,6 +108,17 @@ endfunction()
 # arena in two; the outputs must not change)
 te_add_golden_every(patch_auto "--patch auto --memory-region R1=16K --memory-region R2=256M"
                     "${TE_SWEEP_CONF_MODELS}" ALL)
+# The conformance models of that sweep build their harness with clang when
+# there is one (same sanitizers): a second compiler's checks on the kernels
+# (clang's UBSan also stops on NULL + offset, which gcc's lets pass), and its
+# -O0 builds are quicker.  The real models' -O1 builds stay with gcc.
+find_program(TE_CLANG clang)
+if(TE_CLANG)
+  foreach(m ${TE_SWEEP_CONF_MODELS})
+    get_filename_component(name ${m} NAME_WE)
+    set_tests_properties(golden.patch_auto.${name} PROPERTIES ENVIRONMENT CC=${TE_CLANG})
+  endforeach()
+endif()
 # Each real model's compile also writes its `info --json` report (--report):
 # cli.patch_search compares the plan the search chose there (the arena as one
 # array: the regions do not change the plan) with explicit stages, rather than
