@@ -24,7 +24,7 @@ missing() {
 }
 [ -f "$shared/models/$model.tflite" ] && [ -f "$gold/input_${k}_0.bin" ] ||
   missing "no $shared/models/$model.tflite or its golden sample $k"
-for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size arm-none-eabi-nm timeout; do
+for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size timeout; do
   command -v "$tool" >/dev/null 2>&1 || missing "$tool is not installed"
 done
 

@@ -16,7 +16,7 @@ missing() {
   echo "SKIP: $1"; exit 77
 }
 [ -d "$shared/models" ] || missing "no shared models in $shared"
-for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size arm-none-eabi-nm timeout; do
+for tool in qemu-system-arm arm-none-eabi-gcc arm-none-eabi-size timeout; do
   command -v "$tool" >/dev/null 2>&1 || missing "$tool is not installed"
 done
 log=$(mktemp "${TMPDIR:-/tmp}/te-stack-XXXXXX")
