@@ -159,15 +159,21 @@ static int has_targets(const char *dir)
     return FMT(probe, "%s/startup.c", dir) >= 0 && access(probe, R_OK) == 0;
 }
 
-/* The folder of the running binary (Linux: /proc/self/exe); 0 when found. */
-static int tool_dir(char *dir, size_t n)
+/* The path of the running binary (Linux: /proc/self/exe); 0 when found. */
+static int tool_path(char *path, size_t n)
 {
-    ssize_t len = readlink("/proc/self/exe", dir, n - 1);
-    char *slash;
+    ssize_t len = readlink("/proc/self/exe", path, n - 1);
     if (len <= 0 || (size_t)len >= n - 1)
         return -1;
-    dir[len] = '\0';
-    if (!(slash = strrchr(dir, '/')))
+    path[len] = '\0';
+    return 0;
+}
+
+/* The folder of the running binary; 0 when found. */
+static int tool_dir(char *dir, size_t n)
+{
+    char *slash;
+    if (tool_path(dir, n) < 0 || !(slash = strrchr(dir, '/')))
         return -1;
     *slash = '\0';
     return 0;
@@ -373,12 +379,8 @@ static const char *const harness_headers[2] = {"semihost.h", "measure.h"};
 static int cached_fresh(const char *obj, const char *tdir)
 {
     char path[4200], exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     int i;
-    if (n <= 0)
-        return 0;
-    exe[n] = '\0';
-    if (!up_to_date(obj, exe))
+    if (tool_path(exe, sizeof exe) < 0 || !up_to_date(obj, exe))
         return 0;
     for (i = 0; i < 3; i++)
         if (FMT(path, "%s/%s", tdir, harness_files[i]) < 0 || !up_to_date(obj, path))
