@@ -1,6 +1,7 @@
 /* cmd_compile.c - `tinyengine compile MODEL... -o DIR [--name NAME[,NAME...]]
  * [--lib LIB] [options]`: one model, or a library of several that share one
  * arena and one copy of each kernel (cli_library.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,10 +67,10 @@ static int write_report(const char *path, const char *model, const te_model *m)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        return cli_error("compile: cannot write --report %s", path);
+        return cli_error("compile: cannot write --report %s: %s", path, strerror(errno));
     cli_model_json(f, model, m);
     if (fclose(f) != 0)
-        return cli_error("compile: cannot write --report %s", path);
+        return cli_error("compile: cannot write --report %s: %s", path, strerror(errno));
     return 0;
 }
 

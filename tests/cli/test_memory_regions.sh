@@ -6,7 +6,8 @@
 # array in the section the macro names), the regions' bytes in info, info
 # --json (and the arena as one array), the compile summary and plan --svg,
 # compile --report equal to info --json, and one line (exit 1) for a region
-# too small, bad syntax, a name given twice, and a library.
+# too small, bad syntax, a name given twice, a library, and a --report that
+# cannot be written or is given several models.
 #  cli.memory_regions is the test of README's --report (cli.readme looks it up)
 set -u
 export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
@@ -104,5 +105,6 @@ refuse "given twice" info "$model" --memory-region DTCM=1K --memory-region dtcm=
 refuse "not a C identifier" info "$model" --memory-region 1st=1K
 refuse "taken by the generated code" info "$model" --memory-region WEIGHTS=1K
 refuse "library" compile "$model" "$model" --name a,b -o "$work/lib" $two
+refuse "cannot write --report" compile "$model" -o "$work/rep2" --report "$work/no/such/dir/r.json"
 refuse "report takes one model" compile "$model" "$model" --name a,b -o "$work/lib" --report "$work/r.json"
 exit $fail
