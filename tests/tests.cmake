@@ -84,21 +84,23 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers in a fresh-clone CI run on the 2-core machine (two jobs at
 # once); a test that is not defined (no shared data, no QEMU) is skipped
 # here.
-foreach(pair qemu.conformance.m4_Os:118 cli.patch_search:30 cli.patch_code:76
-             cli.flash_bound_host:74 cli.patch_kinds:62 qemu.conformance.m7:60
-             golden.portability_generic:58 qemu.stack.O0:44 cli.patch_stage2:42 cli.code_bound:41
-             qemu.stack.patch_O2:41 golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:38
-             qemu.stack.patch_O0:33 golden.portability.m4:33
-             golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:33 golden.patch_auto.tflm_id_model:30
-             golden.memory_targets:29 golden.portability.x86_v3:27 cmake.add_subdirectory:24
-             unit.conv_band:23 cli.patch_split:23 cli.patch_ops:23 unit.pw_inplace:21
-             golden.patch_auto.tinyengine_mcunetv2_large:21
-             golden.patch_auto.himax_fastest_coco_relu6:20 python.package:20
-             golden.patch_auto.tflm_retinaface_466a481:18 golden.sweep_targets.m4:17
-             golden.sweep_targets.x86_v3:17 golden.model.mobilenet_v2_quantized_1x3x224x224:17
-             qemu.mobilenet_v2_quantized_1x3x224x224.m7:16 cli.patch_inplace:16 cli.patch_cache:16
-             cli.multimodel:15 qemu.mobilenet_v2_quantized_1x3x224x224.m4:15
-             golden.patch_auto.gd32_food_101_192_model:15 qemu.tinyengine_mcunetv2_large.m7:13
+foreach(pair qemu.conformance.m4_Os:82 cli.patch_code:78 cli.flash_bound_host:76
+             cli.patch_kinds:70 golden.portability_generic:63 qemu.conformance.m7:53
+             cli.code_bound:47 qemu.stack.O0:44 cli.patch_stage2:44 qemu.stack.patch_O2:42
+             golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:40 qemu.stack.patch_O0:37
+             golden.portability.m4:36 golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:32
+             cli.patch_search:29 golden.memory_targets:29 golden.patch_auto.tflm_id_model:29
+             golden.portability.x86_v3:29 cli.patch_split:25 cmake.add_subdirectory:25
+             unit.conv_band:25 unit.pw_inplace:23 python.package:22
+             golden.model.mobilenet_v2_quantized_1x3x224x224:21 cli.patch_ops:19
+             golden.patch_auto.tinyengine_mcunetv2_large:19 golden.sweep_targets.m4:19
+             golden.patch_auto.himax_fastest_coco_relu6:18 golden.sweep_targets.x86_v3:18
+             golden.patch_auto.tflm_retinaface_466a481:17 cli.patch_inplace:17
+             qemu.mobilenet_v2_quantized_1x3x224x224.m7:17
+             qemu.mobilenet_v2_quantized_1x3x224x224.m4:16 cli.multimodel:16
+             golden.patch_auto.gd32_food_101_192_model:15
+             golden.model.tinyengine_mcunetv2_large:15 cli.patch_cache:15 cli.fuzz_generated:14
+             unit.dw_fast:14 cli.bad_input:14 cli.patch_order:13
              qemu.tinyengine_mcunetv2_large.m4:13)
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 test)
