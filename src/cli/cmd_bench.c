@@ -342,25 +342,32 @@ static int cc_common(char **argv, const bench_cpu *cpu, const bench_args *a)
     return n;
 }
 
+/* Compiles SRC (include folder INC) into object OBJ for the core at -O;
+ * the compiler's output into LOG.  Its exit status. */
+static int compile_object(const bench_cpu *cpu, const bench_args *a, const char *inc,
+                          const char *src, const char *obj, const char *log)
+{
+    char *argv[24];
+    int n = cc_common(argv, cpu, a);
+    argv[n++] = (char *)inc;
+    argv[n++] = "-c";
+    argv[n++] = (char *)src;
+    argv[n++] = "-o";
+    argv[n++] = (char *)obj;
+    argv[n] = NULL;
+    return cli_spawn(argv, log);
+}
+
 /* The generated NAME.c alone into BDIR/model.o: the object whose size
  * `bench` reports as the model's flash (read_model_flash). */
 static int build_model_object(const char *bdir, const char *name, const bench_cpu *cpu,
                               const bench_args *a)
 {
     char inc_b[4200], model_c[4200], obj[4200], log[4200];
-    char *argv[24];
-    int n;
     if (FMT(inc_b, "-I%s", bdir) < 0 || FMT(model_c, "%s/%s.c", bdir, name) < 0 ||
         FMT(obj, "%s/model.o", bdir) < 0 || FMT(log, "%s/build.log", bdir) < 0)
         return cli_error("bench: path too long"), -1;
-    n = cc_common(argv, cpu, a);
-    argv[n++] = inc_b;
-    argv[n++] = "-c";
-    argv[n++] = model_c;
-    argv[n++] = "-o";
-    argv[n++] = obj;
-    argv[n] = NULL;
-    if (cli_spawn(argv, log) != 0) {
+    if (compile_object(cpu, a, inc_b, model_c, obj, log) != 0) {
         show_log(log);
         return cli_error("bench: compiling %s.c for %s with arm-none-eabi-gcc failed", name,
                          cpu->name),
@@ -400,9 +407,8 @@ static int harness_objects(const char *bdir, const char *tdir, const bench_cpu *
 {
     const char *cache = getenv("TE_BENCH_CACHE");
     char src[4200], tmp[4200], log[4200], inc_t[4200], key[4400];
-    char *argv[24];
     unsigned long h = 2166136261ul;
-    int i, n;
+    int i;
     for (i = 0; !(cache && *cache) && i < 3; i++)
         if (FMT(obj[i], "%s/%s", tdir, harness_files[i]) < 0)
             return cli_error("bench: path too long"), -1;
@@ -425,14 +431,7 @@ static int harness_objects(const char *bdir, const char *tdir, const bench_cpu *
             return cli_error("bench: path too long"), -1;
         if (cached_fresh(obj[i], tdir))
             continue;
-        n = cc_common(argv, cpu, a);
-        argv[n++] = inc_t;
-        argv[n++] = "-c";
-        argv[n++] = src;
-        argv[n++] = "-o";
-        argv[n++] = tmp;
-        argv[n] = NULL;
-        if (cli_spawn(argv, log) != 0 || rename(tmp, obj[i]) != 0) {
+        if (compile_object(cpu, a, inc_t, src, tmp, log) != 0 || rename(tmp, obj[i]) != 0) {
             show_log(log);
             remove(tmp);
             return cli_error("bench: building %s into $TE_BENCH_CACHE failed", src), -1;
