@@ -31,6 +31,9 @@
  *               DIV by a per-channel constant
  *   split_route a YOLOv4-tiny route group written as SPLIT (two outputs,
  *               one SLICE each in a patch stage: pass_split_slices.c)
+ *   blaze       BlazeFace / BlazePalm blocks (MediaPipe): a 5x5 depthwise
+ *               and a 1x1 beside a shortcut (a 2x2 max pool when strided)
+ *               whose channels a PAD widens with zeros, joined by ADD
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -306,6 +309,20 @@ static act neck(net *n, act x, int bilinear)
     x = concat2(n, upsample(n, c3, bilinear), c2);
     x = conv(n, x, 32, 3, 2, 1, 0);
     return conv(n, x, 48, 1, 1, 1, 0);
+}
+
+/* x with extra channels of its zero point (a PAD of the channel axis). */
+static act pad_channels(net *n, act x, int extra)
+{
+    int32_t amounts[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    act y = new_act(n, "pad_channels", x.shape[1], x.shape[2], x.shape[3] + extra, x.scale, x.zp);
+    int32_t in[2], shape[2] = {4, 2};
+    amounts[7] = extra;
+    in[0] = x.id;
+    in[1] = tflb_add_const(n->m, name(n, "paddings"), TFLB_INT32, shape, 2, amounts,
+                           sizeof amounts, NULL);
+    add_op(n, TE_OP_PAD, in, 2, y.id, tflb_opt_none());
+    return y;
 }
 
 /* An explicit PAD (1 on every side, the zero point) of x. */
@@ -862,6 +879,27 @@ static act select_stage(net *n, act x)
 
 /* SPLIT of the channels into two halves, the second half's convolution
  * joined back to the first half. */
+/* A BlazeFace block: 5x5 depthwise (stride s) and a 1x1 to cout beside the
+ * shortcut (a 2x2 max pool when strided, its channels padded to cout), ADD. */
+static act blaze_block(net *n, act x, int cout, int s)
+{
+    act y = separable(n, x, 5, cout, s), skip = x;
+    if (s == 2)
+        skip = pool(n, x, TE_OP_MAX_POOL_2D, 2, 2, 0);
+    if (cout > x.shape[3])
+        skip = pad_channels(n, skip, cout - x.shape[3]);
+    return add2(n, skip, y);
+}
+
+static act blaze_stage(net *n, act x)
+{
+    x = conv(n, x, 24, 5, 2, 1, 0);
+    x = blaze_block(n, blaze_block(n, x, 24, 1), 28, 1);
+    x = blaze_block(n, blaze_block(n, x, 32, 2), 36, 1);
+    x = blaze_block(n, blaze_block(n, x, 48, 2), 48, 1);
+    return head(n, x);
+}
+
 static act split_route_stage(net *n, act x)
 {
     int32_t axis = 3, in[2], outs[2];
@@ -951,6 +989,7 @@ static const struct kind {
     {"float_pool", 80, TFLB_INT8, float_pool_stage, 0},
     {"select", 80, TFLB_INT8, select_stage, 0},
     {"split_route", 80, TFLB_INT8, split_route_stage, 0},
+    {"blaze", 96, TFLB_INT8, blaze_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},

@@ -186,15 +186,17 @@ static te_patch_kind pad_patch_kind(const te_graph *g, const te_op *op)
 }
 
 /* Input rows/columns an output box reads: shifted by the padding before,
- * clipped to the input; no padding of any other axis. */
+ * clipped to the input.  Axes inside a pixel (after height and width) keep
+ * their padding on every patch (pad_amounts): a channel PAD, BlazeFace's
+ * widened shortcut, is pointwise in height and width.  No padding of the
+ * outer (batch) axes. */
 static int pad_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
                            te_region *in)
 {
     const te_tensor *x = &g->tensors[op->in[0]], *pad = &g->tensors[op->in[1]];
     int k;
-    for (k = 0; k < x->rank; k++)
-        if (k != ay && k != ax &&
-            (te_move_const_int(pad, 2 * k) || te_move_const_int(pad, 2 * k + 1)))
+    for (k = 0; k < ay && k < ax; k++)
+        if (te_move_const_int(pad, 2 * k) || te_move_const_int(pad, 2 * k + 1))
             return -1;
     in->y0 = out.y0 - (int)te_move_const_int(pad, 2 * ay);
     in->y1 = out.y1 - (int)te_move_const_int(pad, 2 * ay);
