@@ -58,12 +58,22 @@ static const char *status(int opcode)
     return "yes";
 }
 
-/* One table row: name, code, what we do, int16x8 or not. */
+/* Whether the operator runs inside a patch stage, from its op table entry
+ * (patch_kind; a channel SPLIT runs there as one SLICE per output). */
+static const char *patch(int opcode)
+{
+    const te_op_def *def = te_op_lookup(opcode);
+    if (opcode == TE_OP_SPLIT || opcode == TE_OP_SPLIT_V)
+        return "yes (as SLICEs)";
+    return def && def->emit && def->patch_kind ? "yes" : "no";
+}
+
+/* One table row: name, code, what we do, int16x8 or not, patches or not. */
 static void row(int opcode)
 {
     const te_op_def *def = te_op_lookup(opcode);
-    printf("| %s | %d | %s | %s |\n", te_opcode_name(opcode), opcode, status(opcode),
-           def && def->emit && def->int16x8 ? "yes" : "no");
+    printf("| %s | %d | %s | %s | %s |\n", te_opcode_name(opcode), opcode, status(opcode),
+           def && def->emit && def->int16x8 ? "yes" : "no", patch(opcode));
 }
 
 /* The op table's builtins TFLite Micro does not register, by code. */
@@ -77,7 +87,7 @@ static void tflite_only(void)
             printf("\n## TFLite builtins TensorFlow Lite Micro does not register\n\n"
                    "Compiled with the semantics of TensorFlow Lite's own kernel\n"
                    "(tensorflow/lite/kernels); no TFLite Micro golden output exists for them.\n\n"
-                   "| operator | code | int8 | int16 |\n|---|---:|---|---|\n");
+                   "| operator | code | int8 | int16 | patch |\n|---|---:|---|---|---|\n");
         row(code);
     }
 }
@@ -98,9 +108,13 @@ int main(void)
            "*int8*: the operator compiles for int8 (and the other types its op file accepts),\n"
            "bit-exact with TensorFlow Lite Micro's reference kernels. *int16*: also with int16x8\n"
            "activations (int16, zero point 0; issue 14). Operators outside this page (custom\n"
-           "operators, TFLite-only builtins not listed below) are refused with their names.\n\n"
+           "operators, TFLite-only builtins not listed below) are refused with their names.\n"
+           "*patch*: the operator can run inside a patch stage (`--patch`, issue 16) on a\n"
+           "region of its tensors; some only for some types or with constant operands\n"
+           "(the `patch_kind` of its op file says which; `info --patch auto --explain`\n"
+           "names the operator that ends a stage).\n\n"
            "%d of %d compile; %d more are folded away at compile time.\n\n"
-           "| operator | code | int8 | int16 |\n|---|---:|---|---|\n",
+           "| operator | code | int8 | int16 | patch |\n|---|---:|---|---|---|\n",
            yes, N_TFLM, folded);
     for (i = 0; i < N_TFLM; i++)
         row(tflm_builtins[i]);
