@@ -34,6 +34,8 @@
  *   blaze       BlazeFace / BlazePalm blocks (MediaPipe): a 5x5 depthwise
  *               and a 1x1 beside a shortcut (a 2x2 max pool when strided)
  *               whose channels a PAD widens with zeros, joined by ADD
+ *   flat_head   a flat int8 input (1 x H*W*3) RESHAPEd to the image, then
+ *               the stem (a Keras Reshape layer first)
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -966,6 +968,10 @@ static act yolov8n_c2f(net *n, act x)
     return conv(n, x, 30, 1, 1, 1, 0);
 }
 
+/* An input type of the kinds below: int8 written 1 x H*W*3, a RESHAPE to
+ * the image first. */
+#define FLAT_INT8 (-1)
+
 /* Every kind: its name, input side and type, and the network after the
  * input (and its QUANTIZE head). */
 static const struct kind {
@@ -990,6 +996,7 @@ static const struct kind {
     {"select", 80, TFLB_INT8, select_stage, 0},
     {"split_route", 80, TFLB_INT8, split_route_stage, 0},
     {"blaze", 96, TFLB_INT8, blaze_stage, 0},
+    {"flat_head", 80, FLAT_INT8, stem_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},
@@ -1009,7 +1016,7 @@ static const struct kind {
 #define N_KINDS (int)(sizeof kinds / sizeof kinds[0])
 
 /* The model input of side hw and type in_type; a QUANTIZE to int8 follows
- * a uint8 or float32 input. */
+ * a uint8 or float32 input, a RESHAPE to the image a flat one. */
 static act input(net *n, int hw, int in_type, size_t *in_bytes)
 {
     int32_t shape[4] = {1, 0, 0, 3};
@@ -1020,6 +1027,18 @@ static act input(net *n, int hw, int in_type, size_t *in_bytes)
     int id;
     shape[1] = shape[2] = hw;
     *in_bytes = (size_t)hw * (size_t)hw * 3 * (in_type == TFLB_FLOAT32 ? 4 : 1);
+    if (in_type == FLAT_INT8) {
+        int32_t flat_shape[2] = {1, 0}, image[4] = {1, 0, 0, 3};
+        tflb_quant fq = tflb_quant1(&sc, &zp);
+        zp = -128;
+        flat_shape[1] = hw * hw * 3;
+        image[1] = image[2] = hw;
+        id = tflb_add_tensor(n->m, "input", TFLB_INT8, flat_shape, 2, 0, &fq);
+        x = new_act(n, "input_image", hw, hw, 3, sc, -128);
+        add_op(n, TE_OP_RESHAPE, &id, 1, x.id, tflb_opt_reshape(image, 4));
+        n->input = id;
+        return x;
+    }
     if (in_type == TFLB_INT8) {
         x = new_act(n, "input", hw, hw, 3, sc, -128);
         n->input = x.id;

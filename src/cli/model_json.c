@@ -113,7 +113,8 @@ void cli_model_json(FILE *f, const char *path, const te_model *m)
                    "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
                    "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
                    "\"flash_left\": %lld, \"flash_patch_allowance\": %lld, \"halo_cache\": %s},\n",
-                g->patch->n_ops, g->patch->grid_h, g->patch->grid_w, g->patch->scratch_bytes,
+                g->patch->first + g->patch->n_ops, g->patch->grid_h, g->patch->grid_w,
+                g->patch->scratch_bytes,
                 (long long)te_patch_extra_macs(g->patch),
                 g->patch->patched_instructions - g->patch->stage_instructions,
                 g->patch->model_instructions, (long long)g->patch->code_bytes,

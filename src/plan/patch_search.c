@@ -448,6 +448,7 @@ static size_t stage_arena(const search *s, stage *st, int gh, int gw, size_t scr
     te_patch_plan p;
     memset(&p, 0, sizeof p);
     p.n_ops = st->k;
+    te_patch_skip_views(s->g, &p.first, &p.n_ops);
     p.grid_h = gh;
     p.grid_w = gw;
     p.out_tensor = st->s;
@@ -837,13 +838,13 @@ static int find_stages(search *s, int n_live, stage **out)
 static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int gw,
                                   size_t *arena)
 {
-    te_patch_walk *w = te_patch_walk_new(s->g, p->n_ops, 1, 1);
+    te_patch_walk *w = te_patch_walk_new_at(s->g, p->first, p->n_ops, 1, 1, NULL, 0);
     staged sd;
     te_patch_plan *q;
     memset(&sd, 0, sizeof sd);
     if (w)
         staged_new(&sd, s->g, s->low, w, 1);
-    q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, p->n_ops, gh, gw, p->cache) : NULL;
+    q = sd.n ? te_patch_memo_analyse(s->memo, s->g, p->first, p->n_ops, gh, gw, p->cache) : NULL;
     te_patch_walk_free(w);
     *arena = q ? estimate_arena(s->g, s->low, s->ws, &sd, q, 1) : (size_t)-1;
     staged_free(&sd);
@@ -1174,7 +1175,7 @@ static void research_first(search *s, int n_live)
     size_t best_arena = s->best_arena;
     int64_t best_cost = next_cost(s, s->best_arena, top->code_bytes);
     te_patch_opts quiet = *s->po; /* one line below says what it kept */
-    te_patch_walk *w = te_patch_walk_new(s->g, top->n_ops, 1, 1);
+    te_patch_walk *w = te_patch_walk_new_at(s->g, top->first, top->n_ops, 1, 1, NULL, 0);
     staged sd; /* the first stage's storage decisions, once (as plan_within's) */
     memset(&sd, 0, sizeof sd);
     if (w)
@@ -1193,7 +1194,8 @@ static void research_first(search *s, int n_live)
             if (aw[j] < top->grid_w || (ah[i] == top->grid_h && aw[j] == top->grid_w))
                 continue;
             tries++;
-            q = sd.n ? te_patch_memo_analyse(s->memo, s->g, 0, top->n_ops, ah[i], aw[j], top->cache)
+            q = sd.n ? te_patch_memo_analyse(s->memo, s->g, top->first, top->n_ops, ah[i], aw[j],
+                                             top->cache)
                      : NULL;
             arena1 = q ? estimate_arena(s->g, s->low, s->ws, &sd, q, 1) : (size_t)-1;
             if (q && (arena1 >= s->baseline || te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
@@ -1340,7 +1342,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     n = find_stages(&s, n_live, &stages);
     c = s;
     first_stages(&s, stages, n, 0);
-    c.min_k = s.best ? s.best->n_ops : 0;
+    c.min_k = s.best ? s.best->first + s.best->n_ops : 0;
     first_arena = s.best_arena;
     finish(&s, stages, n, n_live);
     search_cached(&s, c, stages, n, n_live, first_arena);

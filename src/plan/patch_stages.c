@@ -89,7 +89,7 @@ void te_patch_describe(const te_patch_plan *p, char *buf, size_t n)
     buf[0] = 0;
     if (!p)
         return;
-    snprintf(buf, n, "first %d operators in %dx%d patches%s", p->n_ops, p->grid_h, p->grid_w,
+    snprintf(buf, n, "first %d operators in %dx%d patches%s", p->first + p->n_ops, p->grid_h, p->grid_w,
              p->cache ? " with halo caching" : "");
     for (p = p->next; p; p = p->next) {
         len = strlen(buf);
