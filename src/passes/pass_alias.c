@@ -6,15 +6,6 @@
 #include "../ops/ops.h"
 #include "passes.h"
 
-static int is_graph_input(const te_graph *g, int t)
-{
-    int i;
-    for (i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i] == t)
-            return 1;
-    return 0;
-}
-
 /* Output k of op as a view of the input piece its definition names. */
 static void view_output(te_graph *g, const te_op *op, const te_op_def *def, int k)
 {
@@ -22,7 +13,7 @@ static void view_output(te_graph *g, const te_op *op, const te_op_def *def, int 
     size_t offset = 0;
     int i = def->view_input(g, op, k, &offset);
     in = i >= 0 ? te_in(g, op, i) : NULL;
-    if (!in || !out || in->data || out->alias_of >= 0 || is_graph_input(g, out->id))
+    if (!in || !out || in->data || out->alias_of >= 0 || te_graph_is_input(g, out->id))
         return;
     if (offset > te_tensor_bytes(in) || te_tensor_bytes(out) > te_tensor_bytes(in) - offset)
         return;
@@ -46,7 +37,7 @@ void te_pass_alias(te_graph *g)
             continue;
         in = te_in(g, op, 0);
         out = te_out(g, op, 0);
-        if (!in || !out || in->data || is_graph_input(g, out->id))
+        if (!in || !out || in->data || te_graph_is_input(g, out->id))
             continue;
         if (te_tensor_bytes(in) != te_tensor_bytes(out))
             continue;

@@ -591,16 +591,6 @@ static int walk_arrays(te_patch_walk *w, size_t nt, size_t no, size_t gw)
     return 0;
 }
 
-/* 1 if tensor t is one of g's inputs. */
-static int graph_input(const te_graph *g, int t)
-{
-    int i;
-    for (i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i] == t)
-            return 1;
-    return 0;
-}
-
 /* Live operators at the start of the schedule that only view a network
  * input (a RESHAPE of a flat input to the image, aliased by pass_alias: no
  * bytes move).  A first stage starts after them and reads their output
@@ -619,7 +609,7 @@ static int leading_views(const te_graph *g)
             break;
         for (root = op->in[0]; g->tensors[root].alias_of >= 0; root = g->tensors[root].alias_of)
             ;
-        if (!graph_input(g, root))
+        if (!te_graph_is_input(g, root))
             break;
         n++;
     }

@@ -192,21 +192,28 @@ static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered 
 
 /* The stage's overlay (te_patch_plan.overlay_in): ties the input's buffer
  * to S's (the input overlay_offset bytes into it) when both are their
- * tensors' own and the input is dead once the stage is over (nothing after
- * it reads a view of it). */
-static void tie_overlay(te_plan *p)
+ * tensors' own (or the input a whole view of a network input's: a flat
+ * input RESHAPEd before the stage, te_patch_skip_views), S's from the
+ * stage's first step, and the input is dead once the stage is over
+ * (nothing after it reads a view of it). */
+static void tie_overlay(te_plan *p, const te_graph *g)
 {
     const te_patch_plan *st = p->stage;
     size_t off_x = 1, off_s = 1;
-    int bx, bs;
+    int bx, bs, x;
     p->has_tie = 0;
-    if (!st || st->first != 0 || st->overlay_in < 0 || te_storage_root(p->st, st->overlay_in, &off_x) != st->overlay_in ||
-        te_storage_root(p->st, st->out_tensor, &off_s) != st->out_tensor || off_x || off_s)
+    if (!st || st->overlay_in < 0 || te_storage_root(p->st, st->out_tensor, &off_s) != st->out_tensor ||
+        off_s)
         return;
-    bx = p->tensor_buffer[st->overlay_in];
+    x = te_storage_root(p->st, st->overlay_in, &off_x);
+    if (off_x || (x != st->overlay_in &&
+                  (!te_graph_is_input(g, x) ||
+                   te_tensor_bytes(&g->tensors[x]) != te_tensor_bytes(&g->tensors[st->overlay_in]))))
+        return;
+    bx = p->tensor_buffer[x];
     bs = p->tensor_buffer[st->out_tensor];
     if (bx < 0 || bs < 0 || bx == bs || p->buffers[bx].last > stage_last_step(p) ||
-        p->buffers[bx].last < p->buffers[bx].first || p->buffers[bs].first != 0 ||
+        p->buffers[bx].last < p->buffers[bx].first || p->buffers[bs].first != st->first ||
         p->buffers[bs].last < 0)
         return;
     p->has_tie = 1;
@@ -510,7 +517,7 @@ static int plan_graph(te_plan *p, const te_graph *g, const te_lowered *low,
     p->low = low;
     add_scratch_buffers(p, g, low);
     drop_unused(p);
-    tie_overlay(p);
+    tie_overlay(p, g);
     find_shrinks(p, g);
     te_plan_place(p);
     if (whole)
