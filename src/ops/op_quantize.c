@@ -109,11 +109,15 @@ static int quantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-/* int8 -> int8 requantization is element-wise in place; other pairs are not. */
+/* Requantization between 8-bit types (int8 -> int8, a uint8 input head
+ * -> int8, int8 -> uint8) is element-wise, each byte read before it is
+ * written: in place; other pairs change the element size. */
 static int quantize_inplace(const te_graph *g, const te_op *op)
 {
-    const te_tensor *in = &g->tensors[op->in[0]];
-    return in->type == TE_DT_INT8 ? te_inplace_same_size_input0(g, op) : -1;
+    const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
+    const int bytes8 = (in->type == TE_DT_INT8 || in->type == TE_DT_UINT8) &&
+                       (out->type == TE_DT_INT8 || out->type == TE_DT_UINT8);
+    return bytes8 && te_tensor_elems(in) == te_tensor_elems(out) ? 0 : -1;
 }
 
 /* The kernel emit() calls (TE_K_UNKNOWN for a pair check() refuses). */
