@@ -36,6 +36,10 @@
  *               whose channels a PAD widens with zeros, joined by ADD
  *   flat_head   a flat int8 input (1 x H*W*3) RESHAPEd to the image, then
  *               the stem (a Keras Reshape layer first)
+ *   flat_uint8_head  a flat uint8 input, QUANTIZEd to int8, then RESHAPEd
+ *   se          MobileNetV3-style blocks: HARD_SWISH, and squeeze-and-
+ *               excitation (MEAN over the map, two 1x1s, LOGISTIC, a MUL
+ *               broadcasting it over the map) on strided depthwise outputs
  * and whole networks at the sizes users deploy, shaped like the real models
  * whose arena patch-based inference is meant to cut (bench/patch_zoo.sh):
  *   mobilenet_v1_224_uint8  MobileNetV1 1.0, 224x224, uint8 input + QUANTIZE
@@ -902,6 +906,37 @@ static act blaze_stage(net *n, act x)
     return head(n, x);
 }
 
+/* x * sigmoid(fc(relu(fc(mean(x))))): squeeze-and-excitation. */
+static act squeeze_excite(net *n, act x, int squeeze)
+{
+    int32_t axes[2] = {1, 2}, shape[1] = {2}, in[2];
+    act m = new_act(n, "se/mean", 1, 1, x.shape[3], x.scale, x.zp), g, y;
+    in[0] = x.id;
+    in[1] = tflb_add_const(n->m, name(n, "axes"), TFLB_INT32, shape, 1, axes, sizeof axes, NULL);
+    add_op(n, TE_OP_MEAN, in, 2, m.id, tflb_opt_reducer(1));
+    g = conv(n, conv(n, m, squeeze, 1, 1, 1, 0), x.shape[3], 1, 1, 1, 0);
+    y = new_act(n, "se/sigmoid", 1, 1, x.shape[3], 1.0f / 256.0f, -128);
+    add_op(n, TE_OP_LOGISTIC, &g.id, 1, y.id, tflb_opt_none());
+    return binary(n, TE_OP_MUL, x, y.id, x.scale, x.zp, tflb_opt_mul(TFLB_ACT_NONE));
+}
+
+/* HARD_SWISH of x (its output quantized alike). */
+static act hard_swish(net *n, act x)
+{
+    act y = new_act(n, "hswish", x.shape[1], x.shape[2], x.shape[3], x.scale, x.zp);
+    add_op(n, TE_OP_HARD_SWISH, &x.id, 1, y.id, tflb_opt_none());
+    return y;
+}
+
+static act se_stage(net *n, act x)
+{
+    x = hard_swish(n, conv(n, x, 16, 3, 2, 1, 0));
+    x = conv(n, squeeze_excite(n, conv(n, x, 0, 3, 2, 1, 1), 8), 16, 1, 1, 1, 0);
+    x = hard_swish(n, conv(n, x, 48, 1, 1, 1, 0));
+    x = conv(n, squeeze_excite(n, conv(n, x, 0, 5, 2, 1, 1), 16), 24, 1, 1, 1, 0);
+    return head(n, x);
+}
+
 static act split_route_stage(net *n, act x)
 {
     int32_t axis = 3, in[2], outs[2];
@@ -968,9 +1003,10 @@ static act yolov8n_c2f(net *n, act x)
     return conv(n, x, 30, 1, 1, 1, 0);
 }
 
-/* An input type of the kinds below: int8 written 1 x H*W*3, a RESHAPE to
- * the image first. */
+/* Input types of the kinds below: int8 / uint8 written 1 x H*W*3, a
+ * RESHAPE to the image first (after a QUANTIZE to int8 for uint8). */
 #define FLAT_INT8 (-1)
+#define FLAT_UINT8 (-2)
 
 /* Every kind: its name, input side and type, and the network after the
  * input (and its QUANTIZE head). */
@@ -997,6 +1033,8 @@ static const struct kind {
     {"split_route", 80, TFLB_INT8, split_route_stage, 0},
     {"blaze", 96, TFLB_INT8, blaze_stage, 0},
     {"flat_head", 80, FLAT_INT8, stem_stage, 0},
+    {"flat_uint8_head", 80, FLAT_UINT8, stem_stage, 0},
+    {"se", 96, TFLB_INT8, se_stage, 0},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},
@@ -1027,16 +1065,23 @@ static act input(net *n, int hw, int in_type, size_t *in_bytes)
     int id;
     shape[1] = shape[2] = hw;
     *in_bytes = (size_t)hw * (size_t)hw * 3 * (in_type == TFLB_FLOAT32 ? 4 : 1);
-    if (in_type == FLAT_INT8) {
+    if (in_type == FLAT_INT8 || in_type == FLAT_UINT8) {
         int32_t flat_shape[2] = {1, 0}, image[4] = {1, 0, 0, 3};
-        tflb_quant fq = tflb_quant1(&sc, &zp);
-        zp = -128;
+        int64_t zp8 = -128;
+        tflb_quant q8 = tflb_quant1(&sc, &zp8);
+        int32_t flat;
         flat_shape[1] = hw * hw * 3;
         image[1] = image[2] = hw;
-        id = tflb_add_tensor(n->m, "input", TFLB_INT8, flat_shape, 2, 0, &fq);
+        flat = tflb_add_tensor(n->m, "input", in_type == FLAT_UINT8 ? TFLB_UINT8 : TFLB_INT8,
+                               flat_shape, 2, 0, in_type == FLAT_UINT8 ? &q : &q8);
+        n->input = flat;
+        if (in_type == FLAT_UINT8) {
+            int32_t q_id = tflb_add_tensor(n->m, "input_int8", TFLB_INT8, flat_shape, 2, 0, &q8);
+            add_op(n, TE_OP_QUANTIZE, &flat, 1, q_id, tflb_opt_none());
+            flat = q_id;
+        }
         x = new_act(n, "input_image", hw, hw, 3, sc, -128);
-        add_op(n, TE_OP_RESHAPE, &id, 1, x.id, tflb_opt_reshape(image, 4));
-        n->input = id;
+        add_op(n, TE_OP_RESHAPE, &flat, 1, x.id, tflb_opt_reshape(image, 4));
         return x;
     }
     if (in_type == TFLB_INT8) {

@@ -591,37 +591,29 @@ static int walk_arrays(te_patch_walk *w, size_t nt, size_t no, size_t gw)
     return 0;
 }
 
-/* Live operators at the start of the schedule that only view a network
- * input (a RESHAPE of a flat input to the image, aliased by pass_alias: no
- * bytes move).  A first stage starts after them and reads their output
- * whole, as it reads the input: they cannot run on a patch, but cost
- * nothing. */
-static int leading_views(const te_graph *g)
+/* Live operators the schedule starts with that no patch can run: a view
+ * of a flat network input as the image (an aliased RESHAPE: no bytes
+ * move), a QUANTIZE of that flat input, ...  A first stage starts after
+ * them and reads their outputs whole, as it reads the input. */
+static int leading_unpatchable(const te_graph *g)
 {
-    int i, n = 0, root;
+    int i, n = 0;
     for (i = 0; i < g->n_ops; i++) {
-        const te_op *op = &g->ops[i];
-        const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
-        if (op->dead)
+        if (g->ops[i].dead)
             continue;
-        if (op->n_out != 1 || !out || op->n_in < 1 || op->in[0] < 0 || out->alias_of != op->in[0] ||
-            out->alias_offset != 0)
-            break;
-        for (root = op->in[0]; g->tensors[root].alias_of >= 0; root = g->tensors[root].alias_of)
-            ;
-        if (!te_graph_is_input(g, root))
+        if (te_patch_op_supported(g, &g->ops[i]))
             break;
         n++;
     }
     return n;
 }
 
-void te_patch_skip_views(const te_graph *g, int *first, int *n_ops)
+void te_patch_skip_head(const te_graph *g, int *first, int *n_ops)
 {
-    int views = *first == 0 ? leading_views(g) : 0;
-    if (views > 0 && views < *n_ops) {
-        *first = views;
-        *n_ops -= views;
+    int head = *first == 0 ? leading_unpatchable(g) : 0;
+    if (head > 0 && head < *n_ops) {
+        *first = head;
+        *n_ops -= head;
     }
 }
 
@@ -632,7 +624,7 @@ te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int
     int t;
     if (!w)
         return NULL;
-    te_patch_skip_views(g, &first, &n_ops);
+    te_patch_skip_head(g, &first, &n_ops);
     if (walk_arrays(w, (size_t)g->n_tensors + 1, (size_t)n_ops + 1,
                     (size_t)(grid_w > 0 ? grid_w : 1)) < 0) {
         te_patch_walk_free(w);
@@ -708,7 +700,7 @@ static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_
         return NULL;
     }
     stage_words(words, sizeof words, first, n_ops);
-    te_patch_skip_views(g, &first, &n_ops);
+    te_patch_skip_head(g, &first, &n_ops);
     w = te_patch_walk_new_at(g, first, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
     if (w && seen) {
         w->probe_seen = seen;
@@ -751,7 +743,7 @@ static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_
         free(p);
         return NULL;
     }
-    if (first == leading_views(g) || first == 0)
+    if (first == leading_unpatchable(g) || first == 0)
         te_patch_overlay(w, g, p);
     else
         p->overlay_in = -1; /* only the first stage overlays the network input */

@@ -448,7 +448,7 @@ static size_t stage_arena(const search *s, stage *st, int gh, int gw, size_t scr
     te_patch_plan p;
     memset(&p, 0, sizeof p);
     p.n_ops = st->k;
-    te_patch_skip_views(s->g, &p.first, &p.n_ops);
+    te_patch_skip_head(s->g, &p.first, &p.n_ops);
     p.grid_h = gh;
     p.grid_w = gw;
     p.out_tensor = st->s;

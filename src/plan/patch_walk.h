@@ -81,12 +81,11 @@ int te_patch_used_after(const te_patch_walk *w, const te_graph *g, int t);
 te_patch_walk *te_patch_walk_new_why(const te_graph *g, int n_ops, int grid_h, int grid_w,
                                      char *why, size_t why_n);
 /* "The first n_ops operators" (*first 0) as a stage: after the live
- * operators the schedule starts with that only view a network input (an
- * aliased RESHAPE of a flat input to the image: no bytes move, but no
- * patch can run it), when it holds more than them (*first, *n_ops
- * moved); a first stage reads their output whole, as it reads the input.
- * te_patch_walk_new_at and te_patch_analyse_at call it. */
-void te_patch_skip_views(const te_graph *g, int *first, int *n_ops);
+ * operators the schedule starts with that no patch can run (a RESHAPE of
+ * a flat input to the image, a QUANTIZE of it), when it holds more than
+ * them (*first, *n_ops moved); the stage reads their outputs whole, as it
+ * reads the input.  te_patch_walk_new_at and te_patch_analyse_at call it. */
+void te_patch_skip_head(const te_graph *g, int *first, int *n_ops);
 /* The stage of the n_ops live operators from schedule position first. */
 te_patch_walk *te_patch_walk_new_at(const te_graph *g, int first, int n_ops, int grid_h,
                                     int grid_w, char *why, size_t why_n);

@@ -193,7 +193,7 @@ static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered 
 /* The stage's overlay (te_patch_plan.overlay_in): ties the input's buffer
  * to S's (the input overlay_offset bytes into it) when both are their
  * tensors' own (or the input a whole view of a network input's: a flat
- * input RESHAPEd before the stage, te_patch_skip_views), S's from the
+ * input RESHAPEd before the stage, te_patch_skip_head), S's from the
  * stage's first step, and the input is dead once the stage is over
  * (nothing after it reads a view of it). */
 static void tie_overlay(te_plan *p, const te_graph *g)

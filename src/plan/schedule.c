@@ -476,12 +476,22 @@ static void mark_ancestors(const te_graph *g, const int *live, int e, char *earl
     free(need);
 }
 
+/* How many ops `order` starts with that cannot run on a patch (a first
+ * stage starts after them: te_patch_skip_head). */
+static int unpatchable_head(const te_graph *g, const int *order, int n)
+{
+    int i = 0;
+    while (i < n && !te_patch_op_supported(g, &g->ops[order[i]]))
+        i++;
+    return i;
+}
+
 /* The live ops in order with, first, the last op that can run on a patch
- * and needs no op that cannot, and everything it depends on; then the
- * rest (both in their order): the ops that cannot run on a patch, those
- * depending on them, and side branches that do not lead to that op.  A
- * valid order, as an op's inputs come from ops it depends on.  Returns 1
- * if that moved any op. */
+ * and needs no op that cannot (but those the order starts with), and
+ * everything it depends on; then the rest (both in their order): the ops
+ * that cannot run on a patch, those depending on them, and side branches
+ * that do not lead to that op.  A valid order, as an op's inputs come from
+ * ops it depends on.  Returns 1 if that moved any op. */
 static int patch_first_order(const te_graph *g, const int *live, int n, int *order)
 {
     char *blocked = calloc((size_t)g->n_tensors + 1, 1), *early = calloc((size_t)n + 1, 1);
@@ -491,7 +501,7 @@ static int patch_first_order(const te_graph *g, const int *live, int n, int *ord
         free(early);
         return 0;
     }
-    for (i = 0; i < n; i++) {
+    for (i = unpatchable_head(g, live, n); i < n; i++) {
         const te_op *op = &g->ops[live[i]];
         int late = !te_patch_op_supported(g, op);
         for (j = 0; j < op->n_in && !late; j++)
@@ -519,13 +529,14 @@ static int patch_first_order(const te_graph *g, const int *live, int n, int *ord
     return moved;
 }
 
-/* How many ops at the start of `order` can run on a patch. */
+/* How many ops at the start of `order`, after its unpatchable head, can
+ * run on a patch. */
 static int patchable_prefix(const te_graph *g, const int *order, int n)
 {
-    int i = 0;
+    int head = unpatchable_head(g, order, n), i = head;
     while (i < n && te_patch_op_supported(g, &g->ops[order[i]]))
         i++;
-    return i;
+    return i - head;
 }
 
 int te_schedule_for_patches(te_graph *g)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_patch_kinds.sh TINYENGINE SRC_DIR TE_MKMODEL TE_MKPATCHNET - patch-based inference on the
 # first stages real CNNs have (issue 16): a uint8 or float32 input with a
-# QUANTIZE head, a flat input RESHAPEd to the image (the stage starts after
-# the view), SqueezeNet fire modules (parallel 1x1 / 3x3 branches joined
+# QUANTIZE head, a flat input RESHAPEd to the image, int8 or uint8 with a
+# QUANTIZE first (the stage starts after the operators no patch can run), SqueezeNet fire modules (parallel 1x1 / 3x3 branches joined
 # by CONCATENATION) between max pools, ResNet blocks with ADD, average and max
 # pools inside the stage, detector necks (a 2x RESIZE_NEAREST_NEIGHBOR or
 # RESIZE_BILINEAR upsample joined to an earlier map by CONCATENATION: the
@@ -25,7 +25,8 @@ trap 'rm -rf "$work"' EXIT
 for spec in "uint8_head 0 5:2x3" "float_head same 3:2x2" \
             "fire 0 6:2x2 10:3x3" "residual 0 5:4x4" "avgpool 0 2:3x3 4:4x4" \
             "neck 0 9:3x3 4:4x4 5:3x2" "neck_bilinear 0 9:2x2" "pad_conv 0 9:4x4" \
-            "residual 0 3:3x3" "side_branch 0 2:4x4" "flat_head 23000 5:2x3 8:3x3"; do
+            "residual 0 3:3x3" "side_branch 0 2:4x4" "flat_head 23000 5:2x3 8:3x3" \
+            "flat_uint8_head 23000 6:2x3 9:3x3"; do
   set -- $spec
   kind=$1 bound=$2
   shift 2

@@ -14,6 +14,8 @@
 #    per-channel constant;
 #  blaze: BlazeFace / BlazePalm blocks, whose shortcut a PAD of the channel
 #    axis widens before the ADD (stages ending after a block, strided or not).
+#  se: MobileNetV3-style HARD_SWISH and squeeze-and-excitation (a global
+#    MEAN, LOGISTIC, MUL): the stage ends at the map the MEAN reads.
 # For each: outputs with `--patch auto` and with explicit stages that hold those
 # operators byte-identical to the layer-by-layer build, and `--patch auto`
 # below layer by layer.  A route group written as SPLIT: test_patch_split.sh.
@@ -26,12 +28,13 @@ trap 'rm -rf "$work"' EXIT
 
 # kind, explicit stages to try (each holds the operators under test)
 for spec in "eltwise 10:3x3 11:4x4 5:2x2" "focus 12:2x2 13:3x3 5:4x4" "float_pool 6:2x2 5:3x3" \
-            "select 6:3x3 7:4x4 4:2x2" "blaze 8:3x3 13:2x2 17:4x4"; do
+            "select 6:3x3 7:4x4 4:2x2" "blaze 8:3x3 13:2x2 17:4x4" \
+            "se 3:2x2 2:3x3"; do
   set -- $spec
   kind=$1
   shift
   patch_kind "$kind" 0 "$@"
 done
 
-[ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth, select, channel padding and L2 pool operators on patches"
+[ "$fail" = 0 ] && echo "PASS element-wise, slicing, mirror padding, space-to-depth, select, channel padding, hard-swish and L2 pool operators on patches"
 exit $fail
