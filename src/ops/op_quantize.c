@@ -109,15 +109,19 @@ static int quantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-/* Requantization between 8-bit types (int8 -> int8, a uint8 input head
- * -> int8, int8 -> uint8) is element-wise, each byte read before it is
- * written: in place; other pairs change the element size. */
+/* Every kernel is one forward loop, out[i] from in[i]: in place when an
+ * output element is no wider than an input one (int8 -> int8, a uint8 or
+ * float32 input head -> int8, int16 -> int8, ...), as out[i] then only
+ * covers bytes of elements up to i, all read before it is written.  A
+ * narrower output leaves the rest of the input's buffer free once it is
+ * all that is left of it (the planner's shrinking in-place links). */
 static int quantize_inplace(const te_graph *g, const te_op *op)
 {
     const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[op->out[0]];
-    const int bytes8 = (in->type == TE_DT_INT8 || in->type == TE_DT_UINT8) &&
-                       (out->type == TE_DT_INT8 || out->type == TE_DT_UINT8);
-    return bytes8 && te_tensor_elems(in) == te_tensor_elems(out) ? 0 : -1;
+    return te_dtype_size(out->type) <= te_dtype_size(in->type) &&
+                   te_tensor_elems(in) == te_tensor_elems(out)
+               ? 0
+               : -1;
 }
 
 /* The kernel emit() calls (TE_K_UNKNOWN for a pair check() refuses). */

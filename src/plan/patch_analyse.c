@@ -693,13 +693,14 @@ static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_
     char why[256] = "", words[64];
     te_patch_walk *w;
     te_patch_plan *p;
-    int i;
+    int i, first_stage;
     if (n_ops < 1 || grid_h < 1 || grid_w < 1 || grid_h * grid_w < 2) {
         if (d)
             te_fail(d, "--patch: need at least 1 operator and 2 cells");
         return NULL;
     }
     stage_words(words, sizeof words, first, n_ops);
+    first_stage = first == 0;
     te_patch_skip_head(g, &first, &n_ops);
     w = te_patch_walk_new_at(g, first, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
     if (w && seen) {
@@ -743,7 +744,7 @@ static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_
         free(p);
         return NULL;
     }
-    if (first == leading_unpatchable(g) || first == 0)
+    if (first_stage)
         te_patch_overlay(w, g, p);
     else
         p->overlay_in = -1; /* only the first stage overlays the network input */
