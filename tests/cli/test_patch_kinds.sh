@@ -25,8 +25,8 @@ trap 'rm -rf "$work"' EXIT
 for spec in "uint8_head 0 5:2x3" "float_head same 3:2x2" \
             "fire 0 6:2x2 10:3x3" "residual 0 5:4x4" "avgpool 0 2:3x3 4:4x4" \
             "neck 0 9:3x3 4:4x4 5:3x2" "neck_bilinear 0 9:2x2" "pad_conv 0 9:4x4" \
-            "residual 0 3:3x3" "side_branch 0 2:4x4" "flat_head 23000 5:2x3 8:3x3" \
-            "flat_uint8_head 23000 6:2x3 9:3x3"; do
+            "residual 0 3:3x3" "side_branch 0 2:4x4" "flat_head 23000 8:3x3" \
+            "flat_uint8_head 23000 6:2x3"; do
   set -- $spec
   kind=$1 bound=$2
   shift 2
