@@ -60,9 +60,12 @@ int te_emit_patch_stage(te_emit *e, const te_patch_plan *sp, int k, te_diag *d)
 {
     const te_patch_plan *p = e->g->patch;
     int i, patch = -1;
-    if (k == 0)
+    if (k == 0 && sp->first == 0)
         te_buf_printf(&e->body, "    /* patch-based stage: ops of the first %d steps, %dx%d patches */\n",
-                      sp->first + sp->n_ops, sp->grid_h, sp->grid_w);
+                      sp->n_ops, sp->grid_h, sp->grid_w);
+    else if (k == 0) /* after the operators no patch can run (te_patch_skip_head) */
+        te_buf_printf(&e->body, "    /* patch-based stage: ops of steps %d..%d, %dx%d patches */\n",
+                      sp->first, te_patch_stage_last(sp), sp->grid_h, sp->grid_w);
     else
         te_buf_printf(&e->body, "    /* patch-based stage %d: ops of steps %d..%d, %dx%d patches */\n",
                       k + 1, sp->first, te_patch_stage_last(sp), sp->grid_h, sp->grid_w);
