@@ -158,14 +158,19 @@ const char *te_opcode_name(int opcode)
 /* Checked arithmetic: the frontend bounds every tensor below 2^31 elements
  * and bytes, but these also serve tensors made by passes, so a product
  * that would overflow saturates (INT64_MAX, SIZE_MAX) instead. */
-int te_graph_is_input(const te_graph *g, int t)
+/* 1 if t is among the n tensor ids of list. */
+static int in_list(const int *list, int n, int t)
 {
     int i;
-    for (i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i] == t)
+    for (i = 0; i < n; i++)
+        if (list[i] == t)
             return 1;
     return 0;
 }
+
+int te_graph_is_input(const te_graph *g, int t) { return in_list(g->inputs, g->n_inputs, t); }
+
+int te_graph_is_output(const te_graph *g, int t) { return in_list(g->outputs, g->n_outputs, t); }
 
 int te_tensor_same_shape(const te_tensor *a, const te_tensor *b)
 {

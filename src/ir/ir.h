@@ -277,8 +277,9 @@ size_t te_tensor_bytes(const te_tensor *t);
 int te_tensor_same_shape(const te_tensor *a, const te_tensor *b); /* same rank and dims */
 /* Makes t no view. */
 void te_tensor_unalias(te_tensor *t);
-/* 1 if tensor t is one of g's inputs. */
+/* 1 if tensor t is one of g's inputs / outputs. */
 int te_graph_is_input(const te_graph *g, int t);
+int te_graph_is_output(const te_graph *g, int t);
 
 static inline te_tensor *te_in(te_graph *g, const te_op *op, int i)
 {

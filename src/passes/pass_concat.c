@@ -25,15 +25,6 @@ static int concatenates(const te_op *op)
     return def && def->concatenates;
 }
 
-static int in_list(const int *list, int n, int t)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (list[i] == t)
-            return 1;
-    return 0;
-}
-
 /* The live operator writing tensor t, or NULL. */
 static const te_op *producer_of(const te_graph *g, int t)
 {
@@ -78,8 +69,8 @@ static int can_slice(const te_graph *g, const te_storage *s, const te_op *cat, i
         uses += cat->in[i] == t;
     if (tt->data || te_storage_alias_of(s, t) >= 0 || tt->patch_role || uses != 1 || !def ||
         (g->patch && te_patch_is_cut(g->patch, t)) || /* written patch by patch */
-        prod->n_out != 1 || in_list(g->inputs, g->n_inputs, t) ||
-        in_list(g->outputs, g->n_outputs, t))
+        prod->n_out != 1 || te_graph_is_input(g, t) ||
+        te_graph_is_output(g, t))
         return 0;
     if (contiguous)
         return 1;
@@ -95,7 +86,7 @@ static void slice_inputs(const te_graph *g, te_storage *s, const te_op *cat)
     int i, k, axis = cat->opt.axis < 0 ? cat->opt.axis + out->rank : cat->opt.axis;
     int contiguous, channels;
     if (te_storage_alias_of(s, out->id) >= 0 || out->data || out->patch_role ||
-        te_tensor_elems(out) == 0 || in_list(g->inputs, g->n_inputs, out->id))
+        te_tensor_elems(out) == 0 || te_graph_is_input(g, out->id))
         return;
     for (k = 0; k < axis; k++)
         outer *= out->shape[k];

@@ -14,15 +14,6 @@
 
 static int root_of(const te_storage *s, int t) { return te_storage_root(s, t, NULL); }
 
-static int is_in_list(const int *list, int n, int t)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (list[i] == t)
-            return 1;
-    return 0;
-}
-
 /* 1 if storage `root` is read by a live op after op `at`, is a graph output
  * or is persistent state (then overwriting it at `at` would destroy a value
  * still needed). */
@@ -76,7 +67,7 @@ static void link_inplace(const te_graph *g, te_storage *s, int trial)
         if (in->patch_role || out->patch_role || (g->patch && te_patch_is_cut(g->patch, out->id)))
             continue;
         if (in->data || te_storage_alias_of(s, out->id) >= 0 ||
-            is_in_list(g->inputs, g->n_inputs, out->id) ||
+            te_graph_is_input(g, out->id) ||
             te_tensor_bytes(out) > te_tensor_bytes(in) || used_after(g, s, root_of(s, in->id), i))
             continue;
         te_storage_link(s, out->id, TE_STORE_INPLACE, in->id, 0);

@@ -29,14 +29,6 @@ static void last_readers(const te_graph *g, const int *order, int n, int *last)
                 last[g->ops[order[s]].in[j]] = s;
 }
 
-int te_schedule_is_output(const te_graph *g, int t)
-{
-    int i;
-    for (i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] == t)
-            return 1;
-    return 0;
-}
 
 size_t te_schedule_stored_bytes(const te_graph *g, int t)
 {
@@ -61,7 +53,7 @@ static size_t peak_from(const te_graph *g, const int *order, int n, int *last, s
             peak = live;
         for (j = 0; j < op->n_in; j++) {
             int t = op->in[j];
-            if (t >= 0 && last[t] == s && !te_schedule_is_output(g, t)) {
+            if (t >= 0 && last[t] == s && !te_graph_is_output(g, t)) {
                 live -= te_schedule_stored_bytes(g, t);
                 last[t] = -1;
             }
@@ -107,7 +99,7 @@ static int greedy_order(const te_graph *g, const int *live_ops, int n, int *orde
                 cost += op->out[j] >= 0 ? (long long)te_schedule_stored_bytes(g, op->out[j]) : 0;
             for (j = 0; j < op->n_in; j++) /* frees inputs with no other reader left */
                 if (op->in[j] >= 0 && readers[op->in[j]] == 1 &&
-                    !te_schedule_is_output(g, op->in[j]))
+                    !te_graph_is_output(g, op->in[j]))
                     cost -= (long long)te_schedule_stored_bytes(g, op->in[j]);
             if (best < 0 || cost < best_cost) {
                 best = i;

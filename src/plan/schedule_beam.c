@@ -89,7 +89,7 @@ static int beam_graph_init(beam_graph *b, const te_graph *g, const int *ops, int
         return -1;
     for (t = 0; t < nt; t++) {
         b->reader_start[t + 1] = b->reader_start[t] + b->n_readers[t];
-        b->keep[t] = b->n_readers[t] == 0 || te_schedule_is_output(g, t);
+        b->keep[t] = b->n_readers[t] == 0 || te_graph_is_output(g, t);
     }
     for (t = 0; t < nt; t++)
         b->n_readers[t] = 0;

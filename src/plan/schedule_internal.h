@@ -6,9 +6,6 @@
 
 #include "../ir/ir.h"
 
-/* 1 if tensor t is a graph output (alive to the end). */
-int te_schedule_is_output(const te_graph *g, int t);
-
 /* Bytes tensor t takes in the arena (0: constant or a view). */
 size_t te_schedule_stored_bytes(const te_graph *g, int t);
 

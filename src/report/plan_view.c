@@ -5,15 +5,6 @@
 
 #include <stdlib.h>
 
-static int in_list(const int *ids, int n, int t)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (ids[i] == t)
-            return 1;
-    return 0;
-}
-
 static void widen(int *first, int *last, int t, int step)
 {
     if (t < 0)
@@ -47,9 +38,9 @@ static void tensor_lifetimes(const te_graph *g, const te_plan *p, int *first, in
 
 static te_seg_kind tensor_kind(const te_graph *g, const te_storage *st, int t)
 {
-    if (in_list(g->inputs, g->n_inputs, t))
+    if (te_graph_is_input(g, t))
         return TE_SEG_INPUT;
-    if (in_list(g->outputs, g->n_outputs, t))
+    if (te_graph_is_output(g, t))
         return TE_SEG_OUTPUT;
     if (te_storage_inplace(st, t))
         return TE_SEG_INPLACE;
