@@ -700,7 +700,9 @@ static te_patch_plan *analyse(const te_graph *g, int first, int n_ops, int grid_
         return NULL;
     }
     stage_words(words, sizeof words, first, n_ops);
-    first_stage = first == 0;
+    /* the first stage: from 0 (its head then skipped), or from after its head
+     * (a plan of it analysed again: the search's coarser grids) */
+    first_stage = first == 0 || first == leading_unpatchable(g);
     te_patch_skip_head(g, &first, &n_ops);
     w = te_patch_walk_new_at(g, first, n_ops, grid_h, grid_w, why, d ? sizeof why : 0);
     if (w && seen) {

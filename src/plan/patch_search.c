@@ -948,9 +948,9 @@ static void thrift(search *s, stage *stages, int n_stages)
             thrift_stage(s, &stages[i], top, ceiling, &best, &best_arena);
     if (best != top) {
         explain(s->po, "thrift: first %d operators in %dx%d patches, arena %zu (+%zu) for ~%lld "
-                       "bytes less code than first %d in %dx%d", best->n_ops, best->grid_h,
+                       "bytes less code than first %d in %dx%d", best->first + best->n_ops, best->grid_h,
                 best->grid_w, best_arena, best_arena - s->best_arena,
-                (long long)(top->code_bytes - best->code_bytes), top->n_ops, top->grid_h,
+                (long long)(top->code_bytes - best->code_bytes), top->first + top->n_ops, top->grid_h,
                 top->grid_w);
         te_patch_plan_free(s->best);
         s->best = best;
@@ -958,7 +958,8 @@ static void thrift(search *s, stage *stages, int n_stages)
     }
     if (thrift_cost(NULL, s->baseline) <= thrift_cost(s->best, s->best_arena)) {
         explain(s->po, "thrift: layer by layer: first %d operators in %dx%d patches save %zu "
-                       "bytes of SRAM for ~%lld bytes of code", s->best->n_ops, s->best->grid_h,
+                       "bytes of SRAM for ~%lld bytes of code", s->best->first + s->best->n_ops,
+                s->best->grid_h,
                 s->best->grid_w, s->baseline - s->best_arena, (long long)s->best->code_bytes);
         te_patch_plan_free(s->best);
         s->best = NULL;
@@ -1230,7 +1231,8 @@ static void research_first(search *s, int n_live)
     if (!best)
         return;
     explain(s->po, "first stage re-searched with a second: first %d operators in %dx%d patches%s, "
-                   "arena %zu (was %zu with %dx%d)", best->n_ops, best->grid_h, best->grid_w,
+                   "arena %zu (was %zu with %dx%d)", best->first + best->n_ops, best->grid_h,
+            best->grid_w,
             best->next ? " and a second stage" : "", best_arena, s->best_arena, top->grid_h,
             top->grid_w);
     te_patch_plan_free(s->best);
@@ -1351,7 +1353,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     te_plan_scratch_free(&ws);
     if (po->explain && s.best)
         explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
-                    "bytes of code (flash budget %lld)", s.best->n_ops, s.best->grid_h,
+                    "bytes of code (flash budget %lld)", s.best->first + s.best->n_ops, s.best->grid_h,
                 s.best->grid_w, s.best->cache ? " with halo caching" : "", s.best_arena,
                 (long long)s.best->code_bytes, (long long)s.flash);
     else if (po->explain)
