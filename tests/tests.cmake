@@ -86,7 +86,7 @@ include(tests/cmake/cmake_tests.cmake)
 # here.
 foreach(pair qemu.conformance.m4_Os:82 cli.patch_code:78 cli.flash_bound_host:76
              cli.patch_kinds:70 golden.portability_generic:63 qemu.conformance.m7:53
-             cli.code_bound:47 qemu.stack.O0:44 cli.patch_stage2:44 qemu.stack.patch_O2:42
+             cli.code_bound:26 qemu.stack.O0:44 cli.patch_stage2:44 qemu.stack.patch_O2:42
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:40 qemu.stack.patch_O0:37
              golden.portability.m4:36 golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:32
              cli.patch_search:29 golden.memory_targets:29 golden.patch_auto.tflm_id_model:29

@@ -10,6 +10,10 @@
 # golden tests build most models' code at -O0 under the sanitizers.
 # Two compiles per model, all models (a few minutes).  Skips (77) without
 # the shared models or a host C compiler.
+# The same objects check `profile`'s code estimate on the host targets for
+# the models tests/cli/test_code_bound.sh names (that test checks the
+# Cortex-M4 and keeps the reasons for its bounds): code_bytes within
+# [0.5, 4.5] x the .text of NAME.o, so each model is compiled once.
 #
 # Known over the bound (printed, not counted as failures; a known model
 # that fits fails the test, so the list stays true: remove it then): none.
@@ -28,6 +32,20 @@ command -v "$cc" >/dev/null 2>&1 && command -v size >/dev/null 2>&1 ||
 work=$(mktemp -d "${TMPDIR:-/tmp}/te-flash-host-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
+code_models="hello_world_int8 ad01_int8 kws_ref_model micro_speech_quantized tflm_id_model
+             vww_96_int8 micro_speech_lstm person_detect"
+code_models=$(echo $code_models) # one line
+# code_bound MODEL.tflite NAME TARGET: profile's code_bytes against $work/gen/net.o
+code_bound() {
+  est=$("$te" profile "$1" --target "$3" --json 2>/dev/null |
+        sed -n 's/.*"code_bytes": \([0-9]*\).*/\1/p' | head -1)
+  text=$(size -A "$work/gen/net.o" | awk '$1 ~ /^\.text/ { s += $2 } END { print s + 0 }')
+  echo "$2 ($3): code estimate ${est:-?}, .text $text"
+  if [ -z "$est" ] || [ "$est" -lt $((text / 2)) ] || [ "$est" -gt $((text * 9 / 2)) ]; then
+    echo "FAIL: $2 ($3): code estimate '${est}' outside [$((text / 2)), $((text * 9 / 2))]"
+    fail=$((fail + 1))
+  fi
+}
 for target in generic x86-64-v3; do
   for f in "$models"/*.tflite; do
     m=$(basename "$f" .tflite)
@@ -43,6 +61,7 @@ for target in generic x86-64-v3; do
       continue
     fi
     flash=$(size "$work/gen/net.o" | awk 'NR == 2 { print $1 + $2 }')
+    case " $code_models " in *" $m "*) code_bound "$f" "$m" "$target" ;; esac
     if [ "$flash" -le "$bound" ]; then
       pass=$((pass + 1))
       case $known_over in *" $target:$m "*)
