@@ -416,6 +416,8 @@ typedef struct {
                         * and won nothing on the stand-ins) */
     int over_budget;   /* a plan within the flash was over --max-recompute (what
                         * halo caching can lift; without one it is not tried) */
+    int64_t next_bar;  /* research_first: what a first stage and its second must cost
+                        * less than to be kept (next_cost; 0: no bar) */
     te_patch_memo *memo; /* every analysis and estimate of the search (both passes) */
     te_plan_scratch *ws; /* the trial plans' arrays, kept from one to the next */
 } search;
@@ -862,9 +864,10 @@ static te_patch_plan *plan_within(search *s, const te_patch_plan *p, int gh, int
  * the thrift rule, if one does (below: the compile lowers stages' arenas
  * a little further than the estimate, not all alike, so an equal estimate
  * is no reason to change stage):
- * the grids whose arena with no scratch (st->floor) and clones' calls
- * (te_patch_code_floor) cost less than *best are analysed, then those
- * whose arena does are estimated. */
+ * the grids whose arena with no scratch (st->floor), then with the least
+ * scratch the grid can take (stage_arena of scratch_floor, the bound
+ * probe_grid prunes with), and clones' calls (te_patch_code_floor) cost
+ * less than *best are analysed, then those whose arena does are estimated. */
 static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t ceiling,
                          te_patch_plan **best, size_t *best_arena)
 {
@@ -886,6 +889,9 @@ static void thrift_stage(search *s, stage *st, const te_patch_plan *top, size_t 
             te_patch_plan *q;
             if (ah[i] * aw[j] < 2 || floor_cost + calls >= thrift_cost(*best, *best_arena))
                 continue;
+            if ((int64_t)stage_arena(s, st, ah[i], aw[j], scratch_floor(s, st, ah[i], aw[j])) *
+                        TE_PATCH_FLASH_PER_BYTE + calls >= thrift_cost(*best, *best_arena))
+                continue; /* its arena with the least scratch it can take costs more */
             q = te_patch_memo_analyse(s->memo, s->g, 0, st->k, ah[i], aw[j], 0);
             arena = q ? estimate_arena(s->g, s->low, s->ws, &st->sd, q, 1) : (size_t)-1;
             if (q && arena < s->baseline && arena < ceiling &&
@@ -1102,6 +1108,8 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
     nx.best_arena = s->best_arena;
     nx.best_cost = s->fit && s->best_arena <= s->fit ? 0 /* fits: nothing to gain */
                                                       : next_cost(s, s->best_arena, first->code_bytes);
+    if (s->next_bar && s->next_bar < nx.best_cost)
+        nx.best_cost = s->next_bar; /* a second stage above it is not kept anyway */
     for (k = 1; w1 && nv && nx.best_cost > 0 && start + k < n_live; k++) {
         te_patch_walk *w = te_patch_walk_new_at(s->g, start, k, 1, 1, NULL, 0);
         staged sd;
@@ -1165,7 +1173,9 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
  * grids of the first stage (same length, within the limits, as plan_within),
  * each with the second stage search_next finds for it, replace s->best
  * (both stages) when the arena is strictly lower and the pair costs less by
- * the thrift rule (the arena alone under an SRAM budget).  Rows of finer
+ * the thrift rule (the arena alone under an SRAM budget).  Without a budget
+ * search_next looks only for second stages below the best pair so far
+ * (next_bar): those above it would not be kept.  Rows of finer
  * grids stop at the first over the limits; at most TE_PATCH_RESEARCH_MAX
  * grids are tried. */
 static void research_first(search *s, int n_live)
@@ -1209,6 +1219,10 @@ static void research_first(search *s, int n_live)
                 break; /* over the limits (or the cells): finer columns too */
             s1.best = q;
             s1.best_arena = arena1;
+            if (!s->fit) { /* the pair must beat the best pair so far, not only q alone */
+                s1.best_arena = arena1 < best_arena ? arena1 : best_arena;
+                s1.next_bar = best_cost;
+            }
             s1.po = &quiet;
             next = search_next(&s1, n_live, &arena2);
             if (next) {
