@@ -319,8 +319,7 @@ int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *s
     const probe_answer *a;
     te_graph *pg;
     *scratch = 0;
-    if (!def || !def->inplace_input || op->n_in > TE_PATCH_MAX_IN || op->n_out != 1 ||
-        !(pg = probe_graph(w, g)))
+    if (!def || !def->inplace_input || op->n_in > TE_PATCH_MAX_IN || op->n_out != 1)
         return -1;
     memset(need, 0, sizeof need);
     for (k = 0; k < op->n_in; k++) {
@@ -338,6 +337,8 @@ int te_patch_inplace_probe(te_patch_walk *w, const te_graph *g, int i, size_t *s
         *scratch = a->scratch;
         return a->k;
     }
+    if (!(pg = probe_graph(w, g))) /* made on the first answer not seen yet */
+        return -1;
     k = probe(w, g, pg, op, need, scratch);
     remember(w, g, key, k, *scratch);
     return k;
