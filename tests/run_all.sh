@@ -13,8 +13,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # tests/golden/check_model.sh): under the sanitizers gcc builds a model's
 # specialised kernels 2-3x faster at -O0, and -O1 (as AddressSanitizer's
 # documentation advises) pays off only on long runs (optimised builds are
-# run byte-exact by the QEMU tests: every model at -O2, every conformance
-# model at -Os)
+# run byte-exact by the QEMU tests: every real model at -O2 on the M4 and
+# the M7, every conformance model once: its DSP code at -Os on the M4, its
+# generic code at -O2 on the M7)
 export TE_HARNESS_CFLAGS="${TE_HARNESS_CFLAGS--fsanitize=address,undefined -fno-sanitize-recover=all}"
 export TE_HARNESS_OPT="${TE_HARNESS_OPT-auto}"
 cmake -S "$root" -B "$build" -DTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

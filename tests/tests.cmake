@@ -84,8 +84,8 @@ include(tests/cmake/cmake_tests.cmake)
 # sanitizers in a fresh-clone CI run on the 2-core machine (two jobs at
 # once); a test that is not defined (no shared data, no QEMU) is skipped
 # here.
-foreach(pair qemu.conformance.m4_Os:82 cli.patch_code:78 cli.flash_bound_host:76
-             cli.patch_kinds:70 golden.portability_generic:63 qemu.conformance.m7:53
+foreach(pair qemu.conformance.m4_Os:30 cli.patch_code:78 cli.flash_bound_host:76
+             cli.patch_kinds:70 golden.portability_generic:63 qemu.conformance.m7:60
              cli.code_bound:26 qemu.stack.O0:44 cli.patch_stage2:44 qemu.stack.patch_O2:42
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:40 qemu.stack.patch_O0:37
              golden.portability.m4:36 golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:32
