@@ -89,7 +89,7 @@ foreach(pair qemu.conformance.m4_Os:30 cli.patch_code:78 cli.flash_bound_host:76
              cli.code_bound:26 qemu.stack.O0:44 cli.patch_stage2:44 qemu.stack.patch_O2:42
              golden.patch_auto.mobilenet_v2_quantized_1x3x224x224:40 qemu.stack.patch_O0:37
              golden.portability.m4:36 golden.patch_auto.mit_mcunet_320kb_1mb_imagenet:32
-             cli.patch_search:29 golden.memory_targets:29 golden.patch_auto.tflm_id_model:29
+             cli.patch_search:29 golden.memory_targets:29 golden.patch_auto.tflm_id_model:20
              golden.portability.x86_v3:29 cli.patch_split:25 cmake.add_subdirectory:25
              unit.conv_band:25 unit.pw_inplace:23 python.package:22
              golden.model.mobilenet_v2_quantized_1x3x224x224:21 cli.patch_ops:19
