@@ -79,15 +79,15 @@ def main(argv):
         return 1
     plan = json.loads(r.stdout)
     text = run([te, "plan", model, "--quiet", "--patch", patch]).stdout
-    # the first stage may start after operators no patch can run (a flat
-    # input's RESHAPE): those run before it, counted in "first K operators"
+    # the stage may start after operators no patch can run (a flat input's
+    # RESHAPE), or later in the network (a lone stage): steps s0..k-1
     m = re.search(r"patch stage:\s+steps (\d+)\.\.(\d+), (\d+) x (\d+) patches, (\d+) bytes", text)
     s0, k = (int(m.group(1)), int(m.group(2)) + 1) if m else (0, 0)
     tops = footprints(plan)
     print("%s: arena %d (--patch %s)" % (model, plan["arena_bytes"], patch))
     if m:
-        print("  stage: first %d operators (from step %d), %sx%s patches, %s bytes of working memory"
-              % (k, s0, m.group(3), m.group(4), m.group(5)))
+        print("  stage: steps %d..%d (%d operators), %sx%s patches, %s bytes of working memory"
+              % (s0, k - 1, k - s0, m.group(3), m.group(4), m.group(5)))
     for name, lo, hi in (("before the stage", 0, s0), ("stage", s0, k), ("after the stage", k, len(tops))):
         if lo >= hi:
             continue

@@ -36,6 +36,7 @@ mcunet_in4_160|MCUNet in4 (512 KB model) 160|-|-
 mcunet_in3_176|MCUNet in3 (320 KB model) 176|-|-
 tiny_yolo_v2_224_uint8|Tiny YOLOv2 (COCO) 224, uint8 input|-|-
 yolov8n_c2f_256|YOLOv8n backbone 256 (C2f blocks: channel SPLIT), int8 input, 1x1 head|-|-
+fastdepth_224|FastDepth 224 (ST model zoo depth estimation: MobileNetV1 encoder, upsampling decoder with skips)|-|-
 EOF
 }
 

@@ -113,6 +113,10 @@ typedef struct {
     int patch_ops, patch_grid_h, patch_grid_w; /* patch stage (0 when none) */
     long long patch_extra_macs;
     size_t patch_scratch_bytes;
+    int patch_first; /* 0: the stage is the first patch_ops operators; else a
+                      * lone stage later in the network (--patch auto when
+                      * no first stage lowers the arena): patch_ops operators
+                      * from step patch_first */
 
     double instructions;    /* estimated instructions per inference */
     double cycles;          /* instructions * cpi */

@@ -1003,6 +1003,49 @@ static act yolov8n_c2f(net *n, act x)
     return conv(n, x, 30, 1, 1, 1, 0);
 }
 
+/* FastDepth (ST model zoo depth estimation) 224: a MobileNetV1 encoder and
+ * an NNConv5 decoder (5x5 depthwise-separable convolution, nearest x2
+ * upsampling) with additive skips from the encoder at 112, 56 and 28; a
+ * 224x224 depth map. The skips live across the whole network. */
+static act fastdepth(net *n, act x)
+{
+    static const int blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},
+                                      {512, 2}, {512, 1}, {512, 1}, {512, 1}, {512, 1},
+                                      {512, 1}, {1024, 2}, {1024, 1}};
+    static const int dec[5] = {512, 256, 128, 64, 32};
+    act skip[3];
+    int b;
+    x = conv(n, x, 32, 3, 2, 1, 0);
+    for (b = 0; b < 13; b++) {
+        x = separable(n, x, 3, blocks[b][0], blocks[b][1]);
+        if (b == 0 || b == 2 || b == 4)
+            skip[b / 2] = x;
+    }
+    for (b = 0; b < 5; b++) {
+        x = upsample(n, separable(n, x, 5, dec[b], 1), 0);
+        if (b >= 1 && b <= 3)
+            x = add2(n, x, skip[3 - b]);
+    }
+    return conv(n, x, 1, 1, 1, 1, 0);
+}
+
+/* A small encoder-decoder with FastDepth's shape (three stride-2
+ * separable blocks, three 3x3 separable + 2x upsampling blocks back to the
+ * input's size with additive skips, a 1x1 head): the layer-by-layer peak is
+ * at the last upsampled map, far from the input. */
+static act decoder_stage(net *n, act x)
+{
+    act s1, s2;
+    x = conv(n, x, 16, 3, 2, 1, 0);
+    s1 = x;
+    x = s2 = separable(n, x, 3, 24, 2);
+    x = separable(n, x, 3, 48, 2);
+    x = add2(n, upsample(n, separable(n, x, 3, 24, 1), 0), s2);
+    x = add2(n, upsample(n, separable(n, x, 3, 16, 1), 0), s1);
+    x = upsample(n, separable(n, x, 3, 16, 1), 0);
+    return conv(n, x, 1, 1, 1, 1, 0);
+}
+
 /* Input types of the kinds below: int8 / uint8 written 1 x H*W*3, a
  * RESHAPE to the image first (after a QUANTIZE to int8 for uint8). */
 #define FLAT_INT8 (-1)
@@ -1035,6 +1078,7 @@ static const struct kind {
     {"flat_head", 80, FLAT_INT8, stem_stage, 0},
     {"flat_uint8_head", 80, FLAT_UINT8, stem_stage, 0},
     {"se", 96, TFLB_INT8, se_stage, 0},
+    {"decoder", 64, TFLB_INT8, decoder_stage, 1},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},
@@ -1050,6 +1094,7 @@ static const struct kind {
     {"mcunet_in3_176", 176, TFLB_INT8, mcunet_in3, 1},
     {"tiny_yolo_v2_224_uint8", 224, TFLB_UINT8, tiny_yolo_v2, 1},
     {"yolov8n_c2f_256", 256, TFLB_INT8, yolov8n_c2f, 1},
+    {"fastdepth_224", 224, TFLB_INT8, fastdepth, 1},
 };
 #define N_KINDS (int)(sizeof kinds / sizeof kinds[0])
 

@@ -93,9 +93,12 @@ static void json_patch(te_buf *b, const te_report *r)
         return;
     }
     te_buf_printf(b, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
-                     "\"extra_macs\": %lld},\n",
+                     "\"extra_macs\": %lld",
                   r->patch_ops, r->patch_grid_h, r->patch_grid_w, r->patch_scratch_bytes,
                   r->patch_extra_macs);
+    if (r->patch_first)
+        te_buf_printf(b, ", \"from_step\": %d", r->patch_first);
+    te_buf_printf(b, "},\n");
 }
 
 static void json_totals(te_buf *b, const te_report *r)

@@ -245,7 +245,9 @@ static void fill_totals(report_box *b, const te_model *m, const char *model)
     r->code_bytes = code_bytes(m, model);
     r->flash_bytes = r->const_bytes + r->code_bytes;
     if (g->patch) {
-        r->patch_ops = g->patch->first + g->patch->n_ops; /* --patch K:HxW's K */
+        r->patch_ops = g->patch->lone ? g->patch->n_ops /* from step patch_first */
+                                      : g->patch->first + g->patch->n_ops; /* --patch K:HxW's K */
+        r->patch_first = g->patch->lone ? g->patch->first : 0;
         r->patch_grid_h = g->patch->grid_h;
         r->patch_grid_w = g->patch->grid_w;
         r->patch_extra_macs = (long long)(g->patch->patched_macs - g->patch->stage_macs);

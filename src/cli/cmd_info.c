@@ -101,9 +101,12 @@ static void print_text(FILE *f, const char *path, const te_model *m)
             m->plan->bound_no_inplace);
     print_band_rows(f, m);
     if (g->patch) {
-        fprintf(f, "patch stage:     first %d operators, %dx%d patches%s, %zu bytes per patch, "
-                   "%lld extra MACs (+%.1f%%)\n",
-                g->patch->first + g->patch->n_ops, g->patch->grid_h, g->patch->grid_w,
+        if (g->patch->lone)
+            fprintf(f, "patch stage:     %d operators from step %d", g->patch->n_ops, g->patch->first);
+        else
+            fprintf(f, "patch stage:     first %d operators", g->patch->first + g->patch->n_ops);
+        fprintf(f, ", %dx%d patches%s, %zu bytes per patch, %lld extra MACs (+%.1f%%)\n",
+                g->patch->grid_h, g->patch->grid_w,
                 g->patch->cache ? " with halo caching" : "", g->patch->scratch_bytes,
                 (long long)(g->patch->patched_macs - g->patch->stage_macs),
                 100.0 * (double)(g->patch->patched_macs - g->patch->stage_macs) /

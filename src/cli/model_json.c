@@ -78,6 +78,7 @@ static void json_part_of(FILE *f, const te_op *op)
 void cli_model_json(FILE *f, const char *path, const te_model *m)
 {
     const te_graph *g = m->g;
+    char from_step[32] = "";
     int i;
     fputs("{\n  \"model\": ", f);
     te_json_fputs(f, path);
@@ -108,18 +109,21 @@ void cli_model_json(FILE *f, const char *path, const te_model *m)
     }
     fprintf(f, "  \"lifetime_lower_bound_bytes\": %zu,\n", m->plan->bound_no_inplace);
     fprintf(f, "  \"live_peak_bytes\": %zu,\n", m->plan->lower_bound);
+    if (g->patch && g->patch->lone) /* "ops": its length, from that step */
+        snprintf(from_step, sizeof from_step, ", \"from_step\": %d", g->patch->first);
     if (g->patch)
         fprintf(f, "  \"patch\": {\"ops\": %d, \"grid\": [%d, %d], \"scratch_bytes\": %zu, "
                    "\"extra_macs\": %lld, \"extra_instructions_estimate\": %.0f, "
                    "\"instructions_layer_by_layer_estimate\": %.0f, \"code_bytes_estimate\": %lld, "
-                   "\"flash_left\": %lld, \"flash_patch_allowance\": %lld, \"halo_cache\": %s},\n",
-                g->patch->first + g->patch->n_ops, g->patch->grid_h, g->patch->grid_w,
+                   "\"flash_left\": %lld, \"flash_patch_allowance\": %lld, \"halo_cache\": %s%s},\n",
+                g->patch->lone ? g->patch->n_ops : g->patch->first + g->patch->n_ops,
+                g->patch->grid_h, g->patch->grid_w,
                 g->patch->scratch_bytes,
                 (long long)te_patch_extra_macs(g->patch),
                 g->patch->patched_instructions - g->patch->stage_instructions,
                 g->patch->model_instructions, (long long)g->patch->code_bytes,
                 (long long)te_patch_flash_left(g), (long long)te_flash_patch_allowance(g),
-                g->patch->cache ? "true" : "false");
+                g->patch->cache ? "true" : "false", from_step);
     if (g->patch && g->patch->next) { /* a second stage (only then: one stage prints as before) */
         const te_patch_plan *s2 = g->patch->next;
         fprintf(f, "  \"patch_stage2\": {\"first\": %d, \"ops\": %d, \"grid\": [%d, %d], "

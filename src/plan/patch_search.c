@@ -995,7 +995,10 @@ typedef struct {
 static size_t chain_arena(const search *s, staged *sd, const te_patch_plan *first,
                           te_patch_plan *q, int exact)
 {
-    te_patch_plan head = *first;
+    te_patch_plan head;
+    if (!first) /* a lone stage (search_lone) */
+        return exact ? exact_arena(s, sd, q) : estimate_arena(s->g, s->low, s->ws, sd, q, 0);
+    head = *first;
     head.next = q;
     return exact ? exact_arena(s, sd, &head) : estimate_arena(s->g, s->low, s->ws, sd, &head, 0);
 }
@@ -1032,17 +1035,20 @@ typedef struct {
 } next_search;
 
 /* The grids of second-stage length ns (schedule position `start`) over
- * sd: into ns_best when one costs less (next_cost). */
+ * sd: into ns_best when one costs less (next_cost).  first NULL: the
+ * stage runs alone (search_lone). */
 static void try_next_stage(search *s, const te_patch_plan *first, int start,
                            const next_stage *ns, staged *sd, next_search *nx)
 {
     int ah[TE_PATCH_MAX_GRID], aw[TE_PATCH_MAX_GRID], nh = axis_grids(ns->h, ah),
         nw = axis_grids(ns->w, aw), i, j;
     const size_t pixel = te_tensor_bytes(&s->g->tensors[ns->s]) / ((size_t)ns->h * (size_t)ns->w);
+    const int64_t code1 = first ? first->code_bytes : 0;
+    const double extra1 = first ? extra_of(first) : 0;
     for (i = 0; i < nh; i++)
         for (j = 0; j < nw; j++) {
             const int64_t calls = (int64_t)ns->k * ah[i] * aw[j] * s->call_bytes;
-            const int64_t code0 = first->code_bytes + calls;
+            const int64_t code0 = code1 + calls;
             size_t cell = pixel * (size_t)((ns->h + ah[i] - 1) / ah[i]) *
                           (size_t)((ns->w + aw[j] - 1) / aw[j]), arena;
             te_patch_plan stub, *q;
@@ -1065,18 +1071,18 @@ static void try_next_stage(search *s, const te_patch_plan *first, int start,
             }
             nx->tried++;
             if (te_patch_memo_estimate(s->memo, s->g, s->low, q) < 0 ||
-                first->code_bytes + q->code_bytes > s->flash ||
-                extra_of(first) + extra_of(q) > s->budget || q->stack_bytes > s->stack) {
+                code1 + q->code_bytes > s->flash || extra1 + extra_of(q) > s->budget ||
+                q->stack_bytes > s->stack) {
                 te_patch_plan_free(q);
                 break; /* finer columns: more code and recompute */
             }
             arena = chain_arena(s, sd, first, q, 1);
             if (arena != (size_t)-1 && arena < s->best_arena &&
-                next_cost(s, arena, first->code_bytes + q->code_bytes) < nx->best_cost) {
+                next_cost(s, arena, code1 + q->code_bytes) < nx->best_cost) {
                 te_patch_plan_free(nx->best);
                 nx->best = q;
                 nx->best_arena = arena;
-                nx->best_cost = next_cost(s, arena, first->code_bytes + q->code_bytes);
+                nx->best_cost = next_cost(s, arena, code1 + q->code_bytes);
                 if (arena <= ns->floor)
                     return; /* the length's floor: other grids add only cells */
             } else {
@@ -1094,23 +1100,26 @@ static int next_cmp(const void *a, const void *b)
     return x->k - y->k;
 }
 
-/* The second stage for s->best (the first stage, arena s->best_arena), or
- * NULL when none lowers the arena within the limits. */
-static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
+/* A stage from schedule position `start` after `first` (NULL: a lone
+ * stage, search_lone), k_min..k_max operators long (start + k_max at most
+ * n_live), that lowers s->best_arena within the limits, or NULL; its
+ * arena (both stages') into *arena.  what: the stage in --explain lines. */
+static te_patch_plan *search_from(search *s, const te_patch_plan *first, int start, int k_min,
+                                  int k_max, const char *what, size_t *arena)
 {
-    const te_patch_plan *first = s->best;
-    const int start = first->first + first->n_ops;
-    te_patch_walk *w1 = te_patch_walk_new_at(s->g, first->first, first->n_ops, 1, 1, NULL, 0);
-    next_stage *nv = calloc((size_t)n_live + 1, sizeof *nv);
+    te_patch_walk *w1 = first ? te_patch_walk_new_at(s->g, first->first, first->n_ops, 1, 1, NULL, 0)
+                              : NULL;
+    next_stage *nv = calloc((size_t)k_max + 1, sizeof *nv);
     next_search nx;
+    const int64_t code1 = first ? first->code_bytes : 0;
     int n = 0, k, i;
     memset(&nx, 0, sizeof nx);
     nx.best_arena = s->best_arena;
     nx.best_cost = s->fit && s->best_arena <= s->fit ? 0 /* fits: nothing to gain */
-                                                      : next_cost(s, s->best_arena, first->code_bytes);
+                                                      : next_cost(s, s->best_arena, code1);
     if (s->next_bar && s->next_bar < nx.best_cost)
-        nx.best_cost = s->next_bar; /* a second stage above it is not kept anyway */
-    for (k = 1; w1 && nv && nx.best_cost > 0 && start + k < n_live; k++) {
+        nx.best_cost = s->next_bar; /* a stage above it is not kept anyway */
+    for (k = k_min; (w1 || !first) && nv && nx.best_cost > 0 && k <= k_max; k++) {
         te_patch_walk *w = te_patch_walk_new_at(s->g, start, k, 1, 1, NULL, 0);
         staged sd;
         te_patch_plan stub;
@@ -1137,7 +1146,7 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
     for (i = 0; i < n && !(nx.best && nx.best_arena <= nv[0].floor); i++) {
         te_patch_walk *w; /* (stops once a plan reaches the lowest floor) */
         staged sd;
-        if (next_cost(s, nv[i].floor, first->code_bytes) >= nx.best_cost)
+        if (next_cost(s, nv[i].floor, code1) >= nx.best_cost)
             continue;
         w = te_patch_walk_new_at(s->g, start, nv[i].k, 1, 1, NULL, 0);
         memset(&sd, 0, sizeof sd);
@@ -1150,18 +1159,98 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
         staged_free(&sd);
     }
     if (nx.best)
-        explain(s->po, "second stage: %d operators from step %d in %dx%d patches, arena %zu "
-                       "(first stage alone %zu; %d lengths below it, %d grids estimated)",
-                nx.best->n_ops, start, nx.best->grid_h, nx.best->grid_w, nx.best_arena,
+        explain(s->po, "%s: %d operators from step %d in %dx%d patches, arena %zu "
+                       "(%zu without it; %d lengths below it, %d grids estimated)",
+                what, nx.best->n_ops, start, nx.best->grid_h, nx.best->grid_w, nx.best_arena,
                 s->best_arena, n, nx.tried);
-    else
-        explain(s->po, "second stage: none from step %d lowers the arena %zu within the limits "
-                       "(%d lengths below it, %d grids estimated)", start, s->best_arena, n,
+    else if (first)
+        explain(s->po, "%s: none from step %d lowers the arena %zu within the limits "
+                       "(%d lengths below it, %d grids estimated)", what, start, s->best_arena, n,
                 nx.tried);
     te_patch_walk_free(w1);
     free(nv);
     *arena = nx.best_arena;
     return nx.best;
+}
+
+/* The second stage for s->best (the first stage, arena s->best_arena), or
+ * NULL when none lowers the arena within the limits. */
+static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
+{
+    const int start = s->best->first + s->best->n_ops;
+    return search_from(s, s->best, start, 1, n_live - start - 1, "second stage", arena);
+}
+
+/* ---- A lone stage later in the network: when no first stage lowers the
+ * arena, the peak may be far from the input (a decoder's upsampled maps, a
+ * depth or segmentation head, a late wide block).  The stages tried cover
+ * the layer-by-layer peak step (a stage elsewhere leaves that step's
+ * tensors whole), start at most TE_PATCH_LONE_SPAN steps before it and end
+ * at most that many after it, the network's last operator included; the
+ * tensors made before a stage are read whole, as a second stage reads
+ * them.  The plan kept costs the least by the thrift rule (the arena
+ * alone under an SRAM budget), as a second stage's. */
+#define TE_PATCH_LONE_SPAN 12
+
+/* The schedule step of g's layer-by-layer plan (quick placement) with the
+ * most bytes live, or -1. */
+static int peak_step(const search *s)
+{
+    te_diag d;
+    te_plan *p;
+    int step, best = -1;
+    size_t most = 0;
+    memset(&d, 0, sizeof d);
+    p = te_plan_build_quick(s->g, s->low, &d);
+    if (!p)
+        return -1;
+    for (step = 0; step < p->n_steps; step++)
+        if (te_plan_live_bytes(p, step) > most) {
+            most = te_plan_live_bytes(p, step);
+            best = step;
+        }
+    te_plan_free(p);
+    return best;
+}
+
+static void search_lone(search *s, int n_live)
+{
+    const int peak = peak_step(s);
+    int start, lo = peak - TE_PATCH_LONE_SPAN < 1 ? 1 : peak - TE_PATCH_LONE_SPAN;
+    te_patch_plan *best = NULL;
+    size_t best_arena = s->best_arena;
+    te_patch_opts quiet = *s->po;
+    const te_patch_opts *po = s->po;
+    quiet.explain = NULL;
+    if (peak < 1)
+        return;
+    s->po = &quiet;
+    for (start = peak; start >= lo; start--) {
+        size_t arena;
+        int k_max = peak + TE_PATCH_LONE_SPAN - start + 1;
+        te_patch_plan *q;
+        if (start + k_max > n_live)
+            k_max = n_live - start;
+        s->next_bar = best ? next_cost(s, best_arena, best->code_bytes) : 0;
+        q = search_from(s, NULL, start, peak - start + 1, k_max, "lone stage", &arena);
+        if (q) {
+            te_patch_plan_free(best);
+            best = q;
+            best_arena = arena;
+        }
+    }
+    s->po = po;
+    s->next_bar = 0;
+    if (!best) {
+        explain(po, "no stage around the peak step %d (steps %d..%d) lowers the arena", peak, lo,
+                peak + TE_PATCH_LONE_SPAN);
+        return;
+    }
+    explain(po, "lone stage: %d operators from step %d in %dx%d patches, arena %zu (peak step %d)",
+            best->n_ops, best->first, best->grid_h, best->grid_w, best_arena, peak);
+    best->lone = 1;
+    s->best = best;
+    s->best_arena = best_arena;
 }
 
 /* Most finer first-stage grids re-searched with a second stage each (each
@@ -1362,15 +1451,17 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     first_arena = s.best_arena;
     finish(&s, stages, n, n_live);
     search_cached(&s, c, stages, n, n_live, first_arena);
+    if (!s.best)
+        search_lone(&s, n_live);
     free(stages);
     te_patch_memo_free(s.memo);
     te_plan_scratch_free(&ws);
-    if (po->explain && s.best)
-        explain(po, "kept: first %d operators in %dx%d patches%s, arena %zu; patches add ~%lld "
-                    "bytes of code (flash budget %lld)", s.best->first + s.best->n_ops, s.best->grid_h,
-                s.best->grid_w, s.best->cache ? " with halo caching" : "", s.best_arena,
-                (long long)s.best->code_bytes, (long long)s.flash);
-    else if (po->explain)
+    if (po->explain && s.best) {
+        char what[256];
+        te_patch_describe(s.best, what, sizeof what);
+        explain(po, "kept: %s, arena %zu; patches add ~%lld bytes of code (flash budget %lld)",
+                what, s.best_arena, (long long)s.best->code_bytes, (long long)s.flash);
+    } else if (po->explain)
         explain(po, "kept: layer by layer, arena %zu", s.best_arena);
     if (arena_out)
         *arena_out = s.best ? s.best_arena : baseline;

@@ -89,8 +89,12 @@ void te_patch_describe(const te_patch_plan *p, char *buf, size_t n)
     buf[0] = 0;
     if (!p)
         return;
-    snprintf(buf, n, "first %d operators in %dx%d patches%s", p->first + p->n_ops, p->grid_h, p->grid_w,
-             p->cache ? " with halo caching" : "");
+    if (p->lone)
+        snprintf(buf, n, "%d operators from step %d in %dx%d patches%s", p->n_ops, p->first,
+                 p->grid_h, p->grid_w, p->cache ? " with halo caching" : "");
+    else
+        snprintf(buf, n, "first %d operators in %dx%d patches%s", p->first + p->n_ops, p->grid_h,
+                 p->grid_w, p->cache ? " with halo caching" : "");
     for (p = p->next; p; p = p->next) {
         len = strlen(buf);
         snprintf(buf + len, n - len, " + %d operators from step %d in %dx%d patches%s", p->n_ops,
