@@ -659,9 +659,10 @@ static int apply_patches(te_model *m, const te_patch_opts *po, size_t fit, te_di
     if (g->has_guards)
         return 0; /* operators under a guard or in a loop do not run patch by patch */
     if (po->mode == TE_PATCH_EXPLICIT) {
-        p = te_patch_analyse_cache(g, 0, po->n_ops, po->grid_h, po->grid_w, po->cache, d);
+        p = te_patch_analyse_cache(g, po->from, po->n_ops, po->grid_h, po->grid_w, po->cache, d);
         if (!p)
             return -1;
+        p->lone = po->from > 0;
         if (po->n_ops2 > 0 &&
             !(p->next = te_patch_analyse_cache(g, po->n_ops, po->n_ops2, po->grid_h2, po->grid_w2,
                                                po->cache2, d))) {

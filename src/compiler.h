@@ -31,7 +31,7 @@ typedef struct {
  * every shared model's smallest-arena plan is within it (person_detect's the
  * most: +186%), and compile/info/plan state the slowdown. */
 #define TE_PATCH_MAX_RECOMPUTE 2.0
-#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE, NULL, NULL, 0, 0, 0, 0, 0, 0}, 0, 0, {0}}
+#define TE_COMPILE_OPTS_DEFAULT {0, 0, {TE_PATCH_OFF, 0, 0, 0, TE_PATCH_MAX_RECOMPUTE, NULL, NULL, 0, 0, 0, 0, 0, 0, 0}, 0, 0, {0}}
 
 typedef struct {
     /* The graph the plan, the lowering and the code are of: `source`, or,

@@ -49,7 +49,8 @@ int te_api_options(const te_config *cfg, te_compile_opts *o, char *err, size_t e
         return -1;
     }
     if (te_patch_opts_parse(cfg->patch, &o->patch) < 0) {
-        te_api_error(err, err_size, "bad patch setting '%s' (off, auto or K:HxW such as 4:3x3 or 4:3x3:cache)",
+        te_api_error(err, err_size, "bad patch setting '%s' (off, auto, K:HxW, K:HxW+K2:H2xW2 or K@F:HxW such as "
+                                    "4:3x3, 4:3x3+6:2x2, 6@11:2x2 or 4:3x3:cache)",
                      cfg->patch);
         return -1;
     }

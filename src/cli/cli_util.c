@@ -165,6 +165,7 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      of SRAM it saves costs at most 8 bytes of code), or K:HxW (the\n" \
     "                      first K operators over an H x W grid of the stage output);\n"     \
     "                      K:HxW+K2:H2xW2 adds a second stage, the next K2 operators;\n"     \
+    "                      K@F:HxW is one stage, the K operators from step F;\n"              \
     "                      a stage ending in :cache (6:4x3:cache) keeps the rows a patch\n"  \
     "                      shares with the one above in a line buffer instead of\n"         \
     "                      computing them again (halo caching; auto tries it too);\n"       \
@@ -218,8 +219,9 @@ int cli_compile_option(int argc, char **argv, int *i, te_compile_opts *o)
     }
     if (!strcmp(a, "--patch")) {
         if (*i + 1 >= argc || te_patch_opts_parse(argv[*i + 1], &o->patch) < 0) {
-            cli_error("--patch takes off, auto, K:HxW or K:HxW+K2:H2xW2, a stage optionally "
-                      "ending in :cache (e.g. 4:3x3, 4:3x3+6:2x2 or 4:3x3:cache)");
+            cli_error("--patch takes off, auto, K:HxW, K:HxW+K2:H2xW2 or K@F:HxW, a stage "
+                      "optionally ending in :cache (e.g. 4:3x3, 4:3x3+6:2x2, 6@11:2x2 or "
+                      "4:3x3:cache)");
             return -1;
         }
         ++*i;

@@ -136,6 +136,9 @@ typedef struct {
     int no_cache_pass; /* auto: skip the search's halo-caching pass (the compiler's
                         * searches in other execution orders: the pass would
                         * multiply their cost) */
+    int from;          /* explicit form "K@F:HxW": a lone stage, the n_ops operators
+                        * from schedule step F (>= 1; no second stage); 0: the
+                        * first n_ops */
 } te_patch_opts;
 
 #define TE_PATCH_OFF 0
@@ -143,10 +146,11 @@ typedef struct {
 #define TE_PATCH_EXPLICIT 2
 
 /* Parses a --patch setting: NULL or "off", "auto", "K:HxW" (1 <= K,
- * 2 <= H x W, H and W at most 64) or "K:HxW+K2:H2xW2" (a second stage: the
- * K2 operators after the first K), each stage optionally followed by
- * ":cache" (halo caching), into p's mode and explicit form; -1 when it is
- * none of those. */
+ * 2 <= H x W, H and W at most 64), "K:HxW+K2:H2xW2" (a second stage: the
+ * K2 operators after the first K) or "K@F:HxW" (a lone stage: the K
+ * operators from step F >= 1), each stage optionally followed by ":cache"
+ * (halo caching), into p's mode and explicit form; -1 when it is none of
+ * those. */
 int te_patch_opts_parse(const char *s, te_patch_opts *p);
 /* The explicit form of p as --patch takes it ("4:3x3", "4:3x3+6:2x2"). */
 void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n);

@@ -1488,6 +1488,28 @@ static int parse_stage(const char *s, size_t n, int *k, int *h, int *w, int *cac
     return -1;
 }
 
+/* "K@F:HxW[:cache]": a lone stage from step F, into p (explicit form). */
+static int parse_lone(const char *s, te_patch_opts *p)
+{
+    char head[64];
+    const char *at = strchr(s, '@'), *colon = at ? strchr(at, ':') : NULL;
+    int k, f;
+    char tail;
+    if (!at || !colon || strchr(s, '+') || colon - s >= 40 || strlen(colon) > 40)
+        return -1;
+    memcpy(head, s, (size_t)(colon - s));
+    head[colon - s] = 0;
+    if (sscanf(head, "%d@%d%c", &k, &f, &tail) != 2 || k < 1 || f < 1)
+        return -1;
+    snprintf(head, sizeof head, "%d%.40s", k, colon); /* "K:HxW[:cache]" */
+    if (parse_stage(head, strlen(head), &p->n_ops, &p->grid_h, &p->grid_w, &p->cache) < 0)
+        return -1;
+    p->mode = TE_PATCH_EXPLICIT;
+    p->from = f;
+    p->n_ops2 = p->grid_h2 = p->grid_w2 = p->cache2 = 0;
+    return 0;
+}
+
 int te_patch_opts_parse(const char *s, te_patch_opts *p)
 {
     int k, h, w, k2 = 0, h2 = 0, w2 = 0, c = 0, c2 = 0;
@@ -1500,6 +1522,8 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
         p->mode = TE_PATCH_AUTO;
         return 0;
     }
+    if (strchr(s, '@'))
+        return parse_lone(s, p);
     plus = strchr(s, '+');
     if (parse_stage(s, plus ? (size_t)(plus - s) : strlen(s), &k, &h, &w, &c) < 0 ||
         (plus && parse_stage(plus + 1, strlen(plus + 1), &k2, &h2, &w2, &c2) < 0))
@@ -1507,6 +1531,7 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
     p->cache = c;
     p->cache2 = c2;
     p->mode = TE_PATCH_EXPLICIT;
+    p->from = 0;
     p->n_ops = k;
     p->grid_h = h;
     p->grid_w = w;
@@ -1519,7 +1544,9 @@ int te_patch_opts_parse(const char *s, te_patch_opts *p)
 void te_patch_opts_format(const te_patch_opts *p, char *buf, size_t n)
 {
     const char *c = p->cache ? ":cache" : "", *c2 = p->cache2 ? ":cache" : "";
-    if (p->n_ops2 > 0)
+    if (p->from > 0)
+        snprintf(buf, n, "%d@%d:%dx%d%s", p->n_ops, p->from, p->grid_h, p->grid_w, c);
+    else if (p->n_ops2 > 0)
         snprintf(buf, n, "%d:%dx%d%s+%d:%dx%d%s", p->n_ops, p->grid_h, p->grid_w, c, p->n_ops2,
                  p->grid_h2, p->grid_w2, c2);
     else

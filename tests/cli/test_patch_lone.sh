@@ -9,7 +9,9 @@
 #    additive skips back to 64x64, a 1x1 head): outputs with `--patch auto`
 #    and under `--sram-limit` byte-identical to the layer-by-layer build and
 #    the arena below it; `info` says "N operators from step F", `info --json`
-#    and `profile --json` give "from_step", `--explain` the "lone stage" line.
+#    and `profile --json` give "from_step", `--explain` the "lone stage" line;
+#    `--patch K@F:HxW` (explicit lone stages, auto's among them: its arena)
+#    byte-identical too, one line for a stage past the model's end.
 #  The conformance U-Net (../shared, when present): byte- and layer-identical
 #    to TFLite Micro with `--patch auto`, a lone stage, the arena lower.
 set -u
@@ -19,8 +21,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/te-patchlone-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 . "$(dirname "$0")/patch_lib.sh"
 
-patch_kind decoder 40000
+patch_kind decoder 40000 2@15:2x2 3@12:4x4 16@1:2x2
 m=$work/decoder.tflite in=$work/decoder.bin
+# the stage auto chose, pinned as --patch K@F:HxW: the same arena
+j=$("$te" info "$m" --json --patch auto)
+pin=$(echo "$j" | sed -n 's/.*"patch": {"ops": \([0-9]*\), "grid": \[\([0-9]*\), \([0-9]*\)\].*"from_step": \([0-9]*\).*/\1@\4:\2x\3/p')
+a=$(echo "$j" | sed -n 's/^ *"arena_bytes": \([0-9]*\),.*/\1/p')
+[ -n "$pin" ] && [ "$(arena "$m" "--patch $pin")" = "$a" ] ||
+  bad "decoder: --patch '$pin' (auto's stage) does not reach auto's arena $a"
+msg=$("$te" info "$m" --patch 6@99:2x2 2>&1 >/dev/null)
+case $msg in
+  *"the 6 operators from step 99 cannot run patch by patch"*) ;;
+  *) bad "--patch 6@99:2x2: '$msg'" ;;
+esac
 "$te" info "$m" --patch auto | grep -q "^patch stage: *[0-9]* operators from step [1-9]" ||
   bad "decoder: info does not name a stage from a later step"
 "$te" info "$m" --json --patch auto | grep -q '"patch": {"ops": [0-9]*,.*"from_step": [1-9]' ||

@@ -67,7 +67,7 @@ m=$work/mcunet_in4_160.tflite
 for p in "10:2x3+" "10:2x3+7:1x1" "10:2x3+0:2x2" "10:2x3+7:2x2+3:2x2"; do
   msg=$("$te" info "$m" --patch "$p" 2>&1 >/dev/null)
   case $msg in
-    *"--patch takes off, auto, K:HxW or K:HxW+K2:H2xW2"*) ;;
+    *"--patch takes off, auto, K:HxW, K:HxW+K2:H2xW2 or K@F:HxW"*) ;;
     *) bad "--patch $p: '$msg'" ;;
   esac
 done

@@ -269,8 +269,33 @@ static void test_grid(void)
     free(data);
 }
 
+/* --patch settings parse to the explicit form and print back the same;
+ * malformed ones are refused. */
+static void test_opts_text(void)
+{
+    static const char *good[] = {"4:3x3", "4:3x3:cache", "4:3x3+6:2x2", "4:3x3:cache+6:2x2:cache",
+                                 "6@11:2x2", "6@11:2x14:cache"};
+    static const char *bad[] = {"6@0:2x2", "6@11:1x1", "6@11:2x2+1:2x2", "x@3:2x2", "6@3",
+                                "6@-1:2x2", "@3:2x2", "6@11:2x2:cach", "4:3x3+"};
+    int i;
+    for (i = 0; i < (int)(sizeof good / sizeof good[0]); i++) {
+        te_patch_opts p;
+        char back[64] = "";
+        memset(&p, 0, sizeof p);
+        CHECK(te_patch_opts_parse(good[i], &p) == 0 && p.mode == TE_PATCH_EXPLICIT);
+        te_patch_opts_format(&p, back, sizeof back);
+        CHECK(!strcmp(back, good[i]));
+    }
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        te_patch_opts p;
+        memset(&p, 0, sizeof p);
+        CHECK(te_patch_opts_parse(bad[i], &p) < 0);
+    }
+}
+
 int main(void)
 {
+    test_opts_text();
     test_derived_graph();
     test_overlay();
     test_memo();
