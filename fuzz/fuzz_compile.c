@@ -41,8 +41,7 @@ static void reports(te_model *m)
     memset(&json, 0, sizeof json);
     memset(&svg, 0, sizeof svg);
     o.title = "fuzz";
-    o.stage_first = o.stage_last = -1;
-    o.stage_label = NULL;
+    o.n_stages = 0;
     te_plan_json(&json, &v, "fuzz.tflite");
     te_plan_svg(&svg, &v, &o);
     te_buf_free(&json);

@@ -127,7 +127,8 @@ static int resize_patch_remap(const te_graph *g, const te_op *op, int ay, int ax
 {
     const te_tensor *x = &g->tensors[op->in[0]], *y = &g->tensors[op->out[0]];
     int ac = op->opt.align_corners, hp = op->opt.half_pixel_centers;
-    if (ay != 1 || ax != 2 || out.y1 <= out.y0 || out.x1 <= out.x0)
+    if (ay != 1 || ax != 2 || out.y1 <= out.y0 || out.x1 <= out.x0 || out.y0 < 0 || out.x0 < 0 ||
+        out.y1 > y->shape[1] || out.x1 > y->shape[2]) /* (an empty output has no patch) */
         return -1;
     in->y0 = nearest(out.y0, x->shape[1], y->shape[1], ac, hp);
     in->y1 = nearest(out.y1 - 1, x->shape[1], y->shape[1], ac, hp) + 1;
