@@ -237,9 +237,9 @@ int te_patch_estimate(const te_graph *g, const struct te_lowered *low, te_patch_
 
 /* The storage decisions `before` (of dg's base; NULL: none) on dg, a
  * derived graph with a patch stage: the stage's tensors (patch roles, its
- * output) and the new region tensors on their own, but the output of each
- * clone the micro plan runs in place (te_patch_step.inplace_input), linked
- * to that input. */
+ * output), the new region tensors and any tensor that lived inside one no
+ * patch stores whole on their own, but the output of each clone the micro
+ * plan runs in place (te_patch_step.inplace_input), linked to that input. */
 struct te_storage *te_patch_storage(const te_graph *dg, const struct te_storage *before);
 
 /* The grids the search tries: H x W cells over the cut tensor, H and W

@@ -58,8 +58,25 @@ static void staged_free(staged *sd)
     sd->n = 0;
 }
 
+/* 1 if tensor t is one stage w computes only patch by patch (made by its
+ * operators, neither its output S nor a cut tensor). */
+static int stage_internal(const te_patch_walk *w, int t)
+{
+    int c;
+    if (!w || w->produced_by[t] < 0 || t == w->s)
+        return 0;
+    for (c = 0; c < w->n_cuts; c++)
+        if (w->cuts[c] == t)
+            return 0;
+    return 1;
+}
+
 /* Adds storage decisions st (taken over; NULL: none) to sd with stage w's
- * outputs unlinked, lowered, unless sd has them already. */
+ * outputs unlinked, and the tensors made outside it that live inside a
+ * tensor it computes only patch by patch (a concatenation slice of it,
+ * possible for a stage after the network's first operators: that tensor
+ * is never whole; te_patch_storage does the same), lowered, unless sd has
+ * them already. */
 static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
                        const te_patch_walk *w, te_storage *st)
 {
@@ -70,6 +87,11 @@ static void staged_add(staged *sd, const te_graph *g, const te_lowered *low,
         te_storage_unlink(st, g->ops[w->ops[i]].out[0]);
     for (i = 0; st && sd->prev && i < sd->prev->n_ops; i++)
         te_storage_unlink(st, g->ops[sd->prev->ops[i]].out[0]);
+    for (i = 0; st && i < g->n_tensors; i++) {
+        int a = te_storage_alias_of(st, i);
+        if (a >= 0 && (stage_internal(w, a) || stage_internal(sd->prev, a)))
+            te_storage_unlink(st, i);
+    }
     for (i = 0; st && i < sd->n; i++)
         if (te_storage_equal(sd->st[i], st))
             break;
@@ -205,9 +227,12 @@ te_storage *te_patch_storage(const te_graph *dg, const te_storage *before)
 {
     te_storage *st = te_storage_new(dg);
     int t;
-    for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++)
-        if (!dg->tensors[t].patch_role && !te_patch_is_cut(dg->patch, t))
+    for (t = 0; st && before && t < before->n_tensors && t < st->n_tensors; t++) {
+        int a = before->t[t].alias_of; /* (not into a tensor no patch stores whole) */
+        if (!dg->tensors[t].patch_role && !te_patch_is_cut(dg->patch, t) &&
+            (a < 0 || !dg->tensors[a].patch_role))
             st->t[t] = before->t[t];
+    }
     if (st)
         te_pass_inplace_clones(dg, st);
     return st;
