@@ -1046,6 +1046,70 @@ static act decoder_stage(net *n, act x)
     return conv(n, x, 1, 1, 1, 1, 0);
 }
 
+/* A transposed convolution (a decoder's learned upsampling) to cout
+ * channels, k x k taps, stride s, SAME (output in x s) or VALID ((in - 1) x
+ * s + k), per-channel int8 weights [cout, k, k, cin], a bias. */
+static act tconv(net *n, act x, int cout, int k, int s, int same)
+{
+    int cin = x.shape[3], per = k * k * cin, i;
+    int oh = same ? x.shape[1] * s : (x.shape[1] - 1) * s + k;
+    int ow = same ? x.shape[2] * s : (x.shape[2] - 1) * s + k;
+    int32_t ws[4], bs[1], shape[4], in[4];
+    int8_t *w = malloc((size_t)cout * (size_t)per);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)cout);
+    float *wsc = malloc(sizeof(float) * (size_t)cout), *bsc = malloc(sizeof(float) * (size_t)cout);
+    int64_t *zps = calloc((size_t)cout, sizeof(int64_t));
+    tflb_quant wq, bq;
+    /* each output pixel gathers about per / s^2 products */
+    float gain = sqrtf((float)per / (float)(s * s)) * 0.6f;
+    act y = new_act(n, "tconv", oh, ow, cout, x.scale * gain, -128);
+    for (i = 0; i < cout * per; i++)
+        w[i] = (int8_t)rnd_range(-127, 127);
+    for (i = 0; i < cout; i++) {
+        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f);
+        bsc[i] = x.scale * wsc[i];
+        b[i] = rnd_range(-2000, 2000);
+    }
+    ws[0] = cout;
+    ws[1] = ws[2] = k;
+    ws[3] = cin;
+    bs[0] = cout;
+    wq.n_scale = wq.n_zero_point = cout;
+    wq.scale = wsc;
+    wq.zero_point = zps;
+    wq.quantized_dimension = 0;
+    bq = wq;
+    bq.scale = bsc;
+    shape[0] = 1;
+    shape[1] = oh;
+    shape[2] = ow;
+    shape[3] = cout;
+    in[0] = const_i32(n, "output_shape", shape, 4);
+    in[1] = tflb_add_const(n->m, name(n, "weights"), TFLB_INT8, ws, 4, w, (size_t)(cout * per), &wq);
+    in[2] = x.id;
+    in[3] = tflb_add_const(n->m, name(n, "bias"), TFLB_INT32, bs, 1, b, sizeof(int32_t) * (size_t)cout,
+                           &bq);
+    add_op(n, TE_OP_TRANSPOSE_CONV, in, 4, y.id,
+           tflb_opt_transpose_conv(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, TFLB_ACT_NONE));
+    free(w);
+    free(b);
+    free(wsc);
+    free(bsc);
+    free(zps);
+    return y;
+}
+
+/* A decoder of transposed convolutions back above the input's size: 3x3
+ * and 2x2 stride 2, SAME and VALID, and last 1x1 stride 2 (127x127: its odd
+ * rows and columns no tap reaches).  The layer-by-layer peak is at the end. */
+static act deconv_stage(net *n, act x)
+{
+    x = conv(n, conv(n, x, 16, 3, 2, 1, 0), 32, 3, 2, 1, 0);
+    x = tconv(n, x, 16, 3, 2, 1);
+    x = tconv(n, x, 8, 2, 2, 0);
+    return tconv(n, x, 8, 1, 2, 0);
+}
+
 /* Input types of the kinds below: int8 / uint8 written 1 x H*W*3, a
  * RESHAPE to the image first (after a QUANTIZE to int8 for uint8). */
 #define FLAT_INT8 (-1)
@@ -1079,6 +1143,7 @@ static const struct kind {
     {"flat_uint8_head", 80, FLAT_UINT8, stem_stage, 0},
     {"se", 96, TFLB_INT8, se_stage, 0},
     {"decoder", 64, TFLB_INT8, decoder_stage, 1},
+    {"deconv", 64, TFLB_INT8, deconv_stage, 1},
     {"mobilenet_v1_224_uint8", 224, TFLB_UINT8, mobilenet_v1, 0},
     {"mobilenet_v2_224_uint8", 224, TFLB_UINT8, mobilenet_v2, 0},
     {"squeezenet_224", 224, TFLB_INT8, squeezenet, 0},

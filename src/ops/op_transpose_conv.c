@@ -6,8 +6,10 @@
  * OUTPUT size (ComputePaddingHeightWidth with the output as "input"), and
  * the int8 path clamps to the full int8 range whatever fused activation the
  * options carry (Micro prepares it with kTfLiteActNone).  The kernel gathers
- * instead of scattering, so it needs no int32 scratch buffer.  Shared
- * helpers live in conv_family.c. */
+ * instead of scattering, so it needs no int32 scratch buffer, and any box
+ * of the output can be computed from the input rows and columns that reach
+ * it: in a patch stage it is a TE_PATCH_REMAP op, its clone's padding
+ * shifted to its place.  Shared helpers live in conv_family.c. */
 #include "conv_family.h"
 
 
@@ -67,7 +69,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     out = te_out(g, op, 0);
     if (te_convfam_check_act_type(d, op, in, "input 2") ||
         te_convfam_check_act_type(d, op, out, "output 0") ||
-        check_shape_input(d, op, te_in(g, op, 0), out) ||
+        (!op->opt.region.set && /* a patch clone: a box of the whole output */
+         check_shape_input(d, op, te_in(g, op, 0), out)) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
         te_convfam_check_bias(d, op, te_in(g, op, 3), w->shape[0]))
         return -1;
@@ -88,12 +91,48 @@ static int pad_from_output(te_padding pad, int out, int k, int stride)
     return (int)te_convfam_pad_before(out, k, stride, 1, n);
 }
 
+/* Input rows (one axis) that output rows [o0, o1) gather from: output row
+ * oy reads input row (oy + pad - ky) / stride for the taps ky < k that
+ * divide; from no later than (o0 + pad) / stride, so that the clone's
+ * shifted padding (shifted_pad) is never negative, to the last one that
+ * reaches o1 - 1, within [0, in). */
+static void gather_rows(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t o0, int64_t o1,
+                        int *i0, int *i1)
+{
+    int64_t lo = o0 + pad - k + 1, first = lo > 0 ? (lo + stride - 1) / stride : 0;
+    int64_t at_o0 = (o0 + pad) / stride, last = (o1 - 1 + pad) / stride;
+    if (first > at_o0)
+        first = at_o0;
+    if (first > in - 1)
+        first = in - 1;
+    if (last > in - 1)
+        last = in - 1;
+    if (last < first)
+        last = first;
+    *i0 = (int)first;
+    *i1 = (int)last + 1;
+}
+
+/* The padding a clone whose output box starts at whole-output row o0 and
+ * whose input box at input row i0 gives the kernel: the kernel's output row
+ * oy then reads input row (oy + o0 + pad - ky) / stride - i0. */
+static int shifted_pad(int pad, int o0, int i0, int stride) { return o0 + pad - i0 * stride; }
+
 static int emit(te_emit *e, const te_op *op)
 {
     te_graph *g = e->g;
     const te_options *o = &op->opt;
     const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
+    const int reg = o->region.set; /* a patch clone: boxes of the whole tensors */
+    const int whole_h = reg ? o->region.out_h : out->shape[1];
+    const int whole_w = reg ? o->region.out_w : out->shape[2];
+    int pad_top = pad_from_output(o->padding, whole_h, w->shape[1], o->stride_h);
+    int pad_left = pad_from_output(o->padding, whole_w, w->shape[2], o->stride_w);
     te_name mult, shift, x, wt, b, y;
+    if (reg) {
+        pad_top = shifted_pad(pad_top, o->region.oy, o->region.iy, o->stride_h);
+        pad_left = shifted_pad(pad_left, o->region.ox, o->region.ix, o->stride_w);
+    }
     if (te_convfam_emit_requant(e, in, w, out, w->shape[0], 0, &mult, &shift))
         return -1;
     x = te_emit_tensor(e, in->id);
@@ -113,8 +152,8 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "k_w", w->shape[2]);
     te_params_int(e, "stride_h", o->stride_h);
     te_params_int(e, "stride_w", o->stride_w);
-    te_params_int(e, "pad_top", pad_from_output(o->padding, out->shape[1], w->shape[1], o->stride_h));
-    te_params_int(e, "pad_left", pad_from_output(o->padding, out->shape[2], w->shape[2], o->stride_w));
+    te_params_int(e, "pad_top", pad_top);
+    te_params_int(e, "pad_left", pad_left);
     te_params_int(e, "input_offset", -in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
     te_params_int(e, "act_min", -128);
@@ -124,11 +163,41 @@ static int emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* Patch stages: an int8 TRANSPOSE_CONV (a decoder's learned upsampling)
+ * runs on a box of its output, from the input box that reaches it. */
+static te_patch_kind patch_kind(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
+    const te_tensor *s = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_INT8 && !in->data && s && s->data ? TE_PATCH_REMAP
+                                                                    : TE_PATCH_NONE;
+}
+
+static int patch_remap(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
+                       te_region *in)
+{
+    const te_tensor *x = &g->tensors[op->in[2]], *y = &g->tensors[op->out[0]];
+    const te_tensor *w = &g->tensors[op->in[1]];
+    const te_options *o = &op->opt;
+    if (ay != 1 || ax != 2 || out.y1 <= out.y0 || out.x1 <= out.x0 || out.y0 < 0 || out.x0 < 0 ||
+        out.y1 > y->shape[1] || out.x1 > y->shape[2] || x->shape[1] < 1 || x->shape[2] < 1)
+        return -1;
+    gather_rows(x->shape[1], w->shape[1], o->stride_h,
+                pad_from_output(o->padding, y->shape[1], w->shape[1], o->stride_h), out.y0, out.y1,
+                &in->y0, &in->y1);
+    gather_rows(x->shape[2], w->shape[2], o->stride_w,
+                pad_from_output(o->padding, y->shape[2], w->shape[2], o->stride_w), out.x0, out.x1,
+                &in->x0, &in->x1);
+    return 0;
+}
+
 const te_op_def te_op_transpose_conv = {
     .opcode = TE_OP_TRANSPOSE_CONV,
     .check = check,
     .macs = macs,
     .emit = emit,
     .kernel = TE_ONE_KERNEL(TE_K_TRANSPOSE_CONV_S8),
+    .patch_kind = patch_kind,
+    .patch_remap = patch_remap,
     .rescale = {2, 2, 1},
 };

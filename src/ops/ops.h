@@ -33,7 +33,8 @@ typedef enum {
                            * dilation and padding in op->opt, the filter size
                            * in input 1's shape[1..2]; its clone on a patch
                            * gets explicit padding */
-    TE_PATCH_REMAP        /* input 0's positions follow from the whole
+    TE_PATCH_REMAP        /* input 0's (the first non-constant one's)
+                           * positions follow from the whole
                            * tensors' geometry (patch_remap); its clone gets
                            * its place in op->opt.region */
 } te_patch_kind;
@@ -101,8 +102,9 @@ typedef struct {
     /* Input k's (height, width) axes for the output's (oy, ox), e.g. a
      * TRANSPOSE's permutation.  May be NULL: the same axes. */
     void (*patch_axes)(const te_graph *g, const te_op *op, int oy, int ox, int *iy, int *ix);
-    /* TE_PATCH_REMAP: the box of input 0 (axes ay, ax) that output box
-     * `out` reads; -1 when none or it cannot run on it. */
+    /* TE_PATCH_REMAP: the box of its first non-constant input (axes ay, ax;
+     * input 0 but for TRANSPOSE_CONV) that output box `out` reads; -1 when
+     * none or it cannot run on it. */
     int (*patch_remap)(const te_graph *g, const te_op *op, int ay, int ax, te_region out,
                        te_region *in);
 

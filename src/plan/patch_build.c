@@ -246,25 +246,26 @@ static int keep_rows(builder *b, int op_index, int o, int gy, int gx, int patch)
 }
 
 void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_op *op,
-                            const te_patch_need *need0, te_op *c)
+                            const te_patch_need *need, te_op *c)
 {
     int o = op->out[0];
     if (te_patch_kind_of(g, op) == TE_PATCH_WINDOW) { /* explicit padding on the region */
         c->opt.padding = TE_PAD_VALID;
-        c->opt.pad_top = need0->pad[0];
-        c->opt.pad_bottom = need0->pad[1];
-        c->opt.pad_left = need0->pad[2];
-        c->opt.pad_right = need0->pad[3];
+        c->opt.pad_top = need[0].pad[0];
+        c->opt.pad_bottom = need[0].pad[1];
+        c->opt.pad_left = need[0].pad[2];
+        c->opt.pad_right = need[0].pad[3];
     }
     if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) { /* its place in the whole tensors */
-        const te_tensor *in = &g->tensors[op->in[0]], *out = &g->tensors[o];
+        const int k = te_patch_remap_input(g, op);
+        const te_tensor *in = &g->tensors[op->in[k]], *out = &g->tensors[o];
         c->opt.region.set = 1;
         c->opt.region.ay = w->ay[o];
         c->opt.region.ax = w->ax[o];
         c->opt.region.oy = w->comp[o].y0;
         c->opt.region.ox = w->comp[o].x0;
-        c->opt.region.iy = need0->r.y0;
-        c->opt.region.ix = need0->r.x0;
+        c->opt.region.iy = need[k].r.y0;
+        c->opt.region.ix = need[k].r.x0;
         c->opt.region.in_h = in->shape[w->ay[o]];
         c->opt.region.in_w = in->shape[w->ax[o]];
         c->opt.region.out_h = out->shape[w->ay[o]];
@@ -304,9 +305,9 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     const te_op *op = &g->ops[w->ops[i]];
     int o = op->out[0], k;
     te_op *c = &b->p->clones[b->p->n_clones];
-    te_patch_need need0;
+    te_patch_need need[TE_PATCH_MAX_IN];
     te_patch_step *step;
-    memset(&need0, 0, sizeof need0);
+    memset(need, 0, sizeof need);
     *c = *op;
     /* inputs and output in the graph's blocks: an estimate builds every
      * clone of every patch */
@@ -317,19 +318,20 @@ static int build_op(builder *b, int i, int patch, te_diag *d)
     c->out = c->in + op->n_in + 1;
     b->p->n_clones++;
     for (k = 0; k < op->n_in; k++) {
-        te_patch_need need;
-        c->in[k] = clone_input(b, i, k, w->comp[o], patch, &need);
+        te_patch_need nk;
+        memset(&nk, 0, sizeof nk); /* (a constant input: none) */
+        c->in[k] = clone_input(b, i, k, w->comp[o], patch, &nk);
         if (c->in[k] == -2)
             return te_op_fail(d, op, "cannot run on a patch region");
-        if (k == 0)
-            need0 = need;
+        if (k < TE_PATCH_MAX_IN)
+            need[k] = nk;
     }
     c->out[0] = b->slot_tensor[o] = add_region_tensor(b, o, w->region[o], w->slot_off[o], patch);
     if (b->slot_tensor[o] >= 0 && !te_region_eq(w->comp[o], w->region[o]))
         c->out[0] = restore_rows(b, o, patch % w->grid_w, patch); /* the clone: the rows after */
     if (b->slot_tensor[o] < 0 || c->out[0] < 0)
         return te_fail(d, "out of memory building patches");
-    te_patch_clone_options(g, w, op, &need0, c);
+    te_patch_clone_options(g, w, op, need, c);
     if (check_clone(b, i, op, c, d) < 0)
         return -1;
     step = new_step(b, TE_PSTEP_OP, op->index, patch);

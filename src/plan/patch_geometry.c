@@ -27,6 +27,15 @@ te_patch_kind te_patch_kind_of(const te_graph *g, const te_op *op)
     return def && def->patch_kind ? def->patch_kind(g, op) : TE_PATCH_NONE;
 }
 
+int te_patch_remap_input(const te_graph *g, const te_op *op)
+{
+    int k;
+    for (k = 0; k < op->n_in; k++)
+        if (op->in[k] >= 0 && !g->tensors[op->in[k]].data)
+            return k;
+    return 0;
+}
+
 /* Spatial axes (height, width) of an input, given the output's (def: the
  * op's definition). */
 static void input_axes(const te_graph *g, const te_op_def *def, const te_op *op, int oy, int ox,
@@ -88,7 +97,7 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
             return -1;
         return 0;
     }
-    if (kind == TE_PATCH_REMAP && k == 0) {
+    if (kind == TE_PATCH_REMAP && k == te_patch_remap_input(g, op)) {
         return def && def->patch_remap && iy == oy && ix == ox
                    ? def->patch_remap(g, op, oy, ox, r, &need->r)
                    : -1;

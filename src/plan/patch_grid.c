@@ -82,7 +82,7 @@ static void key_part(const te_patch_walk *w, const te_graph *g, int i, int x, in
     sig[n++] = hi_of(r, x) - lo_of(r, x);
     if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) {
         sig[n++] = lo_of(w->comp[op->out[0]], x);
-        sig[n++] = lo_of(w->need[i][0].r, x);
+        sig[n++] = lo_of(w->need[i][te_patch_remap_input(g, op)].r, x);
     } else {
         n += 2;
     }

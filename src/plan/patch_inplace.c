@@ -169,8 +169,8 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
     if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) {
         key[n++] = w->comp[o].y0;
         key[n++] = w->comp[o].x0;
-        key[n++] = need[0].r.y0;
-        key[n++] = need[0].r.x0;
+        key[n++] = need[te_patch_remap_input(g, op)].r.y0;
+        key[n++] = need[te_patch_remap_input(g, op)].r.x0;
     } else {
         n += 4;
     }
@@ -297,7 +297,7 @@ static int probe(te_patch_walk *w, const te_graph *g, te_graph *pg, const te_op 
     out_id = probe_tensor(pg, w, TE_PATCH_MAX_IN, o, w->region[o]);
     c.in = in;
     c.out = &out_id;
-    te_patch_clone_options(g, w, op, &need[0], &c);
+    te_patch_clone_options(g, w, op, need, &c);
     k = def->inplace_input(pg, &c);
     if (k >= 0 && usable(w, g, pg, op, &c, k, out_id, scratch))
         return k;

@@ -24,6 +24,10 @@ int te_patch_input_region(const te_graph *g, const te_op *op, int k, te_region r
 
 /* How the op runs on a region (te_op_def.patch_kind), TE_PATCH_NONE if not. */
 te_patch_kind te_patch_kind_of(const te_graph *g, const te_op *op);
+/* The input a TE_PATCH_REMAP op's patch_remap maps: its first non-constant
+ * one (0 but for TRANSPOSE_CONV, whose first inputs are its output shape and
+ * weights). */
+int te_patch_remap_input(const te_graph *g, const te_op *op);
 
 static inline int te_region_empty(te_region r) { return r.y1 <= r.y0 || r.x1 <= r.x0; }
 static inline int te_region_eq(te_region a, te_region b)

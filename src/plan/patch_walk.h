@@ -123,9 +123,10 @@ int te_patch_measure(te_patch_walk *w, const te_graph *g, te_patch_plan *p);
 size_t te_patch_micro_plan(te_patch_walk *w, const te_graph *g);
 int64_t te_op_macs_of(const te_graph *g, const te_op *op);
 /* The clone c of stage op `op` on its region tensors: its explicit padding
- * (need0: input 0's need) or its place in the whole tensors (patch_build.c). */
+ * or its place in the whole tensors (patch_build.c); need: what each input
+ * of op needs (need[k] for input k). */
 void te_patch_clone_options(const te_graph *g, const te_patch_walk *w, const te_op *op,
-                            const te_patch_need *need0, te_op *c);
+                            const te_patch_need *need, te_op *c);
 /* Which input the clone of stage op i for the current patch (w->region)
  * may overwrite in place: the op's own rule (te_op_def.inplace_input) on
  * the clone's shapes, an input the stage computes, read whole from its

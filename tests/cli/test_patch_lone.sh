@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_patch_lone.sh TINYENGINE SRC_DIR TE_MKMODEL TE_MKPATCHNET - a patch stage
-# later in the network (issue 16): when no first stage lowers the arena, as in
-# an encoder-decoder whose skips live to the end and whose peak is the last
+# later in the network (issue 16): where no first stage helps, as in an
+# encoder-decoder whose skips live to the end and whose peak is the last
 # upsampled map (FastDepth, U-Net, segmentation heads), `--patch auto` runs the
 # operators around the layer-by-layer peak step patch by patch, reading the
 # tensors made before them whole (src/plan/patch_search.c, search_lone).
@@ -12,8 +12,13 @@
 #    and `profile --json` give "from_step", `--explain` the "lone stage" line;
 #    `--patch K@F:HxW` (explicit lone stages, auto's among them: its arena)
 #    byte-identical too, one line for a stage past the model's end.
-#  The conformance U-Net (../shared, when present): byte- and layer-identical
-#    to TFLite Micro with `--patch auto`, a lone stage, the arena lower.
+#  deconv (a decoder of TRANSPOSE_CONVs: 3x3 and 2x2 stride 2, SAME and
+#    VALID, 1x1 stride 2 whose odd rows no tap reaches): TRANSPOSE_CONV runs on
+#    patches; `--patch auto` and explicit stages on uneven grids byte-identical.
+#  From ../shared (when present): the conformance TRANSPOSE_CONVs on 2x2 and
+#    3x5 grids, the U-Net (whose decoder's TRANSPOSE_CONVs its stage now holds)
+#    and se_hswish_net_32 (a lone stage) with `--patch auto`, byte- and
+#    layer-identical to TFLite Micro, the arena below layer by layer.
 set -u
 export TE_CFLAGS="${TE_CFLAGS:--O0}" # quickest to build; optimised builds run under QEMU
 te=$1 src=$2 mk=$4
@@ -47,17 +52,33 @@ plain=$(arena "$m" "")
   cmp -s "$work/decoder.plain/output_0.bin" "$work/limit/output_0.bin" ||
   bad "decoder --sram-limit 40000 (layer by layer $plain): output differs"
 
+patch_kind deconv 0 3@2:3x3 2@3:4x4 1@4:5x3 5:4x4
+
 conf=$src/../shared/conformance
-if [ -f "$conf/unet_tiny_32.tflite" ]; then
-  TE_FLAGS="--patch auto" sh "$src/tests/golden/check_model.sh" "$te" "$conf/unet_tiny_32.tflite" \
-    "$conf/unet_tiny_32" "$src" >"$work/unet.txt" 2>&1 || { cat "$work/unet.txt"; bad "unet_tiny_32"; }
-  "$te" info "$conf/unet_tiny_32.tflite" --json --patch auto | grep -q '"from_step"' ||
-    bad "unet_tiny_32: no lone stage"
-  a=$(arena "$conf/unet_tiny_32.tflite" "--patch auto") p=$(arena "$conf/unet_tiny_32.tflite" "")
-  [ "$a" -lt "$p" ] || bad "unet_tiny_32: --patch auto $a not below layer by layer $p"
-  echo "unet_tiny_32: arena $p layer by layer, $a with --patch auto"
-elif [ "${CI:-}" = true ]; then
-  bad "no $conf/unet_tiny_32.tflite (CI=true)"
-fi
+for m in transpose_conv_2x2_s2_valid_c16_8 transpose_conv_3x3_s2_same_c8_4; do
+  [ -f "$conf/$m.tflite" ] || continue
+  for p in 1:2x2 1:3x5; do
+    TE_FLAGS="--patch $p" sh "$src/tests/golden/check_model.sh" "$te" "$conf/$m.tflite" "$conf/$m" \
+      "$src" >"$work/tc.txt" 2>&1 || { cat "$work/tc.txt"; bad "$m --patch $p"; }
+  done
+done
+# the conformance U-Net (its decoder's TRANSPOSE_CONVs now in its stage) and a
+# MobileNetV3-style net whose squeeze-and-excitation leaves only a lone stage
+for spec in "unet_tiny_32 any" "se_hswish_net_32 lone"; do
+  set -- $spec
+  m=$1
+  if [ ! -f "$conf/$m.tflite" ]; then
+    [ "${CI:-}" = true ] && bad "no $conf/$m.tflite (CI=true)"
+    continue
+  fi
+  TE_FLAGS="--patch auto" sh "$src/tests/golden/check_model.sh" "$te" "$conf/$m.tflite" "$conf/$m" \
+    "$src" >"$work/conf.txt" 2>&1 || { cat "$work/conf.txt"; bad "$m --patch auto"; }
+  if [ "$2" = lone ]; then
+    "$te" info "$conf/$m.tflite" --json --patch auto | grep -q '"from_step"' || bad "$m: no lone stage"
+  fi
+  a=$(arena "$conf/$m.tflite" "--patch auto") p=$(arena "$conf/$m.tflite" "")
+  [ "$a" -lt "$p" ] || bad "$m: --patch auto $a not below layer by layer $p"
+  echo "$m: arena $p layer by layer, $a with --patch auto"
+done
 [ "$fail" = 0 ] && echo "PASS a lone patch stage later in the network"
 exit $fail
