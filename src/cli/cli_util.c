@@ -169,8 +169,8 @@ te_model *cli_load(const char *path) { return cli_load_opts(path, NULL); }
     "                      a stage ending in :cache (6:4x3:cache) keeps the rows a patch\n"  \
     "                      shares with the one above in a line buffer instead of\n"         \
     "                      computing them again (halo caching; auto tries it too);\n"       \
-    "                      when no first stage lowers the arena, auto tries one stage\n"     \
-    "                      around the peak step instead (a decoder's upsampled maps)\n"      \
+    "                      auto also tries one stage around the peak step (a\n"             \
+    "                      decoder's upsampled maps) and keeps it when it costs less\n"      \
     "  --max-recompute PCT with --patch auto (an error without): extra instructions the\n"   \
     "                      patches may cost (recomputed overlaps, smaller kernels, copies;\n" \
     "                      the target's cost model), in percent of the model's (default 200)\n"   \

@@ -69,9 +69,9 @@ typedef struct te_patch_plan {
     int first;          /* schedule position of the stage's first operator */
     int n_ops;          /* stage = n_ops live operators of the schedule from there */
     int lone;           /* 1: the chain's only stage, later in the network than
-                         * its first operators (--patch auto's lone stage, when
-                         * no first stage lowers the arena); 0: the first stage
-                         * (the first first + n_ops operators) or a next one */
+                         * its first operators (--patch auto's lone stage, or
+                         * --patch K@F:HxW); 0: the first stage (the first
+                         * first + n_ops operators) or a next one */
     int grid_h, grid_w; /* cells over S */
     /* halo caching (patch_cache.c): the level asked (TE_PATCH_CACHE_*) when
      * some tensor keeps the rows its region shares with the patch of the

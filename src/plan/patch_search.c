@@ -1210,58 +1210,93 @@ static te_patch_plan *search_next(search *s, int n_live, size_t *arena)
     return search_from(s, s->best, start, 1, n_live - start - 1, "second stage", arena);
 }
 
-/* ---- A lone stage later in the network: when no first stage lowers the
- * arena, the peak may be far from the input (a decoder's upsampled maps, a
- * depth or segmentation head, a late wide block).  The stages tried cover
- * the layer-by-layer peak step (a stage elsewhere leaves that step's
- * tensors whole), start at most TE_PATCH_LONE_SPAN steps before it and end
- * at most that many after it, the network's last operator included; the
- * tensors made before a stage are read whole, as a second stage reads
- * them.  The plan kept costs the least by the thrift rule (the arena
- * alone under an SRAM budget), as a second stage's. */
+/* ---- A lone stage later in the network: the peak may be far from the
+ * input (a decoder's upsampled maps, a depth or segmentation head), or a
+ * short stage after operators better run whole (a float input's QUANTIZE,
+ * in place) may beat the first stages.  The stages tried cover the
+ * layer-by-layer peak step (a stage elsewhere leaves that step's tensors
+ * whole), start at most TE_PATCH_LONE_SPAN steps before it and end at most
+ * that many after it (half as many when a first stage was found: there
+ * the lone stage rarely wins, and the search runs on every model), the
+ * network's last operator included; the tensors made before a stage are
+ * read whole, as a second stage reads them.  The lone stage replaces the
+ * plan found when its arena is lower and it costs less by the thrift rule
+ * (under an SRAM budget: when that plan does not fit), as a second stage
+ * does. */
 #define TE_PATCH_LONE_SPAN 12
 
-/* The schedule step of g's layer-by-layer plan (quick placement) with the
- * most bytes live, or -1. */
-static int peak_step(const search *s)
+/* The bytes live at each schedule step of g's layer-by-layer plan (quick
+ * placement) into a new array of *n (NULL when out of memory), and the
+ * step with the most into *peak. */
+static size_t *live_bytes(const search *s, int *n, int *peak)
 {
     te_diag d;
     te_plan *p;
-    int step, best = -1;
-    size_t most = 0;
+    size_t *live = NULL;
+    int step;
     memset(&d, 0, sizeof d);
+    *peak = -1;
     p = te_plan_build_quick(s->g, s->low, &d);
-    if (!p)
-        return -1;
-    for (step = 0; step < p->n_steps; step++)
-        if (te_plan_live_bytes(p, step) > most) {
-            most = te_plan_live_bytes(p, step);
-            best = step;
+    if (p && (live = calloc((size_t)p->n_steps + 1, sizeof *live)) != NULL) {
+        for (step = 0; step < p->n_steps; step++) {
+            live[step] = te_plan_live_bytes(p, step);
+            if (*peak < 0 || live[step] > live[*peak])
+                *peak = step;
         }
+        *n = p->n_steps;
+    }
     te_plan_free(p);
-    return best;
+    return live;
 }
 
+/* The most bytes live at steps [a, b) of live, 0 when none. */
+static size_t most_live(const size_t *live, int a, int b)
+{
+    size_t most = 0;
+    for (; a < b; a++)
+        if (live[a] > most)
+            most = live[a];
+    return most;
+}
+
+/* The best lone stage into s->best when it costs less than the plan s
+ * holds (the thrift rule: a lower arena worth its code; under an SRAM
+ * budget a lower arena, only when that plan does not fit). */
 static void search_lone(search *s, int n_live)
 {
-    const int peak = peak_step(s);
-    int start, lo = peak - TE_PATCH_LONE_SPAN < 1 ? 1 : peak - TE_PATCH_LONE_SPAN;
+    int n_steps = 0, peak;
+    size_t *live = live_bytes(s, &n_steps, &peak);
+    const int span = s->best ? TE_PATCH_LONE_SPAN / 2 : TE_PATCH_LONE_SPAN;
+    int start, lo = peak - span < 1 ? 1 : peak - span;
     te_patch_plan *best = NULL;
     size_t best_arena = s->best_arena;
     te_patch_opts quiet = *s->po;
     const te_patch_opts *po = s->po;
+    const int64_t bar = s->best && !s->fit ? next_cost(s, s->best_arena, s->best->code_bytes) : 0;
     quiet.explain = NULL;
-    if (peak < 1)
+    if (peak < 1 || n_steps != n_live) {
+        free(live);
         return;
+    }
     s->po = &quiet;
     for (start = peak; start >= lo; start--) {
         size_t arena;
-        int k_max = peak + TE_PATCH_LONE_SPAN - start + 1;
+        int k_min = peak - start + 1, k_max = peak + span - start + 1;
         te_patch_plan *q;
+        /* the steps outside the stage keep their layer-by-layer tensors (a
+         * stage only adds the outputs it stores on their own): a stage
+         * whose outside already holds as many bytes as the arena to beat
+         * cannot win */
+        if (most_live(live, 0, start) >= best_arena)
+            continue;
         if (start + k_max > n_live)
             k_max = n_live - start;
-        s->next_bar = best ? next_cost(s, best_arena, best->code_bytes) : 0;
-        q = search_from(s, NULL, start, peak - start + 1, k_max, "lone stage", &arena);
+        while (k_min <= k_max && most_live(live, start + k_min, n_live) >= best_arena)
+            k_min++;
+        if (k_min > k_max)
+            continue;
+        s->next_bar = best ? next_cost(s, best_arena, best->code_bytes) : bar;
+        q = search_from(s, NULL, start, k_min, k_max, "lone stage", &arena);
         if (q) {
             te_patch_plan_free(best);
             best = q;
@@ -1270,14 +1305,16 @@ static void search_lone(search *s, int n_live)
     }
     s->po = po;
     s->next_bar = 0;
+    free(live);
     if (!best) {
         explain(po, "no stage around the peak step %d (steps %d..%d) lowers the arena", peak, lo,
-                peak + TE_PATCH_LONE_SPAN);
+                peak + span);
         return;
     }
     explain(po, "lone stage: %d operators from step %d in %dx%d patches, arena %zu (peak step %d)",
             best->n_ops, best->first, best->grid_h, best->grid_w, best_arena, peak);
     best->lone = 1;
+    te_patch_plan_free(s->best);
     s->best = best;
     s->best_arena = best_arena;
 }
@@ -1480,8 +1517,7 @@ te_patch_plan *te_patch_search(const te_graph *g, const te_lowered *low, const t
     first_arena = s.best_arena;
     finish(&s, stages, n, n_live);
     search_cached(&s, c, stages, n, n_live, first_arena);
-    if (!s.best)
-        search_lone(&s, n_live);
+    search_lone(&s, n_live);
     free(stages);
     te_patch_memo_free(s.memo);
     te_plan_scratch_free(&ws);
