@@ -145,62 +145,67 @@ static void add_op(net *n, int builtin, const int32_t *in, int n_in, int out, tf
 
 static int out_size(int in, int k, int s, int same) { return same ? (in + s - 1) / s : (in - k) / s + 1; }
 
+/* Random per-channel int8 weights of shape ws (oc channels along axis
+ * qdim, per values each) and an int32 bias for an input of scale in_scale,
+ * the weight scales divided by gain, into *wid and *bid. */
+static void weights_bias(net *n, const int32_t ws[4], int qdim, int oc, int per, float in_scale,
+                         float gain, int32_t *wid, int32_t *bid)
+{
+    int8_t *w = malloc((size_t)oc * (size_t)per);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)oc), bs[1];
+    float *wsc = malloc(sizeof(float) * (size_t)oc), *bsc = malloc(sizeof(float) * (size_t)oc);
+    int64_t *zps = calloc((size_t)oc, sizeof(int64_t));
+    tflb_quant wq, bq;
+    int i;
+    for (i = 0; i < oc * per; i++)
+        w[i] = (int8_t)rnd_range(-127, 127);
+    for (i = 0; i < oc; i++) {
+        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f) / gain;
+        bsc[i] = in_scale * wsc[i];
+        b[i] = rnd_range(-2000, 2000);
+    }
+    bs[0] = oc;
+    wq.n_scale = wq.n_zero_point = oc;
+    wq.scale = wsc;
+    wq.zero_point = zps;
+    wq.quantized_dimension = qdim;
+    *wid = tflb_add_const(n->m, name(n, "weights"), TFLB_INT8, ws, 4, w, (size_t)(oc * per), &wq);
+    bq = wq;
+    bq.scale = bsc;
+    bq.quantized_dimension = 0;
+    *bid = tflb_add_const(n->m, name(n, "bias"), TFLB_INT32, bs, 1, b, sizeof(int32_t) * (size_t)oc,
+                          &bq);
+    free(w);
+    free(b);
+    free(wsc);
+    free(bsc);
+    free(zps);
+}
+
 /* A convolution (depthwise when dw) with random per-channel int8 weights and
  * an output scale that keeps the accumulators in range; RELU. */
 static act conv(net *n, act x, int cout, int k, int s, int same, int dw)
 {
-    int cin = x.shape[3], oc = dw ? cin : cout, per = k * k * (dw ? 1 : cin), i;
-    int32_t ws[4], bs[1];
-    int8_t *w = malloc((size_t)oc * (size_t)per);
-    int32_t *b = malloc(sizeof(int32_t) * (size_t)oc);
-    float *wsc = malloc(sizeof(float) * (size_t)oc), *bsc = malloc(sizeof(float) * (size_t)oc);
-    int64_t *zps = calloc((size_t)oc, sizeof(int64_t));
-    tflb_quant wq, bq;
-    int wid, bid, oh = out_size(x.shape[1], k, s, same), ow = out_size(x.shape[2], k, s, same);
+    int cin = x.shape[3], oc = dw ? cin : cout, per = k * k * (dw ? 1 : cin);
+    int32_t ws[4], in[3];
+    int oh = out_size(x.shape[1], k, s, same), ow = out_size(x.shape[2], k, s, same);
     /* the requantization multiplier is wsc / (sqrt(per) * 0.6) either way;
      * deep nets put the sqrt(per) * 0.6 into the weight scales instead of
      * letting activation scales grow out of range */
     float gain = n->flat_scales ? sqrtf((float)per) * 0.6f : 1.0f;
     act y = new_act(n, dw ? "dw" : "conv", oh, ow, oc,
                     n->flat_scales ? x.scale : x.scale * sqrtf((float)per) * 0.6f, -128);
-    for (i = 0; i < oc * per; i++)
-        w[i] = (int8_t)rnd_range(-127, 127);
-    for (i = 0; i < oc; i++) {
-        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f) / gain;
-        bsc[i] = x.scale * wsc[i];
-        b[i] = rnd_range(-2000, 2000);
-    }
     ws[0] = dw ? 1 : oc;
     ws[1] = ws[2] = k;
     ws[3] = dw ? oc : cin;
-    bs[0] = oc;
-    wq.n_scale = wq.n_zero_point = oc;
-    wq.scale = wsc;
-    wq.zero_point = zps;
-    wq.quantized_dimension = dw ? 3 : 0;
-    wid = tflb_add_const(n->m, name(n, "weights"), TFLB_INT8, ws, 4, w, (size_t)(oc * per), &wq);
-    bq = wq;
-    bq.scale = bsc;
-    bq.quantized_dimension = 0;
-    bid = tflb_add_const(n->m, name(n, "bias"), TFLB_INT32, bs, 1, b, sizeof(int32_t) * (size_t)oc,
-                         &bq);
-    {
-        int32_t in[3];
-        in[0] = x.id;
-        in[1] = wid;
-        in[2] = bid;
-        if (dw)
-            add_op(n, TE_OP_DEPTHWISE_CONV_2D, in, 3, y.id,
-                   tflb_opt_dwconv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, 1, TFLB_ACT_RELU));
-        else
-            add_op(n, TE_OP_CONV_2D, in, 3, y.id,
-                   tflb_opt_conv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, TFLB_ACT_RELU));
-    }
-    free(w);
-    free(b);
-    free(wsc);
-    free(bsc);
-    free(zps);
+    weights_bias(n, ws, dw ? 3 : 0, oc, per, x.scale, gain, &in[1], &in[2]);
+    in[0] = x.id;
+    if (dw)
+        add_op(n, TE_OP_DEPTHWISE_CONV_2D, in, 3, y.id,
+               tflb_opt_dwconv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, 1, TFLB_ACT_RELU));
+    else
+        add_op(n, TE_OP_CONV_2D, in, 3, y.id,
+               tflb_opt_conv2d(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, TFLB_ACT_RELU));
     return y;
 }
 
@@ -1051,51 +1056,25 @@ static act decoder_stage(net *n, act x)
  * s + k), per-channel int8 weights [cout, k, k, cin], a bias. */
 static act tconv(net *n, act x, int cout, int k, int s, int same)
 {
-    int cin = x.shape[3], per = k * k * cin, i;
+    int cin = x.shape[3], per = k * k * cin;
     int oh = same ? x.shape[1] * s : (x.shape[1] - 1) * s + k;
     int ow = same ? x.shape[2] * s : (x.shape[2] - 1) * s + k;
-    int32_t ws[4], bs[1], shape[4], in[4];
-    int8_t *w = malloc((size_t)cout * (size_t)per);
-    int32_t *b = malloc(sizeof(int32_t) * (size_t)cout);
-    float *wsc = malloc(sizeof(float) * (size_t)cout), *bsc = malloc(sizeof(float) * (size_t)cout);
-    int64_t *zps = calloc((size_t)cout, sizeof(int64_t));
-    tflb_quant wq, bq;
+    int32_t ws[4], shape[4], in[4];
     /* each output pixel gathers about per / s^2 products */
     float gain = sqrtf((float)per / (float)(s * s)) * 0.6f;
     act y = new_act(n, "tconv", oh, ow, cout, x.scale * gain, -128);
-    for (i = 0; i < cout * per; i++)
-        w[i] = (int8_t)rnd_range(-127, 127);
-    for (i = 0; i < cout; i++) {
-        wsc[i] = (float)rnd_range(60, 140) / (127.0f * 100.0f);
-        bsc[i] = x.scale * wsc[i];
-        b[i] = rnd_range(-2000, 2000);
-    }
-    ws[0] = cout;
-    ws[1] = ws[2] = k;
-    ws[3] = cin;
-    bs[0] = cout;
-    wq.n_scale = wq.n_zero_point = cout;
-    wq.scale = wsc;
-    wq.zero_point = zps;
-    wq.quantized_dimension = 0;
-    bq = wq;
-    bq.scale = bsc;
     shape[0] = 1;
     shape[1] = oh;
     shape[2] = ow;
     shape[3] = cout;
+    ws[0] = cout;
+    ws[1] = ws[2] = k;
+    ws[3] = cin;
     in[0] = const_i32(n, "output_shape", shape, 4);
-    in[1] = tflb_add_const(n->m, name(n, "weights"), TFLB_INT8, ws, 4, w, (size_t)(cout * per), &wq);
+    weights_bias(n, ws, 0, cout, per, x.scale, 1.0f, &in[1], &in[3]);
     in[2] = x.id;
-    in[3] = tflb_add_const(n->m, name(n, "bias"), TFLB_INT32, bs, 1, b, sizeof(int32_t) * (size_t)cout,
-                           &bq);
     add_op(n, TE_OP_TRANSPOSE_CONV, in, 4, y.id,
            tflb_opt_transpose_conv(same ? TFLB_PAD_SAME : TFLB_PAD_VALID, s, s, TFLB_ACT_NONE));
-    free(w);
-    free(b);
-    free(wsc);
-    free(bsc);
-    free(zps);
     return y;
 }
 
