@@ -119,6 +119,8 @@ static int find_stage(te_patch_walk *w, const te_graph *g, int first, int n_ops)
     if (g->tensors[s].type != TE_DT_INT8)
         return refuse(w, "the cut tensor %d is %s, not int8", s,
                       te_dtype_name(g->tensors[s].type));
+    if (te_tensor_elems(&g->tensors[s]) == 0) /* (no cell to lay a grid over) */
+        return refuse(w, "the cut tensor %d is empty", s);
     w->s = s;
     return 0;
 }

@@ -1148,10 +1148,6 @@ static te_patch_plan *search_from(search *s, const te_patch_plan *first, int sta
         te_patch_walk *w = te_patch_walk_new_at(s->g, start, k, 1, 1, NULL, 0);
         staged sd;
         te_patch_plan stub;
-        if (w && te_tensor_elems(&s->g->tensors[w->s]) == 0) { /* an empty S: no cells */
-            te_patch_walk_free(w);
-            w = NULL;
-        }
         if (!w)
             continue;
         nv[n].k = k;
