@@ -167,10 +167,11 @@ static void probe_key(const te_patch_walk *w, const te_graph *g, const te_op *op
     key[n++] = w->ay[o];
     key[n++] = w->ax[o];
     if (te_patch_kind_of(g, op) == TE_PATCH_REMAP) {
+        const te_patch_need *mapped = &need[te_patch_remap_input(g, op)];
         key[n++] = w->comp[o].y0;
         key[n++] = w->comp[o].x0;
-        key[n++] = need[te_patch_remap_input(g, op)].r.y0;
-        key[n++] = need[te_patch_remap_input(g, op)].r.x0;
+        key[n++] = mapped->r.y0;
+        key[n++] = mapped->r.x0;
     } else {
         n += 4;
     }
