@@ -1,4 +1,4 @@
-/* te_minmax.c - MINIMUM / MAXIMUM int8 kernel (see te_minmax.h). */
+/* te_minmax.c - MINIMUM / MAXIMUM int8 and int16 kernels (see te_minmax.h). */
 #include "te_common.h"
 #include "te_minmax.h"
 
@@ -30,4 +30,27 @@ TE_KERNEL void te_minmax_s8(const te_minmax_params *p, const int8_t *in1, const 
     }
     TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
                   te_minmax_row(p->is_max, te_a, s1[5], te_b, s2[5], out, d[5]));
+}
+
+/* Innermost broadcast dimension of int16 values, as te_minmax_row. */
+static inline TE_UNUSED void te_minmax_row_s16(int is_max, const int16_t *a, int s1,
+                                               const int16_t *b, int s2, int16_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        int16_t x = a[i * s1], y = b[i * s2];
+        out[i] = (is_max ? x > y : x < y) ? x : y;
+    }
+}
+
+TE_KERNEL void te_minmax_s16(const te_minmax_params *p, const int16_t *in1, const int16_t *in2,
+                             int16_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    if (!p->broadcast) {
+        te_minmax_row_s16(p->is_max, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_ROWS_T(int16_t, d, s1, s2, in1, in2, out,
+                    te_minmax_row_s16(p->is_max, te_a, s1[5], te_b, s2[5], out, d[5]));
 }

@@ -1,7 +1,7 @@
-/* te_minmax.h - MINIMUM / MAXIMUM int8 kernel with numpy-style
+/* te_minmax.h - MINIMUM / MAXIMUM int8 and int16 kernels with numpy-style
  * broadcasting (up to 6D), as TFLite Micro's reference
- * MaximumMinimumBroadcastSlow: the raw int8 values are compared, no
- * rescaling (the converter gives both inputs and the output one scale). */
+ * MaximumMinimumBroadcastSlow: the raw values are compared, no rescaling
+ * (the converter gives both inputs and the output one scale). */
 #ifndef TE_MINMAX_H
 #define TE_MINMAX_H
 
@@ -21,5 +21,7 @@ typedef struct {
 /* Output may be input 1 or input 2 (same shape): element i is read first. */
 TE_KERNEL void te_minmax_s8(const te_minmax_params *p, const int8_t *in1, const int8_t *in2,
                             int8_t *out);
+TE_KERNEL void te_minmax_s16(const te_minmax_params *p, const int16_t *in1, const int16_t *in2,
+                             int16_t *out);
 
 #endif

@@ -16,7 +16,7 @@
 # frames of AVX2 code, is fine: its size is the bound) or recursion fails
 # the run (the bound would not be a bound), except the bounded
 # self-recursion listed in RECURSION (function:most frames at once;
-# te_pad_axis walks 5 axes).  An indirect call (a `(c ? f : g)(...)` at
+# te_pad_axis and te_pad_axis_s16 walk 5 axes).  An indirect call (a `(c ? f : g)(...)` at
 # -O0) counts as the deepest function of the file not already on the path.
 # Stack an optimised kernel's inline assembly pushes, which no call graph
 # shows, is added from ASM_PUSH (kernel:bytes; te_conv2d_dsp_s8 saves r7
@@ -33,7 +33,7 @@ tmp=${KERNEL_STACK_CI:-$(mktemp -d "${TMPDIR:-/tmp}/te-kstack-XXXXXX")}
 [ -n "${KERNEL_STACK_CI:-}" ] || trap 'rm -rf "$tmp"' EXIT
 rm -f "$tmp/depths"
 EXTERNAL=64
-RECURSION="te_pad_axis:5"
+RECURSION="te_pad_axis:5 te_pad_axis_s16:5"
 ASM_PUSH="te_conv2d_dsp_s8:4"
 ARMCC=${ARMCC:-arm-none-eabi-gcc}
 HOSTCC=${HOSTCC:-gcc}

@@ -418,6 +418,40 @@ tflb_options tflb_opt_squeeze(const int32_t *dims, int n)
     return tflb_opt_dims(TE_OPT_SQUEEZE, dims, n);
 }
 
+tflb_options tflb_opt_pack(int type, int count, int axis)
+{
+    tflb_options o = tflb_opt_empty(type);
+
+    o.count = count;
+    o.axis = axis;
+    return o;
+}
+
+tflb_options tflb_opt_split(int type, int count)
+{
+    tflb_options o = tflb_opt_empty(type);
+
+    o.count = count;
+    return o;
+}
+
+tflb_options tflb_opt_leaky_relu(float alpha)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_LEAKY_RELU);
+
+    o.alpha = alpha;
+    return o;
+}
+
+tflb_options tflb_opt_batch_matmul(int adj_x, int adj_y)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_BATCH_MAT_MUL);
+
+    o.adj_x = adj_x;
+    o.adj_y = adj_y;
+    return o;
+}
+
 tflb_options tflb_opt_reducer(int keep_dims)
 {
     tflb_options o = tflb_opt_empty(TE_OPT_REDUCER);
@@ -924,6 +958,22 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         break;
     case TE_OPT_CALL_ONCE:
         fbb_add_i32(b, 0, o->subgraph[0]);
+        break;
+    case TE_OPT_PACK:
+    case TE_OPT_UNPACK:
+        fbb_add_i32(b, 0, o->count);
+        fbb_add_i32(b, 1, o->axis);
+        break;
+    case TE_OPT_SPLIT:
+    case TE_OPT_SPLIT_V:
+        fbb_add_i32(b, 0, o->count);
+        break;
+    case TE_OPT_LEAKY_RELU:
+        fbb_add_f32(b, 0, o->alpha);
+        break;
+    case TE_OPT_BATCH_MAT_MUL:
+        fbb_add_u8(b, 0, (uint8_t)(o->adj_x != 0));
+        fbb_add_u8(b, 1, (uint8_t)(o->adj_y != 0));
         break;
     case TE_OPT_IF:
     case TE_OPT_WHILE:

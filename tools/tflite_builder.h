@@ -120,6 +120,9 @@ typedef struct {
     int mirror_mode;           /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     const char *container, *shared_name; /* VAR_HANDLE (NULL: field absent) */
     int subgraph[2];           /* CALL_ONCE init; IF then, else; WHILE cond, body */
+    int count;                 /* PACK values_count, UNPACK num, SPLIT(_V) num_splits */
+    float alpha;               /* LEAKY_RELU */
+    int adj_x, adj_y;          /* BATCH_MATMUL */
 } tflb_options;
 
 tflb_options tflb_opt_none(void);
@@ -147,6 +150,11 @@ tflb_options tflb_opt_cumsum(int exclusive, int reverse);
 /* type: TE_OPT_SPACE_TO_DEPTH or TE_OPT_DEPTH_TO_SPACE */
 tflb_options tflb_opt_space_depth(int type, int block_size);
 tflb_options tflb_opt_mirror_pad(int mode);
+/* PACK / UNPACK (count, axis) and SPLIT / SPLIT_V (count). */
+tflb_options tflb_opt_pack(int type, int count, int axis);
+tflb_options tflb_opt_split(int type, int count);
+tflb_options tflb_opt_leaky_relu(float alpha);
+tflb_options tflb_opt_batch_matmul(int adj_x, int adj_y);
 /* VAR_HANDLE (the strings must outlive the model) and CALL_ONCE. */
 tflb_options tflb_opt_var_handle(const char *container, const char *shared_name);
 tflb_options tflb_opt_call_once(int init_subgraph_index);

@@ -88,6 +88,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_broadcast_to = {
     .opcode = TE_OP_BROADCAST_TO,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .fold = fold,

@@ -75,6 +75,7 @@ static te_kernel_id expand_dims_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_expand_dims = {
     .opcode = TE_OP_EXPAND_DIMS,
+    .int16x8 = 1,
     .check = expand_dims_check,
     .emit = te_move_emit_copy,
     .alias_output = 1,

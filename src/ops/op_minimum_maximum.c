@@ -1,19 +1,21 @@
-/* op_minimum_maximum.c - MINIMUM and MAXIMUM (int8, broadcasting up to 6D):
- * TFLite Micro compares the raw int8 values (inputs and output share one
- * scale by the converter's rule; nothing is rescaled).  Against a constant
- * scalar (a clip) the op is a 256-entry table on the other input; otherwise
- * the broadcasting kernel te_minmax_s8. */
+/* op_minimum_maximum.c - MINIMUM and MAXIMUM (int8 or int16, broadcasting
+ * up to 6D): TFLite Micro compares the raw values (inputs and output share
+ * one scale by the converter's rule; nothing is rescaled).  Against an int8
+ * constant scalar (a clip) the op is a 256-entry table on the other input;
+ * otherwise the broadcasting kernel te_minmax_s8 / te_minmax_s16. */
 #include "broadcast.h"
 #include "ops.h"
 
 #include "../quant/lut_unary.h"
 
-/* Index of the input that is a one-element constant while the other
+/* Index of the input that is a one-element int8 constant while the other
  * input has the output's element count, or -1. */
 static int scalar_const_input(const te_graph *g, const te_op *op)
 {
     const te_tensor *o = &g->tensors[op->out[0]];
     int k;
+    if (o->type != TE_DT_INT8)
+        return -1;
     for (k = 0; k < 2; k++) {
         const te_tensor *c = &g->tensors[op->in[k]], *x = &g->tensors[op->in[1 - k]];
         if (c->data && te_tensor_elems(c) == 1 && !x->data &&
@@ -25,7 +27,7 @@ static int scalar_const_input(const te_graph *g, const te_op *op)
 
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
-    return te_bcast_check_inputs(g, op, d);
+    return te_bcast_check_inputs_s8_s16(g, op, d);
 }
 
 static int emit_table(te_emit *e, const te_op *op, int k)
@@ -42,6 +44,13 @@ static int emit_table(te_emit *e, const te_op *op, int k)
     return 0;
 }
 
+static te_kernel_id variant(const te_graph *g, const te_op *op)
+{
+    if (scalar_const_input(g, op) >= 0)
+        return TE_K_LUT_S8;
+    return g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_MINMAX_S16 : TE_K_MINMAX_S8;
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     int k = scalar_const_input(e->g, op);
@@ -49,7 +58,7 @@ static int emit(te_emit *e, const te_op *op)
         return emit_table(e, op, k);
     te_bcast_params_begin(e, op, "te_minmax_params");
     te_params_int(e, "is_max", op->opcode == TE_OP_MAXIMUM);
-    return te_bcast_emit(e, op, TE_K_MINMAX_S8, te_params_end(e).s);
+    return te_bcast_emit(e, op, variant(e->g, op), te_params_end(e).s);
 }
 
 /* In place over the non-constant input of a table, else as ADD. */
@@ -63,18 +72,14 @@ static int inplace_input(const te_graph *g, const te_op *op)
     return te_inplace_same_shape_input(g, op);
 }
 
-static te_kernel_id variant(const te_graph *g, const te_op *op)
-{
-    return scalar_const_input(g, op) >= 0 ? TE_K_LUT_S8 : TE_K_MINMAX_S8;
-}
-
 const te_op_def te_op_minimum = {
     .opcode = TE_OP_MINIMUM,
     .check = check,
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = variant,
-    .patch_kind = te_patch_pointwise_bcast,
+    .int16x8 = 1,
+    .patch_kind = te_bcast_patch_kind,
 };
 
 const te_op_def te_op_maximum = {
@@ -83,5 +88,6 @@ const te_op_def te_op_maximum = {
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = variant,
-    .patch_kind = te_patch_pointwise_bcast,
+    .int16x8 = 1,
+    .patch_kind = te_bcast_patch_kind,
 };

@@ -132,6 +132,7 @@ static int pack_fold(te_graph *g, const te_op *op, uint8_t *const *out)
 
 const te_op_def te_op_pack = {
     .opcode = TE_OP_PACK,
+    .int16x8 = 1,
     .check = pack_check,
     .emit = pack_emit,
     .variant = pack_variant,
@@ -224,6 +225,7 @@ static te_kernel_id unpack_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_unpack = {
     .opcode = TE_OP_UNPACK,
+    .int16x8 = 1,
     .check = unpack_check,
     .emit = unpack_emit,
     .variant = unpack_variant,

@@ -1,8 +1,9 @@
-/* op_pad.c - PAD (int8, rank <= 5, constant int32/int64 paddings of shape
- * [rank, 2], optional scalar constant_values input).  As in TFLite Micro
- * the pad value is constant_values when given, else the output zero point;
- * the data is copied unchanged (no requantization).  PADV2 is the same
- * operator (te_op_padv2 below). */
+/* op_pad.c - PAD (int8 or int16, rank <= 5, constant int32/int64 paddings
+ * of shape [rank, 2], optional scalar constant_values input).  As in TFLite
+ * Micro the pad value is constant_values when given, else the output zero
+ * point for int8 and 0 for int16 (its int16 kernel takes a raw 0); the data
+ * is copied unchanged (no requantization).  PADV2 is the same operator
+ * (te_op_padv2 below). */
 #include <stdio.h>
 
 #include "movement.h"
@@ -55,10 +56,11 @@ static int check_paddings(const te_op *op, te_diag *d, const te_tensor *in, cons
     return 0;
 }
 
-/* The optional scalar constant_values input: int8, quantized like the output. */
+/* The optional scalar constant_values input: the data's type, quantized
+ * like the output. */
 static int check_value(const te_op *op, te_diag *d, const te_tensor *v, const te_tensor *out)
 {
-    if (te_check_type(d, op, v, "input 2 (constant_values)", TE_DT_INT8))
+    if (te_check_type(d, op, v, "input 2 (constant_values)", out->type))
         return -1;
     if (te_tensor_elems(v) != 1)
         return te_op_fail(d, op, "input 2 (constant_values, tensor %d '%s') must have one element",
@@ -77,8 +79,8 @@ static int pad_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0), *v = te_in(g, op, 2);
     if (te_check_io_count(d, op, 2, 3, 1))
         return -1;
-    if (te_check_type(d, op, in, "input 0", TE_DT_INT8) ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT8))
+    if (te_check_type(d, op, in, "input 0", in && in->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8) ||
+        te_check_type(d, op, out, "output 0", in->type))
         return -1;
     if (in->rank > PAD_MAX_RANK)
         return te_op_fail(d, op, "input 0 has rank %d, at most %d is supported", in->rank,
@@ -102,6 +104,7 @@ static int pad_emit(te_emit *e, const te_op *op)
     int k, lead = PAD_MAX_RANK - in->rank;
     char value[160];
     te_name arr, src, dst;
+    te_kernel_id kernel = out->type == TE_DT_INT16 ? TE_K_PAD_S16 : TE_K_PAD_S8;
     if (te_tensor_elems(out) == 0)
         return 0;
     for (k = 0; k < PAD_MAX_RANK; k++) {
@@ -117,12 +120,13 @@ static int pad_emit(te_emit *e, const te_op *op)
         te_name vname = te_emit_tensor(e, v->id);
         snprintf(value, sizeof value, "%s[0]", vname.s);
     } else
-        snprintf(value, sizeof value, "%d", out->q.count > 0 ? (int)out->q.zero_point[0] : 0);
+        snprintf(value, sizeof value, "%d",
+                 out->type == TE_DT_INT8 && out->q.count > 0 ? (int)out->q.zero_point[0] : 0);
     arr = te_emit_const_i32(e, p, 3 * PAD_MAX_RANK, "pad");
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_PAD_S8);
-    te_emit_kernel_call(e, TE_K_PAD_S8, src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
+    te_emit_kernel(e, kernel);
+    te_emit_kernel_call(e, kernel, src.s, dst.s, arr.s, te_expr("%s + %d", arr.s, PAD_MAX_RANK).s,
                  te_expr("%s + %d", arr.s, 2 * PAD_MAX_RANK).s, value);
     return 0;
 }
@@ -134,12 +138,14 @@ static int same_quant(const te_tensor *a, const te_tensor *b)
            a->q.zero_point[0] == b->q.zero_point[0];
 }
 
-/* The value PAD writes (constant_values, else the output zero point) is
- * the output zero point. */
+/* The value PAD writes (constant_values, else the int8 output zero point,
+ * the int16 raw 0) is the output zero point. */
 static int pads_with_zero_point(const te_graph *g, const te_op *pad)
 {
     const te_tensor *out = &g->tensors[pad->out[0]];
     const te_tensor *v = pad->n_in > 2 && pad->in[2] >= 0 ? &g->tensors[pad->in[2]] : NULL;
+    if (out->type != TE_DT_INT8)
+        return 0;
     if (!v)
         return 1;
     return v->type == TE_DT_INT8 && v->data && v->data_bytes >= 1 &&
@@ -209,30 +215,31 @@ static int pad_patch_remap(const te_graph *g, const te_op *op, int ay, int ax, t
     return in->y1 > in->y0 && in->x1 > in->x0 ? 0 : -1;
 }
 
+/* The kernel of the data's width (PAD and PADV2 run through one kernel, as
+ * in TFLite Micro). */
+static te_kernel_id pad_variant(const te_graph *g, const te_op *op)
+{
+    return g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_PAD_S16 : TE_K_PAD_S8;
+}
+
 const te_op_def te_op_pad = {
     .opcode = TE_OP_PAD,
     .check = pad_check,
     .emit = pad_emit,
-    .kernel = TE_ONE_KERNEL(TE_K_PAD_S8),
+    .variant = pad_variant,
+    .int16x8 = 1,
     .hw_padding = pad_hw_padding,
     .patch_kind = pad_patch_kind,
     .patch_remap = pad_patch_remap,
 };
 
-/* PADV2: the same operator with its constant_values input always given
- * (TFLite Micro runs both through one kernel). */
-static te_kernel_id padv2_variant(const te_graph *g, const te_op *op)
-{
-    (void)g;
-    (void)op;
-    return TE_K_PAD_S8;
-}
-
+/* PADV2: the same operator with its constant_values input always given. */
 const te_op_def te_op_padv2 = {
     .opcode = TE_OP_PADV2,
     .check = pad_check,
     .emit = pad_emit,
-    .variant = padv2_variant,
+    .variant = pad_variant,
+    .int16x8 = 1,
     .patch_kind = pad_patch_kind,
     .patch_remap = pad_patch_remap,
 };

@@ -139,6 +139,7 @@ static int resize_patch_remap(const te_graph *g, const te_op *op, int ay, int ax
 
 const te_op_def te_op_resize_nearest_neighbor = {
     .opcode = TE_OP_RESIZE_NEAREST_NEIGHBOR,
+    .int16x8 = 1,
     .check = resize_check,
     .emit = resize_emit,
     .slice_output = te_slice_output_always, /* any output pixel stride */

@@ -107,6 +107,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_reverse_v2 = {
     .opcode = TE_OP_REVERSE_V2,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .fold = fold,

@@ -135,6 +135,7 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_select_v2 = {
     .opcode = TE_OP_SELECT_V2,
+    .int16x8 = 1,
     .check = check,
     .emit = emit,
     .variant = variant,

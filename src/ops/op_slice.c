@@ -157,6 +157,7 @@ static int slice_patch_remap(const te_graph *g, const te_op *op, int ay, int ax,
 
 const te_op_def te_op_slice = {
     .opcode = TE_OP_SLICE,
+    .int16x8 = 1,
     .check = slice_check,
     .emit = slice_emit,
     .variant = slice_variant,

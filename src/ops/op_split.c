@@ -202,6 +202,7 @@ static te_kernel_id split_variant(const te_graph *g, const te_op *op)
 
 const te_op_def te_op_split = {
     .opcode = TE_OP_SPLIT,
+    .int16x8 = 1,
     .check = split_check,
     .emit = split_emit,
     .variant = split_variant,
@@ -211,6 +212,7 @@ const te_op_def te_op_split = {
 
 const te_op_def te_op_split_v = {
     .opcode = TE_OP_SPLIT_V,
+    .int16x8 = 1,
     .check = split_check,
     .emit = split_emit,
     .variant = split_variant,

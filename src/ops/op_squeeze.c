@@ -27,6 +27,7 @@ static int squeeze_check(te_graph *g, const te_op *op, te_diag *d)
 
 const te_op_def te_op_squeeze = {
     .opcode = TE_OP_SQUEEZE,
+    .int16x8 = 1,
     .check = squeeze_check,
     .emit = te_move_emit_copy,
     .alias_output = 1,

@@ -92,6 +92,7 @@ static void transpose_patch_axes(const te_graph *g, const te_op *op, int oy, int
 
 const te_op_def te_op_transpose = {
     .opcode = TE_OP_TRANSPOSE,
+    .int16x8 = 1,
     .check = transpose_check,
     .emit = transpose_emit,
     .kernel = TE_ONE_KERNEL(TE_K_COPY_GATHER_S8),
