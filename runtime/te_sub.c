@@ -1,8 +1,10 @@
-/* te_sub.c - SUB int8 kernel (see te_sub.h). */
+/* te_sub.c - SUB int8 and int16 kernels (see te_sub.h). */
 #include "te_common.h"
 #include "te_sub.h"
 
-static inline TE_UNUSED int8_t te_sub_one(const te_sub_params *p, int8_t a, int8_t b)
+/* One output before the clamp: both inputs shifted and rescaled, input 2
+ * subtracted, the difference rescaled to the output. */
+static inline TE_UNUSED int32_t te_sub_raw(const te_sub_params *p, int32_t a, int32_t b)
 {
     int32_t x = te_shl_i32(p->in1_offset + a, p->left_shift);
     int32_t y = te_shl_i32(p->in2_offset + b, p->left_shift);
@@ -10,7 +12,7 @@ static inline TE_UNUSED int8_t te_sub_one(const te_sub_params *p, int8_t a, int8
     x = te_mul_by_quant_mult_smaller_than_one(x, p->in1_mult, p->in1_shift);
     y = te_mul_by_quant_mult_smaller_than_one(y, p->in2_mult, p->in2_shift);
     diff = te_mul_by_quant_mult_smaller_than_one(x - y, p->out_mult, p->out_shift) + p->out_offset;
-    return (int8_t)te_clamp_i32(diff, p->act_min, p->act_max);
+    return te_clamp_i32(diff, p->act_min, p->act_max);
 }
 
 /* Innermost broadcast dimension: n outputs, inputs advancing by s1 / s2. */
@@ -19,7 +21,7 @@ static inline TE_UNUSED void te_sub_row(const te_sub_params *p, const int8_t *a,
 {
     int i;
     for (i = 0; i < n; i++)
-        out[i] = te_sub_one(p, a[i * s1], b[i * s2]);
+        out[i] = (int8_t)te_sub_raw(p, a[i * s1], b[i * s2]);
 }
 
 TE_KERNEL void te_sub_s8(const te_sub_params *p, const int8_t *in1, const int8_t *in2,
@@ -32,4 +34,25 @@ TE_KERNEL void te_sub_s8(const te_sub_params *p, const int8_t *in1, const int8_t
     }
     TE_BCAST_ROWS(d, s1, s2, in1, in2, out,
                   te_sub_row(p, te_a, s1[5], te_b, s2[5], out, d[5]));
+}
+
+/* Innermost broadcast dimension of int16 values, as te_sub_row. */
+static inline TE_UNUSED void te_sub_row_s16(const te_sub_params *p, const int16_t *a, int s1,
+                                            const int16_t *b, int s2, int16_t *out, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        out[i] = (int16_t)te_sub_raw(p, a[i * s1], b[i * s2]);
+}
+
+TE_KERNEL void te_sub_s16(const te_sub_params *p, const int16_t *in1, const int16_t *in2,
+                          int16_t *out)
+{
+    const int *d = p->dims, *s1 = p->stride1, *s2 = p->stride2;
+    if (!p->broadcast) {
+        te_sub_row_s16(p, in1, 1, in2, 1, out, p->size);
+        return;
+    }
+    TE_BCAST_ROWS_T(int16_t, d, s1, s2, in1, in2, out,
+                    te_sub_row_s16(p, te_a, s1[5], te_b, s2[5], out, d[5]));
 }

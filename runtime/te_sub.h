@@ -1,4 +1,4 @@
-/* te_sub.h - SUB int8 kernel with numpy-style broadcasting (up to 6D),
+/* te_sub.h - SUB int8 and int16 kernels with numpy-style broadcasting (up to 6D),
  * bit-exact with TFLite Micro's reference integer Sub /
  * BroadcastQuantSubSlow: ADD's arithmetic (inputs shifted left by
  * left_shift, rescaled to a common scale) with input 2 subtracted, then
@@ -17,7 +17,7 @@ typedef struct {
     int stride1[TE_SUB_MAX_DIMS];  /* element stride of input 1 per output dim (0: broadcast) */
     int stride2[TE_SUB_MAX_DIMS];  /* same for input 2 */
     int32_t in1_offset, in2_offset;  /* minus the input zero points */
-    int left_shift;                /* 20 for int8 */
+    int left_shift;                /* 20 for int8, 15 for int16 */
     int32_t in1_mult;
     int in1_shift;                 /* <= 0 (QuantizeMultiplierSmallerThanOneExp) */
     int32_t in2_mult;
@@ -31,5 +31,7 @@ typedef struct {
 /* Output may be input 1 or input 2 (same shape): element i is read first. */
 TE_KERNEL void te_sub_s8(const te_sub_params *p, const int8_t *in1, const int8_t *in2,
                          int8_t *out);
+TE_KERNEL void te_sub_s16(const te_sub_params *p, const int16_t *in1, const int16_t *in2,
+                          int16_t *out);
 
 #endif

@@ -1,18 +1,26 @@
-/* te_mkint16.c - one-operator models of the data-movement operators in an
- * int8 form and an int16x8 form with the same real values, for the int16
- * tests (tests/cli/test_int16_movement.sh):
+/* te_mkint16.c - one-operator int16x8 models, for the int16 tests
+ * (tests/cli/test_int16_ops.sh):
  *
  *   te_mkint16                         lists the kinds
  *   te_mkint16 KIND 8|16 DIR           writes DIR/model.tflite, DIR/input_<i>.bin
+ *                                      (and DIR/expect_<i>.bin, see below)
  *   te_mkint16 widen ZP IN8 OUT16      OUT16 = IN8 - ZP as int16
  *
- * The int8 form quantizes every activation with scale 0.05 and zero point
- * ZP8 (-5); the int16 form with scale 0.05 and zero point 0, as the 16x8
- * converter does.  Its inputs are the int8 inputs minus ZP8, so the real
- * values are equal.  These operators move or compare values without
- * arithmetic, so TFLite Micro's int16 output is the int8 output minus ZP8
- * (`widen`), which the int8 goldens pin: the test runs the int8 model,
- * widens its outputs and expects them from the int16 model. */
+ * Data-movement kinds (and MINIMUM / MAXIMUM) have an int8 form and an
+ * int16x8 form with the same real values: the int8 form quantizes every
+ * activation with scale 0.05 and zero point ZP8 (-5), the int16 form with
+ * scale 0.05 and zero point 0, as the 16x8 converter does, and its inputs
+ * are the int8 inputs minus ZP8.  These operators move or compare values
+ * without arithmetic, so TFLite Micro's int16 output is the int8 output
+ * minus ZP8 (`widen`), which the int8 goldens pin: the test runs the int8
+ * model, widens its outputs and expects them from the int16 model.
+ *
+ * Arithmetic kinds exist in the int16 form only: the tool also writes
+ * expect_<i>.bin, the outputs of its own plain reference of TFLite Micro's
+ * int16 kernel (reference_ops / reference_integer_ops formulas, with
+ * TFLite's QuantizeMultiplier and double-rounding fixed-point helpers,
+ * written out here independently of the runtime's). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +29,7 @@
 
 #define ZP8 (-5)
 #define MAX_INPUTS 2
+#define MAX_OUTPUTS 3
 
 typedef struct {
     tflb_model *m;
@@ -29,6 +38,10 @@ typedef struct {
     int n_in;
     int32_t in_ids[MAX_INPUTS];
     int32_t in_elems[MAX_INPUTS];
+    int16_t *in_vals[MAX_INPUTS];   /* the input values (int8 ones widened) */
+    int n_expect;                   /* arithmetic kinds: reference outputs */
+    int32_t expect_elems[MAX_OUTPUTS];
+    int16_t *expect[MAX_OUTPUTS];
 } gen;
 
 static uint32_t rng_state = 12345u;
@@ -59,11 +72,30 @@ static int32_t act(gen *g, const char *name, const int32_t *shape, int rank)
     return tflb_add_tensor(g->m, name, g->bits == 8 ? TFLB_INT8 : TFLB_INT16, shape, rank, 0, &q);
 }
 
+/* Input values: int8 over the whole range, or the same minus ZP8 as int16
+ * (the draws are the same for both forms). */
+static int16_t *input_values(const gen *g, int32_t n)
+{
+    int16_t *v = malloc(sizeof(int16_t) * (size_t)(n > 0 ? n : 1));
+    int32_t k;
+    if (!v) {
+        fprintf(stderr, "te_mkint16: out of memory\n");
+        exit(1);
+    }
+    for (k = 0; k < n; k++) {
+        int x = (int)(rng_next() % 256u) - 128;
+        v[k] = (int16_t)(g->bits == 8 ? x : x - ZP8);
+    }
+    return v;
+}
+
 static int32_t input(gen *g, const char *name, const int32_t *shape, int rank)
 {
     int32_t id = act(g, name, shape, rank);
     g->in_ids[g->n_in] = id;
-    g->in_elems[g->n_in++] = elems(shape, rank);
+    g->in_elems[g->n_in] = elems(shape, rank);
+    g->in_vals[g->n_in] = input_values(g, g->in_elems[g->n_in]);
+    g->n_in++;
     return id;
 }
 
@@ -90,6 +122,109 @@ static void finish(gen *g, const int32_t *outs, int n_out)
 {
     tflb_set_inputs(g->m, g->in_ids, g->n_in);
     tflb_set_outputs(g->m, outs, n_out);
+}
+
+/* ---------------------------------------------------------------------
+ * Arithmetic kinds: int16 tensors of their own scale (zero point 0), full
+ * range inputs, and TFLite's fixed-point helpers for the references. */
+
+static int32_t act16(gen *g, const char *name, const int32_t *shape, int rank, float scale)
+{
+    int64_t zp = 0;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    return tflb_add_tensor(g->m, name, TFLB_INT16, shape, rank, 0, &q);
+}
+
+static int32_t input16(gen *g, const char *name, const int32_t *shape, int rank, float scale)
+{
+    int32_t id = act16(g, name, shape, rank, scale), n = elems(shape, rank), k;
+    int16_t *v = input_values(g, n);
+    for (k = 0; k < n; k++)
+        v[k] = (int16_t)((int32_t)(rng_next() % 65536u) - 32768);
+    g->in_ids[g->n_in] = id;
+    g->in_elems[g->n_in] = n;
+    g->in_vals[g->n_in++] = v;
+    return id;
+}
+
+/* The next reference output, n values (filled by the caller). */
+static int16_t *expect(gen *g, int32_t n)
+{
+    int16_t *v = calloc((size_t)(n > 0 ? n : 1), sizeof(int16_t));
+    if (!v) {
+        fprintf(stderr, "te_mkint16: out of memory\n");
+        exit(1);
+    }
+    g->expect_elems[g->n_expect] = n;
+    g->expect[g->n_expect++] = v;
+    return v;
+}
+
+/* TFLite QuantizeMultiplier: m = q * 2^(shift - 31), q in [2^30, 2^31). */
+static void quantize_multiplier(double m, int32_t *q, int *shift)
+{
+    double frac;
+    int64_t r;
+    if (m == 0.0) {
+        *q = 0;
+        *shift = 0;
+        return;
+    }
+    frac = frexp(m, shift);
+    r = (int64_t)round(frac * 2147483648.0);
+    if (r == 2147483648LL) {
+        r /= 2;
+        (*shift)++;
+    }
+    if (*shift < -31) {
+        r = 0;
+        *shift = 0;
+    }
+    *q = (int32_t)r;
+}
+
+/* gemmlowp SaturatingRoundingDoublingHighMul. */
+static int32_t srdhm(int32_t a, int32_t b)
+{
+    int64_t ab = (int64_t)a * b, nudge = ab >= 0 ? (1LL << 30) : 1 - (1LL << 30);
+    if (a == INT32_MIN && b == INT32_MIN)
+        return INT32_MAX;
+    return (int32_t)((ab + nudge) / (1LL << 31));
+}
+
+/* gemmlowp RoundingDivideByPOT (ties away from zero). */
+static int32_t rdbp(int32_t x, int e)
+{
+    int32_t mask = (int32_t)((1LL << e) - 1), rem = x & mask, thr = (mask >> 1) + (x < 0);
+    return (x >> e) + (rem > thr ? 1 : 0);
+}
+
+/* MultiplyByQuantizedMultiplier (int32, double rounding). */
+static int32_t mbqm(int32_t x, int32_t q, int shift)
+{
+    int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    return rdbp(srdhm((int32_t)((uint32_t)x << left), q), right);
+}
+
+/* MultiplyByQuantizedMultiplierSmallerThanOneExp. */
+static int32_t mbqm_small(int32_t x, int32_t q, int shift) { return rdbp(srdhm(x, q), -shift); }
+
+static int16_t sat16(int32_t x) { return (int16_t)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
+
+/* Element i of a 4-D broadcast between shapes a and b (output shape o). */
+static int32_t bcast_index(const int32_t *shape, const int32_t *o, int32_t i)
+{
+    int32_t idx = 0, k, stride = 1, rest = i;
+    int32_t pos[4];
+    for (k = 3; k >= 0; k--) {
+        pos[k] = rest % o[k];
+        rest /= o[k];
+    }
+    for (k = 3; k >= 0; k--) {
+        idx += (shape[k] == 1 ? 0 : pos[k]) * stride;
+        stride *= shape[k];
+    }
+    return idx;
 }
 
 /* ---------------------------------------------------------------------
@@ -294,27 +429,131 @@ static void k_concat(gen *g)
     finish(g, &out, 1);
 }
 
+
+/* SUB, input 2 broadcast along the channels, fused RELU (sub_common.cc:
+ * left shift 15, ratios to twice the larger input scale in float). */
+static void k_sub(gen *g)
+{
+    int32_t s[4] = {1, 3, 4, 5}, sb[4] = {1, 1, 1, 5}, in[2], out, i, n = 60;
+    float sa = 0.0005f, sbs = 0.0007f, so = 0.001f;
+    float twice_max = 2.0f * (sa > sbs ? sa : sbs);
+    int32_t m1, m2, mo;
+    int s1, s2, s_o;
+    int16_t *y;
+    in[0] = input16(g, "a", s, 4, sa);
+    in[1] = input16(g, "b", sb, 4, sbs);
+    out = act16(g, "y", s, 4, so);
+    op(g, TE_OP_SUB, in, 2, &out, 1, tflb_opt_sub(TFLB_ACT_RELU));
+    finish(g, &out, 1);
+    quantize_multiplier((double)(sa / twice_max), &m1, &s1);
+    quantize_multiplier((double)(sbs / twice_max), &m2, &s2);
+    quantize_multiplier((double)(twice_max / ((float)(1 << 15) * so)), &mo, &s_o);
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t a = mbqm_small(g->in_vals[0][i] * (1 << 15), m1, s1);
+        int32_t b = mbqm_small(g->in_vals[1][bcast_index(sb, s, i)] * (1 << 15), m2, s2);
+        int32_t r = mbqm_small(a - b, mo, s_o);
+        y[i] = (int16_t)(r < 0 ? 0 : r > 32767 ? 32767 : r); /* RELU: [0, 32767] */
+    }
+}
+
+/* LEAKY_RELU (leaky_relu_common.cc: both ratios in float, QuantizeMultiplier). */
+static void k_leaky_relu(gen *g)
+{
+    int32_t s[4] = {1, 4, 5, 6}, in, out, i, n = 120, mi, ma;
+    float si = 0.001f, so = 0.0008f, alpha = 0.2f;
+    int shi, sha;
+    int16_t *y;
+    tflb_options o = tflb_opt_leaky_relu(alpha);
+    in = input16(g, "x", s, 4, si);
+    out = act16(g, "y", s, 4, so);
+    op(g, TE_OP_LEAKY_RELU, &in, 1, &out, 1, o);
+    finish(g, &out, 1);
+    quantize_multiplier((double)(si / so), &mi, &shi);
+    quantize_multiplier((double)(si * alpha / so), &ma, &sha);
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t v = g->in_vals[0][i];
+        y[i] = sat16(v >= 0 ? mbqm(v, mi, shi) : mbqm(v, ma, sha));
+    }
+}
+
+/* ABS (elementwise.cc AbsEvalQuantized<int16_t>), without and with a rescale. */
+static void abs_kind(gen *g, float so)
+{
+    int32_t s[4] = {1, 4, 5, 6}, in, out, i, n = 120, m = 0;
+    float si = 0.001f;
+    int sh = 0;
+    int16_t *y;
+    in = input16(g, "x", s, 4, si);
+    out = act16(g, "y", s, 4, so);
+    op(g, TE_OP_ABS, &in, 1, &out, 1, tflb_opt_none());
+    finish(g, &out, 1);
+    if (si != so)
+        quantize_multiplier((double)si / (double)so, &m, &sh);
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t v = g->in_vals[0][i] < 0 ? -g->in_vals[0][i] : g->in_vals[0][i];
+        y[i] = sat16(si != so ? mbqm(v, m, sh) : v);
+    }
+}
+
+static void k_abs(gen *g) { abs_kind(g, 0.001f); }
+static void k_abs_rescale(gen *g) { abs_kind(g, 0.0015f); }
+
+/* SQUARED_DIFFERENCE, input 2 broadcast (squared_difference.cc: left shift
+ * 0, ratios to twice the larger scale in double). */
+static void k_squared_difference(gen *g)
+{
+    int32_t s[4] = {1, 3, 4, 5}, sb[4] = {1, 1, 4, 5}, in[2], out, i, n = 60, m1, m2, mo;
+    float sa = 0.001f, sbs = 0.0012f, so = 0.2f;
+    double twice_max = 2.0 * (double)(sa > sbs ? sa : sbs);
+    int s1, s2, s_o;
+    int16_t *y;
+    in[0] = input16(g, "a", s, 4, sa);
+    in[1] = input16(g, "b", sb, 4, sbs);
+    out = act16(g, "y", s, 4, so);
+    op(g, TE_OP_SQUARED_DIFFERENCE, in, 2, &out, 1, tflb_opt_none());
+    finish(g, &out, 1);
+    quantize_multiplier((double)sa / twice_max, &m1, &s1);
+    quantize_multiplier((double)sbs / twice_max, &m2, &s2);
+    quantize_multiplier(twice_max * twice_max / (double)((float)1 * so), &mo, &s_o);
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t a = mbqm_small(g->in_vals[0][i], m1, s1);
+        int32_t b = mbqm_small(g->in_vals[1][bcast_index(sb, s, i)], m2, s2);
+        y[i] = sat16(mbqm((a - b) * (a - b), mo, s_o));
+    }
+}
+
+/* int16_only: an arithmetic kind (its reference outputs, no int8 twin). */
 static const struct {
     const char *name;
     void (*build)(gen *g);
+    int int16_only;
 } kinds[] = {
-    {"pad", k_pad},
-    {"padv2", k_padv2},
-    {"transpose", k_transpose},
-    {"slice", k_slice},
-    {"strided_slice", k_strided_slice},
-    {"split", k_split},
-    {"split_v", k_split_v},
-    {"pack", k_pack},
-    {"unpack", k_unpack},
-    {"expand_squeeze", k_expand_squeeze},
-    {"resize_nearest", k_resize_nearest},
-    {"reverse", k_reverse},
-    {"broadcast_to", k_broadcast_to},
-    {"select_v2", k_select_v2},
-    {"maximum", k_maximum},
-    {"minimum", k_minimum},
-    {"concat", k_concat},
+    {"pad", k_pad, 0},
+    {"padv2", k_padv2, 0},
+    {"transpose", k_transpose, 0},
+    {"slice", k_slice, 0},
+    {"strided_slice", k_strided_slice, 0},
+    {"split", k_split, 0},
+    {"split_v", k_split_v, 0},
+    {"pack", k_pack, 0},
+    {"unpack", k_unpack, 0},
+    {"expand_squeeze", k_expand_squeeze, 0},
+    {"resize_nearest", k_resize_nearest, 0},
+    {"reverse", k_reverse, 0},
+    {"broadcast_to", k_broadcast_to, 0},
+    {"select_v2", k_select_v2, 0},
+    {"maximum", k_maximum, 0},
+    {"minimum", k_minimum, 0},
+    {"concat", k_concat, 0},
+    {"sub", k_sub, 1},
+    {"leaky_relu", k_leaky_relu, 1},
+    {"abs", k_abs, 1},
+    {"abs_rescale", k_abs_rescale, 1},
+    {"squared_difference", k_squared_difference, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -333,26 +572,21 @@ static int write_file(const char *path, const void *data, size_t n)
     return ok ? 0 : -1;
 }
 
-/* Input i: int8 values over the whole range, or the same minus ZP8 as int16. */
-static int write_input(const gen *g, const char *dir, int i)
+/* PREFIX_<i>.bin: n values, as int8 or int16 (little-endian host). */
+static int write_values(const char *dir, const char *prefix, int i, const int16_t *v, int32_t n,
+                        int bits)
 {
     char path[1024];
-    int32_t n = g->in_elems[i], k;
-    int16_t *v = malloc(sizeof(int16_t) * (size_t)n);
-    int8_t *v8 = (int8_t *)v;
+    int8_t *v8 = malloc((size_t)(n > 0 ? n : 1));
+    int32_t k;
     int rc;
-    if (!v)
+    if (!v8)
         return -1;
-    for (k = 0; k < n; k++) {
-        int x = (int)(rng_next() % 256u) - 128;
-        if (g->bits == 8)
-            v8[k] = (int8_t)x;
-        else
-            v[k] = (int16_t)(x - ZP8);
-    }
-    snprintf(path, sizeof(path), "%s/input_%d.bin", dir, i);
-    rc = write_file(path, v, (size_t)n * (size_t)(g->bits / 8));
-    free(v);
+    for (k = 0; k < n; k++)
+        v8[k] = (int8_t)v[k];
+    snprintf(path, sizeof(path), "%s/%s_%d.bin", dir, prefix, i);
+    rc = bits == 8 ? write_file(path, v8, (size_t)n) : write_file(path, v, (size_t)n * 2);
+    free(v8);
     return rc;
 }
 
@@ -371,6 +605,10 @@ static int build(const char *kind, int bits, const char *dir)
         fprintf(stderr, "te_mkint16: unknown kind '%s' (run without arguments for the list)\n", kind);
         return 1;
     }
+    if (kinds[k].int16_only && bits != 16) {
+        fprintf(stderr, "te_mkint16: %s has an int16 form only\n", kind);
+        return 1;
+    }
     memset(&g, 0, sizeof(g));
     tflb_init(&m);
     g.m = &m;
@@ -384,8 +622,14 @@ static int build(const char *kind, int bits, const char *dir)
     snprintf(path, sizeof(path), "%s/model.tflite", dir);
     rc |= write_file(path, buf, size);
     free(buf);
-    for (i = 0; i < g.n_in; i++)
-        rc |= write_input(&g, dir, i);
+    for (i = 0; i < g.n_in; i++) {
+        rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i], bits);
+        free(g.in_vals[i]);
+    }
+    for (i = 0; i < g.n_expect; i++) {
+        rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i], 16);
+        free(g.expect[i]);
+    }
     tflb_free(&m);
     return rc ? 1 : 0;
 }

@@ -1,10 +1,11 @@
-/* op_sub.c - SUB (int8, broadcasting up to 6D, fused activation): checks,
- * TFLite Micro's Prepare-time rescaling (as ADD's, left shift 20, but with
- * the scale ratios computed in float as its CalculateOpDataSub does) and
- * the kernel call: ADD's table kernel te_add_s8_lut when the table search
- * of op_add.c finds tables for SUB's result (input 2 entering negated),
- * else te_sub_s8.  Input checks, broadcast layout and call emission are
- * shared with ADD and MUL (broadcast.h). */
+/* op_sub.c - SUB (int8 or int16x8, broadcasting up to 6D, fused
+ * activation): checks, TFLite Micro's Prepare-time rescaling (as ADD's,
+ * left shift 20 for int8 and 15 for int16, but with the scale ratios
+ * computed in float as its CalculateOpDataSub does) and the kernel call:
+ * for int8 ADD's table kernel te_add_s8_lut when the table search of
+ * op_add.c finds tables for SUB's result (input 2 entering negated), else
+ * te_sub_s8; te_sub_s16 for int16.  Input checks, broadcast layout and
+ * call emission are shared with ADD and MUL (broadcast.h). */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -26,6 +27,12 @@ int te_add_make_lut_signed(const te_add_params *p, int subtract, int shift, int3
 int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const int32_t *u1,
                     const int32_t *u2);
 
+/* TFLM's left shift of the inputs: 20 for int8, 15 for int16. */
+static int sub_left_shift(const te_tensor *o)
+{
+    return o->type == TE_DT_INT16 ? 15 : 20;
+}
+
 /* The three real multipliers, in float like TFLM (then widened). */
 static void sub_ratios(const te_tensor *a, const te_tensor *b, const te_tensor *o, double *r1,
                        double *r2, double *ro)
@@ -34,7 +41,14 @@ static void sub_ratios(const te_tensor *a, const te_tensor *b, const te_tensor *
     float twice_max = 2.0f * (sa > sb ? sa : sb);
     *r1 = (double)(sa / twice_max);
     *r2 = (double)(sb / twice_max);
-    *ro = (double)(twice_max / ((float)(1 << 20) * o->q.scale[0]));
+    *ro = (double)(twice_max / ((float)(1 << sub_left_shift(o)) * o->q.scale[0]));
+}
+
+/* The output type's range. */
+static void type_range(const te_tensor *o, int32_t *lo, int32_t *hi)
+{
+    *lo = o->type == TE_DT_INT16 ? -32768 : -128;
+    *hi = o->type == TE_DT_INT16 ? 32767 : 127;
 }
 
 void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
@@ -45,33 +59,36 @@ void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *
     te_bcast_fill(a, b, &p->broadcast, &p->size, p->dims, p->stride1, p->stride2);
     p->in1_offset = (int32_t)-a->q.zero_point[0];
     p->in2_offset = (int32_t)-b->q.zero_point[0];
-    p->left_shift = 20;
+    int32_t lo, hi;
+    p->left_shift = sub_left_shift(o);
     te_quantize_multiplier_smaller_than_one(r1, &p->in1_mult, &p->in1_shift);
     te_quantize_multiplier_smaller_than_one(r2, &p->in2_mult, &p->in2_shift);
     te_quantize_multiplier_smaller_than_one(ro, &p->out_mult, &p->out_shift);
     p->out_offset = (int32_t)o->q.zero_point[0];
-    p->act_min = -128;
-    p->act_max = 127;
-    te_activation_range(act, o->q.scale[0], p->out_offset, -128, 127, &p->act_min, &p->act_max);
+    type_range(o, &lo, &hi);
+    p->act_min = lo;
+    p->act_max = hi;
+    te_activation_range(act, o->q.scale[0], p->out_offset, lo, hi, &p->act_min, &p->act_max);
 }
 
 static int sub_check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *a, *b, *o;
     double r1, r2, ro;
-    int32_t lo, hi;
-    if (te_bcast_check_inputs(g, op, d) < 0)
+    int32_t lo, hi, type_lo, type_hi;
+    if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     a = te_in(g, op, 0);
     b = te_in(g, op, 1);
     o = te_out(g, op, 0);
+    type_range(o, &type_lo, &type_hi);
     sub_ratios(a, b, o, &r1, &r2, &ro);
     if (!(ro < 1.0) || !(r1 > 0.0) || !(r2 > 0.0))
         return te_op_fail(d, op, "output scale %g is too small for input scales %g and %g "
                           "(rescale factor must be below 1)", (double)o->q.scale[0],
                           (double)a->q.scale[0], (double)b->q.scale[0]);
-    if (te_activation_range(op->opt.activation, o->q.scale[0], (int32_t)o->q.zero_point[0], -128,
-                            127, &lo, &hi) < 0)
+    if (te_activation_range(op->opt.activation, o->q.scale[0], (int32_t)o->q.zero_point[0],
+                            type_lo, type_hi, &lo, &hi) < 0)
         return te_op_fail(d, op, "unsupported fused activation %d", (int)op->opt.activation);
     return 0;
 }
@@ -113,7 +130,8 @@ static int sub_plan(const te_graph *g, const te_op *op, te_sub_params *p, te_add
     te_sub_make_params(op->opt.activation, te_in(gm, op, 0), te_in(gm, op, 1),
                        te_out(gm, op, 0), p);
     as_add_params(p, ap);
-    return te_tensor_elems(te_out(gm, op, 0)) >= SUB_LUT_MIN_ELEMS &&
+    return te_out(gm, op, 0)->type == TE_DT_INT8 &&
+           te_tensor_elems(te_out(gm, op, 0)) >= SUB_LUT_MIN_ELEMS &&
            te_flash_lut_allowed(g, op) && te_add_make_lut_signed(ap, 1, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
@@ -145,7 +163,7 @@ static int sub_emit(te_emit *e, const te_op *op)
     te_params_int(e, "out_offset", p.out_offset);
     te_params_int(e, "act_min", p.act_min);
     te_params_int(e, "act_max", p.act_max);
-    return te_bcast_emit(e, op, TE_K_SUB_S8, te_params_end(e).s);
+    return te_bcast_emit(e, op, e->low->kernel, te_params_end(e).s);
 }
 
 /* Whether ADD's table kernel computes it: the table search costs
@@ -158,7 +176,9 @@ static void sub_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     int32_t u1[256], u2[256];
     (void)o;
     l->variant = sub_plan(g, op, &p, &ap, u1, u2) ? SUB_LUT : SUB_PLAIN;
-    l->kernel = l->variant == SUB_LUT ? TE_K_ADD_S8_LUT : TE_K_SUB_S8;
+    l->kernel = l->variant == SUB_LUT                              ? TE_K_ADD_S8_LUT
+                : g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_SUB_S16
+                                                             : TE_K_SUB_S8;
 }
 
 const te_op_def te_op_sub = {
@@ -169,4 +189,5 @@ const te_op_def te_op_sub = {
     .patch_kind = te_bcast_patch_kind,
     .lower = sub_lower,
     .lower_once = 1,
+    .int16x8 = 1,
 };

@@ -453,9 +453,15 @@ static void test_checks(void)
     CHECK(qg_check(&m, NULL));
     mini_binary(&m, TE_OP_MUL, TE_DT_INT16, TE_DT_INT16, 5);
     CHECK(qg_check(&m, "zero point 0"));
-    /* SUB keeps its int8-only check */
     mini_binary(&m, TE_OP_SUB, TE_DT_INT16, TE_DT_INT16, 0);
-    CHECK(qg_check(&m, "input 0"));
+    CHECK(qg_check(&m, NULL));
+    mini_binary(&m, TE_OP_SUB, TE_DT_INT16, TE_DT_INT8, 0);
+    CHECK(qg_check(&m, "input 1"));
+    mini_binary(&m, TE_OP_SQUARED_DIFFERENCE, TE_DT_INT16, TE_DT_INT16, 5);
+    CHECK(qg_check(&m, "zero point"));
+    /* DIV keeps its int8-only check (TFLite Micro has no int16 DIV) */
+    mini_binary(&m, TE_OP_DIV, TE_DT_INT16, TE_DT_INT16, 0);
+    CHECK(qg_check(&m, "int16 is not supported"));
 
     qg_init(&m, TE_OP_SOFTMAX, 1);
     m.op.opt.beta = 1.0f;
