@@ -1,8 +1,11 @@
-/* te_batch_matmul.h - BATCH_MATMUL int8 kernel, bit-exact with TFLite
- * Micro's reference BatchMatMul: for every broadcast batch and every output
- * element, the int32 sum over the shared dimension of (lhs - lhs_zp) *
- * (rhs - rhs_zp), requantized with the multiplier lhs_scale * rhs_scale /
- * output_scale, plus the output zero point, clamped to int8.
+/* te_batch_matmul.h - BATCH_MATMUL int8 and int16 kernels, bit-exact with
+ * TFLite Micro's reference BatchMatMul: for every broadcast batch and every
+ * output element, the int32 sum over the shared dimension of (lhs - lhs_zp)
+ * * (rhs - rhs_zp), requantized with the multiplier lhs_scale * rhs_scale /
+ * output_scale, plus the output zero point, clamped to int8.  int16
+ * (int16x8 models, zero points 0): the sum in int64, requantized by TFLite's
+ * int64 MultiplyByQuantizedMultiplier (the multiplier rounded to 16 bits),
+ * clamped to int16.
  *
  * The compiler describes both operands by strides, so one kernel covers
  * adj_x, adj_y, a constant right-hand side stored transposed and batch
@@ -28,5 +31,7 @@ typedef struct {
 /* Output [batch..., rows, cols], contiguous. */
 TE_KERNEL void te_batch_matmul_s8(const te_batch_matmul_params *p, const int8_t *lhs,
                                   const int8_t *rhs, int8_t *out);
+TE_KERNEL void te_batch_matmul_s16(const te_batch_matmul_params *p, const int16_t *lhs,
+                                   const int16_t *rhs, int16_t *out);
 
 #endif

@@ -395,13 +395,13 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
 /* te:end */
 #endif
 
-/* te:section TE_BCAST_ROWS_T */
-/* The element-wise kernels' broadcast walk over elements of type T: ROW for
- * every innermost row of a 6-D broadcast (dims D, element strides S1 and S2
- * of the inputs IN1 and IN2), with the row's first inputs in te_a and te_b
- * and the lvalue OUT at its first output; OUT advances D[5] a row.  A
- * macro, so ROW inlines. */
-#define TE_BCAST_ROWS_T(T, D, S1, S2, IN1, IN2, OUT, ROW)                                    \
+/* te:section TE_BCAST_ROWS_AB */
+/* The element-wise kernels' broadcast walk, input 1 of element type TA and
+ * input 2 of TB: ROW for every innermost row of a 6-D broadcast (dims D,
+ * element strides S1 and S2 of the inputs IN1 and IN2), with the row's
+ * first inputs in te_a and te_b and the lvalue OUT at its first output; OUT
+ * advances D[5] a row.  A macro, so ROW inlines. */
+#define TE_BCAST_ROWS_AB(TA, TB, D, S1, S2, IN1, IN2, OUT, ROW)                              \
     do {                                                                                     \
         int i0_, i1_, i2_, i3_, i4_;                                                         \
         for (i0_ = 0; i0_ < (D)[0]; i0_++)                                                   \
@@ -409,13 +409,19 @@ static inline TE_UNUSED uint32_t te_read_u32(const void *p)
                 for (i2_ = 0; i2_ < (D)[2]; i2_++)                                           \
                     for (i3_ = 0; i3_ < (D)[3]; i3_++)                                       \
                         for (i4_ = 0; i4_ < (D)[4]; i4_++, (OUT) += (D)[5]) {                \
-                            const T *te_a = (IN1) + i0_ * (S1)[0] + i1_ * (S1)[1] +          \
-                                            i2_ * (S1)[2] + i3_ * (S1)[3] + i4_ * (S1)[4];   \
-                            const T *te_b = (IN2) + i0_ * (S2)[0] + i1_ * (S2)[1] +          \
-                                            i2_ * (S2)[2] + i3_ * (S2)[3] + i4_ * (S2)[4];   \
+                            const TA *te_a = (IN1) + i0_ * (S1)[0] + i1_ * (S1)[1] +         \
+                                             i2_ * (S1)[2] + i3_ * (S1)[3] + i4_ * (S1)[4];  \
+                            const TB *te_b = (IN2) + i0_ * (S2)[0] + i1_ * (S2)[1] +         \
+                                             i2_ * (S2)[2] + i3_ * (S2)[3] + i4_ * (S2)[4];  \
                             ROW;                                                             \
                         }                                                                    \
     } while (0)
+/* te:end */
+
+/* te:section TE_BCAST_ROWS_T */
+/* TE_BCAST_ROWS_AB with both inputs of element type T. */
+#define TE_BCAST_ROWS_T(T, D, S1, S2, IN1, IN2, OUT, ROW)                                    \
+    TE_BCAST_ROWS_AB(T, T, D, S1, S2, IN1, IN2, OUT, ROW)
 /* te:end */
 
 /* te:section TE_BCAST_ROWS */

@@ -1,8 +1,9 @@
-/* te_prelu.h - PRELU int8 kernel with numpy-style broadcasting of alpha
+/* te_prelu.h - PRELU int8 and int16 kernels with numpy-style broadcasting of alpha
  * (up to 6D), bit-exact with TFLite Micro's reference BroadcastPrelu4DSlow:
  * x - zp_in >= 0 rescaled by s_in / s_out, otherwise (x - zp_in) times
  * (alpha - zp_alpha) rescaled by s_in * s_alpha / s_out; plus the output
- * zero point, clamped to int8. */
+ * zero point, clamped to the output type.  The int16 kernel (int16x8
+ * models) takes an int8 alpha, as TFLite Micro requires. */
 #ifndef TE_PRELU_H
 #define TE_PRELU_H
 
@@ -27,5 +28,7 @@ typedef struct {
 /* Output may be the input (same shape): element i is read first. */
 TE_KERNEL void te_prelu_s8(const te_prelu_params *p, const int8_t *input, const int8_t *alpha,
                            int8_t *out);
+TE_KERNEL void te_prelu_s16(const te_prelu_params *p, const int16_t *input, const int8_t *alpha,
+                            int16_t *out);
 
 #endif

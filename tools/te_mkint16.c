@@ -209,6 +209,15 @@ static int32_t mbqm(int32_t x, int32_t q, int shift)
 /* MultiplyByQuantizedMultiplierSmallerThanOneExp. */
 static int32_t mbqm_small(int32_t x, int32_t q, int shift) { return rdbp(srdhm(x, q), -shift); }
 
+/* MultiplyByQuantizedMultiplier (int64): the multiplier reduced to 16 bits,
+ * one rounding shift. */
+static int32_t mbqm64(int64_t x, int32_t q, int shift)
+{
+    int64_t rq = q < 0x7FFF0000 ? ((int64_t)q + (1 << 15)) >> 16 : 0x7FFF;
+    int total = 15 - shift;
+    return (int32_t)((x * rq + ((int64_t)1 << (total - 1))) >> total);
+}
+
 static int16_t sat16(int32_t x) { return (int16_t)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
 
 /* Element i of a 4-D broadcast between shapes a and b (output shape o). */
@@ -526,6 +535,105 @@ static void k_squared_difference(gen *g)
     }
 }
 
+
+/* PRELU with a per-channel int8 alpha (prelu_common.cc: both ratios in
+ * double; int16 data needs an int8 alpha). */
+static void k_prelu(gen *g)
+{
+    static float sa = 0.01f;
+    static int64_t azp = 3;
+    int32_t s[4] = {1, 3, 4, 5}, sc = 5, in[2], out, i, n = 60, m1, m2;
+    int8_t alpha[5] = {25, -7, 3, 90, 0};
+    float si = 0.001f, so = 0.0009f;
+    int s1, s2;
+    int16_t *y;
+    tflb_quant qa = tflb_quant1(&sa, &azp);
+    in[0] = input16(g, "x", s, 4, si);
+    in[1] = tflb_add_const(g->m, "alpha", TFLB_INT8, &sc, 1, alpha, sizeof(alpha), &qa);
+    out = act16(g, "y", s, 4, so);
+    op(g, TE_OP_PRELU, in, 2, &out, 1, tflb_opt_none());
+    finish(g, &out, 1);
+    quantize_multiplier((double)si / (double)so, &m1, &s1);
+    quantize_multiplier((double)si * (double)sa / (double)so, &m2, &s2);
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t v = g->in_vals[0][i];
+        y[i] = sat16(v >= 0 ? mbqm(v, m1, s1) : mbqm(v * (alpha[i % 5] - (int32_t)azp), m2, s2));
+    }
+}
+
+
+/* SUM over height and width (reduce_common.cc: the int32 sum minus count x
+ * zero point, times QuantizeMultiplier(in scale / out scale)). */
+static void k_sum(gen *g)
+{
+    int32_t s[4] = {1, 4, 5, 6}, so[2] = {1, 6}, axes[2] = {1, 2}, in[2], out, c, k, m;
+    float si = 0.001f, sout = 0.01f;
+    int sh;
+    int16_t *y;
+    in[0] = input16(g, "x", s, 4, si);
+    in[1] = const_vec(g, "axes", axes, 2);
+    out = act16(g, "y", so, 2, sout);
+    op(g, TE_OP_SUM, in, 2, &out, 1, tflb_opt_reducer(0));
+    finish(g, &out, 1);
+    quantize_multiplier((double)si / (double)sout, &m, &sh);
+    y = expect(g, 6);
+    for (c = 0; c < 6; c++) {
+        int32_t sum = 0;
+        for (k = 0; k < 20; k++)
+            sum += g->in_vals[0][k * 6 + c];
+        y[c] = sat16(mbqm(sum, m, sh));
+    }
+}
+
+
+/* BATCH_MATMUL int16 (batch_matmul.cc: zero points 0, the multiplier of
+ * GetQuantizedConvolutionMultipler's bias-less overload, the int64 sum
+ * requantized by the int64 MultiplyByQuantizedMultiplier).  lhs [B, R, D]
+ * (or [B, D, R] with adj_x) times rhs [1, D, C] (broadcast over B), an
+ * activation or, transposed by the compiler, a constant. */
+static void bmm_kind(gen *g, int adj_x, int const_rhs)
+{
+    int32_t B = 3, R = 4, D = 6, C = 5, sl[3], sr[3] = {1, 6, 5}, so[3] = {3, 4, 5}, in[2], out;
+    int32_t b, i, j, k, m;
+    float ls = 0.001f, rs = 0.002f, os = 0.1f;
+    int sh;
+    int16_t *y, rhs[30];
+    static int64_t zp0 = 0;
+    tflb_options o = tflb_opt_batch_matmul(adj_x, 0);
+    sl[0] = B;
+    sl[1] = adj_x ? D : R;
+    sl[2] = adj_x ? R : D;
+    in[0] = input16(g, "lhs", sl, 3, ls);
+    if (const_rhs) {
+        tflb_quant q = tflb_quant1(&rs, &zp0);
+        for (k = 0; k < D * C; k++)
+            rhs[k] = (int16_t)((int32_t)(rng_next() % 65536u) - 32768);
+        in[1] = tflb_add_const(g->m, "rhs", TFLB_INT16, sr, 3, rhs, sizeof(rhs), &q);
+    } else {
+        in[1] = input16(g, "rhs", sr, 3, rs);
+        memcpy(rhs, g->in_vals[1], sizeof(rhs));
+    }
+    out = act16(g, "y", so, 3, os);
+    op(g, TE_OP_BATCH_MATMUL, in, 2, &out, 1, o);
+    finish(g, &out, 1);
+    quantize_multiplier((double)(ls * rs) / (double)os, &m, &sh); /* float product */
+    y = expect(g, B * R * C);
+    for (b = 0; b < B; b++)
+        for (i = 0; i < R; i++)
+            for (j = 0; j < C; j++) {
+                int64_t acc = 0;
+                for (k = 0; k < D; k++) {
+                    int32_t l = g->in_vals[0][b * R * D + (adj_x ? k * R + i : i * D + k)];
+                    acc += (int64_t)l * rhs[k * C + j];
+                }
+                y[(b * R + i) * C + j] = sat16(mbqm64(acc, m, sh));
+            }
+}
+
+static void k_batch_matmul(gen *g) { bmm_kind(g, 0, 0); }
+static void k_batch_matmul_const_adj_x(gen *g) { bmm_kind(g, 1, 1); }
+
 /* int16_only: an arithmetic kind (its reference outputs, no int8 twin). */
 static const struct {
     const char *name;
@@ -554,6 +662,10 @@ static const struct {
     {"abs", k_abs, 1},
     {"abs_rescale", k_abs_rescale, 1},
     {"squared_difference", k_squared_difference, 1},
+    {"prelu", k_prelu, 1},
+    {"sum", k_sum, 1},
+    {"batch_matmul", k_batch_matmul, 1},
+    {"batch_matmul_const_adj_x", k_batch_matmul_const_adj_x, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

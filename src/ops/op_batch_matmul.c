@@ -1,13 +1,15 @@
-/* op_batch_matmul.c - BATCH_MATMUL int8 (ranks 2-5, adj_x, adj_y, batch
- * dimensions broadcast as TFLite Micro does, either operand an activation
- * or a constant): both operands described by strides for
- * te_batch_matmul_s8.  A constant right-hand side that is not adj_y is
+/* op_batch_matmul.c - BATCH_MATMUL int8 or int16x8 (ranks 2-5, adj_x,
+ * adj_y, batch dimensions broadcast as TFLite Micro does, either operand an
+ * activation or a constant; int16 with every zero point 0, as TFLite Micro
+ * requires): both operands described by strides for te_batch_matmul_s8 /
+ * _s16.  A constant right-hand side that is not adj_y is
  * stored transposed ([batch, cols, depth]) so the kernel reads it
  * contiguously, as TFLite Micro transposes it once at preparation. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ops.h"
 #include "quant/quant.h"
@@ -16,6 +18,8 @@
 
 /* 33025 * 255 * 255 < 2^31: the int32 accumulator cannot overflow. */
 #define BMM_MAX_DEPTH 33025
+/* int16: 131071 * 2^30 < 2^47, the bound of TFLite's int64 requantization. */
+#define BMM_MAX_DEPTH_S16 131071
 
 /* Shapes extended to rank 5 and the output's batch dims. */
 typedef struct {
@@ -48,16 +52,51 @@ static int bmm_shape_of(const te_tensor *lhs, const te_tensor *rhs, const te_op 
     return rdepth == s->depth ? 0 : -1;
 }
 
+/* TFLite Micro's GetQuantizedConvolutionMultipler without a bias (the
+ * overload batch_matmul.cc calls): the two input scales multiplied in
+ * float, then widened and divided by the output scale in double. */
+static void bmm_multiplier(const te_tensor *lhs, const te_tensor *rhs, const te_tensor *out,
+                           int32_t *mult, int *shift)
+{
+    double product = (double)(lhs->q.scale[0] * rhs->q.scale[0]);
+    te_quantize_multiplier(product / (double)out->q.scale[0], mult, shift);
+}
+
+/* int16: zero points 0 and a multiplier TFLite's int64 requantization takes
+ * (shift at most 7). */
+static int check_s16_quant(te_diag *d, const te_op *op, const te_tensor *lhs,
+                           const te_tensor *rhs, const te_tensor *out)
+{
+    const te_tensor *t[3];
+    int32_t mult;
+    int shift, k;
+    t[0] = lhs;
+    t[1] = rhs;
+    t[2] = out;
+    for (k = 0; k < 3; k++)
+        if (t[k]->q.zero_point[0] != 0)
+            return te_op_fail(d, op, "int16 tensor %d '%s' has zero point %lld; int16 "
+                              "BATCH_MATMUL needs 0 (as TFLite Micro)", t[k]->id, t[k]->name,
+                              (long long)t[k]->q.zero_point[0]);
+    bmm_multiplier(lhs, rhs, out, &mult, &shift);
+    if (shift > 7)
+        return te_op_fail(d, op, "output scale %g is too small for input scales %g and %g",
+                          (double)out->q.scale[0], (double)lhs->q.scale[0],
+                          (double)rhs->q.scale[0]);
+    return 0;
+}
+
 static int bmm_check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *lhs = te_in(g, op, 0), *rhs = te_in(g, op, 1), *out = te_out(g, op, 0);
     bmm_shape s;
-    int k, orank;
+    int k, orank, s16;
     if (te_check_io_count(d, op, 2, 2, 1))
         return -1;
-    if (te_check_type(d, op, lhs, "input 0", TE_DT_INT8) ||
-        te_check_type(d, op, rhs, "input 1", TE_DT_INT8) ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT8) ||
+    s16 = lhs && lhs->type == TE_DT_INT16;
+    if (te_check_type(d, op, lhs, "input 0", s16 ? TE_DT_INT16 : TE_DT_INT8) ||
+        te_check_type(d, op, rhs, "input 1", s16 ? TE_DT_INT16 : TE_DT_INT8) ||
+        te_check_type(d, op, out, "output 0", s16 ? TE_DT_INT16 : TE_DT_INT8) ||
         te_check_quant(d, op, lhs, "input 0") || te_check_quant(d, op, rhs, "input 1") ||
         te_check_quant(d, op, out, "output 0"))
         return -1;
@@ -80,9 +119,11 @@ static int bmm_check(te_graph *g, const te_op *op, te_diag *d)
             return te_op_fail(d, op, "output 0 dimension %d is %d, expected %d", k,
                               out->shape[k], want);
     }
-    if (s.depth > BMM_MAX_DEPTH)
-        return te_op_fail(d, op, "a shared dimension of %d overflows the int32 accumulator",
-                          s.depth);
+    if (s.depth > (s16 ? BMM_MAX_DEPTH_S16 : BMM_MAX_DEPTH))
+        return te_op_fail(d, op, "a shared dimension of %d overflows the %s accumulator",
+                          s.depth, s16 ? "int64" : "int32");
+    if (s16 && check_s16_quant(d, op, lhs, rhs, out) < 0)
+        return -1;
     if (te_tensor_elems(lhs) > INT32_MAX || te_tensor_elems(rhs) > INT32_MAX ||
         te_tensor_elems(out) > INT32_MAX)
         return te_op_fail(d, op, "tensors are too large");
@@ -128,18 +169,16 @@ void te_batch_matmul_make_params(const te_tensor *lhs, const te_tensor *rhs,
     p->lhs_offset = -(int32_t)lhs->q.zero_point[0];
     p->rhs_offset = -(int32_t)rhs->q.zero_point[0];
     p->out_zp = (int32_t)out->q.zero_point[0];
-    te_quantize_multiplier((double)lhs->q.scale[0] * (double)rhs->q.scale[0] /
-                               (double)out->q.scale[0],
-                           &p->mult, &p->shift);
+    bmm_multiplier(lhs, rhs, out, &p->mult, &p->shift);
 }
 
-/* A constant rhs [..., depth, cols] as [..., cols, depth]. */
+/* A constant rhs [..., depth, cols] as [..., cols, depth] (int8 or int16). */
 static te_name emit_rhs_transposed(te_emit *e, const te_tensor *rhs, int *ok)
 {
     int64_t n = te_tensor_elems(rhs), depth = rhs->shape[rhs->rank - 2],
             cols = rhs->shape[rhs->rank - 1], m, k, j;
-    int8_t *t = malloc(n > 0 ? (size_t)n : 1);
-    const int8_t *src = (const int8_t *)rhs->data;
+    size_t esz = te_dtype_size(rhs->type);
+    uint8_t *t = malloc(n > 0 ? (size_t)n * esz : 1);
     te_name name;
     *ok = t != NULL;
     if (!t)
@@ -147,10 +186,18 @@ static te_name emit_rhs_transposed(te_emit *e, const te_tensor *rhs, int *ok)
     for (m = 0; depth * cols > 0 && m < n / (depth * cols); m++)
         for (k = 0; k < depth; k++)
             for (j = 0; j < cols; j++)
-                t[m * depth * cols + j * depth + k] = src[m * depth * cols + k * cols + j];
-    name = te_emit_const_i8(e, t, (size_t)n, "rhs_t");
+                memcpy(t + (size_t)(m * depth * cols + j * depth + k) * esz,
+                       rhs->data + (size_t)(m * depth * cols + k * cols + j) * esz, esz);
+    name = esz == 2 ? te_emit_const_i16(e, (const int16_t *)(const void *)t, (size_t)n, "rhs_t")
+                    : te_emit_const_i8(e, (const int8_t *)t, (size_t)n, "rhs_t");
     free(t);
     return name;
+}
+
+static te_kernel_id bmm_variant(const te_graph *g, const te_op *op)
+{
+    return g->tensors[op->in[0]].type == TE_DT_INT16 ? TE_K_BATCH_MATMUL_S16
+                                                     : TE_K_BATCH_MATMUL_S8;
 }
 
 static int bmm_emit(te_emit *e, const te_op *op)
@@ -158,6 +205,7 @@ static int bmm_emit(te_emit *e, const te_op *op)
     const te_tensor *lhs = te_in(e->g, op, 0), *rhs = te_in(e->g, op, 1),
                     *out = te_out(e->g, op, 0);
     int transpose = rhs->data && !op->opt.adj_y, ok = 1;
+    te_kernel_id kernel = bmm_variant(e->g, op);
     te_batch_matmul_params p;
     te_name pl, pr, po;
     if (te_tensor_elems(out) == 0)
@@ -168,7 +216,7 @@ static int bmm_emit(te_emit *e, const te_op *op)
     if (!ok)
         return te_op_fail(e->diag, op, "out of memory");
     po = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_BATCH_MATMUL_S8);
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_batch_matmul_params");
     {
         int batch[3], lhs_bs[3], rhs_bs[3], k;
@@ -193,7 +241,7 @@ static int bmm_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_kernel_call(e, TE_K_BATCH_MATMUL_S8, te_params_end(e).s, pl.s, pr.s, po.s);
+    te_emit_kernel_call(e, kernel, te_params_end(e).s, pl.s, pr.s, po.s);
     return 0;
 }
 
@@ -207,17 +255,11 @@ static int64_t bmm_macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(out) * s.depth;
 }
 
-static te_kernel_id bmm_variant(const te_graph *g, const te_op *op)
-{
-    (void)g;
-    (void)op;
-    return TE_K_BATCH_MATMUL_S8;
-}
-
 const te_op_def te_op_batch_matmul = {
     .opcode = TE_OP_BATCH_MATMUL,
     .check = bmm_check,
     .macs = bmm_macs,
     .emit = bmm_emit,
     .variant = bmm_variant,
+    .int16x8 = 1,
 };

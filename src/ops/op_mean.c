@@ -105,8 +105,10 @@ int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* te_check_reducer_io, with int16 data in and out accepted too. */
-static int mean_check_io(te_graph *g, const te_op *op, te_diag *d)
+/* te_check_reducer_io, with int16 data in and out accepted too (MEAN,
+ * SUM). */
+int te_check_reducer_io_s8_s16(te_graph *g, const te_op *op, te_diag *d);
+int te_check_reducer_io_s8_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
     if (te_check_io_count(d, op, 2, 2, 1) < 0)
@@ -131,7 +133,7 @@ static int mean_check(te_graph *g, const te_op *op, te_diag *d)
     te_tensor *in, *axis, *out;
     int reduced[6];
     mean_layout l;
-    if (mean_check_io(g, op, d) < 0)
+    if (te_check_reducer_io_s8_s16(g, op, d) < 0)
         return -1;
     in = te_in(g, op, 0);
     axis = te_in(g, op, 1);

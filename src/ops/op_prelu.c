@@ -1,7 +1,8 @@
-/* op_prelu.c - PRELU (int8, alpha broadcast against the input up to 6D):
- * checks, TFLite Micro's two Prepare-time multipliers (s_in / s_out and
- * s_in * s_alpha / s_out, in double) and the call to te_prelu_s8 (broadcast
- * layout and emission: broadcast.h).  On a patch: pointwise with a
+/* op_prelu.c - PRELU (int8, or int16x8 with an int8 alpha as TFLite Micro
+ * takes it; alpha broadcast against the input up to 6D): checks, TFLite
+ * Micro's two Prepare-time multipliers (s_in / s_out and s_in * s_alpha /
+ * s_out, in double) and the call to te_prelu_s8 / _s16 (broadcast layout
+ * and emission: broadcast.h).  On a patch: pointwise with a
  * per-channel alpha (read whole); an alpha constant of the output's height,
  * width and channels (Keras' PReLU without shared axes) makes it a
  * TE_PATCH_REMAP op, whose clone reads the alpha rows of its region in
@@ -68,11 +69,37 @@ static int check_region_clone(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
+static int is_s16(const te_graph *g, const te_op *op)
+{
+    return op->n_in > 0 && op->in[0] >= 0 && g->tensors[op->in[0]].type == TE_DT_INT16;
+}
+
+/* The int16x8 form: int16 input and output, int8 alpha. */
+static int check_s16(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in, *a, *o;
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    a = te_in(g, op, 1);
+    o = te_out(g, op, 0);
+    if (te_check_type(d, op, a, "input 1 (alpha)", TE_DT_INT8) < 0 ||
+        te_check_type(d, op, o, "output 0", TE_DT_INT16) < 0 ||
+        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, a, "input 1") < 0 ||
+        te_check_quant(d, op, o, "output 0") < 0)
+        return -1;
+    if (a->data && te_check_const(d, op, a, "input 1") < 0)
+        return -1;
+    return te_bcast_check_shapes(d, op, in, a, o);
+}
+
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     te_prelu_params p;
-    if (op->opt.region.set && alpha_spatial(g, op) ? check_region_clone(g, op, d) < 0
-                                                   : te_bcast_check_inputs(g, op, d) < 0)
+    int rc = is_s16(g, op)                                   ? check_s16(g, op, d)
+             : op->opt.region.set && alpha_spatial(g, op) ? check_region_clone(g, op, d)
+                                                            : te_bcast_check_inputs(g, op, d);
+    if (rc < 0)
         return -1;
     te_prelu_make_params(te_in(g, op, 0), te_in(g, op, 1), te_out(g, op, 0), &p);
     if (p.shift_pos > 31 || p.shift_neg > 31)
@@ -135,7 +162,8 @@ static int emit(te_emit *e, const te_op *op)
                             po.s);
         return 0;
     }
-    return te_bcast_emit(e, op, TE_K_PRELU_S8, te_params_end(e).s);
+    return te_bcast_emit(e, op, is_s16(e->g, op) ? TE_K_PRELU_S16 : TE_K_PRELU_S8,
+                         te_params_end(e).s);
 }
 
 /* In place over the input only (alpha is usually a constant). */
@@ -146,14 +174,14 @@ static int inplace_input(const te_graph *g, const te_op *op)
 
 static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
-    (void)g;
-    (void)op;
-    return TE_K_PRELU_S8;
+    return is_s16(g, op) ? TE_K_PRELU_S16 : TE_K_PRELU_S8;
 }
 
 static te_patch_kind patch_kind(const te_graph *g, const te_op *op)
 {
     const te_tensor *x = op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    if (is_s16(g, op))
+        return TE_PATCH_NONE;
     if (alpha_spatial(g, op))
         return x && !x->data && te_tensor_same_shape(x, &g->tensors[op->out[0]]) ? TE_PATCH_REMAP
                                                                                 : TE_PATCH_NONE;
@@ -177,6 +205,7 @@ const te_op_def te_op_prelu = {
     .emit = emit,
     .inplace_input = inplace_input,
     .variant = variant,
+    .int16x8 = 1,
     .patch_kind = patch_kind,
     .patch_remap = patch_remap,
 };

@@ -1,10 +1,11 @@
-/* op_reduce.c - the reductions besides MEAN, int8, over any constant int32
- * axes (negative ones too), keep_dims or not: REDUCE_MAX and REDUCE_MIN
+/* op_reduce.c - the reductions besides MEAN, over any constant int32 axes
+ * (negative ones too), keep_dims or not: REDUCE_MAX and REDUCE_MIN on int8
  * (TFLite Micro's ReduceGeneric; input and output must share scale and zero
- * point, as TFLite Micro requires) and SUM (TFLite Micro's
- * QuantizedMeanOrSum with compute_sum: the sum minus count * input zero
- * point requantized by input_scale / output_scale, which is te_mean_s8 with
- * that multiplier).  The axis layout is MEAN's (te_mean_make_params). */
+ * point, as TFLite Micro requires) and SUM on int8 or int16x8 (TFLite
+ * Micro's QuantizedMeanOrSum with compute_sum: the sum minus count * input
+ * zero point requantized by input_scale / output_scale, which is
+ * te_mean_s8 / te_mean_s16 with that multiplier).  The axis layout is
+ * MEAN's (te_mean_make_params). */
 /* Only the kernel parameter structs are used here: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -17,7 +18,9 @@
 #include "te_mean.h"
 #include "te_reduce.h"
 
-int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d); /* op_mean.c */
+/* op_mean.c */
+int te_check_reducer_io(te_graph *g, const te_op *op, te_diag *d);
+int te_check_reducer_io_s8_s16(te_graph *g, const te_op *op, te_diag *d);
 void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_tensor *out,
                          te_mean_params *p);
 
@@ -50,7 +53,8 @@ static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
     int64_t elems;
-    if (te_check_reducer_io(g, op, d) < 0)
+    if ((op->opcode == TE_OP_SUM ? te_check_reducer_io_s8_s16(g, op, d)
+                                 : te_check_reducer_io(g, op, d)) < 0)
         return -1;
     in = te_in(g, op, 0);
     axis = te_in(g, op, 1);
@@ -97,15 +101,16 @@ void te_sum_make_params(const te_tensor *in, const te_tensor *axis, const te_ten
     te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &p->mult, &p->shift);
 }
 
-/* SUM: te_mean_s8 with te_sum_make_params. */
+/* SUM: te_mean_s8 / te_mean_s16 with te_sum_make_params. */
 static int sum_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
                     *out = te_out(e->g, op, 0);
     te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
+    te_kernel_id k = in->type == TE_DT_INT16 ? TE_K_MEAN_S16 : TE_K_MEAN_S8;
     te_mean_params p;
     te_sum_make_params(in, axis, out, &p);
-    te_emit_kernel(e, TE_K_MEAN_S8);
+    te_emit_kernel(e, k);
     te_params_begin(e, "te_mean_params");
     param_walk(e, p.n_keep, p.keep_size, p.keep_stride, p.n_red, p.red_size, p.red_stride,
                p.count);
@@ -113,7 +118,7 @@ static int sum_emit(te_emit *e, const te_op *op)
     te_params_int(e, "mult", p.mult);
     te_params_int(e, "shift", p.shift);
     te_params_int(e, "out_zp", p.out_zp);
-    te_emit_kernel_call(e, TE_K_MEAN_S8, te_params_end(e).s, pi.s, po.s);
+    te_emit_kernel_call(e, k, te_params_end(e).s, pi.s, po.s);
     return 0;
 }
 
@@ -156,9 +161,8 @@ static int extreme_emit(te_emit *e, const te_op *op)
 
 static te_kernel_id reduce_variant(const te_graph *g, const te_op *op)
 {
-    (void)g;
     if (op->opcode == TE_OP_SUM)
-        return TE_K_MEAN_S8;
+        return g->tensors[op->in[0]].type == TE_DT_INT16 ? TE_K_MEAN_S16 : TE_K_MEAN_S8;
     return op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8;
 }
 
@@ -167,6 +171,7 @@ const te_op_def te_op_sum = {
     .check = reduce_check,
     .emit = sum_emit,
     .variant = reduce_variant,
+    .int16x8 = 1,
 };
 
 const te_op_def te_op_reduce_max = {
