@@ -1,5 +1,7 @@
-/* te_transpose_conv.h - TRANSPOSE_CONV int8 kernel, bit-exact with TFLite
- * Micro's reference integer TransposeConv. */
+/* te_transpose_conv.h - TRANSPOSE_CONV int8 and int16x8 kernels, bit-exact
+ * with TFLite Micro's reference integer TransposeConv (int16: int16 input,
+ * int8 filter, int64 bias and accumulator, zero points 0, TFLite's int64
+ * MultiplyByQuantizedMultiplier). */
 #ifndef TE_TRANSPOSE_CONV_H
 #define TE_TRANSPOSE_CONV_H
 
@@ -24,6 +26,13 @@ typedef struct {
 TE_KERNEL void te_transpose_conv_s8(const te_transpose_conv_params *p, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias,
                                     const int32_t *mult, const int32_t *shift, int8_t *output);
+/* te:end */
+
+/* te:section te_transpose_conv_s16 */
+/* The int16x8 form: input_offset and output_offset unused (0). */
+TE_KERNEL void te_transpose_conv_s16(const te_transpose_conv_params *p, const int16_t *input,
+                                     const int8_t *filter, const int64_t *bias,
+                                     const int32_t *mult, const int32_t *shift, int16_t *output);
 /* te:end */
 
 #endif

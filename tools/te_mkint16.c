@@ -634,6 +634,64 @@ static void bmm_kind(gen *g, int adj_x, int const_rhs)
 static void k_batch_matmul(gen *g) { bmm_kind(g, 0, 0); }
 static void k_batch_matmul_const_adj_x(gen *g) { bmm_kind(g, 1, 1); }
 
+
+/* TRANSPOSE_CONV 16x8 (transpose_conv.cc: int8 per-channel filter, int64
+ * bias, int64 scratch the input pixels scatter onto, per-channel
+ * multipliers in double, the int64 MultiplyByQuantizedMultiplier, no
+ * offsets), SAME padding, stride 2. */
+static void k_transpose_conv(gen *g)
+{
+    enum { IH = 3, IW = 4, IC = 5, OH = 6, OW = 8, OC = 6, K = 3, S = 2 };
+    static float ws[OC] = {0.01f, 0.02f, 0.005f, 0.03f, 0.015f, 0.008f};
+    static int64_t wzp[OC];
+    int32_t si[4] = {1, IH, IW, IC}, so[4] = {1, OH, OW, OC}, sw[4] = {OC, K, K, IC}, sb = OC;
+    int32_t shape[4] = {1, OH, OW, OC}, in[4], out, m[OC];
+    int8_t w[OC * K * K * IC];
+    int64_t bias[OC], acc[OH * OW * OC];
+    float sx = 0.001f, sy = 0.002f;
+    int sh[OC], pad_t, pad_l, iy, ix, ky, kx, c, oc, i;
+    int16_t *y;
+    tflb_quant wq = {OC, ws, OC, wzp, 0};
+    for (i = 0; i < OC * K * K * IC; i++)
+        w[i] = (int8_t)((int32_t)(rng_next() % 255u) - 127);
+    for (i = 0; i < OC; i++)
+        bias[i] = (int64_t)((int32_t)(rng_next() % 2000001u) - 1000000);
+    in[0] = const_vec(g, "output_shape", shape, 4);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 4, w, sizeof(w), &wq);
+    in[2] = input16(g, "x", si, 4, sx);
+    in[3] = tflb_add_const(g->m, "bias", TFLB_INT64, &sb, 1, bias, sizeof(bias), NULL);
+    out = act16(g, "y", so, 4, sy);
+    {
+        tflb_options o = tflb_opt_transpose_conv(TFLB_PAD_SAME, S, S, TFLB_ACT_NONE);
+        op(g, TE_OP_TRANSPOSE_CONV, in, 4, &out, 1, o);
+    }
+    finish(g, &out, 1);
+    /* padding.h ComputePaddingHeightWidth on the output size */
+    pad_t = ((OH + S - 1) / S - 1) * S + K - OH;
+    pad_l = ((OW + S - 1) / S - 1) * S + K - OW;
+    pad_t = pad_t > 0 ? pad_t / 2 : 0;
+    pad_l = pad_l > 0 ? pad_l / 2 : 0;
+    memset(acc, 0, sizeof(acc));
+    for (iy = 0; iy < IH; iy++)
+        for (ix = 0; ix < IW; ix++)
+            for (ky = 0; ky < K; ky++)
+                for (kx = 0; kx < K; kx++) {
+                    int oy = iy * S - pad_t + ky, ox = ix * S - pad_l + kx;
+                    if (oy < 0 || oy >= OH || ox < 0 || ox >= OW)
+                        continue;
+                    for (oc = 0; oc < OC; oc++)
+                        for (c = 0; c < IC; c++)
+                            acc[(oy * OW + ox) * OC + oc] +=
+                                (int32_t)g->in_vals[0][(iy * IW + ix) * IC + c] *
+                                w[((oc * K + ky) * K + kx) * IC + c];
+                }
+    for (oc = 0; oc < OC; oc++)
+        quantize_multiplier((double)sx * (double)ws[oc] / (double)sy, &m[oc], &sh[oc]);
+    y = expect(g, OH * OW * OC);
+    for (i = 0; i < OH * OW * OC; i++)
+        y[i] = sat16(mbqm64(acc[i] + bias[i % OC], m[i % OC], sh[i % OC]));
+}
+
 /* int16_only: an arithmetic kind (its reference outputs, no int8 twin). */
 static const struct {
     const char *name;
@@ -666,6 +724,7 @@ static const struct {
     {"sum", k_sum, 1},
     {"batch_matmul", k_batch_matmul, 1},
     {"batch_matmul_const_adj_x", k_batch_matmul_const_adj_x, 1},
+    {"transpose_conv", k_transpose_conv, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -1,6 +1,9 @@
 /* op_transpose_conv.c - TRANSPOSE_CONV lowering (inputs: output shape
  * int32[4], int8 weights [out_c, kh, kw, in_c] per tensor or per output
- * channel, int8 input, optional int32 bias) onto te_transpose_conv_s8.
+ * channel, int8 input, optional int32 bias) onto te_transpose_conv_s8; the
+ * int16x8 form (int16 input and output with zero point 0, int64 bias) onto
+ * te_transpose_conv_s16, clamped to the int16 range as TFLite Micro's int16
+ * path is.
  *
  * As in TFLite Micro's transpose_conv.cc: the padding is derived from the
  * OUTPUT size (ComputePaddingHeightWidth with the output as "input"), and
@@ -11,6 +14,8 @@
  * it: in a patch stage it is a TE_PATCH_REMAP op, its clone's padding
  * shifted to its place.  Shared helpers live in conv_family.c. */
 #include "conv_family.h"
+#include "conv_family_s16.h"
+#include "quant/quant.h"
 
 
 /* Input 0 is int32[4]; when constant it must state the output's shape. */
@@ -59,6 +64,38 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
     return 0;
 }
 
+/* int16x8: every channel's multiplier within TFLite's int64
+ * requantization (shift at most 7). */
+static int check_s16_requant(te_diag *d, const te_op *op, const te_tensor *in,
+                             const te_tensor *w, const te_tensor *out)
+{
+    int c;
+    for (c = 0; c < w->shape[0]; c++) {
+        int32_t mult;
+        int shift;
+        te_quantize_multiplier((double)in->q.scale[0] *
+                                   (double)w->q.scale[w->q.count > 1 ? c : 0] /
+                                   (double)out->q.scale[0],
+                               &mult, &shift);
+        if (shift > 7)
+            return te_op_fail(d, op, "output scale %g is too small for channel %d's scales",
+                              (double)out->q.scale[0], c);
+    }
+    return 0;
+}
+
+static int check_s16(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
+    if (te_convfam_s16_check_io(d, op, in, out) ||
+        (!op->opt.region.set && check_shape_input(d, op, te_in(g, op, 0), out)) ||
+        te_convfam_check_weights(d, op, w, 4, 0) ||
+        te_convfam_s16_check_bias(d, op, te_in(g, op, 3), w->shape[0], 0) ||
+        check_shapes(d, op, in, w, out))
+        return -1;
+    return check_s16_requant(d, op, in, w, out);
+}
+
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in, *w, *out;
@@ -67,6 +104,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     w = te_in(g, op, 1);
     in = te_in(g, op, 2);
     out = te_out(g, op, 0);
+    if (te_convfam_s16(in))
+        return check_s16(g, op, d);
     if (te_convfam_check_act_type(d, op, in, "input 2") ||
         te_convfam_check_act_type(d, op, out, "output 0") ||
         (!op->opt.region.set && /* a patch clone: a box of the whole output */
@@ -128,6 +167,8 @@ static int emit(te_emit *e, const te_op *op)
     const int whole_w = reg ? o->region.out_w : out->shape[2];
     int pad_top = pad_from_output(o->padding, whole_h, w->shape[1], o->stride_h);
     int pad_left = pad_from_output(o->padding, whole_w, w->shape[2], o->stride_w);
+    const int s16 = te_convfam_s16(in);
+    const te_kernel_id kernel = s16 ? TE_K_TRANSPOSE_CONV_S16 : TE_K_TRANSPOSE_CONV_S8;
     te_name mult, shift, x, wt, b, y;
     if (reg) {
         pad_top = shifted_pad(pad_top, o->region.oy, o->region.iy, o->stride_h);
@@ -139,7 +180,7 @@ static int emit(te_emit *e, const te_op *op)
     wt = te_emit_tensor(e, w->id);
     b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_TRANSPOSE_CONV_S8);
+    te_emit_kernel(e, kernel);
     te_params_begin(e, "te_transpose_conv_params");
     te_params_int(e, "batches", in->shape[0]);
     te_params_int(e, "in_h", in->shape[1]);
@@ -156,11 +197,16 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "pad_left", pad_left);
     te_params_int(e, "input_offset", -in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", -128);
-    te_params_int(e, "act_max", 127);
-    te_emit_kernel_call(e, TE_K_TRANSPOSE_CONV_S8, te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s,
-                 y.s);
+    te_params_int(e, "act_min", s16 ? -32768 : -128);
+    te_params_int(e, "act_max", s16 ? 32767 : 127);
+    te_emit_kernel_call(e, kernel, te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
+}
+
+static te_kernel_id variant(const te_graph *g, const te_op *op)
+{
+    return te_convfam_s16(&g->tensors[op->in[2]]) ? TE_K_TRANSPOSE_CONV_S16
+                                                  : TE_K_TRANSPOSE_CONV_S8;
 }
 
 /* Patch stages: an int8 TRANSPOSE_CONV (a decoder's learned upsampling)
@@ -196,7 +242,8 @@ const te_op_def te_op_transpose_conv = {
     .check = check,
     .macs = macs,
     .emit = emit,
-    .kernel = TE_ONE_KERNEL(TE_K_TRANSPOSE_CONV_S8),
+    .variant = variant,
+    .int16x8 = 1,
     .patch_kind = patch_kind,
     .patch_remap = patch_remap,
     .rescale = {2, 2, 1},
