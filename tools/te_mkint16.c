@@ -19,7 +19,8 @@
  * expect_<i>.bin, the outputs of its own plain reference of TFLite Micro's
  * int16 kernel (reference_ops / reference_integer_ops formulas, with
  * TFLite's QuantizeMultiplier and double-rounding fixed-point helpers,
- * written out here independently of the runtime's). */
+ * written out here independently of the runtime's).  A refuse_* kind is a
+ * model the compiler must refuse; refuse.txt holds words of the message. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ typedef struct {
     int n_expect;                   /* arithmetic kinds: reference outputs */
     int32_t expect_elems[MAX_OUTPUTS];
     int16_t *expect[MAX_OUTPUTS];
+    const char *refuse;             /* a model the compiler must refuse: its message */
 } gen;
 
 static uint32_t rng_state = 12345u;
@@ -692,6 +694,25 @@ static void k_transpose_conv(gen *g)
         y[i] = sat16(mbqm64(acc[i] + bias[i % OC], m[i % OC], sh[i % OC]));
 }
 
+
+/* A FULLY_CONNECTED 16x8 whose output scale is so small that the multiplier
+ * leaves TFLite's int64 requantization (shift above 7, which TFLite
+ * asserts): the compiler must refuse it.  refuse.txt holds the message. */
+static void k_refuse_fc_out_scale(gen *g)
+{
+    static float ws = 0.01f;
+    static int64_t wzp = 0;
+    int32_t si[2] = {1, 8}, sw[2] = {4, 8}, so[2] = {1, 4}, in[2], out;
+    int8_t w[32] = {0};
+    tflb_quant wq = tflb_quant1(&ws, &wzp);
+    in[0] = input16(g, "x", si, 2, 0.5f);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 2, w, sizeof(w), &wq);
+    out = act16(g, "y", so, 2, 1e-6f);
+    op(g, TE_OP_FULLY_CONNECTED, in, 2, &out, 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    finish(g, &out, 1);
+    g->refuse = "too small for the input and weight scales";
+}
+
 /* int16_only: an arithmetic kind (its reference outputs, no int8 twin). */
 static const struct {
     const char *name;
@@ -725,6 +746,7 @@ static const struct {
     {"batch_matmul", k_batch_matmul, 1},
     {"batch_matmul_const_adj_x", k_batch_matmul_const_adj_x, 1},
     {"transpose_conv", k_transpose_conv, 1},
+    {"refuse_fc_out_scale", k_refuse_fc_out_scale, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -796,6 +818,10 @@ static int build(const char *kind, int bits, const char *dir)
     for (i = 0; i < g.n_in; i++) {
         rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i], bits);
         free(g.in_vals[i]);
+    }
+    if (g.refuse) {
+        snprintf(path, sizeof(path), "%s/refuse.txt", dir);
+        rc |= write_file(path, g.refuse, strlen(g.refuse));
     }
     for (i = 0; i < g.n_expect; i++) {
         rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i], 16);

@@ -14,6 +14,10 @@ int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, in
 int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
 int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
                          int32_t *lo, int32_t *hi);
+/* Channel c's TFLite multiplier (float_product: per-tensor
+ * FULLY_CONNECTED's float product of the scales). */
+void te_convfam_channel_requant(const te_tensor *in, const te_tensor *w, const te_tensor *out,
+                                int c, int float_product, int32_t *mult, int *shift);
 int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
                             const te_tensor *out, int channels, int float_product,
                             te_name *mult, te_name *shift);

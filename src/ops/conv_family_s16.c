@@ -49,6 +49,23 @@ int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, i
     return 0;
 }
 
+int te_convfam_s16_check_requant(te_diag *d, const te_op *op, const te_tensor *in,
+                                 const te_tensor *w, const te_tensor *out, int channels,
+                                 int float_product)
+{
+    int c;
+    for (c = 0; c < channels; c++) {
+        int32_t mult;
+        int shift;
+        te_convfam_channel_requant(in, w, out, c, float_product, &mult, &shift);
+        if (shift > 7)
+            return te_op_fail(d, op, "output scale %g is too small for the input and weight "
+                              "scales of channel %d (TFLite's int64 requantization takes a "
+                              "multiplier below 2^7)", (double)out->q.scale[0], c);
+    }
+    return 0;
+}
+
 static const te_tensor *bias_of(const te_graph *g, const te_op *op)
 {
     return op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;

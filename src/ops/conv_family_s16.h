@@ -22,6 +22,13 @@ int te_convfam_s16_check_io(te_diag *d, const te_op *op, const te_tensor *in,
 int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels,
                               int allow_int32);
 
+/* Every channel's multiplier within TFLite's int64 requantization (its
+ * shift at most 7, which TFLite asserts), for the kernels that accumulate
+ * in int64. */
+int te_convfam_s16_check_requant(te_diag *d, const te_op *op, const te_tensor *in,
+                                 const te_tensor *w, const te_tensor *out, int channels,
+                                 int float_product);
+
 /* The int16x8 CONV_2D (depthwise = 0) or DEPTHWISE_CONV_2D (1) call: the
  * per-channel multipliers, the te_conv2d_s16_params and the kernel the
  * bias type selects (te_convfam_s16_window_kernel). */

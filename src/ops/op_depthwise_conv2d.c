@@ -103,6 +103,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
+    if (te_convfam_s16(in) && te_convfam_s16_check_requant(d, op, in, w, out, w->shape[3], 0))
+        return -1;
     return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
 }
 

@@ -64,7 +64,8 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
     int32_t lo, hi;
     if (te_convfam_s16_check_io(d, op, in, out) || te_convfam_check_weights(d, op, w, 2, 0) ||
         te_convfam_s16_check_bias(d, op, b, w->shape[0], 0) || check_shapes(d, op, in, w, out) ||
-        check_bias_scale(d, op, in, w, b, out))
+        check_bias_scale(d, op, in, w, b, out) ||
+        te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 1))
         return -1;
     if (w->q.count > 1)
         return te_op_fail(d, op, "weights (tensor %d '%s') have %d scales: int16 activations "

@@ -15,7 +15,6 @@
  * shifted to its place.  Shared helpers live in conv_family.c. */
 #include "conv_family.h"
 #include "conv_family_s16.h"
-#include "quant/quant.h"
 
 
 /* Input 0 is int32[4]; when constant it must state the output's shape. */
@@ -64,26 +63,6 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
     return 0;
 }
 
-/* int16x8: every channel's multiplier within TFLite's int64
- * requantization (shift at most 7). */
-static int check_s16_requant(te_diag *d, const te_op *op, const te_tensor *in,
-                             const te_tensor *w, const te_tensor *out)
-{
-    int c;
-    for (c = 0; c < w->shape[0]; c++) {
-        int32_t mult;
-        int shift;
-        te_quantize_multiplier((double)in->q.scale[0] *
-                                   (double)w->q.scale[w->q.count > 1 ? c : 0] /
-                                   (double)out->q.scale[0],
-                               &mult, &shift);
-        if (shift > 7)
-            return te_op_fail(d, op, "output scale %g is too small for channel %d's scales",
-                              (double)out->q.scale[0], c);
-    }
-    return 0;
-}
-
 static int check_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
@@ -93,7 +72,7 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
         te_convfam_s16_check_bias(d, op, te_in(g, op, 3), w->shape[0], 0) ||
         check_shapes(d, op, in, w, out))
         return -1;
-    return check_s16_requant(d, op, in, w, out);
+    return te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 0);
 }
 
 static int check(te_graph *g, const te_op *op, te_diag *d)

@@ -7,7 +7,9 @@
 #   the ones the goldens pin) minus its zero point;
 # - arithmetic kinds: te_mkint16 writes the outputs of its own plain
 #   reference of TFLite Micro's int16 formulas (expect_<i>.bin) beside the
-#   model.
+#   model;
+# - refuse_* kinds: a model TFLite Micro cannot run (an int16 multiplier its
+#   int64 requantization asserts on), refused with one clear line.
 # The generated code is built with the sanitizers when TE_HARNESS_CFLAGS
 # says so (tests/run_all.sh).
 set -u
@@ -26,6 +28,14 @@ for k in $kinds; do
   d=$work/$k
   mkdir -p "$d/8" "$d/16"
   "$mk" "$k" 16 "$d/16" || { bad "$k: te_mkint16 16"; continue; }
+  if [ -f "$d/16/refuse.txt" ]; then # a model to refuse, with one clear line
+    if "$te" compile "$d/16/model.tflite" -o "$d/out" > "$d/log" 2>&1; then
+      bad "$k: compiled, should be refused"
+    elif ! grep -qF "$(cat "$d/16/refuse.txt")" "$d/log" || [ "$(wc -l < "$d/log")" -ne 1 ]; then
+      bad "$k: not one line with '$(cat "$d/16/refuse.txt")':"; cat "$d/log"
+    fi
+    n=$((n + 1)); continue
+  fi
   if [ ! -f "$d/16/expect_0.bin" ]; then # no reference: the int8 twin
     "$mk" "$k" 8 "$d/8" || { bad "$k: te_mkint16 8"; continue; }
     # shellcheck disable=SC2046
@@ -46,6 +56,6 @@ for k in $kinds; do
   fi
   n=$((n + 1))
 done
-[ "$n" -ge 17 ] || bad "only $n kinds ran"
+[ "$n" -ge 28 ] || bad "only $n kinds ran"
 [ $fail = 0 ] && echo "OK: $n int16 operator models match"
 exit $fail
