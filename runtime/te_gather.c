@@ -1,4 +1,4 @@
-/* te_gather.c - GATHER (see te_gather.h). */
+/* te_gather.c - GATHER and EMBEDDING_LOOKUP's row copies (see te_gather.h). */
 #include "te_common.h"
 #include "te_gather.h"
 
@@ -42,5 +42,21 @@ TE_KERNEL int te_gather_idx64_s8(const int8_t *in, int8_t *out, const int32_t *d
                 out += row;
             }
         }
+    return 0;
+}
+
+TE_KERNEL int te_embedding_lookup_s8_f32(const int8_t *value, float *out, int32_t rows,
+                                         int32_t cols, int32_t lookups, const int32_t *idx,
+                                         float scale)
+{
+    int32_t i, j;
+    for (i = 0; i < lookups; i++, out += cols) {
+        const int8_t *row;
+        if (idx[i] < 0 || idx[i] >= rows)
+            return -1;
+        row = value + idx[i] * cols;
+        for (j = 0; j < cols; j++)
+            out[j] = (float)row[j] * scale;
+    }
     return 0;
 }

@@ -63,7 +63,7 @@ foreach(script ${TE_CLI_TESTS})
   string(REGEX REPLACE "^test_" "" short ${name})
   add_test(NAME cli.${short} COMMAND sh ${script} $<TARGET_FILE:tinyengine> ${CMAKE_SOURCE_DIR}
                                          $<TARGET_FILE:te_mkmodel> $<TARGET_FILE:te_mkpatchnet>
-                                         $<TARGET_FILE:te_mkint16>)
+                                         $<TARGET_FILE:te_mkref>)
   # exit 77: something the test needs is absent (shared models, a cross compiler)
   set_tests_properties(cli.${short} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()

@@ -3,8 +3,10 @@
  * built with tools/tflite_builder, compiled, built and run (e2e_run.h), and
  * its outputs compared with plain index arithmetic written here from
  * TFLite Micro's definitions; constant cases must fold (no kernel call),
- * a lookup index out of range fails the invoke, and check() refuses what
- * TFLite Micro refuses (non-contiguous reverse axes, hybrid lookups). */
+ * a lookup index out of range fails the invoke, the hybrid lookup (int8
+ * table into float32) dequantizes its rows, and check() refuses what
+ * TFLite Micro refuses (non-contiguous reverse axes, a hybrid table with a
+ * zero point). */
 #include "e2e_run.h"
 
 #include <string.h>
@@ -16,12 +18,13 @@
 enum { N_IN = 4, N_OUT = 7 };
 
 /* inputs: v (float scalar), x (int8 [2,1,3]), r (float [2,3,4]), ids (int32 [3]) */
+/* hybrid: 1 an int8 lookup table (scale 0.1), 2 the same with zero point 3. */
 static uint8_t *build_model(size_t *size, int reverse_axes_bad, int hybrid)
 {
     tflb_model m;
     float sc = 0.1f;
-    int64_t zp = 0;
-    tflb_quant q = tflb_quant1(&sc, &zp);
+    int64_t zp = 0, zp_table = hybrid == 2 ? 3 : 0;
+    tflb_quant q = tflb_quant1(&sc, &zp), qt = tflb_quant1(&sc, &zp_table);
     tflb_options none = tflb_opt_none();
     int32_t s0[1] = {0}, s213[3] = {2, 1, 3}, s234[3] = {2, 3, 4}, s3[1] = {3}, s2[1] = {2};
     int32_t s2x3[2] = {2, 3}, s4233[4] = {4, 2, 3, 3}, s42[2] = {4, 2}, s32[2] = {3, 2};
@@ -49,7 +52,7 @@ static uint8_t *build_model(size_t *size, int reverse_axes_bad, int hybrid)
     ax = tflb_add_const(&m, "axes", TFLB_INT32, s2, 1, reverse_axes_bad ? axes_bad : axes, 8,
                         NULL);
     rv = tflb_add_tensor(&m, "rv", TFLB_FLOAT32, s234, 3, 0, NULL);
-    tb = hybrid ? tflb_add_const(&m, "table", TFLB_INT8, s42, 2, "\1\2\3\4\5\6\7\10", 8, &q)
+    tb = hybrid ? tflb_add_const(&m, "table", TFLB_INT8, s42, 2, "\1\2\3\4\5\6\7\10", 8, &qt)
                 : tflb_add_const(&m, "table", TFLB_FLOAT32, s42, 2, table, 32, NULL);
     emb = tflb_add_tensor(&m, "emb", TFLB_FLOAT32, s32, 2, 0, NULL);
     i2[0] = dims;
@@ -95,7 +98,8 @@ static int count(const char *s, const char *what)
     return n;
 }
 
-static void test_e2e(void)
+/* hybrid: the lookup's table is int8 (1..8, scale 0.1): rows dequantized. */
+static void e2e_case(int hybrid)
 {
     float v = -1.25f, r[24], fill[6], cfill[3], rv[24], emb[6];
     int8_t x[6] = {1, -2, 3, -4, 5, -6}, zl[6], bt[72], xo[6];
@@ -104,7 +108,7 @@ static void test_e2e(void)
     size_t in_bytes[N_IN] = {4, 6, 96, 12}, out_bytes[N_OUT] = {24, 12, 6, 72, 96, 24, 6};
     void *outs[N_OUT] = {fill, cfill, zl, bt, rv, emb, xo};
     size_t size;
-    uint8_t *model = build_model(&size, 0, 0);
+    uint8_t *model = build_model(&size, 0, hybrid);
     char err[256];
     te_generated *gen;
     int i, a, b, c, d, ok;
@@ -134,8 +138,11 @@ static void test_e2e(void)
             for (b = 0; b < 3; b++)
                 for (c = 0; c < 4; c++)
                     CHECK(rv[(a * 3 + b) * 4 + c] == r[(a * 3 + (2 - b)) * 4 + (3 - c)]);
-        for (i = 0; i < 3; i++)
-            CHECK(emb[2 * i] == (float)(2 * ids[i] + 1) && emb[2 * i + 1] == (float)(2 * ids[i] + 2));
+        for (i = 0; i < 3; i++) {
+            float lo = (float)(2 * ids[i] + 1), hi = (float)(2 * ids[i] + 2);
+            CHECK(emb[2 * i] == (hybrid ? lo * 0.1f : lo) &&
+                  emb[2 * i + 1] == (hybrid ? hi * 0.1f : hi));
+        }
     }
     ids[1] = 4; /* out of range: TFLite's invoke fails */
     CHECK(e2e_run(model, size, N_IN, ins, in_bytes, N_OUT, outs, out_bytes) != 0);
@@ -151,16 +158,17 @@ static void test_refusals(void)
     CHECK(gen == NULL && strstr(err, "REVERSE_V2") && strstr(err, "contiguous"));
     te_generated_free(gen);
     free(model);
-    model = build_model(&size, 0, 1);
+    model = build_model(&size, 0, 2);
     gen = te_compile_memory(model, size, "net", NULL, err, sizeof err);
-    CHECK(gen == NULL && strstr(err, "EMBEDDING_LOOKUP") && strstr(err, "hybrid"));
+    CHECK(gen == NULL && strstr(err, "EMBEDDING_LOOKUP") && strstr(err, "zero point 0"));
     te_generated_free(gen);
     free(model);
 }
 
 int main(void)
 {
-    test_e2e();
+    e2e_case(0);
+    e2e_case(1);
     test_refusals();
     return test_summary();
 }

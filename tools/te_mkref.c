@@ -1,10 +1,12 @@
-/* te_mkint16.c - one-operator int16x8 models, for the int16 tests
- * (tests/cli/test_int16_ops.sh):
+/* te_mkref.c - one-operator models of forms TFLite Micro runs that the
+ * shared goldens do not cover (the int16x8 operators, EMBEDDING_LOOKUP's
+ * hybrid path), each with the outputs it must give, for
+ * tests/cli/test_op_references.sh:
  *
- *   te_mkint16                         lists the kinds
- *   te_mkint16 KIND 8|16 DIR           writes DIR/model.tflite, DIR/input_<i>.bin
- *                                      (and DIR/expect_<i>.bin, see below)
- *   te_mkint16 widen ZP IN8 OUT16      OUT16 = IN8 - ZP as int16
+ *   te_mkref                         lists the kinds
+ *   te_mkref KIND 8|16 DIR           writes DIR/model.tflite, DIR/input_<i>.bin
+ *                                    (and DIR/expect_<i>.bin, see below)
+ *   te_mkref widen ZP IN8 OUT16      OUT16 = IN8 - ZP as int16
  *
  * Data-movement kinds (and MINIMUM / MAXIMUM) have an int8 form and an
  * int16x8 form with the same real values: the int8 form quantizes every
@@ -15,10 +17,10 @@
  * minus ZP8 (`widen`), which the int8 goldens pin: the test runs the int8
  * model, widens its outputs and expects them from the int16 model.
  *
- * Arithmetic kinds exist in the int16 form only: the tool also writes
- * expect_<i>.bin, the outputs of its own plain reference of TFLite Micro's
- * int16 kernel (reference_ops / reference_integer_ops formulas, with
- * TFLite's QuantizeMultiplier and double-rounding fixed-point helpers,
+ * Arithmetic kinds have one form (written with 16 as the width): the tool
+ * also writes expect_<i>.bin, the outputs of its own plain reference of
+ * TFLite Micro's kernel (reference_ops / reference_integer_ops formulas,
+ * with TFLite's QuantizeMultiplier and double-rounding fixed-point helpers,
  * written out here independently of the runtime's).  A refuse_* kind is a
  * model the compiler must refuse; refuse.txt holds words of the message. */
 #include <math.h>
@@ -40,9 +42,11 @@ typedef struct {
     int32_t in_ids[MAX_INPUTS];
     int32_t in_elems[MAX_INPUTS];
     int16_t *in_vals[MAX_INPUTS];   /* the input values (int8 ones widened) */
+    int32_t *in_i32[MAX_INPUTS];    /* or an int32 input's values */
     int n_expect;                   /* arithmetic kinds: reference outputs */
     int32_t expect_elems[MAX_OUTPUTS];
     int16_t *expect[MAX_OUTPUTS];
+    float *expect_f32[MAX_OUTPUTS]; /* float32 reference outputs (else int16) */
     const char *refuse;             /* a model the compiler must refuse: its message */
 } gen;
 
@@ -81,7 +85,7 @@ static int16_t *input_values(const gen *g, int32_t n)
     int16_t *v = malloc(sizeof(int16_t) * (size_t)(n > 0 ? n : 1));
     int32_t k;
     if (!v) {
-        fprintf(stderr, "te_mkint16: out of memory\n");
+        fprintf(stderr, "te_mkref: out of memory\n");
         exit(1);
     }
     for (k = 0; k < n; k++) {
@@ -154,7 +158,7 @@ static int16_t *expect(gen *g, int32_t n)
 {
     int16_t *v = calloc((size_t)(n > 0 ? n : 1), sizeof(int16_t));
     if (!v) {
-        fprintf(stderr, "te_mkint16: out of memory\n");
+        fprintf(stderr, "te_mkref: out of memory\n");
         exit(1);
     }
     g->expect_elems[g->n_expect] = n;
@@ -713,11 +717,48 @@ static void k_refuse_fc_out_scale(gen *g)
     g->refuse = "too small for the input and weight scales";
 }
 
-/* int16_only: an arithmetic kind (its reference outputs, no int8 twin). */
+
+/* EMBEDDING_LOOKUP's hybrid path (embedding_lookup.cc EvalHybrid): rows of
+ * an int8 table (zero point 0) picked by int32 ids, dequantized into
+ * float32 as (float)v * scale. */
+static void k_embedding_hybrid(gen *g)
+{
+    enum { ROWS = 7, COLS = 6, LOOKUPS = 4 };
+    static float scale = 0.0371f;
+    static int64_t zp0 = 0;
+    int32_t sv[2] = {ROWS, COLS}, si = LOOKUPS, so[2] = {LOOKUPS, COLS}, in[2], out, i, j;
+    int32_t ids[LOOKUPS] = {3, 0, 6, 3};
+    int8_t table[ROWS * COLS];
+    tflb_quant q = tflb_quant1(&scale, &zp0);
+    float *y;
+    for (i = 0; i < ROWS * COLS; i++)
+        table[i] = (int8_t)((int32_t)(rng_next() % 256u) - 128);
+    in[0] = tflb_add_tensor(g->m, "ids", TFLB_INT32, &si, 1, 0, NULL);
+    in[1] = tflb_add_const(g->m, "table", TFLB_INT8, sv, 2, table, sizeof(table), &q);
+    out = tflb_add_tensor(g->m, "y", TFLB_FLOAT32, so, 2, 0, NULL);
+    op(g, TE_OP_EMBEDDING_LOOKUP, in, 2, &out, 1, tflb_opt_none());
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = LOOKUPS;
+    g->in_i32[g->n_in] = malloc(sizeof(ids));
+    if (!g->in_i32[g->n_in])
+        exit(1);
+    memcpy(g->in_i32[g->n_in++], ids, sizeof(ids));
+    finish(g, &out, 1);
+    y = malloc(sizeof(float) * LOOKUPS * COLS);
+    if (!y)
+        exit(1);
+    for (i = 0; i < LOOKUPS; i++)
+        for (j = 0; j < COLS; j++)
+            y[i * COLS + j] = (float)table[ids[i] * COLS + j] * scale;
+    g->expect_elems[g->n_expect] = LOOKUPS * COLS;
+    g->expect_f32[g->n_expect++] = y;
+}
+
+/* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
     void (*build)(gen *g);
-    int int16_only;
+    int one_form;
 } kinds[] = {
     {"pad", k_pad, 0},
     {"padv2", k_padv2, 0},
@@ -747,6 +788,7 @@ static const struct {
     {"batch_matmul_const_adj_x", k_batch_matmul_const_adj_x, 1},
     {"transpose_conv", k_transpose_conv, 1},
     {"refuse_fc_out_scale", k_refuse_fc_out_scale, 1},
+    {"embedding_hybrid", k_embedding_hybrid, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -761,7 +803,7 @@ static int write_file(const char *path, const void *data, size_t n)
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok)
-        fprintf(stderr, "te_mkint16: cannot write %s\n", path);
+        fprintf(stderr, "te_mkref: cannot write %s\n", path);
     return ok ? 0 : -1;
 }
 
@@ -795,11 +837,11 @@ static int build(const char *kind, int bits, const char *dir)
     for (k = 0; k < N_KINDS && strcmp(kinds[k].name, kind) != 0; k++)
         ;
     if (k == N_KINDS) {
-        fprintf(stderr, "te_mkint16: unknown kind '%s' (run without arguments for the list)\n", kind);
+        fprintf(stderr, "te_mkref: unknown kind '%s' (run without arguments for the list)\n", kind);
         return 1;
     }
-    if (kinds[k].int16_only && bits != 16) {
-        fprintf(stderr, "te_mkint16: %s has an int16 form only\n", kind);
+    if (kinds[k].one_form && bits != 16) {
+        fprintf(stderr, "te_mkref: %s has an int16 form only\n", kind);
         return 1;
     }
     memset(&g, 0, sizeof(g));
@@ -808,7 +850,7 @@ static int build(const char *kind, int bits, const char *dir)
     g.bits = bits;
     kinds[k].build(&g);
     if (tflb_finish(&m, &buf, &size) != 0) {
-        fprintf(stderr, "te_mkint16: cannot serialize %s\n", kind);
+        fprintf(stderr, "te_mkref: cannot serialize %s\n", kind);
         tflb_free(&m);
         return 1;
     }
@@ -816,16 +858,28 @@ static int build(const char *kind, int bits, const char *dir)
     rc |= write_file(path, buf, size);
     free(buf);
     for (i = 0; i < g.n_in; i++) {
-        rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i], bits);
+        if (g.in_i32[i]) {
+            snprintf(path, sizeof(path), "%s/input_%d.bin", dir, i);
+            rc |= write_file(path, g.in_i32[i], sizeof(int32_t) * (size_t)g.in_elems[i]);
+        } else {
+            rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i], bits);
+        }
         free(g.in_vals[i]);
+        free(g.in_i32[i]);
     }
     if (g.refuse) {
         snprintf(path, sizeof(path), "%s/refuse.txt", dir);
         rc |= write_file(path, g.refuse, strlen(g.refuse));
     }
     for (i = 0; i < g.n_expect; i++) {
-        rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i], 16);
+        if (g.expect_f32[i]) {
+            snprintf(path, sizeof(path), "%s/expect_%d.bin", dir, i);
+            rc |= write_file(path, g.expect_f32[i], sizeof(float) * (size_t)g.expect_elems[i]);
+        } else {
+            rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i], 16);
+        }
         free(g.expect[i]);
+        free(g.expect_f32[i]);
     }
     tflb_free(&m);
     return rc ? 1 : 0;
@@ -845,7 +899,7 @@ static int widen(int zp, const char *in8, const char *out16)
     if (o && fclose(o) != 0)
         ok = 0;
     if (!ok)
-        fprintf(stderr, "te_mkint16: cannot widen %s into %s\n", in8, out16);
+        fprintf(stderr, "te_mkref: cannot widen %s into %s\n", in8, out16);
     return ok ? 0 : 1;
 }
 
@@ -857,7 +911,7 @@ int main(int argc, char **argv)
     if (argc == 4 && (strcmp(argv[2], "8") == 0 || strcmp(argv[2], "16") == 0))
         return build(argv[1], atoi(argv[2]), argv[3]);
     if (argc != 1) {
-        fprintf(stderr, "usage: te_mkint16 [KIND 8|16 DIR | widen ZP IN8.bin OUT16.bin]\n");
+        fprintf(stderr, "usage: te_mkref [KIND 8|16 DIR | widen ZP IN8.bin OUT16.bin]\n");
         return 2;
     }
     for (k = 0; k < N_KINDS; k++)
