@@ -8,11 +8,15 @@
 /* te:section te_div_s8 */
 /* TFLite RoundingDivideByPOT as its reference DIV runs it on x86-64, where
  * its int8 kernel reaches exponents of 32 and more (outside gemmlowp's
- * contract): the mask is all ones and the shift count taken mod 32. */
+ * contract): the mask (1ll << e) - 1 and the shift x >> e take their counts
+ * mod 64 and mod 32.  From 32 to 63 the mask is all ones; from 64 (to 95)
+ * both counts are e - 64, an ordinary rounding divide. */
 static inline TE_UNUSED int32_t te_div_rdbp(int32_t x, int e)
 {
     if (e <= 31)
         return te_rounding_divide_by_pot(x, e);
+    if (e >= 64)
+        return te_rounding_divide_by_pot(x, (e - 64) & 31);
     return (x >> (e & 31)) + (x >= 0 ? 1 : 0);
 }
 

@@ -38,14 +38,14 @@ static int ref_clz(uint32_t x)
     return n;
 }
 
+/* gemmlowp RoundingDivideByPOT as compiled for x86-64, for any exponent
+ * TFLite's int8 DIV reaches: the int64 mask (1ll << e) - 1 shifts by e mod
+ * 64, the int32 x >> e by e mod 32 (within gemmlowp's contract, e <= 31,
+ * the plain rounding divide). */
 static int32_t ref_rdbp_x86(int32_t x, int e)
 {
-    int32_t mask, rem, thr;
-    if (e <= 31)
-        return ref_rdbp(x, e);
-    mask = (int32_t)(uint32_t)(((uint64_t)1 << e) - 1); /* -1 */
-    rem = x & mask;
-    thr = (mask >> 1) + (x < 0 ? 1 : 0);
+    int32_t mask = (int32_t)(uint32_t)(((uint64_t)1 << (e & 63)) - 1), rem = x & mask;
+    int32_t thr = (mask >> 1) + (x < 0 ? 1 : 0);
     return (x >> (e & 31)) + (rem > thr ? 1 : 0);
 }
 
@@ -154,6 +154,32 @@ static void test_div_kernels(int cases)
         if (!ok)
             printf("  div case %d rank %d\n", c, r);
     }
+}
+
+/* Scales so far apart that the final rounding divide's exponent passes 63
+ * (s1 / (s2 * s_out) = 2^-28): every (a, b) of int8 against the x86-64
+ * reference. */
+static void test_div_extreme_scales(void)
+{
+    static int8_t a8[256 * 255], b8[256 * 255], o8[256 * 255];
+    te_div_params p;
+    int i = 0, a, b, shift, ok = 1;
+    memset(&p, 0, sizeof p);
+    for (a = -128; a <= 127; a++)
+        for (b = -128; b <= 127; b++)
+            if (b != 0) {
+                a8[i] = (int8_t)a;
+                b8[i++] = (int8_t)b;
+            }
+    p.size = i;
+    ref_quantize_multiplier((double)(1.0f / (16384.0f * 16384.0f)), &p.out_multiplier, &shift);
+    p.out_shift = shift;
+    p.act_min = -128;
+    p.act_max = 127;
+    te_div_s8(&p, a8, b8, o8);
+    for (i = 0; i < p.size; i++)
+        ok &= o8[i] == ref_div_s8(a8[i], b8[i], 0, 0, 0, p.out_multiplier, shift, -128, 127);
+    CHECK(ok);
 }
 
 static void test_floor_kernels(int cases)
@@ -392,6 +418,7 @@ int main(void)
 {
     test_seed(777);
     test_div_kernels(400);
+    test_div_extreme_scales();
     test_floor_kernels(200);
     test_gather_nd_kernel(300);
     test_e2e();
