@@ -22,8 +22,8 @@ typedef struct {
     int stride1[TE_COMPARE_MAX_DIMS]; /* element stride of input 1 per output dim (0: broadcast) */
     int stride2[TE_COMPARE_MAX_DIMS]; /* same for input 2 */
     int op;                           /* TE_CMP_* */
-    /* int8 only: value_k = MBQMSmallerThanOneExp((x + offset_k) << left_shift,
-     * multiplier_k, shift_k) */
+    /* int8 and int16 only: value_k = MBQMSmallerThanOneExp((x + offset_k) <<
+     * left_shift, multiplier_k, shift_k) */
     int left_shift;
     int32_t in1_offset, in1_multiplier, in1_shift;
     int32_t in2_offset, in2_multiplier, in2_shift;
@@ -33,6 +33,11 @@ typedef struct {
 /* te:section te_compare_s8 */
 TE_KERNEL void te_compare_s8(const te_compare_params *p, const int8_t *in1, const int8_t *in2,
                              uint8_t *out);
+/* te:end */
+/* te:section te_compare_s16 */
+/* int16 (TFLite Micro: GREATER only) */
+TE_KERNEL void te_compare_s16(const te_compare_params *p, const int16_t *in1,
+                              const int16_t *in2, uint8_t *out);
 /* te:end */
 /* te:section te_compare_i32 */
 TE_KERNEL void te_compare_i32(const te_compare_params *p, const int32_t *in1,

@@ -47,6 +47,7 @@ typedef struct {
     int32_t expect_elems[MAX_OUTPUTS];
     int16_t *expect[MAX_OUTPUTS];
     float *expect_f32[MAX_OUTPUTS]; /* float32 reference outputs (else int16) */
+    int expect_bool[MAX_OUTPUTS];   /* 1: expect[i] holds bools, one byte each */
     const char *refuse;             /* a model the compiler must refuse: its message */
 } gen;
 
@@ -754,6 +755,31 @@ static void k_embedding_hybrid(gen *g)
     g->expect_f32[g->n_expect++] = y;
 }
 
+
+/* GREATER on int16, input 2 broadcast (comparisons.cc: left shift 8, each
+ * input's own scale as a QuantizeMultiplierSmallerThanOneExp multiplier). */
+static void k_greater(gen *g)
+{
+    int32_t s[4] = {1, 3, 4, 5}, sb[4] = {1, 1, 1, 5}, in[2], out, i, n = 60, m1, m2;
+    float sa = 0.001f, sbs = 0.0013f;
+    int s1, s2;
+    int16_t *y;
+    in[0] = input16(g, "a", s, 4, sa);
+    in[1] = input16(g, "b", sb, 4, sbs);
+    out = tflb_add_tensor(g->m, "y", TFLB_BOOL, s, 4, 0, NULL);
+    op(g, TE_OP_GREATER, in, 2, &out, 1, tflb_opt_empty(TE_OPT_GREATER));
+    finish(g, &out, 1);
+    quantize_multiplier((double)sa, &m1, &s1);
+    quantize_multiplier((double)sbs, &m2, &s2);
+    g->expect_bool[g->n_expect] = 1;
+    y = expect(g, n);
+    for (i = 0; i < n; i++) {
+        int32_t a = mbqm_small(g->in_vals[0][i] * (1 << 8), m1, s1);
+        int32_t b = mbqm_small(g->in_vals[1][bcast_index(sb, s, i)] * (1 << 8), m2, s2);
+        y[i] = (int16_t)(a > b);
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -789,6 +815,7 @@ static const struct {
     {"transpose_conv", k_transpose_conv, 1},
     {"refuse_fc_out_scale", k_refuse_fc_out_scale, 1},
     {"embedding_hybrid", k_embedding_hybrid, 1},
+    {"greater", k_greater, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -876,7 +903,8 @@ static int build(const char *kind, int bits, const char *dir)
             snprintf(path, sizeof(path), "%s/expect_%d.bin", dir, i);
             rc |= write_file(path, g.expect_f32[i], sizeof(float) * (size_t)g.expect_elems[i]);
         } else {
-            rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i], 16);
+            rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i],
+                               g.expect_bool[i] ? 8 : 16);
         }
         free(g.expect[i]);
         free(g.expect_f32[i]);

@@ -1,10 +1,12 @@
 /* op_compare.c - EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS and
  * LESS_EQUAL, as TFLite Micro's comparisons kernel: two inputs of one type
- * (int8, int32, int64, float32; bool too for EQUAL / NOT_EQUAL), numpy
+ * (int8, int32, int64, float32; bool too for EQUAL / NOT_EQUAL; int16 for
+ * GREATER, the one comparison TFLite Micro evaluates on int16), numpy
  * broadcasting (up to 4D when the shapes differ: its Broadcast4DSlow path),
- * a bool output.  int8 inputs are brought to one scale first: (x - zp) << 8
- * times each input's scale as a QuantizeMultiplierSmallerThanOneExp
- * multiplier, so both scales must be below 1. */
+ * a bool output.  int8 and int16 inputs are brought to one scale first:
+ * (x - zp) << 8 times each input's scale as a
+ * QuantizeMultiplierSmallerThanOneExp multiplier, so both scales must be
+ * below 1. */
 #include "broadcast.h"
 #include "ops.h"
 
@@ -33,11 +35,14 @@ static int type_supported(int opcode, te_dtype t)
 {
     if (t == TE_DT_BOOL)
         return opcode == TE_OP_EQUAL || opcode == TE_OP_NOT_EQUAL;
+    if (t == TE_DT_INT16)
+        return opcode == TE_OP_GREATER;
     return t == TE_DT_INT8 || t == TE_DT_INT32 || t == TE_DT_INT64 || t == TE_DT_FLOAT32;
 }
 
 /* 1 when a and b have exactly the same shape (TFLM's HaveSameShapes). */
-/* An int8 input's scale as TFLM's QuantizeMultiplierSmallerThanOneExp takes it. */
+/* An int8 or int16 input's scale as TFLM's QuantizeMultiplierSmallerThanOneExp
+ * takes it. */
 static int check_s8_scale(te_diag *d, const te_op *op, const te_tensor *t, const char *which)
 {
     int32_t m;
@@ -46,8 +51,8 @@ static int check_s8_scale(te_diag *d, const te_op *op, const te_tensor *t, const
         return -1;
     te_quantize_multiplier_smaller_than_one((double)t->q.scale[0], &m, &shift);
     if (!(t->q.scale[0] < 1.0f) || shift > 0)
-        return te_op_fail(d, op, "%s (tensor %d '%s') scale %g: TFLite's int8 comparison "
-                          "needs a scale below 1", which, t->id, t->name, (double)t->q.scale[0]);
+        return te_op_fail(d, op, "%s (tensor %d '%s') scale %g: TFLite's quantized "
+                          "comparison needs a scale below 1", which, t->id, t->name, (double)t->q.scale[0]);
     return 0;
 }
 
@@ -90,10 +95,11 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
                           te_dtype_name(a->type),
                           op->opcode == TE_OP_EQUAL || op->opcode == TE_OP_NOT_EQUAL
                               ? "bool, int8, int32, int64, float32"
-                              : "int8, int32, int64, float32");
+                          : op->opcode == TE_OP_GREATER ? "int8, int16, int32, int64, float32"
+                                                        : "int8, int32, int64, float32");
     if (te_compare_check_layout(g, op, d) < 0)
         return -1;
-    if (a->type == TE_DT_INT8 &&
+    if ((a->type == TE_DT_INT8 || a->type == TE_DT_INT16) &&
         (check_s8_scale(d, op, a, "input 0") < 0 || check_s8_scale(d, op, b, "input 1") < 0))
         return -1;
     return 0;
@@ -103,6 +109,7 @@ static te_kernel_id kernel_of(te_dtype t)
 {
     switch (t) {
     case TE_DT_INT8: return TE_K_COMPARE_S8;
+    case TE_DT_INT16: return TE_K_COMPARE_S16;
     case TE_DT_INT32: return TE_K_COMPARE_I32;
     case TE_DT_INT64: return TE_K_COMPARE_I64;
     case TE_DT_FLOAT32: return TE_K_COMPARE_F32;
@@ -130,7 +137,7 @@ static int emit(te_emit *e, const te_op *op)
         return 0;
     te_bcast_params_begin(e, op, "te_compare_params");
     te_params_int(e, "op", cmp_of(op->opcode));
-    if (a->type == TE_DT_INT8) {
+    if (a->type == TE_DT_INT8 || a->type == TE_DT_INT16) {
         te_params_int(e, "left_shift", TE_COMPARE_LEFT_SHIFT);
         params_s8_input(e, a, "in1_offset", "in1_multiplier", "in1_shift");
         params_s8_input(e, b, "in2_offset", "in2_multiplier", "in2_shift");
@@ -149,15 +156,15 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
     return kernel_of(g->tensors[op->in[0]].type);
 }
 
-#define TE_COMPARE_DEF(NAME, OPCODE)                                                           \
+#define TE_COMPARE_DEF(NAME, OPCODE, INT16)                                                    \
     const te_op_def NAME = {                                                                   \
         .opcode = OPCODE, .check = check, .emit = emit, .variant = variant,                    \
-        .patch_kind = te_patch_pointwise_bcast,                                                \
+        .patch_kind = te_patch_pointwise_bcast, .int16x8 = INT16,                              \
     }
 
-TE_COMPARE_DEF(te_op_equal, TE_OP_EQUAL);
-TE_COMPARE_DEF(te_op_not_equal, TE_OP_NOT_EQUAL);
-TE_COMPARE_DEF(te_op_greater, TE_OP_GREATER);
-TE_COMPARE_DEF(te_op_greater_equal, TE_OP_GREATER_EQUAL);
-TE_COMPARE_DEF(te_op_less, TE_OP_LESS);
-TE_COMPARE_DEF(te_op_less_equal, TE_OP_LESS_EQUAL);
+TE_COMPARE_DEF(te_op_equal, TE_OP_EQUAL, 0);
+TE_COMPARE_DEF(te_op_not_equal, TE_OP_NOT_EQUAL, 0);
+TE_COMPARE_DEF(te_op_greater, TE_OP_GREATER, 1);
+TE_COMPARE_DEF(te_op_greater_equal, TE_OP_GREATER_EQUAL, 0);
+TE_COMPARE_DEF(te_op_less, TE_OP_LESS, 0);
+TE_COMPARE_DEF(te_op_less_equal, TE_OP_LESS_EQUAL, 0);
