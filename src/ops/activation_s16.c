@@ -65,15 +65,10 @@ int te_s16_act_check(te_graph *g, const te_op *op, te_diag *d, int tanh)
     const te_tensor *in, *out;
     int32_t m, s;
     int l2;
-    if (te_check_io_count(d, op, 1, 1, 1) < 0)
+    if (te_check_unary_s16(g, op, d) < 0)
         return -1;
     in = te_in(g, op, 0);
     out = te_out(g, op, 0);
-    if (te_check_type(d, op, in, "input 0", TE_DT_INT16) < 0 ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT16) < 0 ||
-        te_check_quant(d, op, in, "input 0") < 0 || te_check_quant(d, op, out, "output 0") < 0 ||
-        te_check_unary_elems(d, op, in, out) < 0)
-        return -1;
     if (in->q.zero_point[0] != 0 || out->q.zero_point[0] != 0)
         return te_op_fail(d, op, "int16 input and output need zero point 0 (have %lld, %lld)",
                           (long long)in->q.zero_point[0], (long long)out->q.zero_point[0]);

@@ -107,25 +107,9 @@ int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const t
     return 0;
 }
 
-/* Channel c's multiplier.  Convolutions (TFLite
- * PopulateConvolutionQuantizationParams) and per-channel FULLY_CONNECTED
- * use double(in_scale) * double(w_scale) / double(out_scale); per-tensor
- * FULLY_CONNECTED (GetQuantizedConvolutionMultipler) multiplies the two
- * scales in float first: float_product = 1 selects that. */
-void te_convfam_channel_requant(const te_tensor *in, const te_tensor *w, const te_tensor *out,
-                                int c, int float_product, int32_t *mult, int *shift)
-{
-    float ws = w->q.scale[w->q.count > 1 ? c : 0];
-    double real;
-    if (float_product && w->q.count == 1) {
-        float prod = in->q.scale[0] * ws;
-        real = (double)prod / (double)out->q.scale[0];
-    } else {
-        real = (double)in->q.scale[0] * (double)ws / (double)out->q.scale[0];
-    }
-    te_quantize_multiplier(real, mult, shift);
-}
-
+/* Per-channel multiplier/shift arrays (te_convfam_channel_multiplier:
+ * TFLite PopulateConvolutionQuantizationParams, or per-tensor
+ * FULLY_CONNECTED's float product of the scales). */
 int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
                             const te_tensor *out, int channels, int float_product,
                             te_name *mult, te_name *shift)
@@ -136,7 +120,7 @@ int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
         return te_fail(e->diag, "out of memory");
     for (c = 0; c < channels; c++) {
         int sh;
-        te_convfam_channel_requant(in, w, out, c, float_product, &m[c], &sh);
+        te_convfam_channel_multiplier(in, w, out, c, float_product, &m[c], &sh);
         m[channels + c] = sh;
     }
     *mult = te_emit_const_i32(e, m, (size_t)channels, "mult");

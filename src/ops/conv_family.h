@@ -14,10 +14,6 @@ int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, in
 int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);
 int te_convfam_act_range(te_diag *d, const te_op *op, te_activation act, const te_tensor *out,
                          int32_t *lo, int32_t *hi);
-/* Channel c's TFLite multiplier (float_product: per-tensor
- * FULLY_CONNECTED's float product of the scales). */
-void te_convfam_channel_requant(const te_tensor *in, const te_tensor *w, const te_tensor *out,
-                                int c, int float_product, int32_t *mult, int *shift);
 int te_convfam_emit_requant(te_emit *e, const te_tensor *in, const te_tensor *w,
                             const te_tensor *out, int channels, int float_product,
                             te_name *mult, te_name *shift);
@@ -90,7 +86,10 @@ void te_convfam_dw_avx2_layout(int c, int taps, int k_pad, int fast, const int16
                                int8_t *w_out);
 
 /* The fixed-point multiplier and shift of output channel c, as
- * te_convfam_emit_requant computes them (without writing arrays). */
+ * te_convfam_emit_requant writes them: double(in_scale) * double(w_scale)
+ * / double(out_scale) (TFLite PopulateConvolutionQuantizationParams), or
+ * with float_product and per-tensor weights the scales multiplied in float
+ * first (GetQuantizedConvolutionMultipler, per-tensor FULLY_CONNECTED). */
 void te_convfam_channel_multiplier(const te_tensor *in, const te_tensor *w, const te_tensor *out,
                                    int c, int float_product, int32_t *mult, int *shift);
 /* A cheaper exact form of TFLite's requantization

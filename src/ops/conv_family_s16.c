@@ -57,7 +57,7 @@ int te_convfam_s16_check_requant(te_diag *d, const te_op *op, const te_tensor *i
     for (c = 0; c < channels; c++) {
         int32_t mult;
         int shift;
-        te_convfam_channel_requant(in, w, out, c, float_product, &mult, &shift);
+        te_convfam_channel_multiplier(in, w, out, c, float_product, &mult, &shift);
         if (shift > 7)
             return te_op_fail(d, op, "output scale %g is too small for the input and weight "
                               "scales of channel %d (TFLite's int64 requantization takes a "
