@@ -183,6 +183,27 @@ static inline TE_UNUSED int32_t te_lstm_mul_s16(int32_t a, int32_t b, int32_t m,
 }
 /* te:end */
 
+/* te:section te_lstm_cell_update */
+/* cell = forget x cell + input x cell gate (saturating, optional clip),
+ * for n values. */
+static inline TE_UNUSED void te_lstm_cell_update(int32_t forget_mult, int32_t forget_shift,
+                                                 int32_t input_mult, int32_t input_shift,
+                                                 int32_t clip, const int16_t *forget,
+                                                 const int16_t *input, const int16_t *cg,
+                                                 int16_t *c, int32_t n)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        int32_t f = te_lstm_mul_s16(forget[i], c[i], forget_mult, forget_shift, 0, -32768, 32767);
+        int32_t u = te_lstm_mul_s16(input[i], cg[i], input_mult, input_shift, 0, -32768, 32767);
+        int32_t v = te_clamp_i32(f + u, -32768, 32767);
+        if (clip >= 0)
+            v = te_clamp_i32(v, -clip, clip);
+        c[i] = (int16_t)v;
+    }
+}
+/* te:end */
+
 /* te:section te_lstm_step */
 /* One time step for `rows` rows (the whole batch when time major, else
  * one sequence): the gates, the cell update and the new hidden state,
@@ -204,16 +225,8 @@ static TE_UNUSED void te_lstm_step(const te_lstm_s8_params *p, const int8_t *x, 
     te_lstm_gate(p, TE_LSTM_FORGET, x, h, xw, hw, rows, forget);
     te_lstm_gate(p, TE_LSTM_INPUT, x, h, xw, hw, rows, input);
     te_lstm_gate(p, TE_LSTM_CELL, x, h, xw, hw, rows, cg);
-    for (i = 0; i < n; i++) {
-        int32_t f = te_lstm_mul_s16(forget[i], c[i], p->forget_mult, p->forget_shift, 0, -32768,
-                                    32767);
-        int32_t u = te_lstm_mul_s16(input[i], cg[i], p->input_mult, p->input_shift, 0, -32768,
-                                    32767);
-        int32_t v = te_clamp_i32(f + u, -32768, 32767);
-        if (p->cell_clip >= 0)
-            v = te_clamp_i32(v, -p->cell_clip, p->cell_clip);
-        c[i] = (int16_t)v;
-    }
+    te_lstm_cell_update(p->forget_mult, p->forget_shift, p->input_mult, p->input_shift,
+                        p->cell_clip, forget, input, cg, c, n);
     /* the output gate reads the old hidden state: into `input` */
     te_lstm_gate(p, TE_LSTM_OUTPUT, x, h, xw, hw, rows, input);
     te_tanh_s16(c, forget, n, p->cell_tanh_mult, p->cell_tanh_shift);
@@ -240,5 +253,91 @@ TE_KERNEL void te_lstm_s8(const te_lstm_s8_params *p, const int8_t *in, int8_t *
         for (t = 0; t < p->time; t++)
             te_lstm_step(p, in + (b * p->time + t) * ni, hidden + b * ns, cell + b * ns,
                          out + (b * p->time + t) * ns, 1, scratch);
+}
+/* te:end */
+
+/* ---- the 16x8 LSTM ---------------------------------------------------------- */
+
+/* te:section te_lstm_dot_s16 */
+/* sum of w[j] * x[j] for j < n, in int64 */
+static inline TE_UNUSED int64_t te_lstm_dot_s16(const int8_t *w, const int16_t *x, int32_t n)
+{
+    int64_t acc = 0;
+    int32_t j;
+    for (j = 0; j < n; j++)
+        acc += (int32_t)w[j] * x[j];
+    return acc;
+}
+/* te:end */
+
+/* te:section te_lstm_gate_s16 */
+/* One gate for `rows` rows of input x [rows][n_input] and hidden state h
+ * [rows][n_state]: both products requantized to Q3.12 (each clamped to
+ * int16), added with saturation, then the gate's activation, into g. */
+static TE_UNUSED void te_lstm_gate_s16(const te_lstm_s16_params *p, int k, const int16_t *x,
+                                       const int16_t *h, int32_t rows, int16_t *g)
+{
+    const int32_t ni = p->n_input, ns = p->n_state;
+    const int32_t pi = TE_LSTM_PAD4(ni), ps = TE_LSTM_PAD4(ns);
+    int32_t b, r;
+    for (b = 0; b < rows; b++)
+        for (r = 0; r < ns; r++) {
+            int64_t a = te_lstm_dot_s16(p->w_in[k] + r * pi, x + b * ni, ni);
+            int64_t c = te_lstm_dot_s16(p->w_rec[k] + r * ps, h + b * ns, ns);
+            int32_t qa, qc;
+            if (p->bias[k])
+                a += p->bias[k][r];
+            qa = te_clamp_i32(te_mul_by_quant_mult_i64(a, p->in_mult[k], p->in_shift[k]),
+                              -32768, 32767);
+            qc = te_clamp_i32(te_mul_by_quant_mult_i64(c, p->rec_mult[k], p->rec_shift[k]),
+                              -32768, 32767);
+            g[b * ns + r] = (int16_t)te_clamp_i32(qa + qc, -32768, 32767);
+        }
+    if (k == TE_LSTM_CELL)
+        te_tanh_s16(g, g, rows * ns, 3, 0);
+    else
+        te_sigmoid_s16(g, g, rows * ns, 3, 0);
+}
+/* te:end */
+
+/* te:section te_lstm_step_s16 */
+/* te_lstm_step for the 16x8 LSTM; scratch: three gates. */
+static TE_UNUSED void te_lstm_step_s16(const te_lstm_s16_params *p, const int16_t *x, int16_t *h,
+                                       int16_t *c, int16_t *out, int32_t rows, void *scratch)
+{
+    const int32_t n = rows * p->n_state;
+    int16_t *forget = (int16_t *)scratch, *input = forget + n, *cg = input + n;
+    int32_t i;
+    te_lstm_gate_s16(p, TE_LSTM_FORGET, x, h, rows, forget);
+    te_lstm_gate_s16(p, TE_LSTM_INPUT, x, h, rows, input);
+    te_lstm_gate_s16(p, TE_LSTM_CELL, x, h, rows, cg);
+    te_lstm_cell_update(p->forget_mult, p->forget_shift, p->input_mult, p->input_shift,
+                        p->cell_clip, forget, input, cg, c, n);
+    /* the output gate reads the old hidden state: into `input` */
+    te_lstm_gate_s16(p, TE_LSTM_OUTPUT, x, h, rows, input);
+    te_tanh_s16(c, forget, n, p->cell_tanh_mult, p->cell_tanh_shift);
+    for (i = 0; i < n; i++)
+        h[i] = (int16_t)te_lstm_mul_s16(forget[i], input[i], p->hidden_mult, p->hidden_shift, 0,
+                                        -32768, 32767);
+    memcpy(out, h, sizeof(int16_t) * (size_t)n);
+}
+/* te:end */
+
+/* te:section te_lstm_s16 */
+TE_KERNEL void te_lstm_s16(const te_lstm_s16_params *p, const int16_t *in, int16_t *hidden,
+                           int16_t *cell, int16_t *out, void *scratch)
+{
+    const int32_t ni = p->n_input, ns = p->n_state;
+    int32_t b, t;
+    if (p->time_major) {
+        for (t = 0; t < p->time; t++)
+            te_lstm_step_s16(p, in + t * p->batch * ni, hidden, cell, out + t * p->batch * ns,
+                             p->batch, scratch);
+        return;
+    }
+    for (b = 0; b < p->batch; b++)
+        for (t = 0; t < p->time; t++)
+            te_lstm_step_s16(p, in + (b * p->time + t) * ni, hidden + b * ns, cell + b * ns,
+                             out + (b * p->time + t) * ns, 1, scratch);
 }
 /* te:end */

@@ -30,6 +30,13 @@
 
 #include "tflite_builder.h"
 
+/* The int16 sigmoid and tanh of TFLite Micro's LSTM, the runtime's (pinned
+ * by the int8 LSTM goldens, whose cell path is the same), for the 16x8
+ * LSTM reference. */
+#undef TE_KERNEL
+#include "te_common.h" /* TE_KERNEL = static TE_UNUSED */
+#include "te_activation_s16.c"
+
 #define ZP8 (-5)
 #define MAX_INPUTS 2
 #define MAX_OUTPUTS 3
@@ -780,6 +787,94 @@ static void k_greater(gen *g)
     }
 }
 
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM 16x8 (EvalLstm<int16_t, int8_t, int16_t,
+ * int64_t>): int16 input and hidden state (zero points 0), int8 weights,
+ * int64 biases, int16 cell state of scale 2^-11, batch major, three steps
+ * from the zero state.  Per step and gate (TFLite's order: input, forget,
+ * cell, output tensors): both products summed in int64, requantized by the
+ * int64 MultiplyByQuantizedMultiplier to Q3.12 with the multiplier
+ * float(s_in x s_w) / 2^-12, clamped, added with saturation; sigmoid
+ * (tanh for the cell gate); cell = forget x cell + input x cell gate;
+ * hidden = tanh(cell) x output. */
+static void k_lstm16(gen *g)
+{
+    enum { T = 3, NI = 5, NS = 4 };
+    static float sx = 0.0005f, sh = 0.00004f, sc = 1.0f / 2048.0f;
+    static float sw[8] = {0.011f, 0.009f, 0.013f, 0.007f, 0.012f, 0.01f, 0.008f, 0.014f};
+    static int64_t zp0 = 0;
+    const float q15 = 1.0f / 32768.0f;
+    int32_t shape_x[3] = {1, T, NI}, shape_s[2] = {1, NS}, shape_o[3] = {1, T, NS};
+    int32_t shape_wi[2] = {NS, NI}, shape_wr[2] = {NS, NS}, shape_b = NS, in[24], out, hid, cel;
+    int8_t w[8][NS * NS > NS * NI ? NS * NS : NS * NI];
+    int64_t bias[4][NS];
+    int32_t m[8], mf, mi, mh, k, r, j, t;
+    int sh8[8], sf, si, shh;
+    int16_t h[NS] = {0}, cell[NS] = {0}, gate[4][NS], th[NS], *y;
+    tflb_quant qh = tflb_quant1(&sh, &zp0), qc = tflb_quant1(&sc, &zp0);
+    char name[16];
+    for (k = 0; k < 24; k++)
+        in[k] = -1;
+    in[0] = input16(g, "x", shape_x, 3, sx);
+    for (k = 0; k < 8; k++) {
+        tflb_quant qw = tflb_quant1(&sw[k], &zp0);
+        int n = k < 4 ? NS * NI : NS * NS;
+        for (j = 0; j < n; j++)
+            w[k][j] = (int8_t)((int32_t)(rng_next() % 255u) - 127);
+        snprintf(name, sizeof name, "w%d", k);
+        in[1 + k] = tflb_add_const(g->m, name, TFLB_INT8, k < 4 ? shape_wi : shape_wr, 2, w[k],
+                                   (size_t)n, &qw);
+    }
+    for (k = 0; k < 4; k++) {
+        for (r = 0; r < NS; r++)
+            bias[k][r] = (int64_t)((int32_t)(rng_next() % 4000001u) - 2000000);
+        snprintf(name, sizeof name, "b%d", k);
+        in[12 + k] = tflb_add_const(g->m, name, TFLB_INT64, &shape_b, 1, bias[k], sizeof(bias[k]),
+                                    NULL);
+    }
+    hid = tflb_add_tensor(g->m, "hidden", TFLB_INT16, shape_s, 2, 0, &qh);
+    cel = tflb_add_tensor(g->m, "cell", TFLB_INT16, shape_s, 2, 0, &qc);
+    g->m->tensors[hid].is_variable = 1;
+    g->m->tensors[cel].is_variable = 1;
+    in[18] = hid;
+    in[19] = cel;
+    out = tflb_add_tensor(g->m, "y", TFLB_INT16, shape_o, 3, 0, &qh);
+    op(g, TE_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, in, 24, &out, 1,
+       tflb_opt_sequence_lstm(4 /* TANH */, 0.0f, 0));
+    finish(g, &out, 1);
+    for (k = 0; k < 8; k++)
+        quantize_multiplier((double)((k < 4 ? sx : sh) * sw[k]) / (double)(1.0f / 4096.0f), &m[k],
+                            &sh8[k]);
+    quantize_multiplier((double)q15 * (double)sc / (double)sc, &mf, &sf);
+    quantize_multiplier((double)q15 * (double)q15 / (double)sc, &mi, &si);
+    quantize_multiplier((double)q15 * (double)q15 / (double)sh, &mh, &shh);
+    y = expect(g, T * NS);
+    for (t = 0; t < T; t++) {
+        const int16_t *x = g->in_vals[0] + t * NI;
+        for (k = 0; k < 4; k++) { /* input, forget, cell, output */
+            for (r = 0; r < NS; r++) {
+                int64_t a = bias[k][r], c = 0;
+                for (j = 0; j < NI; j++)
+                    a += (int32_t)w[k][r * NI + j] * x[j];
+                for (j = 0; j < NS; j++)
+                    c += (int32_t)w[4 + k][r * NS + j] * h[j];
+                gate[k][r] = sat16(sat16(mbqm64(a, m[k], sh8[k])) +
+                                   sat16(mbqm64(c, m[4 + k], sh8[4 + k])));
+            }
+            if (k == 2)
+                te_tanh_s16(gate[k], gate[k], NS, 3, 0);
+            else
+                te_sigmoid_s16(gate[k], gate[k], NS, 3, 0);
+        }
+        for (r = 0; r < NS; r++)
+            cell[r] = sat16(sat16(mbqm(gate[1][r] * cell[r], mf, sf)) +
+                            sat16(mbqm(gate[0][r] * gate[2][r], mi, si)));
+        te_tanh_s16(cell, th, NS, 6, 0); /* cell scale 2^-11 (the int8 LSTM's rescaling) */
+        for (r = 0; r < NS; r++)
+            y[t * NS + r] = h[r] = sat16(mbqm(th[r] * gate[3][r], mh, shh));
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -816,6 +911,7 @@ static const struct {
     {"refuse_fc_out_scale", k_refuse_fc_out_scale, 1},
     {"embedding_hybrid", k_embedding_hybrid, 1},
     {"greater", k_greater, 1},
+    {"lstm16", k_lstm16, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -452,6 +452,16 @@ tflb_options tflb_opt_batch_matmul(int adj_x, int adj_y)
     return o;
 }
 
+tflb_options tflb_opt_sequence_lstm(int act, float cell_clip, int time_major)
+{
+    tflb_options o = tflb_opt_empty(TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM);
+
+    o.activation = act;
+    o.cell_clip = cell_clip;
+    o.time_major = time_major;
+    return o;
+}
+
 tflb_options tflb_opt_reducer(int keep_dims)
 {
     tflb_options o = tflb_opt_empty(TE_OPT_REDUCER);
@@ -970,6 +980,11 @@ static void tflb_write_option_fields(fbb *b, const tflb_options *o, fbb_ref dims
         break;
     case TE_OPT_LEAKY_RELU:
         fbb_add_f32(b, 0, o->alpha);
+        break;
+    case TE_OPT_UNIDIRECTIONAL_SEQUENCE_LSTM:
+        fbb_add_f32(b, 1, o->cell_clip);
+        fbb_add_u8(b, 0, (uint8_t)o->activation);
+        fbb_add_u8(b, 3, (uint8_t)(o->time_major != 0));
         break;
     case TE_OPT_BATCH_MAT_MUL:
         fbb_add_u8(b, 0, (uint8_t)(o->adj_x != 0));

@@ -123,6 +123,8 @@ typedef struct {
     int count;                 /* PACK values_count, UNPACK num, SPLIT(_V) num_splits */
     float alpha;               /* LEAKY_RELU */
     int adj_x, adj_y;          /* BATCH_MATMUL */
+    float cell_clip;           /* UNIDIRECTIONAL_SEQUENCE_LSTM (activation, time_major too) */
+    int time_major;
 } tflb_options;
 
 tflb_options tflb_opt_none(void);
@@ -155,6 +157,7 @@ tflb_options tflb_opt_pack(int type, int count, int axis);
 tflb_options tflb_opt_split(int type, int count);
 tflb_options tflb_opt_leaky_relu(float alpha);
 tflb_options tflb_opt_batch_matmul(int adj_x, int adj_y);
+tflb_options tflb_opt_sequence_lstm(int act, float cell_clip, int time_major);
 /* VAR_HANDLE (the strings must outlive the model) and CALL_ONCE. */
 tflb_options tflb_opt_var_handle(const char *container, const char *shared_name);
 tflb_options tflb_opt_call_once(int init_subgraph_index);

@@ -1,11 +1,13 @@
 /* op_unidirectional_sequence_lstm.c - UNIDIRECTIONAL_SEQUENCE_LSTM as the
  * TensorFlow converter writes a Keras LSTM (int8 input, output and hidden
- * state, int8 weights, int32 biases, int16 cell state), with what TFLite
- * Micro's kernel supports: the four gates of a standard LSTM, time major
- * or batch major; no CIFG, peephole, projection or layer norm (TFLM refuses
- * them).  Prepare's effective scales are computed here once (TFLM's
- * CreateGateParams, CreateInterGateMulParams, CreateLstmCellStateInfo);
- * the kernel is te_lstm_s8 with its gate scratch in the arena. */
+ * state, int8 weights, int32 biases, int16 cell state; or its 16x8 form:
+ * int16 input, output and hidden state with zero point 0, int64 biases),
+ * with what TFLite Micro's kernel supports: the four gates of a standard
+ * LSTM, time major or batch major; no CIFG, peephole, projection or layer
+ * norm (TFLM refuses them).  Prepare's effective scales are computed here
+ * once (TFLM's CreateGateParams, CreateInterGateMulParams,
+ * CreateLstmCellStateInfo); the kernel is te_lstm_s8 / te_lstm_s16 with its
+ * gate scratch in the arena. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
@@ -54,8 +56,15 @@ static void sizes_of(te_graph *g, const te_op *op, lstm_sizes *s)
     s->n_state = h->shape[1];
 }
 
+/* 1: the 16x8 form (int16 input). */
+static int is_s16(const te_graph *g, const te_op *op)
+{
+    return op->in[IN_X] >= 0 && g->tensors[op->in[IN_X]].type == TE_DT_INT16;
+}
+
 static int check_weights(te_graph *g, const te_op *op, te_diag *d, const lstm_sizes *s)
 {
+    const te_dtype bias_type = is_s16(g, op) ? TE_DT_INT64 : TE_DT_INT32;
     int i;
     for (i = IN_W_INPUT; i < IN_PEEPHOLE; i++) {
         const te_tensor *w = te_in(g, op, i);
@@ -79,7 +88,7 @@ static int check_weights(te_graph *g, const te_op *op, te_diag *d, const lstm_si
         const te_tensor *b = te_in(g, op, i);
         char which[32];
         snprintf(which, sizeof which, "input %d", i);
-        if (te_check_type(d, op, b, which, TE_DT_INT32) < 0 || te_check_const(d, op, b, which) < 0)
+        if (te_check_type(d, op, b, which, bias_type) < 0 || te_check_const(d, op, b, which) < 0)
             return -1;
         if (b->rank != 1 || b->shape[0] != s->n_state)
             return te_op_fail(d, op, "input %d (tensor %d '%s') must be %d biases", i, b->id,
@@ -104,7 +113,8 @@ static int check_state(te_graph *g, const te_op *op, te_diag *d, const lstm_size
     const te_tensor *h = te_in(g, op, IN_HIDDEN), *c = te_in(g, op, IN_CELL);
     int32_t m, sh;
     int p;
-    if (te_check_type(d, op, h, "input 18 (output state)", TE_DT_INT8) < 0 ||
+    if (te_check_type(d, op, h, "input 18 (output state)",
+                      is_s16(g, op) ? TE_DT_INT16 : TE_DT_INT8) < 0 ||
         te_check_quant(d, op, h, "input 18 (output state)") < 0 ||
         te_check_type(d, op, c, "input 19 (cell state)", TE_DT_INT16) < 0 ||
         te_check_quant(d, op, c, "input 19 (cell state)") < 0)
@@ -121,6 +131,37 @@ static int check_state(te_graph *g, const te_op *op, te_diag *d, const lstm_size
     return 0;
 }
 
+/* TFLM's FC multiplier: the float product of the scales over 2^-12. */
+static void fc_multiplier(float in_scale, float w_scale, int32_t *m, int32_t *sh)
+{
+    float prod = in_scale * w_scale;
+    int e;
+    te_quantize_multiplier((double)prod / (double)(1.0f / 4096.0f), m, &e);
+    *sh = e;
+}
+
+/* The 16x8 form: input and hidden state zero points 0 (TFLite's int16
+ * fully connected applies no offset), and every gate product's multiplier
+ * within its int64 requantization (shift at most 7). */
+static int check_s16(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *x = te_in(g, op, IN_X), *h = te_in(g, op, IN_HIDDEN);
+    int k;
+    if (x->q.zero_point[0] != 0 || h->q.zero_point[0] != 0)
+        return te_op_fail(d, op, "int16 input and output state need zero point 0 (have %lld, "
+                          "%lld)", (long long)x->q.zero_point[0], (long long)h->q.zero_point[0]);
+    for (k = 0; k < 8; k++) {
+        const te_tensor *w = te_in(g, op, IN_W_INPUT + k);
+        int32_t m, sh;
+        fc_multiplier(k < 4 ? x->q.scale[0] : h->q.scale[0], w->q.scale[0], &m, &sh);
+        if (sh > 7)
+            return te_op_fail(d, op, "input %d (weights) scale %g: the gate product's multiplier "
+                              "is beyond TFLite's int64 requantization", IN_W_INPUT + k,
+                              (double)w->q.scale[0]);
+    }
+    return 0;
+}
+
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *x, *h, *out;
@@ -130,9 +171,10 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     x = te_in(g, op, IN_X);
     h = te_in(g, op, IN_HIDDEN);
     out = te_out(g, op, 0);
-    if (te_check_type(d, op, x, "input 0", TE_DT_INT8) < 0 ||
+    if (te_check_type(d, op, x, "input 0", x && x->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8) <
+            0 ||
         te_check_quant(d, op, x, "input 0") < 0 ||
-        te_check_type(d, op, out, "output 0", TE_DT_INT8) < 0)
+        te_check_type(d, op, out, "output 0", x->type) < 0)
         return -1;
     if (x->rank != 3 || !h || h->rank < 2)
         return te_op_fail(d, op, "input 0 must be 3-D and input 18 at least 2-D");
@@ -151,7 +193,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
                           (int)op->opt.activation);
     if (!(op->opt.cell_clip >= 0.0f))
         return te_op_fail(d, op, "negative cell_clip %g", (double)op->opt.cell_clip);
-    return 0;
+    return is_s16(g, op) ? check_s16(g, op, d) : 0;
 }
 
 static int64_t macs(const te_graph *g, const te_op *op)
@@ -166,17 +208,12 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     lstm_sizes s;
     (void)o;
     sizes_of((te_graph *)g, op, &s);
-    l->scratch_bytes = (size_t)te_lstm_s8_get_buffer_size(op->opt.time_major, s.batch, s.n_input,
-                                                          s.n_state);
-}
-
-/* TFLM's FC multiplier: the float product of the scales over 2^-12. */
-static void fc_multiplier(float in_scale, float w_scale, int32_t *m, int32_t *sh)
-{
-    float prod = in_scale * w_scale;
-    int e;
-    te_quantize_multiplier((double)prod / (double)(1.0f / 4096.0f), m, &e);
-    *sh = e;
+    l->scratch_bytes =
+        is_s16(g, op)
+            ? (size_t)te_lstm_s16_get_buffer_size(op->opt.time_major, s.batch, s.n_state)
+            : (size_t)te_lstm_s8_get_buffer_size(op->opt.time_major, s.batch, s.n_input,
+                                                 s.n_state);
+    l->kernel = is_s16(g, op) ? TE_K_LSTM_S16 : TE_K_LSTM_S8;
 }
 
 /* TFLM's CreateInterGateMulParams multiplier. */
@@ -187,11 +224,11 @@ static void mul_multiplier(float s1, float s2, float out, int32_t *m, int32_t *s
     *sh = e;
 }
 
-/* Weights w [rows][cols] in the layout te_lstm_s8 reads on the target. */
-static te_name emit_weights(te_emit *e, const te_tensor *w, const char *hint)
+/* Weights w [rows][cols] in the layout te_lstm_s8 reads on the target
+ * (dsp: its DSP layout there), te_lstm_s16 everywhere (dsp 0). */
+static te_name emit_weights(te_emit *e, const te_tensor *w, const char *hint, int dsp)
 {
     int rows = w->shape[0], cols = w->shape[1];
-    int dsp = te_target_has_dsp(e->g->target);
     size_t n = dsp ? te_lstm_dsp_weights_len(rows, cols) : (size_t)rows * TE_LSTM_PAD4(cols);
     void *v = malloc(n * (dsp ? 2 : 1));
     te_name name;
@@ -228,6 +265,16 @@ static void effective_bias(const te_tensor *w, const te_tensor *b, int32_t offse
     }
 }
 
+/* "{a, b, c, d}" of four constants' names, into list. */
+static int gate_list(te_emit *e, const te_name n[4], char list[4 * sizeof(te_name) + 16])
+{
+    size_t len = strlen(n[0].s) + strlen(n[1].s) + strlen(n[2].s) + strlen(n[3].s) + 9;
+    if (len > 4 * sizeof(te_name) + 16)
+        return te_fail(e->diag, "internal: LSTM constant names too long");
+    sprintf(list, "{%s, %s, %s, %s}", n[0].s, n[1].s, n[2].s, n[3].s);
+    return 0;
+}
+
 /* The per-gate constants (weights in the target's layout, effective
  * biases) and their four-entry initialisers "{a, b, c, d}": weights in,
  * weights recurrent, biases in, biases recurrent. */
@@ -236,6 +283,7 @@ static int emit_gate_arrays(te_emit *e, const te_op *op, const lstm_sizes *s, ch
     te_graph *g = e->g;
     const te_tensor *x = te_in(g, op, IN_X), *h = te_in(g, op, IN_HIDDEN);
     int32_t *bias = malloc(sizeof(int32_t) * (size_t)s->n_state);
+    const int dsp = te_target_has_dsp(g->target);
     te_name n[4][4];
     int k, a;
     if (!bias)
@@ -243,8 +291,8 @@ static int emit_gate_arrays(te_emit *e, const te_op *op, const lstm_sizes *s, ch
     for (k = 0; k < 4; k++) {
         const te_tensor *wi = te_in(g, op, IN_W_INPUT + gate_slot[k]);
         const te_tensor *wr = te_in(g, op, IN_W_REC + gate_slot[k]);
-        n[0][k] = emit_weights(e, wi, "w_in");
-        n[1][k] = emit_weights(e, wr, "w_rec");
+        n[0][k] = emit_weights(e, wi, "w_in", dsp);
+        n[1][k] = emit_weights(e, wr, "w_rec", dsp);
         effective_bias(wi, te_in(g, op, IN_BIAS + gate_slot[k]), -(int32_t)x->q.zero_point[0],
                        bias);
         n[2][k] = te_emit_const_i32(e, bias, (size_t)s->n_state, "bias_in");
@@ -252,15 +300,27 @@ static int emit_gate_arrays(te_emit *e, const te_op *op, const lstm_sizes *s, ch
         n[3][k] = te_emit_const_i32(e, bias, (size_t)s->n_state, "bias_rec");
     }
     free(bias);
-    for (a = 0; a < 4; a++) {
-        const char *v0 = n[a][0].s, *v1 = n[a][1].s, *v2 = n[a][2].s, *v3 = n[a][3].s;
-        size_t len = strlen(v0) + strlen(v1) + strlen(v2) + strlen(v3) + 9;
-        if (len > sizeof list[a])
-            return te_fail(e->diag, "internal: LSTM constant names too long");
-        strcpy(list[a], "{");
-        strcat(strcat(strcat(strcat(list[a], v0), ", "), v1), ", ");
-        strcat(strcat(strcat(strcat(list[a], v2), ", "), v3), "}");
+    for (a = 0; a < 4; a++)
+        if (gate_list(e, n[a], list[a]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The 16x8 form's per-gate constants: weights (rows padded, no DSP layout)
+ * and the model's int64 biases; initialisers as emit_gate_arrays. */
+static int emit_gate_arrays_s16(te_emit *e, const te_op *op, char list[3][4 * sizeof(te_name) + 16])
+{
+    te_graph *g = e->g;
+    te_name n[3][4];
+    int k, a;
+    for (k = 0; k < 4; k++) {
+        n[0][k] = emit_weights(e, te_in(g, op, IN_W_INPUT + gate_slot[k]), "w_in", 0);
+        n[1][k] = emit_weights(e, te_in(g, op, IN_W_REC + gate_slot[k]), "w_rec", 0);
+        n[2][k] = te_emit_tensor(e, op->in[IN_BIAS + gate_slot[k]]);
     }
+    for (a = 0; a < 3; a++)
+        if (gate_list(e, n[a], list[a]) < 0)
+            return -1;
     return 0;
 }
 
@@ -286,7 +346,8 @@ static void params_gate_scales(te_emit *e, const te_op *op)
 }
 
 /* The cell update and hidden state multipliers (gate outputs in Q0.15),
- * the quantized cell clip (-1: none) and the cell's tanh rescaling. */
+ * the hidden state's zero point (int8 only), the quantized cell clip (-1:
+ * none) and the cell's tanh rescaling. */
 static void params_cell(te_emit *e, const te_op *op, int32_t tanh_m, int32_t tanh_s)
 {
     const te_tensor *h = te_in(e->g, op, IN_HIDDEN), *c = te_in(e->g, op, IN_CELL);
@@ -302,7 +363,8 @@ static void params_cell(te_emit *e, const te_op *op, int32_t tanh_m, int32_t tan
     mul_multiplier(gate_out, gate_out, h->q.scale[0], &m, &sh);
     te_params_int(e, "hidden_mult", m);
     te_params_int(e, "hidden_shift", sh);
-    te_params_int(e, "hidden_zp", h->q.zero_point[0]);
+    if (h->type == TE_DT_INT8)
+        te_params_int(e, "hidden_zp", h->q.zero_point[0]);
     if (op->opt.cell_clip > 0.0f) { /* TFLM: static_cast<int16_t> of the clamped quotient */
         double q = (double)op->opt.cell_clip / (double)c->q.scale[0];
         clip = (int)(int16_t)(q < -32768.0 ? -32768.0 : q > 32767.0 ? 32767.0 : q);
@@ -316,6 +378,8 @@ static int emit(te_emit *e, const te_op *op)
 {
     te_graph *g = e->g;
     const te_tensor *c = te_in(g, op, IN_CELL);
+    const int s16 = is_s16(g, op);
+    const te_kernel_id kernel = s16 ? TE_K_LSTM_S16 : TE_K_LSTM_S8;
     lstm_sizes s;
     int32_t tanh_m, tanh_s;
     te_name prm, px, ph, pc, po, scratch;
@@ -327,10 +391,10 @@ static int emit(te_emit *e, const te_op *op)
         return te_op_fail(e->diag, op, "lost its cell rescaling (internal error)");
     te_emit_kernel(e, TE_K_SIGMOID_S16);
     te_emit_kernel(e, TE_K_TANH_S16);
-    te_emit_kernel(e, TE_K_LSTM_S8);
-    if (emit_gate_arrays(e, op, &s, list) < 0)
+    te_emit_kernel(e, kernel);
+    if ((s16 ? emit_gate_arrays_s16(e, op, list) : emit_gate_arrays(e, op, &s, list)) < 0)
         return -1;
-    te_params_begin(e, "te_lstm_s8_params");
+    te_params_begin(e, s16 ? "te_lstm_s16_params" : "te_lstm_s8_params");
     te_params_int(e, "batch", s.batch);
     te_params_int(e, "time", s.time);
     te_params_int(e, "n_input", s.n_input);
@@ -338,8 +402,12 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "time_major", op->opt.time_major);
     te_params_expr(e, "w_in", list[0]);
     te_params_expr(e, "w_rec", list[1]);
-    te_params_expr(e, "bias_in", list[2]);
-    te_params_expr(e, "bias_rec", list[3]);
+    if (s16) {
+        te_params_expr(e, "bias", list[2]);
+    } else {
+        te_params_expr(e, "bias_in", list[2]);
+        te_params_expr(e, "bias_rec", list[3]);
+    }
     params_gate_scales(e, op);
     params_cell(e, op, tanh_m, tanh_s);
     prm = te_params_end(e);
@@ -348,7 +416,7 @@ static int emit(te_emit *e, const te_op *op)
     pc = te_emit_tensor(e, op->in[IN_CELL]);
     po = te_emit_tensor(e, op->out[0]);
     scratch = te_emit_scratch(e, "void");
-    te_emit_kernel_call(e, TE_K_LSTM_S8, prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
+    te_emit_kernel_call(e, kernel, prm.s, px.s, ph.s, pc.s, po.s, scratch.s);
     return 0;
 }
 
@@ -359,5 +427,5 @@ const te_op_def te_op_unidirectional_sequence_lstm = {
     .emit = emit,
     .lower = lower,
     .lower_once = 1,
-    .kernel = TE_ONE_KERNEL(TE_K_LSTM_S8),
+    .int16x8 = 1,
 };
