@@ -56,6 +56,7 @@ typedef struct {
     float *expect_f32[MAX_OUTPUTS]; /* float32 reference outputs (else int16) */
     int expect_bool[MAX_OUTPUTS];   /* 1: expect[i] holds bools, one byte each */
     const char *refuse;             /* a model the compiler must refuse: its message */
+    int in_bits;                    /* a one-form kind's input width (0: 16) */
 } gen;
 
 static uint32_t rng_state = 12345u;
@@ -875,6 +876,119 @@ static void k_lstm16(gen *g)
     }
 }
 
+
+/* FULLY_CONNECTED int8 with a negative per-channel weight scale whose
+ * multiplier is exactly INT32_MIN (input scale 1 + 2^-23, weight scale
+ * -(1 - 2^-23), output scale 1), bias INT32_MIN on that unit and inputs at
+ * the zero point: the accumulator is INT32_MIN, TFLite's doubling high
+ * multiply saturates to INT32_MAX and the output clamps to 127 (a fast
+ * kernel's rounding shortcut, exact for multipliers in [0, 2^31), gave
+ * -128).  Written as an int8 kind of one form. */
+static void k_fc_int8_min_multiplier(gen *g)
+{
+    static float sx = 1.0f + 1.0f / 8388608.0f, sy = 1.0f;
+    static float ws[2] = {0.01f, -(1.0f - 1.0f / 8388608.0f)};
+    static int64_t zx = 3, zy = 0, wzp[2] = {0, 0};
+    int32_t si[2] = {1, 4}, sw[2] = {2, 4}, so[2] = {1, 2}, sb = 2, in[3], out;
+    int8_t w[8] = {5, -7, 9, 11, 1, 2, 3, 4};
+    int32_t bias[2] = {1000, INT32_MIN};
+    tflb_quant qx = tflb_quant1(&sx, &zx), qy = tflb_quant1(&sy, &zy);
+    tflb_quant qw = {2, ws, 2, wzp, 0};
+    int16_t *y;
+    int32_t m, acc = 1000, k;
+    int sh;
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 2, 0, &qx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 2, w, sizeof(w), &qw);
+    in[2] = tflb_add_const(g->m, "bias", TFLB_INT32, &sb, 1, bias, sizeof(bias), NULL);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 2, 0, &qy);
+    op(g, TE_OP_FULLY_CONNECTED, in, 3, &out, 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = 4;
+    g->in_vals[g->n_in++] = input_values(g, 4);
+    for (k = 0; k < 4; k++)
+        g->in_vals[0][k] = 3; /* the zero point */
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+    y = expect(g, 2);
+    quantize_multiplier((double)sx * (double)ws[0] / (double)sy, &m, &sh);
+    acc = mbqm(acc, m, sh);
+    y[0] = (int16_t)(acc > 127 ? 127 : acc < -128 ? -128 : acc);
+    quantize_multiplier((double)sx * (double)ws[1] / (double)sy, &m, &sh);
+    y[1] = m == INT32_MIN && srdhm(INT32_MIN, m) == INT32_MAX ? 127 : -999;
+}
+
+
+/* CONV_2D int8, 1x1 over 1025 channels of weight -128, whose requantized
+ * accumulator plus the output zero point wraps int32 at the top of its
+ * range (multiplier 2147483600, shift 6; TFLite's `acc += output_offset`
+ * wraps on the hosts it runs on, and so do our kernels): the output is not
+ * monotonic in the accumulator, so it is not the constant the ends of the
+ * range give.  Inputs 0 and 127 at two pixels. */
+static void k_conv_int8_zp_wrap(gen *g)
+{
+    enum { C = 1025 };
+    static float sx = 0.01f, sw = 6400.0f, sy = 1.0f;
+    static int64_t zx = 0, zw = 0, zy = 127;
+    static int8_t w[C];
+    int32_t si[4] = {1, 1, 2, C}, sk[4] = {1, 1, 1, C}, so[4] = {1, 1, 2, 1}, sb = 1, in[3], out;
+    int32_t bias = 16760831, m, k, px;
+    tflb_quant qx = tflb_quant1(&sx, &zx), qw = tflb_quant1(&sw, &zw), qy = tflb_quant1(&sy, &zy);
+    int16_t *y;
+    int sh;
+    for (k = 0; k < C; k++)
+        w[k] = -128;
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 4, 0, &qx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sk, 4, w, sizeof(w), &qw);
+    in[2] = tflb_add_const(g->m, "bias", TFLB_INT32, &sb, 1, &bias, sizeof(bias), NULL);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 4, 0, &qy);
+    op(g, TE_OP_CONV_2D, in, 3, &out, 1, tflb_opt_conv2d(TFLB_PAD_VALID, 1, 1, TFLB_ACT_NONE));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = 2 * C;
+    g->in_vals[g->n_in++] = input_values(g, 2 * C);
+    for (k = 0; k < 2 * C; k++)
+        g->in_vals[0][k] = (int16_t)(k < C ? 0 : 127);
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    quantize_multiplier((double)sx * (double)sw / (double)sy, &m, &sh);
+    g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+    y = expect(g, 2);
+    for (px = 0; px < 2; px++) {
+        uint32_t acc = (uint32_t)bias, v;
+        int32_t q;
+        for (k = 0; k < C; k++)
+            acc += (uint32_t)(w[k] * g->in_vals[0][px * C + k]);
+        v = (uint32_t)mbqm((int32_t)acc, m, sh) + (uint32_t)zy; /* wraps as TFLite's */
+        q = (int32_t)v;
+        y[px] = (int16_t)(q > 127 ? 127 : q < -128 ? -128 : q);
+    }
+}
+
+
+/* A FULLY_CONNECTED int8 with one negative per-tensor weight scale: TFLite
+ * Micro refuses it (GetQuantizedConvolutionMultipler ensures the product of
+ * the input and weight scales is not negative); the reader refuses every
+ * per-tensor scale that is not positive (the fast kernels assume a
+ * multiplier of at least 0 there). */
+static void k_refuse_fc_negative_scale(gen *g)
+{
+    static float sx = 0.02f, sw = -0.01f, sy = 0.05f;
+    static int64_t zx = 0, zw = 0, zy = 0;
+    int32_t si[2] = {1, 4}, sw2[2] = {2, 4}, so[2] = {1, 2}, in[2], out;
+    int8_t w[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    tflb_quant qx = tflb_quant1(&sx, &zx), qw = tflb_quant1(&sw, &zw), qy = tflb_quant1(&sy, &zy);
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 2, 0, &qx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw2, 2, w, sizeof(w), &qw);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 2, 0, &qy);
+    op(g, TE_OP_FULLY_CONNECTED, in, 2, &out, 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = 4;
+    g->in_vals[g->n_in++] = input_values(g, 4);
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    g->refuse = "must be finite and > 0";
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -912,6 +1026,9 @@ static const struct {
     {"embedding_hybrid", k_embedding_hybrid, 1},
     {"greater", k_greater, 1},
     {"lstm16", k_lstm16, 1},
+    {"fc_int8_min_multiplier", k_fc_int8_min_multiplier, 1},
+    {"conv_int8_zp_wrap", k_conv_int8_zp_wrap, 1},
+    {"refuse_fc_negative_scale", k_refuse_fc_negative_scale, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -985,7 +1102,8 @@ static int build(const char *kind, int bits, const char *dir)
             snprintf(path, sizeof(path), "%s/input_%d.bin", dir, i);
             rc |= write_file(path, g.in_i32[i], sizeof(int32_t) * (size_t)g.in_elems[i]);
         } else {
-            rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i], bits);
+            rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i],
+                               g.in_bits ? g.in_bits : bits);
         }
         free(g.in_vals[i]);
         free(g.in_i32[i]);

@@ -225,16 +225,28 @@ static int32_t gemm_ref_out(const te_convfam_gemm_spec *s, int32_t acc, int32_t 
     return te_clamp_i32((int32_t)((uint32_t)v + (uint32_t)s->output_zp), s->act_min, s->act_max);
 }
 
+/* 1 when the requantized acc plus the output zero point does not wrap
+ * int32 (TFLite's `acc += output_offset` would). */
+static int gemm_zp_fits(const te_convfam_gemm_spec *s, int32_t acc, int32_t mult, int shift)
+{
+    int64_t v = (int64_t)te_mul_by_quant_mult(acc, mult, shift) + s->output_zp;
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
 /* Channel c's entry when its output is the same for every accumulator
  * bias64 +- mag it can have (the requantization is monotonic when the
- * accumulator cannot wrap and nothing is shifted left): {0, 4 * out + 2, 2}
- * gives out whatever the accumulator.  Returns 0 if not constant. */
+ * accumulator cannot wrap, nothing is shifted left and adding the output
+ * zero point wraps at neither end): {0, 4 * out + 2, 2} gives out whatever
+ * the accumulator.  Returns 0 if not constant. */
 static int gemm_const_entry(const te_convfam_gemm_spec *s, int64_t bias64, int64_t mag,
                             int32_t mult, int shift, int32_t *entry)
 {
     int32_t lo, hi;
     if (mult < 0 || bias64 - mag < INT32_MIN || bias64 + mag > INT32_MAX ||
         (shift > 0 && ((bias64 < 0 ? -bias64 : bias64) + mag) >= ((int64_t)1 << (31 - shift))))
+        return 0;
+    if (!gemm_zp_fits(s, (int32_t)(bias64 - mag), mult, shift) ||
+        !gemm_zp_fits(s, (int32_t)(bias64 + mag), mult, shift))
         return 0;
     lo = gemm_ref_out(s, (int32_t)(bias64 - mag), mult, shift);
     hi = gemm_ref_out(s, (int32_t)(bias64 + mag), mult, shift);

@@ -133,6 +133,25 @@ static int32_t read_i32(const uint8_t *p)
                      (uint32_t)p[3] << 24);
 }
 
+/* 1 when a channel's multiplier is negative (a negative per-channel
+ * weight scale, which TFLite takes as it is): the fast kernels' rounding
+ * shortcuts assume multipliers in [0, 2^31), the plain kernel's
+ * MultiplyByQuantizedMultiplier takes any. */
+static int negative_multiplier(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
+    const te_tensor *out = &g->tensors[op->out[0]];
+    int c;
+    for (c = 0; c < w->shape[0]; c++) {
+        int32_t m;
+        int sh;
+        te_convfam_channel_multiplier(in, w, out, c, 1, &m, &sh);
+        if (m < 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The kernel: constant weights (and bias) get the fast kernels, the DSP
  * one when the target has SMLAD and every packed lane fits an int16. */
 static te_kernel_id variant(const te_graph *g, const te_op *op)
@@ -143,7 +162,7 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
     int ok;
     if (te_convfam_s16(op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL))
         return TE_K_FULLY_CONNECTED_S16;
-    if (!w || !w->data || (b && !b->data) || w->rank != 2)
+    if (!w || !w->data || (b && !b->data) || w->rank != 2 || negative_multiplier(g, op))
         return TE_K_FULLY_CONNECTED_S8;
     if (!te_target_has_dsp(g->target))
         return TE_K_FULLY_CONNECTED_S8_FAST;

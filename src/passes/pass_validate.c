@@ -4,6 +4,7 @@
  * factors no integer kernel can apply, and models whose multiply-accumulate
  * count is beyond any microcontroller (which also keeps every later MAC
  * sum, e.g. the patch search's, far from overflow). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "../ops/ops.h"
 #include "passes.h"
+#include "quant/quant.h"
 
 /* 2^40 (about 1.1e12) MACs: ~1000x MobileNetV2 at 224x224. */
 #define TE_MAX_MODEL_MACS ((int64_t)1 << 40)
@@ -80,7 +82,19 @@ static int quantized_int(const te_tensor *t)
     return t && t->q.count >= 1 && (t->type == TE_DT_INT8 || t->type == TE_DT_INT16);
 }
 
-/* Every factor an int8/int16 output is rescaled by stays below 2^31. */
+/* 1 when |f| is 2^31 or more as TFLite's QuantizeMultiplier rounds it: a
+ * left shift of more than 31 (within 0.5 below 2^31 the multiplier rounds
+ * up to 2^31 and the shift to 32), which no kernel can apply. */
+static int rescale_too_large(double f)
+{
+    int32_t m;
+    int shift;
+    te_quantize_multiplier(f, &m, &shift);
+    return shift > 31 || fabs(f) >= TE_MAX_RESCALE;
+}
+
+/* Every factor an int8/int16 output is rescaled by is one QuantizeMultiplier
+ * makes a shift of at most 31 of (below 2^31). */
 static int check_rescale(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *out = te_out(g, op, 0), *a, *w;
@@ -92,14 +106,14 @@ static int check_rescale(te_graph *g, const te_op *op, te_diag *d)
         return 0;
     if (kind == 1) {
         f = (double)a->q.scale[0] / (double)out->q.scale[0];
-        if (f >= TE_MAX_RESCALE)
+        if (rescale_too_large(f))
             return te_op_fail(d, op, "input %d scale / output scale = %g is 2^31 or more: no "
                               "integer kernel can rescale by that", ai, f);
         return 0;
     }
     for (c = 0; quantized_int(w) && c < w->q.count; c++) {
         f = (double)a->q.scale[0] * (double)w->q.scale[c] / (double)out->q.scale[0];
-        if (f >= TE_MAX_RESCALE)
+        if (rescale_too_large(f))
             return te_op_fail(d, op, "input %d scale x input %d scale (channel %d) / output "
                               "scale = %g is 2^31 or more: no integer kernel can rescale by that",
                               ai, wi, c, f);
