@@ -1,10 +1,11 @@
 /* te_lstm.h - UNIDIRECTIONAL_SEQUENCE_LSTM with int8 activations and
- * weights, int16 cell state and int32 biases (and its 16x8 form below), bit-exact with TFLite Micro's
- * integer LSTM (lstm_eval.h): per step and gate, two fully connected
- * products (input, recurrent) each requantized to int16 in Q3.12 and
- * added with saturation, the int16 sigmoid (tanh for the cell gate); then cell = forget * cell + input * cell_gate
- * (int16 multiplies, saturating add, optional clip) and
- * hidden = tanh(cell) * output (int8), copied to the output. */
+ * weights, int16 cell state and int32 biases (and its 16x8 form below),
+ * bit-exact with TFLite Micro's integer LSTM (lstm_eval.h): per step and
+ * gate, two fully connected products (input, recurrent) each requantized
+ * to int16 in Q3.12 and added with saturation, the int16 sigmoid (tanh for
+ * the cell gate); then cell = forget * cell + input * cell_gate (int16
+ * multiplies, saturating add, optional clip) and hidden = tanh(cell) *
+ * output (int8), copied to the output. */
 #ifndef TE_LSTM_H
 #define TE_LSTM_H
 

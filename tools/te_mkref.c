@@ -114,10 +114,11 @@ static int32_t input(gen *g, const char *name, const int32_t *shape, int rank)
     return id;
 }
 
-static int32_t const_i32(gen *g, const char *name, const int32_t *v, int32_t n, const int32_t *shape,
-                         int rank)
+static int32_t const_i32(gen *g, const char *name, const int32_t *v, int32_t n,
+                         const int32_t *shape, int rank)
 {
-    return tflb_add_const(g->m, name, TFLB_INT32, shape, rank, v, sizeof(int32_t) * (size_t)n, NULL);
+    return tflb_add_const(g->m, name, TFLB_INT32, shape, rank, v, sizeof(int32_t) * (size_t)n,
+                          NULL);
 }
 
 static int32_t const_vec(gen *g, const char *name, const int32_t *v, int32_t n)

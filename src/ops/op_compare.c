@@ -52,7 +52,8 @@ static int check_s8_scale(te_diag *d, const te_op *op, const te_tensor *t, const
     te_quantize_multiplier_smaller_than_one((double)t->q.scale[0], &m, &shift);
     if (!(t->q.scale[0] < 1.0f) || shift > 0)
         return te_op_fail(d, op, "%s (tensor %d '%s') scale %g: TFLite's quantized "
-                          "comparison needs a scale below 1", which, t->id, t->name, (double)t->q.scale[0]);
+                          "comparison needs a scale below 1",
+                          which, t->id, t->name, (double)t->q.scale[0]);
     return 0;
 }
 

@@ -79,7 +79,8 @@ static int pad_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *in = te_in(g, op, 0), *out = te_out(g, op, 0), *v = te_in(g, op, 2);
     if (te_check_io_count(d, op, 2, 3, 1))
         return -1;
-    if (te_check_type(d, op, in, "input 0", in && in->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8) ||
+    if (te_check_type(d, op, in, "input 0",
+                      in && in->type == TE_DT_INT16 ? TE_DT_INT16 : TE_DT_INT8) ||
         te_check_type(d, op, out, "output 0", in->type))
         return -1;
     if (in->rank > PAD_MAX_RANK)
