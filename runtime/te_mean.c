@@ -83,12 +83,8 @@ static inline TE_UNUSED int64_t te_mean_sum_s16(const te_mean_params *p, const i
 }
 /* te:end */
 
-/* te:section te_mean_run_s16 */
-/* Every output: the wrapped int32 sum of its reduced elements, then either
- * TFLite's requantization (same_scale 0) or its plain truncating division
- * by the count (same_scale 1: equal input and output quantization). */
-static inline TE_UNUSED void te_mean_run_s16(const te_mean_params *p, const int16_t *input,
-                                             int16_t *output, int same_scale)
+/* te:section te_mean_s16 */
+TE_KERNEL void te_mean_s16(const te_mean_params *p, const int16_t *input, int16_t *output)
 {
     int idx[TE_MEAN_MAX_DIMS] = {0};
     int i;
@@ -98,29 +94,12 @@ static inline TE_UNUSED void te_mean_run_s16(const te_mean_params *p, const int1
     do {
         const int16_t *in = input + te_mean_offset(idx, p->keep_stride, p->n_keep);
         int32_t v = 0;
-        if (p->count > 0 && same_scale) {
-            v = te_mean_wrap32(te_mean_sum_s16(p, in)) / p->count;
-        } else if (p->count > 0) {
+        if (p->count > 0) {
             int64_t s = te_mean_sum_s16(p, in) - (int64_t)p->in_zp * p->count;
             v = te_mul_by_quant_mult(te_mean_wrap32(s), p->mult, p->shift) + p->out_zp;
             v = te_clamp_i32(v, -32768, 32767);
         }
         *output++ = (int16_t)v;
     } while (te_mean_next(idx, p->keep_size, p->n_keep));
-}
-/* te:end */
-
-/* te:section te_mean_s16 */
-TE_KERNEL void te_mean_s16(const te_mean_params *p, const int16_t *input, int16_t *output)
-{
-    te_mean_run_s16(p, input, output, 0);
-}
-/* te:end */
-
-/* te:section te_mean_same_scale_s16 */
-TE_KERNEL void te_mean_same_scale_s16(const te_mean_params *p, const int16_t *input,
-                                      int16_t *output)
-{
-    te_mean_run_s16(p, input, output, 1);
 }
 /* te:end */

@@ -8,10 +8,9 @@
  * dimensions (one output element per position, in output order) and the
  * reduced dimensions, each with its sizes and input element strides.
  *
- * int16x8: te_mean_s16 is the same requantization clamped to int16;
- * te_mean_same_scale_s16 is TFLite Micro's path for equal input and output
- * quantization (reference Mean: the int32 sum divided by the count,
- * truncating; mult, shift and the zero points unused). */
+ * int16x8: te_mean_s16 is the same requantization clamped to int16 (also
+ * with equal input and output quantization, where older TFLite Micro took
+ * a truncating plain Mean: see src/ops/op_mean.c). */
 #ifndef TE_MEAN_H
 #define TE_MEAN_H
 
@@ -38,10 +37,6 @@ TE_KERNEL void te_mean_s8(const te_mean_params *p, const int8_t *input, int8_t *
 /* te:end */
 /* te:section te_mean_s16 */
 TE_KERNEL void te_mean_s16(const te_mean_params *p, const int16_t *input, int16_t *output);
-/* te:end */
-/* te:section te_mean_same_scale_s16 */
-TE_KERNEL void te_mean_same_scale_s16(const te_mean_params *p, const int16_t *input,
-                                      int16_t *output);
 /* te:end */
 
 #endif

@@ -172,6 +172,7 @@ const te_op_def te_op_sum = {
     .emit = sum_emit,
     .variant = reduce_variant,
     .int16x8 = 1,
+    .rescale = {1, 0, 1}, /* input scale / output scale, as MEAN */
 };
 
 const te_op_def te_op_reduce_max = {

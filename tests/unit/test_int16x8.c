@@ -1,9 +1,9 @@
 /* test_int16x8.c - the int16x8 element-wise kernels: te_add_s16, te_mul_s16
- * (broadcasting), te_pool_avg_s16 / te_pool_max_s16, te_mean_s16 /
- * te_mean_same_scale_s16 and te_softmax_s16, each with the parameters the
- * compiler derives, against plain references written here from TFLite
- * Micro's formulas (its int16 ADD with left shift 15, MUL, pooling,
- * QuantizedMeanOrSum and plain Mean, SoftmaxInt16 and gen_lut); plus the
+ * (broadcasting), te_pool_avg_s16 / te_pool_max_s16, te_mean_s16 and
+ * te_softmax_s16, each with the parameters the compiler derives, against
+ * plain references written here from TFLite Micro's formulas (its int16 ADD
+ * with left shift 15, MUL, pooling, QuantizedMeanOrSum, also with equal
+ * input and output quantization, SoftmaxInt16 and gen_lut); plus the
  * operators' check() on int16 graphs. */
 #include <math.h>
 #include <stdio.h>
@@ -234,15 +234,13 @@ static void test_pool(int is_max, int cases)
 
 /* ---- MEAN ------------------------------------------------------------------- */
 
-/* QuantizedMeanOrSum (same 0) or the plain truncating Mean (same 1). */
-static int16_t ref_mean_value(int64_t sum, int64_t count, float si, float so, int same)
+/* QuantizedMeanOrSum (zero points 0). */
+static int16_t ref_mean_value(int64_t sum, int64_t count, float si, float so)
 {
     int32_t m, v;
     int e, k = 0;
     if (count == 0)
         return 0;
-    if (same)
-        return (int16_t)((int32_t)sum / (int32_t)count);
     te_quantize_multiplier((double)si / (double)so, &m, &e);
     while (((int64_t)2 << k) <= count)
         k++;
@@ -283,16 +281,13 @@ static void test_mean(int cases)
             ref_next_index(idx, shape, r);
         }
         for (i = 0; i < nout; i++)
-            ref[i] = ref_mean_value(sums[i], count, si, so, same);
+            ref[i] = ref_mean_value(sums[i], count, si, so);
         qt_init(&ti, 0, r, shape, si, 0);
         qt_init(&to, 2, orank, oshape, so, 0);
         qt_axis_tensor(&tax, 1, axes, n_axes, axbytes);
         te_mean_make_params(&ti.t, &tax, &to.t, &p);
         guard_fill(out, nout);
-        if (same)
-            te_mean_same_scale_s16(&p, in, out);
-        else
-            te_mean_s16(&p, in, out);
+        te_mean_s16(&p, in, out);
         ok = same_s16(out, ref, nout);
         if (!ok)
             fprintf(stderr, "mean s16 case %d: rank %d, %d axes, keep %d mismatch\n", c, r, n_axes,
@@ -301,12 +296,11 @@ static void test_mean(int cases)
     }
 }
 
-/* Truncation (plain Mean) against rounding (requantized): -5 / 3. */
-static void test_mean_truncates(void)
+/* Equal input and output quantization requantizes, rounding: -5 / 3. */
+static void test_mean_rounds(void)
 {
-    CHECK(ref_mean_value(-5, 3, 0.5f, 0.5f, 1) == -1);
-    CHECK(ref_mean_value(-5, 3, 0.5f, 0.5f, 0) == -2);
-    CHECK(ref_mean_value(5, 3, 0.5f, 0.5f, 1) == 1);
+    CHECK(ref_mean_value(-5, 3, 0.5f, 0.5f) == -2);
+    CHECK(ref_mean_value(5, 3, 0.5f, 0.5f) == 2);
 }
 
 /* ---- SOFTMAX ------------------------------------------------------------------ */
@@ -483,7 +477,7 @@ int main(void)
     test_pool(0, 800);
     test_pool(1, 800);
     test_mean(1500);
-    test_mean_truncates();
+    test_mean_rounds();
     test_softmax(600);
     test_checks();
     return test_summary();
