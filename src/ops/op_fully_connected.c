@@ -133,22 +133,17 @@ static int32_t read_i32(const uint8_t *p)
                      (uint32_t)p[3] << 24);
 }
 
-/* 1 when a channel's multiplier is negative (a negative per-channel
- * weight scale, which TFLite takes as it is): the fast kernels' rounding
- * shortcuts assume multipliers in [0, 2^31), the plain kernel's
- * MultiplyByQuantizedMultiplier takes any. */
+/* 1 when a channel's multiplier is negative: a negative per-channel weight
+ * scale, which TFLite takes as it is (input and output scales are
+ * positive).  The fast kernels' rounding shortcuts assume multipliers in
+ * [0, 2^31); the plain kernel's MultiplyByQuantizedMultiplier takes any. */
 static int negative_multiplier(const te_graph *g, const te_op *op)
 {
-    const te_tensor *in = &g->tensors[op->in[0]], *w = &g->tensors[op->in[1]];
-    const te_tensor *out = &g->tensors[op->out[0]];
+    const te_tensor *w = &g->tensors[op->in[1]];
     int c;
-    for (c = 0; c < w->shape[0]; c++) {
-        int32_t m;
-        int sh;
-        te_convfam_channel_multiplier(in, w, out, c, 1, &m, &sh);
-        if (m < 0)
+    for (c = 0; c < w->q.count; c++)
+        if (w->q.scale[c] < 0.0f)
             return 1;
-    }
     return 0;
 }
 
