@@ -332,6 +332,20 @@ static void k_split(gen *g)
     finish(g, out, 3);
 }
 
+/* SPLIT with an int64 axis (ONNX-converted models): TFLite Micro reads its
+ * low word. */
+static void k_split_axis64(gen *g)
+{
+    int32_t s[3] = {2, 6, 3}, so[3] = {2, 3, 3}, one = 1, in[2], out[2];
+    int64_t axis = -2;
+    in[0] = tflb_add_const(g->m, "axis", TFLB_INT64, &one, 0, &axis, sizeof(axis), NULL);
+    in[1] = input(g, "x", s, 3);
+    out[0] = act(g, "y0", so, 3);
+    out[1] = act(g, "y1", so, 3);
+    op(g, TE_OP_SPLIT, in, 2, out, 2, tflb_opt_split(TE_OPT_SPLIT, 2));
+    finish(g, out, 2);
+}
+
 static void k_split_v(gen *g)
 {
     int32_t s[4] = {1, 9, 4, 3}, s0[4] = {1, 2, 4, 3}, s1[4] = {1, 5, 4, 3}, s2[4] = {1, 2, 4, 3};
@@ -443,6 +457,18 @@ static void k_maxmin(gen *g, int builtin)
 
 static void k_maximum(gen *g) { k_maxmin(g, TE_OP_MAXIMUM); }
 static void k_minimum(gen *g) { k_maxmin(g, TE_OP_MINIMUM); }
+
+/* RESHAPE to a scalar with an empty shape constant (tf.reshape(x, [])):
+ * the shape tensor has no element and no data, which is no missing writer. */
+static void k_reshape_scalar(gen *g)
+{
+    int32_t s[2] = {1, 1}, zero = 0, in[2], out;
+    in[0] = input(g, "x", s, 2);
+    in[1] = tflb_add_const(g->m, "shape", TFLB_INT32, &zero, 1, NULL, 0, NULL);
+    out = act(g, "y", s, 0);
+    op(g, TE_OP_RESHAPE, in, 2, &out, 1, tflb_opt_none());
+    finish(g, &out, 1);
+}
 
 static void k_concat(gen *g)
 {
@@ -1002,6 +1028,7 @@ static const struct {
     {"slice", k_slice, 0},
     {"strided_slice", k_strided_slice, 0},
     {"split", k_split, 0},
+    {"split_axis64", k_split_axis64, 0},
     {"split_v", k_split_v, 0},
     {"pack", k_pack, 0},
     {"unpack", k_unpack, 0},
@@ -1013,6 +1040,7 @@ static const struct {
     {"maximum", k_maximum, 0},
     {"minimum", k_minimum, 0},
     {"concat", k_concat, 0},
+    {"reshape_scalar", k_reshape_scalar, 0},
     {"sub", k_sub, 1},
     {"leaky_relu", k_leaky_relu, 1},
     {"abs", k_abs, 1},

@@ -1038,7 +1038,8 @@ static int check_input_source(reader *r, const te_op *op, int i, const char *is_
                        "op %d, which runs later (operators must be stored in execution order: "
                        "the graph has a cycle or is out of order)", name, op->index, i, t->id,
                        t->name, t->producer);
-    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id] && !op->custom_name)
+    if (t->producer < 0 && !t->data && !t->is_variable && !is_input[t->id] && !op->custom_name &&
+        te_tensor_elems(t) != 0) /* an empty constant (tf.reshape(x, [])'s shape) needs no writer */
         return te_fail(r->d, "invalid model: %s (op %d): input %d (tensor %d '%s') is never "
                        "written: not a graph input, a constant, a variable or an output of an "
                        "earlier operator", name, op->index, i, t->id, t->name);

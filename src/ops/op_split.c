@@ -38,7 +38,7 @@ static int check_axis(te_graph *g, const te_op *op, te_diag *d, const te_tensor 
     const te_tensor *ax = te_in(g, op, axis_input(op));
     int64_t axis;
     const char *which = op->opcode == TE_OP_SPLIT ? "input 0 (axis)" : "input 2 (axis)";
-    if (te_move_check_index_tensor(d, op, ax, which, 0))
+    if (te_move_check_index_tensor(d, op, ax, which, 1)) /* TFLM reads an int64 axis' low word */
         return -1;
     if (te_tensor_elems(ax) != 1)
         return te_op_fail(d, op, "%s (tensor %d '%s') must have one element", which, ax->id,
