@@ -9,9 +9,8 @@
  * equals TFLite's result: the tables absorb both input rescales and the
  * output rescale, checked exhaustively at compile time.
  *
- * te_add_i32 and te_add_f32 are TFLite Micro's unquantized ADD (reference
- * Add / BroadcastAdd4DSlow): the sum (int32 wrapping) clamped to the
- * activation's range, for loop counters and float graphs. */
+ * The unquantized int32 / float32 ADD is te_binary_i32 / te_binary_f32
+ * (te_binary_plain.h). */
 #ifndef TE_ADD_H
 #define TE_ADD_H
 
@@ -51,18 +50,6 @@ typedef struct {
     int32_t act_min, act_max;
 } te_add_lut_params;
 
-/* te:section te_add_plain_params */
-/* Unquantized ADD (int32, float32): the layout fields, then the range. */
-typedef struct {
-    int broadcast;                 /* same layout fields as te_add_params */
-    int size;
-    int dims[TE_ADD_MAX_DIMS];
-    int stride1[TE_ADD_MAX_DIMS];
-    int stride2[TE_ADD_MAX_DIMS];
-    int32_t act_min, act_max;      /* int32: the whole int32 range (TFLite Micro) */
-    float f_min, f_max;            /* float32: the fused activation's range */
-} te_add_plain_params;
-/* te:end */
 
 /* te:section te_add_s8 */
 TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t *in2,
@@ -72,15 +59,6 @@ TE_KERNEL void te_add_s8(const te_add_params *p, const int8_t *in1, const int8_t
 /* Output may be input 1 or input 2 (same shape): element i is read first. */
 TE_KERNEL void te_add_s8_lut(const te_add_lut_params *p, const int8_t *in1, const int8_t *in2,
                              int8_t *out);
-/* te:end */
-/* te:section te_add_i32 */
-/* Output may be an input of its shape: element i is read first. */
-TE_KERNEL void te_add_i32(const te_add_plain_params *p, const int32_t *in1, const int32_t *in2,
-                          int32_t *out);
-/* te:end */
-/* te:section te_add_f32 */
-TE_KERNEL void te_add_f32(const te_add_plain_params *p, const float *in1, const float *in2,
-                          float *out);
 /* te:end */
 /* te:section te_add_s16 */
 TE_KERNEL void te_add_s16(const te_add_params *p, const int16_t *in1, const int16_t *in2,

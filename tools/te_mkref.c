@@ -39,7 +39,7 @@
 
 #define ZP8 (-5)
 #define MAX_INPUTS 2
-#define MAX_OUTPUTS 3
+#define MAX_OUTPUTS 6
 
 typedef struct {
     tflb_model *m;
@@ -50,10 +50,12 @@ typedef struct {
     int32_t in_elems[MAX_INPUTS];
     int16_t *in_vals[MAX_INPUTS];   /* the input values (int8 ones widened) */
     int32_t *in_i32[MAX_INPUTS];    /* or an int32 input's values */
+    float *in_f32[MAX_INPUTS];      /* or a float32 input's values */
     int n_expect;                   /* arithmetic kinds: reference outputs */
     int32_t expect_elems[MAX_OUTPUTS];
     int16_t *expect[MAX_OUTPUTS];
     float *expect_f32[MAX_OUTPUTS]; /* float32 reference outputs (else int16) */
+    int32_t *expect_i32[MAX_OUTPUTS]; /* or int32 ones */
     int expect_bool[MAX_OUTPUTS];   /* 1: expect[i] holds bools, one byte each */
     const char *refuse;             /* a model the compiler must refuse: its message */
     int in_bits;                    /* a one-form kind's input width (0: 16) */
@@ -1016,6 +1018,138 @@ static void k_refuse_fc_negative_scale(gen *g)
     g->refuse = "must be finite and > 0";
 }
 
+/* ---------------------------------------------------------------------
+ * Unquantized int32 and float32 binary ops (shape arithmetic, float
+ * tails): x of shape 2x3x4 and y of shape 3x1 (broadcast) into ADD (RELU),
+ * SUB (RELU), MUL (RELU6), MAXIMUM, MINIMUM (y first) and
+ * SQUARED_DIFFERENCE.  TFLite Micro: int32 ADD keeps the whole int32 range
+ * whatever the activation (EvalAdd), SUB and MUL clamp to
+ * CalculateActivationRange's; float32 ADD, SUB and MUL clamp as
+ * std::min(std::max(v, lo), hi); MAXIMUM / MINIMUM compare el1 > el2 /
+ * el1 < el2; nothing wider than the type: int32 results wrap. */
+
+enum { BIN_X = 24, BIN_Y = 3, BIN_OPS = 6 };
+
+static const int BIN_BUILTIN[BIN_OPS] = {TE_OP_ADD, TE_OP_SUB, TE_OP_MUL, TE_OP_MAXIMUM,
+                                         TE_OP_MINIMUM, TE_OP_SQUARED_DIFFERENCE};
+
+static tflb_options bin_options(int k)
+{
+    switch (BIN_BUILTIN[k]) {
+    case TE_OP_ADD:
+        return tflb_opt_add(TFLB_ACT_RELU);
+    case TE_OP_SUB:
+        return tflb_opt_sub(TFLB_ACT_RELU);
+    case TE_OP_MUL:
+        return tflb_opt_mul(TFLB_ACT_RELU6);
+    default:
+        return tflb_opt_empty(BIN_BUILTIN[k] == TE_OP_SQUARED_DIFFERENCE
+                                  ? TE_OPT_SQUARED_DIFFERENCE
+                                  : TE_OPT_MAXIMUM_MINIMUM);
+    }
+}
+
+/* The model of both kinds; type TFLB_INT32 or TFLB_FLOAT32, whose inputs
+ * the caller sets. */
+static void bin_model(gen *g, int type)
+{
+    int32_t sx[3] = {2, 3, 4}, sy[2] = {3, 1}, in[2], pair[2], outs[BIN_OPS];
+    int k;
+    static const char *const names[BIN_OPS] = {"sum", "difference", "product", "maximum",
+                                               "minimum", "squared_difference"};
+    in[0] = tflb_add_tensor(g->m, "x", type, sx, 3, 0, NULL);
+    in[1] = tflb_add_tensor(g->m, "y", type, sy, 2, 0, NULL);
+    for (k = 0; k < BIN_OPS; k++) {
+        outs[k] = tflb_add_tensor(g->m, names[k], type, sx, 3, 0, NULL);
+        pair[0] = in[BIN_BUILTIN[k] == TE_OP_MINIMUM];
+        pair[1] = in[BIN_BUILTIN[k] != TE_OP_MINIMUM];
+        op(g, BIN_BUILTIN[k], pair, 2, &outs[k], 1, bin_options(k));
+    }
+    g->in_ids[0] = in[0];
+    g->in_ids[1] = in[1];
+    g->in_elems[0] = BIN_X;
+    g->in_elems[1] = BIN_Y;
+    g->n_in = 2;
+    finish(g, outs, BIN_OPS);
+}
+
+static void *alloc_or_die(size_t n)
+{
+    void *p = calloc(n, 1);
+    if (!p) {
+        fprintf(stderr, "te_mkref: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static int32_t clamp_i32(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void k_binary_i32(gen *g)
+{
+    int32_t *x = alloc_or_die(4 * BIN_X), *y = alloc_or_die(4 * BIN_Y), i, k;
+    bin_model(g, TFLB_INT32);
+    for (i = 0; i < BIN_X; i++) /* some products and squares wrap */
+        x[i] = (int32_t)(rng_next() % 200001u) - 100000;
+    y[0] = 3;
+    y[1] = -7;
+    y[2] = 65537;
+    g->in_i32[0] = x;
+    g->in_i32[1] = y;
+    for (k = 0; k < BIN_OPS; k++) {
+        int32_t *o = alloc_or_die(4 * BIN_X);
+        for (i = 0; i < BIN_X; i++) {
+            uint32_t a = (uint32_t)x[i], b = (uint32_t)y[(i / 4) % 3];
+            switch (BIN_BUILTIN[k]) {
+            case TE_OP_ADD: o[i] = (int32_t)(a + b); break;
+            case TE_OP_SUB: o[i] = clamp_i32((int32_t)(a - b), 0, INT32_MAX); break;
+            case TE_OP_MUL: o[i] = clamp_i32((int32_t)(a * b), 0, 6); break;
+            case TE_OP_MAXIMUM: o[i] = (int32_t)a > (int32_t)b ? (int32_t)a : (int32_t)b; break;
+            case TE_OP_MINIMUM: o[i] = (int32_t)b < (int32_t)a ? (int32_t)b : (int32_t)a; break;
+            default: o[i] = (int32_t)((a - b) * (a - b)); break;
+            }
+        }
+        g->expect_elems[g->n_expect] = BIN_X;
+        g->expect_i32[g->n_expect++] = o;
+    }
+}
+
+static float clamp_f32(float v, float lo, float hi)
+{
+    v = v < lo ? lo : v;
+    return hi < v ? hi : v;
+}
+
+static void k_binary_f32(gen *g)
+{
+    float *x = alloc_or_die(4 * BIN_X), *y = alloc_or_die(4 * BIN_Y);
+    int32_t i, k;
+    bin_model(g, TFLB_FLOAT32);
+    for (i = 0; i < BIN_X; i++)
+        x[i] = (float)((int32_t)(rng_next() % 20001u) - 10000) / 1250.0f;
+    y[0] = 0.75f;
+    y[1] = -2.5f;
+    y[2] = 3.0e38f; /* sums and products past the float range clamp to FLT_MAX */
+    g->in_f32[0] = x;
+    g->in_f32[1] = y;
+    for (k = 0; k < BIN_OPS; k++) {
+        float *o = alloc_or_die(4 * BIN_X);
+        for (i = 0; i < BIN_X; i++) {
+            float a = x[i], b = y[(i / 4) % 3], d = a - b;
+            switch (BIN_BUILTIN[k]) {
+            case TE_OP_ADD: o[i] = clamp_f32(a + b, 0.0f, 3.402823466e38f); break;
+            case TE_OP_SUB: o[i] = clamp_f32(a - b, 0.0f, 3.402823466e38f); break;
+            case TE_OP_MUL: o[i] = clamp_f32(a * b, 0.0f, 6.0f); break;
+            case TE_OP_MAXIMUM: o[i] = a > b ? a : b; break;
+            case TE_OP_MINIMUM: o[i] = b < a ? b : a; break;
+            default: o[i] = d * d; break; /* may be +inf: not clamped */
+            }
+        }
+        g->expect_elems[g->n_expect] = BIN_X;
+        g->expect_f32[g->n_expect++] = o;
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1058,6 +1192,8 @@ static const struct {
     {"fc_int8_min_multiplier", k_fc_int8_min_multiplier, 1},
     {"conv_int8_zp_wrap", k_conv_int8_zp_wrap, 1},
     {"refuse_fc_negative_scale", k_refuse_fc_negative_scale, 1},
+    {"binary_i32", k_binary_i32, 1},
+    {"binary_f32", k_binary_f32, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -1127,30 +1263,35 @@ static int build(const char *kind, int bits, const char *dir)
     rc |= write_file(path, buf, size);
     free(buf);
     for (i = 0; i < g.n_in; i++) {
-        if (g.in_i32[i]) {
+        if (g.in_i32[i] || g.in_f32[i]) { /* 4-byte elements, little-endian host */
             snprintf(path, sizeof(path), "%s/input_%d.bin", dir, i);
-            rc |= write_file(path, g.in_i32[i], sizeof(int32_t) * (size_t)g.in_elems[i]);
+            rc |= write_file(path, g.in_i32[i] ? (const void *)g.in_i32[i] : g.in_f32[i],
+                             4 * (size_t)g.in_elems[i]);
         } else {
             rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i],
                                g.in_bits ? g.in_bits : bits);
         }
         free(g.in_vals[i]);
         free(g.in_i32[i]);
+        free(g.in_f32[i]);
     }
     if (g.refuse) {
         snprintf(path, sizeof(path), "%s/refuse.txt", dir);
         rc |= write_file(path, g.refuse, strlen(g.refuse));
     }
     for (i = 0; i < g.n_expect; i++) {
-        if (g.expect_f32[i]) {
+        if (g.expect_f32[i] || g.expect_i32[i]) {
             snprintf(path, sizeof(path), "%s/expect_%d.bin", dir, i);
-            rc |= write_file(path, g.expect_f32[i], sizeof(float) * (size_t)g.expect_elems[i]);
+            rc |= write_file(path, g.expect_f32[i] ? (const void *)g.expect_f32[i]
+                                                   : g.expect_i32[i],
+                             4 * (size_t)g.expect_elems[i]);
         } else {
             rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i],
                                g.expect_bool[i] ? 8 : 16);
         }
         free(g.expect[i]);
         free(g.expect_f32[i]);
+        free(g.expect_i32[i]);
     }
     tflb_free(&m);
     return rc ? 1 : 0;

@@ -4,24 +4,25 @@
  * for the two lookup tables of te_add_s8_lut, and the kernel call
  * (te_add_s8_lut, or te_add_s8 when no tables exist; te_add_s16 for int16,
  * TFLite Micro's general-scale path, which it takes for every int16 ADD;
- * te_add_i32 / te_add_f32 for its unquantized int32 and float32 ADD, a
- * loop counter's `i + 1` in a WHILE).  The input checks and broadcast layout it shares with MUL:
- * broadcast.h. */
+ * te_binary_i32 / te_binary_f32 for its unquantized int32 and float32 ADD,
+ * a loop counter's `i + 1` in a WHILE: binary_plain.h).  The input checks
+ * and broadcast layout it shares with MUL: broadcast.h. */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "flash_budget.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_add.h"
+#include "te_binary_plain.h"
 
 void te_add_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_add_params *p);
@@ -278,25 +279,6 @@ static int add_plan(const te_graph *g, const te_op *op, te_add_params *p, int32_
            te_flash_lut_allowed(g, op) && te_add_make_lut(p, TE_ADD_LUT_SHIFT, u1, u2);
 }
 
-/* Unquantized int32 / float32 ADD, as TFLite Micro's EvalAdd takes it. */
-static int add_check_plain(te_graph *g, const te_op *op, te_diag *d)
-{
-    const te_tensor *a = te_in(g, op, 0), *b = te_in(g, op, 1), *o = te_out(g, op, 0);
-    if (te_bcast_check_plain(d, op, a, b, o, 4) < 0)
-        return -1;
-    if (a->type == TE_DT_INT32 && (a->q.count > 0 || b->q.count > 0))
-        return te_op_fail(d, op, "quantized int32 inputs are not supported (TFLite Micro)");
-    if (op->opt.activation != TE_ACT_NONE && op->opt.activation != TE_ACT_RELU &&
-        op->opt.activation != TE_ACT_RELU6 && op->opt.activation != TE_ACT_RELU_N1_TO_1)
-        return te_op_fail(d, op, "fused activation %d is not supported", (int)op->opt.activation);
-    return 0;
-}
-
-static int is_plain(const te_tensor *t)
-{
-    return t && (t->type == TE_DT_INT32 || t->type == TE_DT_FLOAT32);
-}
-
 static int add_check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *a, *b, *o;
@@ -305,8 +287,8 @@ static int add_check(te_graph *g, const te_op *op, te_diag *d)
     int s16, left_shift;
     if (te_check_io_count(d, op, 2, 2, 1) < 0)
         return -1;
-    if (is_plain(te_in(g, op, 0)) && te_in(g, op, 1) && te_out(g, op, 0))
-        return add_check_plain(g, op, d);
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_check(g, op, d, 1);
     if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     a = te_in(g, op, 0);
@@ -354,42 +336,16 @@ int te_add_emit_lut(te_emit *e, const te_op *op, const te_add_params *p, const i
 }
 
 /* Kernels, as lowering records them (te_lowering.variant). */
-enum { ADD_PLAIN, ADD_LUT, ADD_S16, ADD_I32, ADD_F32 };
+enum { ADD_PLAIN, ADD_LUT, ADD_S16, ADD_PLAIN_TYPES };
 
 /* TFLite Micro's float range of a fused activation (CalculateActivationRange). */
-static void float_range(te_activation act, float *lo, float *hi)
-{
-    *lo = act == TE_ACT_NONE ? -FLT_MAX : act == TE_ACT_RELU_N1_TO_1 ? -1.0f : 0.0f;
-    *hi = act == TE_ACT_RELU6 ? 6.0f : act == TE_ACT_RELU_N1_TO_1 ? 1.0f : FLT_MAX;
-}
-
-/* te_add_i32 / te_add_f32: int32 clamps to the whole int32 range whatever
- * the activation (TFLite Micro's EvalAdd). */
-static int add_emit_plain(te_emit *e, const te_op *op)
-{
-    int f32 = e->low->variant == ADD_F32;
-    float lo, hi;
-    if (te_tensor_elems(te_out(e->g, op, 0)) == 0)
-        return 0;
-    te_bcast_params_begin(e, op, "te_add_plain_params");
-    if (f32) {
-        float_range(op->opt.activation, &lo, &hi);
-        te_params_expr(e, "f_min", te_float_literal(lo).s);
-        te_params_expr(e, "f_max", te_float_literal(hi).s);
-    } else {
-        te_params_expr(e, "act_min", "INT32_MIN");
-        te_params_expr(e, "act_max", "INT32_MAX");
-    }
-    return te_bcast_emit(e, op, f32 ? TE_K_ADD_F32 : TE_K_ADD_I32, te_params_end(e).s);
-}
-
 static int add_emit(te_emit *e, const te_op *op)
 {
     te_add_params p;
     int32_t u1[256], u2[256];
     int s16 = e->low->variant == ADD_S16;
-    if (e->low->variant == ADD_I32 || e->low->variant == ADD_F32)
-        return add_emit_plain(e, op);
+    if (e->low->variant == ADD_PLAIN_TYPES) /* int32 sums keep the whole int32 range */
+        return te_binary_plain_emit(e, op, TE_BINARY_ADD, 0);
     if (e->low->variant == ADD_LUT) {
         if (!add_plan(e->g, op, &p, u1, u2)) /* the tables lowering found */
             return te_op_fail(e->diag, op, "lost its addition tables (internal error)");
@@ -424,10 +380,9 @@ static void add_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     te_add_params p;
     int32_t u1[256], u2[256];
     (void)o;
-    if (is_plain(&g->tensors[op->out[0]])) {
-        int f32 = g->tensors[op->out[0]].type == TE_DT_FLOAT32;
-        l->variant = f32 ? ADD_F32 : ADD_I32;
-        l->kernel = f32 ? TE_K_ADD_F32 : TE_K_ADD_I32;
+    if (te_binary_plain_is(g, op)) {
+        l->variant = ADD_PLAIN_TYPES;
+        l->kernel = te_binary_plain_kernel(g, op);
         return;
     }
     if (g->tensors[op->out[0]].type == TE_DT_INT16) {

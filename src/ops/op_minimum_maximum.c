@@ -2,11 +2,16 @@
  * up to 6D): TFLite Micro compares the raw values (inputs and output share
  * one scale by the converter's rule; nothing is rescaled).  Against an int8
  * constant scalar (a clip) the op is a 256-entry table on the other input;
- * otherwise the broadcasting kernel te_minmax_s8 / te_minmax_s16. */
+ * otherwise the broadcasting kernel te_minmax_s8 / te_minmax_s16.  int32
+ * and float32 (unquantized): te_binary_i32 / te_binary_f32 (binary_plain.h). */
+/* Only the kernel op enum is used here: declare kernels extern. */
+#define TE_KERNEL extern
+
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "ops.h"
-
 #include "../quant/lut_unary.h"
+#include "te_binary_plain.h"
 
 /* Index of the input that is a one-element int8 constant while the other
  * input has the output's element count, or -1. */
@@ -27,6 +32,8 @@ static int scalar_const_input(const te_graph *g, const te_op *op)
 
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_check(g, op, d, 0);
     return te_bcast_check_inputs_s8_s16(g, op, d);
 }
 
@@ -46,6 +53,8 @@ static int emit_table(te_emit *e, const te_op *op, int k)
 
 static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_kernel(g, op);
     if (scalar_const_input(g, op) >= 0)
         return TE_K_LUT_S8;
     return g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_MINMAX_S16 : TE_K_MINMAX_S8;
@@ -54,6 +63,9 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
 static int emit(te_emit *e, const te_op *op)
 {
     int k = scalar_const_input(e->g, op);
+    if (te_binary_plain_is(e->g, op))
+        return te_binary_plain_emit(e, op, op->opcode == TE_OP_MAXIMUM ? TE_BINARY_MAX
+                                                                      : TE_BINARY_MIN, 0);
     if (k >= 0)
         return emit_table(e, op, k);
     te_bcast_params_begin(e, op, "te_minmax_params");

@@ -1,18 +1,21 @@
 /* op_mul.c - MUL (int8 or int16x8, broadcasting up to 6D, fused
  * activation): checks, TFLite Micro's Prepare-time multiplier (s1 * s2 /
  * s_out in double) and the call to te_mul_s8 (te_mul_s16 for int16, whose
- * zero points TFLite Micro requires to be 0).  Input checks, broadcast layout and call emission are
+ * zero points TFLite Micro requires to be 0; te_binary_i32 / te_binary_f32
+ * for the unquantized int32 and float32 MUL, binary_plain.h).  Input checks, broadcast layout and call emission are
  * shared with ADD (broadcast.h). */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <stdio.h>
 
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_mul.h"
+#include "te_binary_plain.h"
 
 void te_mul_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_mul_params *p);
@@ -39,6 +42,8 @@ static int mul_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *o;
     int32_t lo, hi;
     int s16;
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_check(g, op, d, 0);
     if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     o = te_out(g, op, 0);
@@ -56,6 +61,8 @@ static int mul_emit(te_emit *e, const te_op *op)
 {
     te_mul_params p;
     te_name params;
+    if (te_binary_plain_is(e->g, op))
+        return te_binary_plain_emit(e, op, TE_BINARY_MUL, 1);
     te_mul_make_params(op->opt.activation, te_in(e->g, op, 0), te_in(e->g, op, 1),
                        te_out(e->g, op, 0), &p);
     te_params_begin(e, "te_mul_params");
@@ -77,6 +84,8 @@ static int mul_emit(te_emit *e, const te_op *op)
 static te_kernel_id mul_variant(const te_graph *g, const te_op *op)
 {
     const te_tensor *out = op->n_out > 0 && op->out[0] >= 0 ? &g->tensors[op->out[0]] : NULL;
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_kernel(g, op);
     return out && out->type == TE_DT_INT16 ? TE_K_MUL_S16 : TE_K_MUL_S8;
 }
 

@@ -4,17 +4,20 @@
  * input scale, output ratio that squared over 2^(2 x left shift) times the
  * output scale, all in double) and the call to te_squared_difference_s8 /
  * _s16 (broadcast layout and emission: broadcast.h).  As TFLite Micro,
- * int16 needs every zero point 0. */
+ * int16 needs every zero point 0.  int32 and float32 (unquantized):
+ * te_binary_i32 / te_binary_f32 (binary_plain.h). */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <stdio.h>
 
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "ops.h"
 #include "quant/quant.h"
 #include "te_common.h"
 #include "te_squared_difference.h"
+#include "te_binary_plain.h"
 
 void te_squared_difference_make_params(const te_tensor *a, const te_tensor *b,
                                        const te_tensor *o, te_squared_difference_params *p);
@@ -42,6 +45,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     te_squared_difference_params p;
     const te_tensor *t[3];
     int k;
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_check(g, op, d, 0);
     if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     t[0] = te_in(g, op, 0);
@@ -63,6 +68,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
 
 static te_kernel_id variant(const te_graph *g, const te_op *op)
 {
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_kernel(g, op);
     return g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_SQUARED_DIFFERENCE_S16
                                                       : TE_K_SQUARED_DIFFERENCE_S8;
 }
@@ -70,6 +77,8 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
 static int emit(te_emit *e, const te_op *op)
 {
     te_squared_difference_params p;
+    if (te_binary_plain_is(e->g, op))
+        return te_binary_plain_emit(e, op, TE_BINARY_SQUARED_DIFFERENCE, 0);
     te_squared_difference_make_params(te_in(e->g, op, 0), te_in(e->g, op, 1),
                                       te_out(e->g, op, 0), &p);
     te_bcast_params_begin(e, op, "te_squared_difference_params");

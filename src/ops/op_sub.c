@@ -4,13 +4,15 @@
  * computed in float as its CalculateOpDataSub does) and the kernel call:
  * for int8 ADD's table kernel te_add_s8_lut when the table search of
  * op_add.c finds tables for SUB's result (input 2 entering negated), else
- * te_sub_s8; te_sub_s16 for int16.  Input checks, broadcast layout and
+ * te_sub_s8; te_sub_s16 for int16; te_binary_i32 / te_binary_f32 for the
+ * unquantized int32 and float32 SUB (binary_plain.h).  Input checks, broadcast layout and
  * call emission are shared with ADD and MUL (broadcast.h). */
 /* Only the kernel parameter struct is used here: declare kernels extern. */
 #define TE_KERNEL extern
 
 #include <stdio.h>
 
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "flash_budget.h"
 #include "ops.h"
@@ -18,6 +20,7 @@
 #include "te_common.h"
 #include "te_add.h"
 #include "te_sub.h"
+#include "te_binary_plain.h"
 
 void te_sub_make_params(te_activation act, const te_tensor *a, const te_tensor *b,
                         const te_tensor *o, te_sub_params *p);
@@ -76,6 +79,8 @@ static int sub_check(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *a, *b, *o;
     double r1, r2, ro;
     int32_t lo, hi, type_lo, type_hi;
+    if (te_binary_plain_is(g, op))
+        return te_binary_plain_check(g, op, d, 1);
     if (te_bcast_check_inputs_s8_s16(g, op, d) < 0)
         return -1;
     a = te_in(g, op, 0);
@@ -136,13 +141,15 @@ static int sub_plan(const te_graph *g, const te_op *op, te_sub_params *p, te_add
 }
 
 /* The lowering's variants: ADD's table kernel or the plain one. */
-enum { SUB_PLAIN, SUB_LUT };
+enum { SUB_PLAIN, SUB_LUT, SUB_PLAIN_TYPES };
 
 static int sub_emit(te_emit *e, const te_op *op)
 {
     te_sub_params p;
     te_add_params ap;
     int32_t u1[256], u2[256];
+    if (e->low->variant == SUB_PLAIN_TYPES)
+        return te_binary_plain_emit(e, op, TE_BINARY_SUB, 1);
     if (e->low->variant == SUB_LUT) {
         if (!sub_plan(e->g, op, &p, &ap, u1, u2)) /* the tables lowering found */
             return te_op_fail(e->diag, op, "lost its subtraction tables (internal error)");
@@ -175,6 +182,11 @@ static void sub_lower(const te_graph *g, const te_op *op, const te_lower_opts *o
     te_add_params ap;
     int32_t u1[256], u2[256];
     (void)o;
+    if (te_binary_plain_is(g, op)) {
+        l->variant = SUB_PLAIN_TYPES;
+        l->kernel = te_binary_plain_kernel(g, op);
+        return;
+    }
     l->variant = sub_plan(g, op, &p, &ap, u1, u2) ? SUB_LUT : SUB_PLAIN;
     l->kernel = l->variant == SUB_LUT                              ? TE_K_ADD_S8_LUT
                 : g->tensors[op->out[0]].type == TE_DT_INT16 ? TE_K_SUB_S16
