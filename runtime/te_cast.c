@@ -8,6 +8,7 @@ static inline TE_UNUSED int32_t te_cast_read_int(const void *in, int type, int32
     case 2: return ((const int32_t *)in)[i];
     case 3: return ((const uint8_t *)in)[i];
     case 7: return ((const int16_t *)in)[i];
+    case 6: return ((const uint8_t *)in)[i] != 0; /* bool: one byte, false or true */
     default: return ((const int8_t *)in)[i];
     }
 }

@@ -1,4 +1,4 @@
-/* te_dequantize.c - int8 / int16 -> float32 (see te_dequantize.h). */
+/* te_dequantize.c - int8 / uint8 / int16 -> float32 (see te_dequantize.h). */
 #include "te_common.h"
 #include "te_dequantize.h"
 
@@ -8,6 +8,15 @@ TE_KERNEL void te_dequantize_s8_f32(const int8_t *in, float *out, int32_t n, con
     int32_t i;
     for (i = 0; i < n; i++)
         out[i] = lut[in[i] + 128];
+}
+/* te:end */
+
+/* te:section te_dequantize_u8_f32 */
+TE_KERNEL void te_dequantize_u8_f32(const uint8_t *in, float *out, int32_t n, const float *lut)
+{
+    int32_t i;
+    for (i = 0; i < n; i++)
+        out[i] = lut[in[i]];
 }
 /* te:end */
 

@@ -1150,6 +1150,143 @@ static void k_binary_f32(gen *g)
     }
 }
 
+/* FULLY_CONNECTED int8 with per-channel weights and keep_num_dims: input
+ * 2x3x5, output 2x3x4 (TFLite Micro's FullyConnectedPerChannel: the
+ * output's leading dimensions are the batches; per unit c the multiplier
+ * of double(s_in) x double(s_w[c]) / double(s_out), zero-point offsets on
+ * the input only). */
+static void k_fc_per_channel_rank3(gen *g)
+{
+    enum { B = 6, D = 5, U = 4 };
+    static float sx = 0.031f, sy = 0.07f, ws[U] = {0.004f, 0.011f, 0.0023f, 0.0071f};
+    static int64_t zx = -7, zy = 4, wzp[U] = {0, 0, 0, 0};
+    int32_t si[3] = {2, 3, D}, sw[2] = {U, D}, so[3] = {2, 3, U}, sb = U, in[3], out, b, c, k;
+    int8_t w[U * D];
+    int32_t bias[U] = {700, -1500, 42, 0};
+    tflb_quant qx = tflb_quant1(&sx, &zx), qy = tflb_quant1(&sy, &zy);
+    tflb_quant qw = {U, ws, U, wzp, 0};
+    int16_t *y;
+    for (k = 0; k < U * D; k++)
+        w[k] = (int8_t)((int32_t)(rng_next() % 255u) - 127);
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 3, 0, &qx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 2, w, sizeof(w), &qw);
+    in[2] = tflb_add_const(g->m, "bias", TFLB_INT32, &sb, 1, bias, sizeof(bias), NULL);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 3, 0, &qy);
+    op(g, TE_OP_FULLY_CONNECTED, in, 3, &out, 1, tflb_opt_fc(TFLB_ACT_RELU, 1));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = B * D;
+    g->in_vals[g->n_in++] = input_values(g, B * D);
+    for (k = 0; k < B * D; k++) /* the int8 values the file holds */
+        g->in_vals[0][k] = (int8_t)g->in_vals[0][k];
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+    y = expect(g, B * U);
+    for (c = 0; c < U; c++) {
+        int32_t m;
+        int sh;
+        quantize_multiplier((double)sx * (double)ws[c] / (double)sy, &m, &sh);
+        for (b = 0; b < B; b++) {
+            int32_t acc = bias[c], v;
+            for (k = 0; k < D; k++)
+                acc += w[c * D + k] * (g->in_vals[0][b * D + k] - (int32_t)zx);
+            v = mbqm(acc, m, sh) + (int32_t)zy;
+            y[b * U + c] = (int16_t)(v > 127 ? 127 : v < (int32_t)zy ? (int32_t)zy : v);
+        }
+    }
+}
+
+/* DEQUANTIZE uint8 -> float32 (dequantize.cc's uint8 case, old uint8
+ * models' float tails): static_cast<float>(double(scale) * (x - zp)). */
+static void k_dequantize_u8(gen *g)
+{
+    enum { N = 256 };
+    static float scale = 0.0371f;
+    static int64_t zp = 130;
+    int32_t s[2] = {16, 16}, in, out, i;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    float *y = malloc(sizeof(float) * N);
+    if (!y)
+        exit(1);
+    in = tflb_add_tensor(g->m, "x", TFLB_UINT8, s, 2, 0, &q);
+    out = tflb_add_tensor(g->m, "y", TFLB_FLOAT32, s, 2, 0, NULL);
+    op(g, TE_OP_DEQUANTIZE, &in, 1, &out, 1, tflb_opt_none());
+    g->in_ids[g->n_in] = in;
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++) /* every uint8 value once, in a shuffled order */
+        g->in_vals[g->n_in][i] = (int16_t)((i * 37 + 11) % 256);
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    for (i = 0; i < N; i++)
+        y[i] = (float)((double)scale * (g->in_vals[0][i] - (int32_t)zp));
+    g->expect_elems[g->n_expect] = N;
+    g->expect_f32[g->n_expect++] = y;
+}
+
+/* CAST bool -> float32 (cast.cc's bool case: a mask made 0 / 1), the
+ * mask from a GREATER of int8 inputs. */
+static void k_cast_bool(gen *g)
+{
+    enum { N = 24 };
+    static float scale = 0.05f;
+    static int64_t zp = -3;
+    int32_t s[2] = {4, 6}, one = 1, in[2], mask, out, i;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    int8_t c = 7;
+    float *y = malloc(sizeof(float) * N);
+    if (!y)
+        exit(1);
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, s, 2, 0, &q);
+    in[1] = tflb_add_const(g->m, "threshold", TFLB_INT8, &one, 1, &c, 1, &q);
+    mask = tflb_add_tensor(g->m, "mask", TFLB_BOOL, s, 2, 0, NULL);
+    out = tflb_add_tensor(g->m, "y", TFLB_FLOAT32, s, 2, 0, NULL);
+    op(g, TE_OP_GREATER, in, 2, &mask, 1, tflb_opt_empty(TE_OPT_GREATER));
+    op(g, TE_OP_CAST, &mask, 1, &out, 1, tflb_opt_none());
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++)
+        g->in_vals[g->n_in][i] = (int16_t)(i - 5);
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    for (i = 0; i < N; i++)
+        y[i] = g->in_vals[0][i] > c ? 1.0f : 0.0f;
+    g->expect_elems[g->n_expect] = N;
+    g->expect_f32[g->n_expect++] = y;
+}
+
+/* A RESHAPE whose int32 shape constant carries a quantization scale of 0
+ * (some exporters write one; TFLite Micro never looks at it): the model
+ * compiles and the output is the input's bytes. */
+static void k_zero_scale_shape(gen *g)
+{
+    enum { N = 12 };
+    static float scale = 0.05f, zero = 0.0f;
+    static int64_t zp = -3, zp0 = 0;
+    int32_t si[2] = {2, 6}, so[2] = {3, 4}, n2 = 2, in[2], out, i;
+    tflb_quant q = tflb_quant1(&scale, &zp), qz = tflb_quant1(&zero, &zp0);
+    int16_t *y;
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 2, 0, &q);
+    in[1] = tflb_add_const(g->m, "shape", TFLB_INT32, &n2, 1, so, sizeof(so), &qz);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 2, 0, &q);
+    op(g, TE_OP_RESHAPE, in, 2, &out, 1, tflb_opt_none());
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++)
+        g->in_vals[g->n_in][i] = (int16_t)(i * 21 - 128);
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+    y = expect(g, N);
+    for (i = 0; i < N; i++)
+        y[i] = g->in_vals[0][i];
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1194,6 +1331,10 @@ static const struct {
     {"refuse_fc_negative_scale", k_refuse_fc_negative_scale, 1},
     {"binary_i32", k_binary_i32, 1},
     {"binary_f32", k_binary_f32, 1},
+    {"fc_per_channel_rank3", k_fc_per_channel_rank3, 1},
+    {"dequantize_u8", k_dequantize_u8, 1},
+    {"cast_bool", k_cast_bool, 1},
+    {"zero_scale_shape", k_zero_scale_shape, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -304,6 +304,21 @@ static int check_quant_values(reader *r, te_tensor *t)
     return 0;
 }
 
+/* A tensor of a type no kernel dequantizes (int32 shape constants, float
+ * or bool tensors) may carry a per-tensor scale of 0 or worse from some
+ * exporters; TFLite Micro copies it without a look.  Such a tensor is read
+ * as unquantized instead of refusing the model. */
+static void drop_unusable_scale(te_tensor *t)
+{
+    float s;
+    if (t->q.count != 1 || t->type == TE_DT_INT8 || t->type == TE_DT_UINT8 ||
+        t->type == TE_DT_INT16)
+        return;
+    s = t->q.scale[0];
+    if (!isfinite(s) || !(s >= ldexpf(1.0f, -60)) || s > ldexpf(1.0f, 60))
+        t->q.count = 0;
+}
+
 static int read_quant(reader *r, const fb_table *tt, te_tensor *t)
 {
     fb_table qt;
@@ -319,7 +334,10 @@ static int read_quant(reader *r, const fb_table *tt, te_tensor *t)
     if (details != 0)
         return tensor_fail(r, t, "uses custom quantization details (unsupported)");
     t->q.quantized_dim = qd;
-    if (read_quant_vectors(r, &qt, t) || check_quant_values(r, t))
+    if (read_quant_vectors(r, &qt, t))
+        return -1;
+    drop_unusable_scale(t);
+    if (check_quant_values(r, t))
         return -1;
     return check_per_channel(r, t);
 }

@@ -1,7 +1,7 @@
 /* op_cast.c - CAST between int8, uint8, int16, int32 and float32 (the
- * numeric types TFLite Micro's CAST converts), element by element as C++'s
- * static_cast: quantization parameters play no part.  Same type on both
- * sides is a byte copy. */
+ * numeric types TFLite Micro's CAST converts), and from bool (a threshold
+ * mask made 0 / 1), element by element as C++'s static_cast: quantization
+ * parameters play no part.  Same type on both sides is a byte copy. */
 #include "movement.h"
 
 static int cast_type_ok(te_dtype t)
@@ -17,9 +17,10 @@ static int cast_check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (!in || !out)
         return te_op_fail(d, op, "input 0 or output 0 is missing");
-    if (!cast_type_ok(in->type) || !cast_type_ok(out->type))
+    if ((!cast_type_ok(in->type) && in->type != TE_DT_BOOL) || !cast_type_ok(out->type))
         return te_op_fail(d, op, "casting %s to %s is not supported (int8, uint8, int16, int32, "
-                          "float32)", te_dtype_name(in->type), te_dtype_name(out->type));
+                          "float32; and from bool)", te_dtype_name(in->type),
+                          te_dtype_name(out->type));
     if (te_tensor_elems(out) > 0x7fffffff || te_tensor_bytes(out) > 0x7fffffff)
         return te_op_fail(d, op, "output 0 (tensor %d '%s') is too large", out->id, out->name);
     return te_move_check_same_elems(d, op, in, out);

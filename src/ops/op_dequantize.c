@@ -1,7 +1,8 @@
-/* op_dequantize.c - DEQUANTIZE int8/int16 -> float32 as TFLite Micro's
- * reference kernel does it: scale * (float)(x - zero_point) in float.  For
- * int8 the 256 possible results are computed here with that very
- * expression and the kernel looks them up; for int16 the kernel multiplies. */
+/* op_dequantize.c - DEQUANTIZE int8/uint8/int16 -> float32 as TFLite
+ * Micro's reference kernel does it: scale * (float)(x - zero_point) in
+ * float.  For int8 and uint8 the 256 possible results are computed here
+ * with that very expression and the kernel looks them up; for int16 the
+ * kernel multiplies. */
 #include "ops.h"
 #include "unary.h"
 
@@ -12,8 +13,9 @@ static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (!in)
         return te_op_fail(d, op, "input 0 is missing");
-    if (in->type != TE_DT_INT8 && in->type != TE_DT_INT16)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') has type %s, expected int8 or int16",
+    if (in->type != TE_DT_INT8 && in->type != TE_DT_UINT8 && in->type != TE_DT_INT16)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') has type %s, expected int8, uint8 "
+                          "or int16",
                           in->id, in->name, te_dtype_name(in->type));
     if (te_check_type(d, op, out, "output 0", TE_DT_FLOAT32) ||
         te_check_quant(d, op, in, "input 0"))
@@ -27,6 +29,15 @@ static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
     return te_check_unary_elems(d, op, in, out);
 }
 
+/* The kernel emit() calls: the input type picks it. */
+static te_kernel_id dequantize_variant(const te_graph *g, const te_op *op)
+{
+    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
+    return in && in->type == TE_DT_INT16   ? TE_K_DEQUANTIZE_S16_F32
+           : in && in->type == TE_DT_UINT8 ? TE_K_DEQUANTIZE_U8_F32
+                                           : TE_K_DEQUANTIZE_S8_F32;
+}
+
 static int dequantize_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0), *out = te_out(e->g, op, 0);
@@ -38,17 +49,18 @@ static int dequantize_emit(te_emit *e, const te_op *op)
         return 0;
     src = te_emit_tensor(e, in->id);
     dst = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, in->type == TE_DT_INT8 ? TE_K_DEQUANTIZE_S8_F32 : TE_K_DEQUANTIZE_S16_F32);
-    if (in->type == TE_DT_INT8) {
+    te_emit_kernel(e, dequantize_variant(e->g, op));
+    if (in->type != TE_DT_INT16) {
         float lut[256];
         te_name name;
-        int i;
+        int i, lowest = in->type == TE_DT_INT8 ? -128 : 0; /* the value of entry 0 */
         for (i = 0; i < 256; i++) {
-            float centered = (float)(i - 128 - zp);
+            float centered = (float)(i + lowest - zp);
             lut[i] = scale * centered;
         }
         name = te_emit_const_f32(e, lut, 256, "dequant");
-        te_emit_kernel_call(e, TE_K_DEQUANTIZE_S8_F32, src.s, dst.s, te_expr("%lld", n).s, name.s);
+        te_emit_kernel_call(e, dequantize_variant(e->g, op), src.s, dst.s, te_expr("%lld", n).s,
+                            name.s);
     } else {
         te_emit_kernel_call(e, TE_K_DEQUANTIZE_S16_F32, src.s, dst.s, te_expr("%lld", n).s,
                      te_expr("%af", (double)scale).s, te_expr("%ld", (long)zp).s);
@@ -56,12 +68,6 @@ static int dequantize_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
-/* The kernel emit() calls: the input type picks it. */
-static te_kernel_id dequantize_variant(const te_graph *g, const te_op *op)
-{
-    const te_tensor *in = op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL;
-    return in && in->type == TE_DT_INT16 ? TE_K_DEQUANTIZE_S16_F32 : TE_K_DEQUANTIZE_S8_F32;
-}
 
 const te_op_def te_op_dequantize = {
     .opcode = TE_OP_DEQUANTIZE,

@@ -49,9 +49,11 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
         return te_op_fail(d, op, "input has %lld elements, expected %lld (%lld x %d)",
                           (long long)te_tensor_elems(in), (long long)(batches * depth),
                           (long long)batches, depth);
-    if (w->q.count > 1 && (w->q.quantized_dim != 0 || out->rank != 2))
-        return te_op_fail(d, op, "per-channel weights need quantized dimension 0 and a 2-D "
-                          "output (as TFLite Micro's kernel assumes)");
+    /* TFLite Micro's FullyConnectedPerChannel takes the output's leading
+     * dimensions as the batches, any rank (keep_num_dims) */
+    if (w->q.count > 1 && w->q.quantized_dim != 0)
+        return te_op_fail(d, op, "per-channel weights need quantized dimension 0 (one scale "
+                          "per unit)");
     return 0;
 }
 

@@ -337,19 +337,17 @@ static void test_reshape(void)
     CHECK(run_op(&te_op_reshape, &m) == 0);
     CHECK(ei_last_stmts == 0);
     m.t[out].alias_of = -1;
-    /* inconsistent shape tensors */
+    /* shape tensors and options disagreeing with the output: the output's
+     * shape rules, as in TFLite Micro (ONNX-style 0 entries, stale options) */
     og_const_i32(&m, shp, bad, 2);
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "cannot be resolved"));
+    CHECK(run_op(&te_op_reshape, &m) == 0);
     og_const_i32(&m, shp, two, 2);
-    CHECK(run_op(&te_op_reshape, &m) == -1);
-    /* options only (TOCO style) */
+    CHECK(run_op(&te_op_reshape, &m) == 0);
     m.op.n_in = 1;
     m.op.opt.new_shape_count = 2;
     m.op.opt.new_shape[0] = 1;
-    m.op.opt.new_shape[1] = 128;
-    CHECK(run_op(&te_op_reshape, &m) == 0);
     m.op.opt.new_shape[1] = 64;
-    CHECK(run_op(&te_op_reshape, &m) == -1 && strstr(ei_last_error, "new_shape"));
+    CHECK(run_op(&te_op_reshape, &m) == 0);
     m.op.opt.new_shape_count = -1;
     /* element count mismatch, type mismatch */
     m.t[out].shape[1] = 127;
