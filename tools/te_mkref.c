@@ -682,7 +682,7 @@ static void k_batch_matmul_const_adj_x(gen *g) { bmm_kind(g, 1, 1); }
 /* TRANSPOSE_CONV 16x8 (transpose_conv.cc: int8 per-channel filter, int64
  * bias, int64 scratch the input pixels scatter onto, per-channel
  * multipliers in double, the int64 MultiplyByQuantizedMultiplier, no
- * offsets), SAME padding, stride 2. */
+ * offsets), SAME padding, stride 2, fused RELU. */
 static void k_transpose_conv(gen *g)
 {
     enum { IH = 3, IW = 4, IC = 5, OH = 6, OW = 8, OC = 6, K = 3, S = 2 };
@@ -706,7 +706,7 @@ static void k_transpose_conv(gen *g)
     in[3] = tflb_add_const(g->m, "bias", TFLB_INT64, &sb, 1, bias, sizeof(bias), NULL);
     out = act16(g, "y", so, 4, sy);
     {
-        tflb_options o = tflb_opt_transpose_conv(TFLB_PAD_SAME, S, S, TFLB_ACT_NONE);
+        tflb_options o = tflb_opt_transpose_conv(TFLB_PAD_SAME, S, S, TFLB_ACT_RELU);
         op(g, TE_OP_TRANSPOSE_CONV, in, 4, &out, 1, o);
     }
     finish(g, &out, 1);
@@ -734,6 +734,8 @@ static void k_transpose_conv(gen *g)
     y = expect(g, OH * OW * OC);
     for (i = 0; i < OH * OW * OC; i++)
         y[i] = sat16(mbqm64(acc[i] + bias[i % OC], m[i % OC], sh[i % OC]));
+    for (i = 0; i < OH * OW * OC; i++) /* the fused RELU (TFLite Micro since January 2026) */
+        y[i] = y[i] < 0 ? 0 : y[i];
 }
 
 

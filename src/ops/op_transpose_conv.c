@@ -2,13 +2,13 @@
  * int32[4], int8 weights [out_c, kh, kw, in_c] per tensor or per output
  * channel, int8 input, optional int32 bias) onto te_transpose_conv_s8; the
  * int16x8 form (int16 input and output with zero point 0, int64 bias) onto
- * te_transpose_conv_s16, clamped to the int16 range as TFLite Micro's int16
- * path is.
+ * te_transpose_conv_s16.
  *
  * As in TFLite Micro's transpose_conv.cc: the padding is derived from the
  * OUTPUT size (ComputePaddingHeightWidth with the output as "input"), and
- * the int8 path clamps to the full int8 range whatever fused activation the
- * options carry (Micro prepares it with kTfLiteActNone).  The kernel gathers
+ * the output is clamped to the fused activation's range (TFLite Micro since
+ * its PR 3278 of January 2026; before, it prepared every TRANSPOSE_CONV with
+ * kTfLiteActNone and clamped to the whole type range).  The kernel gathers
  * instead of scattering, so it needs no int32 scratch buffer, and any box
  * of the output can be computed from the input rows and columns that reach
  * it: in a patch stage it is a TE_PATCH_REMAP op, its clone's padding
@@ -66,18 +66,21 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
 static int check_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
+    int32_t lo, hi;
     if (te_convfam_s16_check_io(d, op, in, out) ||
         (!op->opt.region.set && check_shape_input(d, op, te_in(g, op, 0), out)) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
         te_convfam_s16_check_bias(d, op, te_in(g, op, 3), w->shape[0], 0) ||
-        check_shapes(d, op, in, w, out))
+        check_shapes(d, op, in, w, out) ||
+        te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 0))
         return -1;
-    return te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 0);
+    return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
 }
 
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in, *w, *out;
+    int32_t lo, hi;
     if (te_check_io_count(d, op, 3, 4, 1))
         return -1;
     w = te_in(g, op, 1);
@@ -90,9 +93,10 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         (!op->opt.region.set && /* a patch clone: a box of the whole output */
          check_shape_input(d, op, te_in(g, op, 0), out)) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
-        te_convfam_check_bias(d, op, te_in(g, op, 3), w->shape[0]))
+        te_convfam_check_bias(d, op, te_in(g, op, 3), w->shape[0]) ||
+        check_shapes(d, op, in, w, out))
         return -1;
-    return check_shapes(d, op, in, w, out);
+    return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
 }
 
 static int64_t macs(const te_graph *g, const te_op *op)
@@ -149,6 +153,9 @@ static int emit(te_emit *e, const te_op *op)
     const int s16 = te_convfam_s16(in);
     const te_kernel_id kernel = s16 ? TE_K_TRANSPOSE_CONV_S16 : TE_K_TRANSPOSE_CONV_S8;
     te_name mult, shift, x, wt, b, y;
+    int32_t act_min, act_max;
+    if (te_convfam_act_range(e->diag, op, o->activation, out, &act_min, &act_max))
+        return -1;
     if (reg) {
         pad_top = shifted_pad(pad_top, o->region.oy, o->region.iy, o->stride_h);
         pad_left = shifted_pad(pad_left, o->region.ox, o->region.ix, o->stride_w);
@@ -176,8 +183,8 @@ static int emit(te_emit *e, const te_op *op)
     te_params_int(e, "pad_left", pad_left);
     te_params_int(e, "input_offset", -in->q.zero_point[0]);
     te_params_int(e, "output_offset", out->q.zero_point[0]);
-    te_params_int(e, "act_min", s16 ? -32768 : -128);
-    te_params_int(e, "act_max", s16 ? 32767 : 127);
+    te_params_int(e, "act_min", act_min);
+    te_params_int(e, "act_max", act_max);
     te_emit_kernel_call(e, kernel, te_params_end(e).s, x.s, wt.s, b.s, mult.s, shift.s, y.s);
     return 0;
 }
