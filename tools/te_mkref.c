@@ -1289,6 +1289,44 @@ static void k_zero_scale_shape(gen *g)
         y[i] = g->in_vals[0][i];
 }
 
+/* CONV_2D 16x8 without a bias (and no quantized_bias_type hint): TFLite
+ * Micro accumulates in int64 (since its PR 3598; the sums here pass 2^31,
+ * which the int32 path would wrap) and requantizes with the int64
+ * MultiplyByQuantizedMultiplier.  1x1 kernel over 600 channels. */
+static void k_conv_s16_nobias(gen *g)
+{
+    enum { P = 4, IC = 600, OC = 2 };
+    static float ws[OC] = {0.002f, 0.0007f};
+    static int64_t wzp[OC];
+    int32_t si[4] = {1, 2, 2, IC}, sw[4] = {OC, 1, 1, IC}, so[4] = {1, 2, 2, OC}, in[2], out;
+    int32_t i, c, p, m[OC];
+    int sh[OC];
+    float sx = 0.0004f, sy = 0.9f;
+    static int8_t w[OC * IC];
+    tflb_quant wq = {OC, ws, OC, wzp, 0};
+    int16_t *y;
+    for (i = 0; i < OC * IC; i++) /* channel 0 all +127, channel 1 mixed */
+        w[i] = (int8_t)(i < IC ? 127 : (int32_t)(rng_next() % 255u) - 127);
+    in[0] = input16(g, "x", si, 4, sx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 4, w, sizeof(w), &wq);
+    out = act16(g, "y", so, 4, sy);
+    op(g, TE_OP_CONV_2D, in, 2, &out, 1, tflb_opt_conv2d(TFLB_PAD_VALID, 1, 1, TFLB_ACT_NONE));
+    finish(g, &out, 1);
+    for (i = 0; i < P * IC; i++) /* pixel 0 at the top of the range: the sum passes 2^31 */
+        if (i < IC)
+            g->in_vals[0][i] = 32767;
+    for (c = 0; c < OC; c++)
+        quantize_multiplier((double)sx * (double)ws[c] / (double)sy, &m[c], &sh[c]);
+    y = expect(g, P * OC);
+    for (p = 0; p < P; p++)
+        for (c = 0; c < OC; c++) {
+            int64_t acc = 0;
+            for (i = 0; i < IC; i++)
+                acc += (int64_t)g->in_vals[0][p * IC + i] * w[c * IC + i];
+            y[p * OC + c] = sat16(mbqm64(acc, m[c], sh[c]));
+        }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1337,6 +1375,7 @@ static const struct {
     {"dequantize_u8", k_dequantize_u8, 1},
     {"cast_bool", k_cast_bool, 1},
     {"zero_scale_shape", k_zero_scale_shape, 1},
+    {"conv_s16_nobias", k_conv_s16_nobias, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

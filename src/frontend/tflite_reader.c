@@ -458,12 +458,14 @@ typedef int (*opt_decoder)(reader *r, const fb_table *t, te_op *op);
 static int dec_conv(reader *r, const fb_table *t, te_op *op)
 {
     te_options *o = &op->opt;
-    int8_t pad, act;
+    int8_t pad, act, bias_type;
     int32_t sw, sh, dw, dh;
     (void)r;
     if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
-        fb_i8(t, 3, 0, &act) || fb_i32(t, 4, 1, &dw) || fb_i32(t, 5, 1, &dh))
+        fb_i8(t, 3, 0, &act) || fb_i32(t, 4, 1, &dw) || fb_i32(t, 5, 1, &dh) ||
+        fb_i8(t, 6, 0, &bias_type))
         return -1;
+    o->quantized_bias_type = (te_dtype)bias_type;
     o->padding = (te_padding)pad;
     o->stride_w = sw;
     o->stride_h = sh;
@@ -513,11 +515,13 @@ static int dec_pool(reader *r, const fb_table *t, te_op *op)
 
 static int dec_fully_connected(reader *r, const fb_table *t, te_op *op)
 {
-    int8_t act, fmt;
+    int8_t act, fmt, bias_type;
     uint8_t keep;
     (void)r;
-    if (fb_i8(t, 0, 0, &act) || fb_i8(t, 1, 0, &fmt) || fb_u8(t, 2, 0, &keep))
+    if (fb_i8(t, 0, 0, &act) || fb_i8(t, 1, 0, &fmt) || fb_u8(t, 2, 0, &keep) ||
+        fb_i8(t, 4, 0, &bias_type))
         return -1;
+    op->opt.quantized_bias_type = (te_dtype)bias_type;
     op->opt.activation = (te_activation)act;
     op->opt.weights_format = fmt;
     op->opt.keep_dims = keep != 0;
@@ -625,12 +629,13 @@ static int dec_strided_slice(reader *r, const fb_table *t, te_op *op)
 static int dec_transpose_conv(reader *r, const fb_table *t, te_op *op)
 {
     te_options *o = &op->opt;
-    int8_t pad, act;
+    int8_t pad, act, bias_type;
     int32_t sw, sh;
     (void)r;
     if (fb_i8(t, 0, 0, &pad) || fb_i32(t, 1, 0, &sw) || fb_i32(t, 2, 0, &sh) ||
-        fb_i8(t, 3, 0, &act))
+        fb_i8(t, 3, 0, &act) || fb_i8(t, 4, 0, &bias_type))
         return -1;
+    o->quantized_bias_type = (te_dtype)bias_type;
     o->padding = (te_padding)pad;
     o->stride_w = sw;
     o->stride_h = sh;

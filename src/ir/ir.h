@@ -120,6 +120,9 @@ typedef struct {
     int block_size;                /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
     int mirror_mode;               /* MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC */
     int keep_dims;                 /* MEAN, FULLY_CONNECTED keep_num_dims */
+    /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV: the converter's accumulator
+     * and bias type hint (TE_DT_FLOAT32, TFLite's 0, when not set) */
+    te_dtype quantized_bias_type;
     int weights_format;            /* FULLY_CONNECTED: 0 = DEFAULT */
     float beta;                    /* SOFTMAX */
     float alpha;                   /* LEAKY_RELU */

@@ -71,6 +71,12 @@ static const te_tensor *bias_of(const te_graph *g, const te_op *op)
     return op->n_in > 2 && op->in[2] >= 0 ? &g->tensors[op->in[2]] : NULL;
 }
 
+int te_convfam_s16_acc32(const te_graph *g, const te_op *op)
+{
+    const te_tensor *b = bias_of(g, op);
+    return b ? b->type == TE_DT_INT32 : op->opt.quantized_bias_type == TE_DT_INT32;
+}
+
 int te_convfam_s16_dsp_fits(const int8_t *w, int out_c, int k)
 {
     int c, i;
@@ -119,12 +125,11 @@ static int use_dsp(const te_graph *g, const te_op *op)
 
 te_kernel_id te_convfam_s16_window_kernel(const te_graph *g, const te_op *op, int depthwise)
 {
-    const te_tensor *b = bias_of(g, op);
     if (depthwise)
         return TE_K_DEPTHWISE_CONV2D_S16;
     if (use_dsp(g, op))
         return TE_K_CONV2D_S16_DSP;
-    return b && b->type == TE_DT_INT64 ? TE_K_CONV2D_S16 : TE_K_CONV2D_S16_B32;
+    return te_convfam_s16_acc32(g, op) ? TE_K_CONV2D_S16_B32 : TE_K_CONV2D_S16;
 }
 
 /* te_conv2d_s16_dsp(p, x, packed weights, bias64, bias32, mult, shift, y). */
@@ -165,7 +170,7 @@ static int emit_dsp(te_emit *e, const te_op *op, int32_t lo, int32_t hi, const t
     te_params_int(e, "dil_w", o->dilation_w);
     te_params_int(e, "pad_top", te_convfam_conv_pad(o, 0, in->shape[1], w->shape[1], out->shape[1]));
     te_params_int(e, "pad_left", te_convfam_conv_pad(o, 1, in->shape[2], w->shape[2], out->shape[2]));
-    te_params_int(e, "acc32", !(b && b->type == TE_DT_INT64));
+    te_params_int(e, "acc32", te_convfam_s16_acc32(g, op));
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);

@@ -1,7 +1,7 @@
 /* conv_family_s16.h - the int16x8 form of the convolution family (CONV_2D,
  * DEPTHWISE_CONV_2D, FULLY_CONNECTED): int16 activations with zero point 0,
- * int8 weights, int64 bias (or, for CONV_2D, int32 or none: TFLite Micro's
- * int32 accumulator path).  Checks and the emission the windowed kernels of
+ * int8 weights, int64 bias or none (or, for CONV_2D, int32: TFLite Micro's
+ * int32 accumulator path, te_convfam_s16_acc32).  Checks and the emission the windowed kernels of
  * runtime/te_conv2d_s16.c share; each op file picks this form when its
  * input is int16. */
 #ifndef TE_CONV_FAMILY_S16_H
@@ -21,6 +21,14 @@ int te_convfam_s16_check_io(te_diag *d, const te_op *op, const te_tensor *in,
  * (CONV_2D), constant when constant. */
 int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels,
                               int allow_int32);
+
+/* 1 when TFLite Micro accumulates the int16x8 CONV_2D or FULLY_CONNECTED in
+ * int32 (and requantizes with the int32 MultiplyByQuantizedMultiplier):
+ * an int32 bias, or no bias and the options' quantized_bias_type INT32.
+ * Otherwise int64: an int64 bias, or no bias without that hint (TFLite
+ * Micro since its PR 3598 of June 2026; before, a bias-less layer took
+ * int32 unless the hint said INT64). */
+int te_convfam_s16_acc32(const te_graph *g, const te_op *op);
 
 /* Every channel's multiplier within TFLite's int64 requantization (its
  * shift at most 7, which TFLite asserts), for the kernels that accumulate

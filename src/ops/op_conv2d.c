@@ -93,8 +93,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         te_convfam_check_conv_options(d, op, in) ||
         check_shapes(d, op, in, w, out))
         return -1;
-    if (te_convfam_s16(in) && op->n_in > 2 && op->in[2] >= 0 &&
-        g->tensors[op->in[2]].type == TE_DT_INT64 && /* the int64 accumulator */
+    if (te_convfam_s16(in) && !te_convfam_s16_acc32(g, op) && /* the int64 accumulator */
         te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 0))
         return -1;
     return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);

@@ -58,7 +58,8 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
 }
 
 /* The int16x8 form: TFLite Micro's int16 FULLY_CONNECTED takes weights
- * quantized per tensor only and reads the bias as int64. */
+ * quantized per tensor only and reads the bias as int64 (none: int64
+ * accumulation too, te_convfam_s16_acc32). */
 static int check_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *b = te_in(g, op, 2);
@@ -73,6 +74,9 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
         return te_op_fail(d, op, "weights (tensor %d '%s') have %d scales: int16 activations "
                           "take weights quantized per tensor (as TFLite Micro)", w->id, w->name,
                           w->q.count);
+    if (te_convfam_s16_acc32(g, op)) /* no bias, quantized_bias_type INT32 */
+        return te_op_fail(d, op, "an int16 FULLY_CONNECTED accumulating in int32 "
+                          "(quantized_bias_type INT32) is not supported; int64 is");
     return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
 }
 
