@@ -139,6 +139,20 @@ static inline TE_UNUSED uint32_t te_fully_connected_dot(const int8_t *x, const i
 }
 /* te:end */
 
+/* te:section te_fully_connected_dot_wz */
+/* The same with weights of zero point -woff (TFLite's per-tensor
+ * FullyConnected: (w + woff) * (x + off)). */
+static inline TE_UNUSED uint32_t te_fully_connected_dot_wz(const int8_t *x, const int8_t *w,
+                                                           int n, int32_t off, int32_t woff)
+{
+    uint32_t acc = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        acc += (uint32_t)((x[i] + off) * (w[i] + woff));
+    return acc;
+}
+/* te:end */
+
 /* te:section te_fully_connected_s8 */
 TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const int8_t *input,
                                      const int8_t *weights, const int32_t *bias,
@@ -150,6 +164,30 @@ TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const i
         for (u = 0; u < p->units; u++) {
             uint32_t acc = te_fully_connected_dot(x, weights + (long)u * p->depth, p->depth,
                                                   p->input_offset);
+            int32_t v;
+            if (bias)
+                acc += (uint32_t)bias[u];
+            v = te_mul_by_quant_mult((int32_t)acc, mult[u], (int)shift[u]);
+            v = (int32_t)((uint32_t)v + (uint32_t)p->output_offset);
+            *output++ = (int8_t)te_clamp_i32(v, p->act_min, p->act_max);
+        }
+    }
+}
+/* te:end */
+
+/* te:section te_fully_connected_s8_wz */
+TE_KERNEL void te_fully_connected_s8_wz(const te_fully_connected_params *p,
+                                        int32_t weights_offset, const int8_t *input,
+                                        const int8_t *weights, const int32_t *bias,
+                                        const int32_t *mult, const int32_t *shift,
+                                        int8_t *output)
+{
+    int b, u;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *x = input + (long)b * p->depth;
+        for (u = 0; u < p->units; u++) {
+            uint32_t acc = te_fully_connected_dot_wz(x, weights + (long)u * p->depth, p->depth,
+                                                     p->input_offset, weights_offset);
             int32_t v;
             if (bias)
                 acc += (uint32_t)bias[u];

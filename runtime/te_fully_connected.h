@@ -2,7 +2,10 @@
  * TFLite Micro's reference FullyConnected / FullyConnectedPerChannel
  * (the per-tensor case is the per-channel one with equal multipliers).
  *
- * te_fully_connected_s8: the plain kernel (any weights, runtime offset).
+ * te_fully_connected_s8: the plain kernel (any weights, runtime offset);
+ * te_fully_connected_s8_wz the same with per-tensor weights of a non-zero
+ * zero point (activations as weights, QAT layers), which TFLite Micro's
+ * per-tensor FullyConnected subtracts.
  * The fast kernels take constant weights prepared by the compiler
  * (src/ops/fc_layout.c): the input offset folded into the bias,
  *   bias'[u] = bias[u] - input_zp * sum_k w[u][k]   (modulo 2^32),
@@ -30,6 +33,15 @@ typedef struct {
 TE_KERNEL void te_fully_connected_s8(const te_fully_connected_params *p, const int8_t *input,
                                      const int8_t *weights, const int32_t *bias,
                                      const int32_t *mult, const int32_t *shift, int8_t *output);
+/* te:end */
+
+/* te:section te_fully_connected_s8_wz */
+/* weights_offset: minus the weights' zero point. */
+TE_KERNEL void te_fully_connected_s8_wz(const te_fully_connected_params *p,
+                                        int32_t weights_offset, const int8_t *input,
+                                        const int8_t *weights, const int32_t *bias,
+                                        const int32_t *mult, const int32_t *shift,
+                                        int8_t *output);
 /* te:end */
 
 /* te:section te_fully_connected_s8_fast */

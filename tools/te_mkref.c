@@ -1085,7 +1085,10 @@ static void *alloc_or_die(size_t n)
     return p;
 }
 
-static int32_t clamp_i32(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int32_t clamp_i32(int32_t v, int32_t lo, int32_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
 
 static void k_binary_i32(gen *g)
 {
@@ -1327,6 +1330,65 @@ static void k_conv_s16_nobias(gen *g)
         }
 }
 
+/* FULLY_CONNECTED int8 with weights of a non-zero zero point, TFLite
+ * Micro's per-tensor FullyConnected: sum (w - zw) * (x - zx) + bias, the
+ * multiplier of double(float(s_in * s_w)) / double(s_out).  Output 0:
+ * the weights are the second input, an activation (an attention MatMul
+ * converted to FULLY_CONNECTED), no bias; output 1: constant weights of
+ * zero point -3 (a QAT layer), with a bias. */
+static void k_fc_weights_zero_point(gen *g)
+{
+    enum { B = 3, D = 7, U = 4 };
+    static float sx = 0.02f, sa = 0.015f, sw = 0.004f, sy0 = 0.3f, sy1 = 0.05f;
+    static int64_t zx = 6, za = 5, zw = -3, zy0 = -2, zy1 = 9;
+    int32_t si[2] = {B, D}, sws[2] = {U, D}, so[2] = {B, U}, sb = U, in[3], out[2];
+    int32_t b, u, k, i0, a_id;
+    int32_t bias[U] = {300, -200, 0, 77};
+    int8_t w[U * D];
+    tflb_quant qx = tflb_quant1(&sx, &zx), qa = tflb_quant1(&sa, &za), qw = tflb_quant1(&sw, &zw);
+    tflb_quant qy0 = tflb_quant1(&sy0, &zy0), qy1 = tflb_quant1(&sy1, &zy1);
+    int16_t *y;
+    for (k = 0; k < U * D; k++)
+        w[k] = (int8_t)((int32_t)(rng_next() % 256u) - 128);
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, si, 2, 0, &qx);
+    in[1] = a_id = tflb_add_tensor(g->m, "a", TFLB_INT8, sws, 2, 0, &qa);
+    out[0] = tflb_add_tensor(g->m, "y_activation_weights", TFLB_INT8, so, 2, 0, &qy0);
+    op(g, TE_OP_FULLY_CONNECTED, in, 2, &out[0], 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sws, 2, w, sizeof(w), &qw);
+    in[2] = tflb_add_const(g->m, "bias", TFLB_INT32, &sb, 1, bias, sizeof(bias), NULL);
+    out[1] = tflb_add_tensor(g->m, "y_qat", TFLB_INT8, so, 2, 0, &qy1);
+    op(g, TE_OP_FULLY_CONNECTED, in, 3, &out[1], 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    for (k = 0; k < 2; k++) {
+        int32_t n = k ? U * D : B * D, i;
+        g->in_ids[g->n_in] = k ? a_id : in[0];
+        g->in_elems[g->n_in] = n;
+        g->in_vals[g->n_in] = input_values(g, n);
+        for (i = 0; i < n; i++) /* the int8 values the file holds */
+            g->in_vals[g->n_in][i] = (int8_t)g->in_vals[g->n_in][i];
+        g->n_in++;
+    }
+    g->in_bits = 8;
+    finish(g, out, 2);
+    for (k = 0; k < 2; k++) {
+        float ws = k ? sw : sa, ys = k ? sy1 : sy0;
+        int32_t m, wz = (int32_t)(k ? zw : za), yz = (int32_t)(k ? zy1 : zy0);
+        int sh;
+        quantize_multiplier((double)(sx * ws) / (double)ys, &m, &sh);
+        g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+        y = expect(g, B * U);
+        for (b = 0; b < B; b++)
+            for (u = 0; u < U; u++) {
+                int32_t acc = k ? bias[u] : 0, v;
+                for (i0 = 0; i0 < D; i0++) {
+                    int32_t wv = k ? w[u * D + i0] : g->in_vals[1][u * D + i0];
+                    acc += (wv - wz) * (g->in_vals[0][b * D + i0] - (int32_t)zx);
+                }
+                v = mbqm(acc, m, sh) + yz;
+                y[b * U + u] = (int16_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+            }
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1376,6 +1438,7 @@ static const struct {
     {"cast_bool", k_cast_bool, 1},
     {"zero_scale_shape", k_zero_scale_shape, 1},
     {"conv_s16_nobias", k_conv_s16_nobias, 1},
+    {"fc_weights_zero_point", k_fc_weights_zero_point, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

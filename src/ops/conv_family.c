@@ -29,10 +29,6 @@ static int check_scales(te_diag *d, const te_op *op, const te_tensor *w)
         if (!isfinite(w->q.scale[i])) /* negative: a negative multiplier, as in TFLite */
             return te_op_fail(d, op, "weights (tensor %d '%s') have invalid scale %g at %d",
                               w->id, w->name, (double)w->q.scale[i], i);
-        if (w->q.zero_point[i] != 0)
-            return te_op_fail(d, op, "weights (tensor %d '%s') have zero point %lld: int8 "
-                              "weights must be symmetric (zero point 0)", w->id, w->name,
-                              (long long)w->q.zero_point[i]);
     }
     return 0;
 }

@@ -9,6 +9,10 @@
 #include "ops.h"
 
 int te_convfam_check_act_type(te_diag *d, const te_op *op, const te_tensor *t, const char *which);
+/* Weights of any zero point are accepted: TFLite Micro's per-channel
+ * kernels (every CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV, per-channel
+ * FULLY_CONNECTED) never read it, and its per-tensor FULLY_CONNECTED
+ * subtracts it (op_fully_connected.c). */
 int te_convfam_check_weights(te_diag *d, const te_op *op, const te_tensor *w, int rank,
                              int chan_dim);
 int te_convfam_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels);

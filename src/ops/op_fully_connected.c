@@ -74,6 +74,10 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
         return te_op_fail(d, op, "weights (tensor %d '%s') have %d scales: int16 activations "
                           "take weights quantized per tensor (as TFLite Micro)", w->id, w->name,
                           w->q.count);
+    if (w->q.zero_point[0] != 0)
+        return te_op_fail(d, op, "weights (tensor %d '%s') have zero point %lld: int16 "
+                          "activations take symmetric weights", w->id, w->name,
+                          (long long)w->q.zero_point[0]);
     if (te_convfam_s16_acc32(g, op)) /* no bias, quantized_bias_type INT32 */
         return te_op_fail(d, op, "an int16 FULLY_CONNECTED accumulating in int32 "
                           "(quantized_bias_type INT32) is not supported; int64 is");
@@ -109,6 +113,14 @@ static int64_t macs(const te_graph *g, const te_op *op)
     return te_tensor_elems(&g->tensors[op->out[0]]) * w->shape[1];
 }
 
+/* TFLite Micro's per-tensor FullyConnected subtracts the weights' zero
+ * point; its per-channel kernel ignores it. */
+static int32_t weights_offset(const te_graph *g, const te_op *op)
+{
+    const te_tensor *w = &g->tensors[op->in[1]];
+    return w->q.count == 1 ? (int32_t)-w->q.zero_point[0] : 0;
+}
+
 /* The call shared by every variant; `kernel` picks it, `w` and `b` are the
  * weights and bias (folded for the fast kernels) it takes. */
 static void emit_call(te_emit *e, const te_op *op, te_kernel_id kernel, const char *w,
@@ -129,7 +141,13 @@ static void emit_call(te_emit *e, const te_op *op, te_kernel_id kernel, const ch
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     te_params_int(e, "per_channel", te_in(g, op, 1)->q.count > 1);
-    te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s, x.s, w, b, mult->s, shift->s, y.s);
+    if (kernel == TE_K_FULLY_CONNECTED_S8_WZ)
+        te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s,
+                     te_expr("%ld", (long)weights_offset(g, op)).s, x.s, w, b, mult->s, shift->s,
+                     y.s);
+    else
+        te_emit_call(e, te_kernel_name(kernel), te_params_end(e).s, x.s, w, b, mult->s,
+                     shift->s, y.s);
 }
 
 /* A little-endian int32 of constant data. */
@@ -163,6 +181,8 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
     int ok;
     if (te_convfam_s16(op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL))
         return TE_K_FULLY_CONNECTED_S16;
+    if (w && w->q.count == 1 && weights_offset(g, op))
+        return TE_K_FULLY_CONNECTED_S8_WZ;
     if (!w || !w->data || (b && !b->data) || w->rank != 2 || negative_multiplier(g, op))
         return TE_K_FULLY_CONNECTED_S8;
     if (!te_target_has_dsp(g->target))
@@ -261,11 +281,11 @@ static int emit(te_emit *e, const te_op *op)
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))
         return -1;
-    if (e->low->kernel != TE_K_FULLY_CONNECTED_S8)
+    if (e->low->kernel != TE_K_FULLY_CONNECTED_S8 && e->low->kernel != TE_K_FULLY_CONNECTED_S8_WZ)
         return emit_fast(e, op, &mult, &shift, lo, hi);
     wt = te_emit_tensor(e, w->id);
     bn = te_emit_tensor(e, b ? b->id : -1);
-    emit_call(e, op, TE_K_FULLY_CONNECTED_S8, wt.s, bn.s, &mult, &shift, lo, hi);
+    emit_call(e, op, e->low->kernel, wt.s, bn.s, &mult, &shift, lo, hi);
     return 0;
 }
 
