@@ -2,7 +2,8 @@
  * LESS_EQUAL, as TFLite Micro's comparisons kernel: two inputs of one type
  * (int8, int32, int64, float32; bool too for EQUAL / NOT_EQUAL; int16 for
  * GREATER, the one comparison TFLite Micro evaluates on int16), numpy
- * broadcasting (up to 4D when the shapes differ: its Broadcast4DSlow path),
+ * broadcasting up to 6D (TFLite Micro's Broadcast4DSlow path took 4; its
+ * 2026 broadcasting helpers take up to 8, with the same values),
  * a bool output.  int8 and int16 inputs are brought to one scale first:
  * (x - zp) << 8 times each input's scale as a
  * QuantizeMultiplierSmallerThanOneExp multiplier, so both scales must be
@@ -77,8 +78,6 @@ int te_compare_check_layout(te_graph *g, const te_op *op, te_diag *d)
         return -1;
     if (te_bcast_check_shapes(d, op, a, b, o) < 0)
         return -1;
-    if (!te_tensor_same_shape(a, b) && (a->rank > 4 || b->rank > 4 || o->rank > 4))
-        return te_op_fail(d, op, "broadcasting inputs of rank above 4 (TFLite Micro's limit)");
     if (te_tensor_elems(o) > INT32_MAX)
         return te_op_fail(d, op, "output 0 has more than %d elements", INT32_MAX);
     return 0;

@@ -1,8 +1,9 @@
 /* op_div.c - DIV as TFLite Micro: float32, int32 (unquantized) or int8
  * (per-tensor quantized), inputs and output of one type, numpy broadcasting
- * up to 5D (BroadcastDivSlow), the fused activation of DivOptions.  int8:
- * TFLM's DivElementwise arithmetic (te_div_s8).  FLOOR_DIV and FLOOR_MOD:
- * float32 only in TFLite Micro, broadcasting up to 4D; FLOOR_DIV fails the
+ * up to 6D (TFLite Micro's reference broadcasts reach 5 or more, with the
+ * same values), the fused activation of DivOptions.  int8: TFLM's
+ * DivElementwise arithmetic (te_div_s8).  FLOOR_DIV and FLOOR_MOD: float32
+ * only in TFLite Micro, broadcasting likewise; FLOOR_DIV fails the
  * invoke on a zero divisor, as TFLM. */
 #include "broadcast.h"
 #include "ops.h"
@@ -33,7 +34,7 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     if (a->type != TE_DT_INT8 && a->type != TE_DT_INT32 && a->type != TE_DT_FLOAT32)
         return te_op_fail(d, op, "input type %s is not supported (TFLite Micro: int8, int32, "
                           "float32)", te_dtype_name(a->type));
-    if (te_bcast_check_plain(d, op, a, b, o, 5) < 0)
+    if (te_bcast_check_plain(d, op, a, b, o, 6) < 0)
         return -1;
     if (a->type == TE_DT_INT32 && (a->q.count > 0 || b->q.count > 0))
         return te_op_fail(d, op, "quantized int32 inputs are not supported (TFLite Micro)");
@@ -138,7 +139,7 @@ static int check_floor(te_graph *g, const te_op *op, te_diag *d)
     if (a->type != TE_DT_FLOAT32)
         return te_op_fail(d, op, "input type %s is not supported (TFLite Micro: float32)",
                           te_dtype_name(a->type));
-    if (te_bcast_check_plain(d, op, a, b, o, 4) < 0)
+    if (te_bcast_check_plain(d, op, a, b, o, 6) < 0)
         return -1;
     return 0;
 }

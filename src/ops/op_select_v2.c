@@ -1,7 +1,8 @@
 /* op_select_v2.c - SELECT_V2 as TFLite Micro runs it: a bool condition and
  * x, y of one type (int8, int16, float32), output = condition ? x : y with
  * raw values (no requantization), the three shapes broadcast numpy-style
- * (TFLM's BroadcastSelect5DSlow: up to 5D). */
+ * (up to 6D: TFLite Micro's BroadcastSelect5DSlow took 5, its 2026
+ * broadcasting helpers take up to 8). */
 #include "ops.h"
 
 #include <stdint.h>
@@ -21,14 +22,13 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *const t[3]
 {
     int ext[3][SEL_DIMS], dout[SEL_DIMS], i, k;
     for (k = 0; k < 3; k++) {
-        if (t[k]->rank > 5)
-            return te_op_fail(d, op, "input %d (tensor %d '%s') has rank %d; TFLite Micro "
-                              "broadcasts up to 5", k, t[k]->id, t[k]->name, t[k]->rank);
+        if (t[k]->rank > SEL_DIMS)
+            return te_op_fail(d, op, "input %d (tensor %d '%s') has rank %d, above %d", k,
+                              t[k]->id, t[k]->name, t[k]->rank, SEL_DIMS);
         extend6(t[k], ext[k]);
     }
-    if (o->rank > 5)
-        return te_op_fail(d, op, "output 0 has rank %d; TFLite Micro broadcasts up to 5",
-                          o->rank);
+    if (o->rank > SEL_DIMS)
+        return te_op_fail(d, op, "output 0 has rank %d, above %d", o->rank, SEL_DIMS);
     extend6(o, dout);
     for (i = 0; i < SEL_DIMS; i++) {
         int want = 1;
