@@ -129,9 +129,10 @@ static int read_opcode(reader *r, const fb_vec *v, int i)
     if (code < 0)
         return te_fail(r->d, "invalid model: operator_codes[%d] has negative builtin code %d",
                        i, (int)code);
-    if (version < 1 || version > TE_MAX_OP_VERSION)
+    /* TFLite Micro's resolver ignores versions; 0 comes from some writers */
+    if (version < 0 || version > TE_MAX_OP_VERSION)
         return te_fail(r->d, "invalid model: operator_codes[%d] (%s) has version %d, outside "
-                       "1..%d", i, te_opcode_name(code), (int)version, TE_MAX_OP_VERSION);
+                       "0..%d", i, te_opcode_name(code), (int)version, TE_MAX_OP_VERSION);
     r->codes[i] = code;
     r->versions[i] = version;
     if (code != TE_OP_CUSTOM)

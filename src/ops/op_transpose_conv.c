@@ -1,6 +1,7 @@
-/* op_transpose_conv.c - TRANSPOSE_CONV lowering (inputs: output shape
- * int32[4], int8 weights [out_c, kh, kw, in_c] per tensor or per output
- * channel, int8 input, optional int32 bias) onto te_transpose_conv_s8; the
+/* op_transpose_conv.c - TRANSPOSE_CONV lowering (inputs: output shape,
+ * never read, as in TFLite Micro: the output tensor's shape rules; int8
+ * weights [out_c, kh, kw, in_c] per tensor or per output channel, int8
+ * input, optional int32 bias) onto te_transpose_conv_s8; the
  * int16x8 form (int16 input and output with zero point 0, int64 bias) onto
  * te_transpose_conv_s16.
  *
@@ -16,31 +17,6 @@
 #include "conv_family.h"
 #include "conv_family_s16.h"
 
-
-/* Input 0 is int32[4]; when constant it must state the output's shape. */
-static int check_shape_input(te_diag *d, const te_op *op, const te_tensor *s,
-                             const te_tensor *out)
-{
-    int i;
-    if (te_check_type(d, op, s, "input 0 (output shape)", TE_DT_INT32))
-        return -1;
-    if (te_tensor_elems(s) != 4)
-        return te_op_fail(d, op, "output shape tensor %d has %lld elements, expected 4", s->id,
-                          (long long)te_tensor_elems(s));
-    if (!s->data)
-        return 0;
-    if (te_check_const(d, op, s, "input 0 (output shape)"))
-        return -1;
-    for (i = 0; i < 4; i++) {
-        const uint8_t *p = s->data + 4 * i;
-        int32_t v = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                              (uint32_t)p[3] << 24);
-        if (v != out->shape[i])
-            return te_op_fail(d, op, "output shape tensor says %d for dimension %d, the output "
-                              "tensor has %d", (int)v, i, out->shape[i]);
-    }
-    return 0;
-}
 
 static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const te_tensor *w,
                         const te_tensor *out)
@@ -68,7 +44,6 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
     const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
     int32_t lo, hi;
     if (te_convfam_s16_check_io(d, op, in, out) ||
-        (!op->opt.region.set && check_shape_input(d, op, te_in(g, op, 0), out)) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
         te_convfam_s16_check_bias(d, op, te_in(g, op, 3), w->shape[0], 0) ||
         check_shapes(d, op, in, w, out) ||
@@ -90,8 +65,6 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
         return check_s16(g, op, d);
     if (te_convfam_check_act_type(d, op, in, "input 2") ||
         te_convfam_check_act_type(d, op, out, "output 0") ||
-        (!op->opt.region.set && /* a patch clone: a box of the whole output */
-         check_shape_input(d, op, te_in(g, op, 0), out)) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
         te_convfam_check_bias(d, op, te_in(g, op, 3), w->shape[0]) ||
         check_shapes(d, op, in, w, out))

@@ -622,8 +622,8 @@ static void test_tconv_checks(void)
     CHECK(te_op_find(TE_OP_TRANSPOSE_CONV)->macs(&m.g, &m.op) == 4 * 4 * 8 * 9 * 4);
     m.op.n_in = 3;
     CHECK(cg_check(&m) == 0);
-    m.t[0].data = bad_bytes;
-    CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "output shape") != NULL);
+    m.t[0].data = bad_bytes; /* never read, as in TFLite Micro: the output tensor rules */
+    CHECK(cg_check(&m) == 0);
     m.t[0].data = shape_bytes;
     m.t[2].shape[3] = 7;
     CHECK(cg_check(&m) == -1);
