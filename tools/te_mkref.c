@@ -280,8 +280,9 @@ static void k_padv2(gen *g)
     int16_t v16 = 12;
     in[0] = input(g, "x", s, 4);
     in[1] = const_i32(g, "paddings", amounts, 8, ps, 2);
+    /* int16: an unquantized value (TFLite Micro pads int16 with the raw value) */
     in[2] = g->bits == 8 ? tflb_add_const(g->m, "value", TFLB_INT8, &one, 0, &v8, 1, &q)
-                         : tflb_add_const(g->m, "value", TFLB_INT16, &one, 0, &v16, 2, &q);
+                         : tflb_add_const(g->m, "value", TFLB_INT16, &one, 0, &v16, 2, NULL);
     out = act(g, "y", so, 4);
     op(g, TE_OP_PADV2, in, 3, &out, 1, tflb_opt_none());
     finish(g, &out, 1);
@@ -1389,6 +1390,35 @@ static void k_fc_weights_zero_point(gen *g)
     }
 }
 
+/* RELU6 int16 with an input zero point of 100 (activations.cc Relu6Prepare:
+ * zero = the input's zero point, six = FloatToQuantizedType<int16_t>(6,
+ * scale, zero point); the output is the input clamped to [zero, six], raw,
+ * whatever the output's quantization). */
+static void k_relu6_s16_zero_point(gen *g)
+{
+    enum { N = 64 };
+    static float si = 0.01f, so = 0.02f;
+    static int64_t zi = 100, zo = 0;
+    int32_t s[2] = {4, 16}, in, out, i;
+    tflb_quant qi = tflb_quant1(&si, &zi), qo = tflb_quant1(&so, &zo);
+    int16_t *y;
+    in = tflb_add_tensor(g->m, "x", TFLB_INT16, s, 2, 0, &qi);
+    out = tflb_add_tensor(g->m, "y", TFLB_INT16, s, 2, 0, &qo);
+    op(g, TE_OP_RELU6, &in, 1, &out, 1, tflb_opt_none());
+    g->in_ids[g->n_in] = in;
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++)
+        g->in_vals[g->n_in][i] = (int16_t)(i * 23 - 400);
+    g->n_in++;
+    finish(g, &out, 1);
+    y = expect(g, N);
+    for (i = 0; i < N; i++) {
+        int32_t x = g->in_vals[0][i], six = (int32_t)roundf(6.0f / si) + (int32_t)zi;
+        y[i] = (int16_t)(x < zi ? zi : x > six ? six : x);
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1439,6 +1469,7 @@ static const struct {
     {"zero_scale_shape", k_zero_scale_shape, 1},
     {"conv_s16_nobias", k_conv_s16_nobias, 1},
     {"fc_weights_zero_point", k_fc_weights_zero_point, 1},
+    {"relu6_s16_zero_point", k_relu6_s16_zero_point, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -56,8 +56,9 @@ static int check_paddings(const te_op *op, te_diag *d, const te_tensor *in, cons
     return 0;
 }
 
-/* The optional scalar constant_values input: the data's type, quantized
- * like the output. */
+/* The optional scalar constant_values input: the data's type; for int8
+ * quantized like the output (TFLite Micro checks that for int8 only and
+ * pads int16 with the raw value). */
 static int check_value(const te_op *op, te_diag *d, const te_tensor *v, const te_tensor *out)
 {
     if (te_check_type(d, op, v, "input 2 (constant_values)", out->type))
@@ -67,8 +68,9 @@ static int check_value(const te_op *op, te_diag *d, const te_tensor *v, const te
                           v->id, v->name);
     if (v->data && te_check_const(d, op, v, "input 2 (constant_values)"))
         return -1;
-    if (out->q.count > 0 && (v->q.count < 1 || v->q.zero_point[0] != out->q.zero_point[0] ||
-                             v->q.scale[0] != out->q.scale[0]))
+    if (out->type == TE_DT_INT8 && out->q.count > 0 &&
+        (v->q.count < 1 || v->q.zero_point[0] != out->q.zero_point[0] ||
+         v->q.scale[0] != out->q.scale[0]))
         return te_op_fail(d, op, "input 2 (constant_values, tensor %d '%s') must have the output's "
                           "scale and zero point", v->id, v->name);
     return 0;

@@ -29,14 +29,15 @@ static int relu_multiplier(const te_tensor *in, const te_tensor *out, int32_t *m
     return *shift > 31 ? -1 : 0;
 }
 
-/* RELU6's upper bound, FloatToQuantizedType<int16_t>(6, scale, 0):
+/* RELU6's upper bound, FloatToQuantizedType<int16_t>(6, scale, zp):
  * roundf(6 / scale) converted to int32 as x86-64 does (out of range:
- * INT32_MIN, as te_lut_relu6), clamped to int16. */
+ * INT32_MIN, as te_lut_relu6), plus the zero point, clamped to int16. */
 static int32_t relu6_six(const te_tensor *in)
 {
     double r = (double)roundf(6.0f / in->q.scale[0]);
     int32_t six = r >= -2147483648.0 && r < 2147483648.0 ? (int32_t)r : INT32_MIN;
-    return six < -32768 ? -32768 : six > 32767 ? 32767 : six;
+    int64_t v = (int64_t)six + in->q.zero_point[0];
+    return v < -32768 ? -32768 : v > 32767 ? 32767 : (int32_t)v;
 }
 
 int te_relu_s16_check(te_graph *g, const te_op *op, te_diag *d, int six)
@@ -50,7 +51,8 @@ int te_relu_s16_check(te_graph *g, const te_op *op, te_diag *d, int six)
     out = te_out(g, op, 0);
     if (te_check_type(d, op, in, "input 0", TE_DT_INT16) ||
         te_check_type(d, op, out, "output 0", TE_DT_INT16) ||
-        check_zero_zp(d, op, in, "input 0") || (!six && check_zero_zp(d, op, out, "output 0")))
+        te_check_quant(d, op, in, "input 0") ||
+        (!six && (check_zero_zp(d, op, in, "input 0") || check_zero_zp(d, op, out, "output 0"))))
         return -1;
     if (te_tensor_elems(in) != te_tensor_elems(out))
         return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, input 0 has %lld",
@@ -80,7 +82,7 @@ int te_relu_s16_emit(te_emit *e, const te_op *op, int six)
     te_params_int(e, "rescale", !six);
     te_params_int(e, "mult", mult);
     te_params_int(e, "shift", shift);
-    te_params_int(e, "act_min", 0);
+    te_params_int(e, "act_min", six ? in->q.zero_point[0] : 0); /* RELU6: the input's zero */
     te_params_int(e, "act_max", six ? relu6_six(in) : 32767);
     prm = te_params_end(e);
     te_emit_kernel_call(e, TE_K_RELU_S16, prm.s, x.s, y.s,
