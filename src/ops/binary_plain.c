@@ -58,24 +58,32 @@ static void activation_range(te_activation act, double lowest, double highest, d
     *hi = act == TE_ACT_RELU6 ? 6 : act == TE_ACT_RELU_N1_TO_1 ? 1 : highest;
 }
 
+void te_binary_plain_range_params(te_emit *e, te_activation act, int f32)
+{
+    double lo, hi;
+    if (!f32) {
+        activation_range(act, INT32_MIN, INT32_MAX, &lo, &hi);
+        te_params_expr(e, "act_min", lo == INT32_MIN ? "INT32_MIN" : te_expr("%.0f", lo).s);
+        te_params_expr(e, "act_max", hi == INT32_MAX ? "INT32_MAX" : te_expr("%.0f", hi).s);
+    } else {
+        activation_range(act, -FLT_MAX, FLT_MAX, &lo, &hi);
+        te_params_expr(e, "f_min", te_float_literal((float)lo).s);
+        te_params_expr(e, "f_max", te_float_literal((float)hi).s);
+    }
+}
+
 int te_binary_plain_emit(te_emit *e, const te_op *op, int bop, int clamp_i32)
 {
     te_activation act = op->opt.activation;
     te_kernel_id k = te_binary_plain_kernel(e->g, op);
     int clamps = bop == TE_BINARY_ADD || bop == TE_BINARY_SUB || bop == TE_BINARY_MUL;
-    double lo, hi;
     if (te_tensor_elems(te_out(e->g, op, 0)) == 0)
         return 0;
     te_bcast_params_begin(e, op, "te_binary_plain_params");
     te_params_expr(e, "op", op_name(bop));
-    if (k == TE_K_BINARY_I32) {
-        activation_range(clamps && clamp_i32 ? act : TE_ACT_NONE, INT32_MIN, INT32_MAX, &lo, &hi);
-        te_params_expr(e, "act_min", lo == INT32_MIN ? "INT32_MIN" : te_expr("%.0f", lo).s);
-        te_params_expr(e, "act_max", hi == INT32_MAX ? "INT32_MAX" : te_expr("%.0f", hi).s);
-    } else if (clamps) {
-        activation_range(act, -FLT_MAX, FLT_MAX, &lo, &hi);
-        te_params_expr(e, "f_min", te_float_literal((float)lo).s);
-        te_params_expr(e, "f_max", te_float_literal((float)hi).s);
-    }
+    if (k == TE_K_BINARY_I32)
+        te_binary_plain_range_params(e, clamps && clamp_i32 ? act : TE_ACT_NONE, 0);
+    else if (clamps)
+        te_binary_plain_range_params(e, act, 1);
     return te_bcast_emit(e, op, k, te_params_end(e).s);
 }

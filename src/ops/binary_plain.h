@@ -19,6 +19,11 @@ int te_binary_plain_check(te_graph *g, const te_op *op, te_diag *d, int refuse_q
 /* te_binary_i32 or te_binary_f32, by input 0's type. */
 te_kernel_id te_binary_plain_kernel(const te_graph *g, const te_op *op);
 
+/* The act_min / act_max (int32) or f_min / f_max (float32, f32) fields
+ * of TFLite's CalculateActivationRange for act, into the params being
+ * built (DIV's too). */
+void te_binary_plain_range_params(te_emit *e, te_activation act, int f32);
+
 /* Writes the call computing bop (a te_binary_op, runtime/te_binary_plain.h).
  * clamp_i32: int32 results are clamped to the fused activation's range
  * (SUB, MUL); ADD's int32 form keeps the whole int32 range, as TFLite

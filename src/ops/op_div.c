@@ -5,10 +5,10 @@
  * DivElementwise arithmetic (te_div_s8).  FLOOR_DIV and FLOOR_MOD: float32
  * only in TFLite Micro, broadcasting likewise; FLOOR_DIV fails the
  * invoke on a zero divisor, as TFLM. */
+#include "binary_plain.h"
 #include "broadcast.h"
 #include "ops.h"
 
-#include <float.h>
 #include <stdint.h>
 
 #include "../quant/quant.h"
@@ -53,22 +53,6 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     return 0;
 }
 
-/* TFLM's CalculateActivationRange for float32 / int32. */
-static void plain_range(te_activation act, double lowest, double highest, double *lo, double *hi)
-{
-    *lo = lowest;
-    *hi = highest;
-    if (act == TE_ACT_RELU) {
-        *lo = 0;
-    } else if (act == TE_ACT_RELU6) {
-        *lo = 0;
-        *hi = 6;
-    } else if (act == TE_ACT_RELU_N1_TO_1) {
-        *lo = -1;
-        *hi = 1;
-    }
-}
-
 static te_kernel_id kernel_of(te_dtype t)
 {
     return t == TE_DT_INT8 ? TE_K_DIV_S8 : t == TE_DT_INT32 ? TE_K_DIV_I32 : TE_K_DIV_F32;
@@ -79,7 +63,6 @@ static int emit(te_emit *e, const te_op *op)
     const te_tensor *a = te_in(e->g, op, 0), *b = te_in(e->g, op, 1), *o = te_out(e->g, op, 0);
     te_kernel_id k = kernel_of(a->type);
     te_name prm, pa, pb, po;
-    double lo, hi;
     if (te_tensor_elems(o) == 0)
         return 0;
     te_bcast_params_begin(e, op, "te_div_params");
@@ -96,14 +79,8 @@ static int emit(te_emit *e, const te_op *op)
         te_params_int(e, "out_offset", (long long)o->q.zero_point[0]);
         te_params_int(e, "out_multiplier", m);
         te_params_int(e, "out_shift", shift);
-    } else if (a->type == TE_DT_INT32) {
-        plain_range(op->opt.activation, INT32_MIN, INT32_MAX, &lo, &hi);
-        te_params_expr(e, "act_min", lo == INT32_MIN ? "INT32_MIN" : te_expr("%.0f", lo).s);
-        te_params_int(e, "act_max", (long long)hi);
     } else {
-        plain_range(op->opt.activation, -FLT_MAX, FLT_MAX, &lo, &hi);
-        te_params_expr(e, "f_min", te_float_literal((float)lo).s);
-        te_params_expr(e, "f_max", te_float_literal((float)hi).s);
+        te_binary_plain_range_params(e, op->opt.activation, a->type == TE_DT_FLOAT32);
     }
     prm = te_params_end(e);
     pa = te_emit_tensor(e, a->id);
