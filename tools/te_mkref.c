@@ -1419,6 +1419,56 @@ static void k_relu6_s16_zero_point(gen *g)
     }
 }
 
+/* REDUCE_ALL (TFLite Micro since December 2025: ReduceGeneric<bool> from
+ * true with logical and) of a GREATER mask of int8 inputs: over the last
+ * axis, and over axes {0, -1} with keep_dims. */
+static void k_reduce_all(gen *g)
+{
+    enum { A = 2, B = 3, C = 4, N = A * B * C };
+    static float scale = 0.05f;
+    static int64_t zp = -3;
+    int32_t s[3] = {A, B, C}, one = 1, so0[2] = {A, B}, so1[3] = {1, B, 1}, in[2], mask, out[2];
+    int32_t ax0 = 2, ax1[2] = {0, -1}, two = 2, i, a, b, c, pair[2];
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    int8_t t = -20;
+    int16_t *y;
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, s, 3, 0, &q);
+    in[1] = tflb_add_const(g->m, "threshold", TFLB_INT8, &one, 1, &t, 1, &q);
+    mask = tflb_add_tensor(g->m, "mask", TFLB_BOOL, s, 3, 0, NULL);
+    op(g, TE_OP_GREATER, in, 2, &mask, 1, tflb_opt_empty(TE_OPT_GREATER));
+    out[0] = tflb_add_tensor(g->m, "all_last", TFLB_BOOL, so0, 2, 0, NULL);
+    out[1] = tflb_add_tensor(g->m, "all_outer", TFLB_BOOL, so1, 3, 0, NULL);
+    pair[0] = mask;
+    pair[1] = const_i32(g, "axis_last", &ax0, 1, &one, 1);
+    op(g, TE_OP_REDUCE_ALL, pair, 2, &out[0], 1, tflb_opt_reducer(0));
+    pair[1] = const_i32(g, "axes_outer", ax1, 2, &two, 1);
+    op(g, TE_OP_REDUCE_ALL, pair, 2, &out[1], 1, tflb_opt_reducer(1));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++) /* mostly above the threshold, a few below */
+        g->in_vals[g->n_in][i] = (int16_t)(i % 7 == 3 || i == 22 ? -60 : 10 + i);
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, out, 2);
+    g->expect_bool[g->n_expect] = 1;
+    y = expect(g, A * B);
+    for (a = 0; a < A; a++)
+        for (b = 0; b < B; b++) {
+            y[a * B + b] = 1;
+            for (c = 0; c < C; c++)
+                y[a * B + b] &= g->in_vals[0][(a * B + b) * C + c] > t;
+        }
+    g->expect_bool[g->n_expect] = 1;
+    y = expect(g, B);
+    for (b = 0; b < B; b++) {
+        y[b] = 1;
+        for (a = 0; a < A; a++)
+            for (c = 0; c < C; c++)
+                y[b] &= g->in_vals[0][(a * B + b) * C + c] > t;
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1470,6 +1520,7 @@ static const struct {
     {"conv_s16_nobias", k_conv_s16_nobias, 1},
     {"fc_weights_zero_point", k_fc_weights_zero_point, 1},
     {"relu6_s16_zero_point", k_relu6_s16_zero_point, 1},
+    {"reduce_all", k_reduce_all, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

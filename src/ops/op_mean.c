@@ -188,6 +188,9 @@ void te_mean_make_params(const te_tensor *in, const te_tensor *axis, const te_te
         p->red_stride[i] = l.red_stride[i];
     }
     p->count = (int32_t)l.count;
+    p->in_zp = p->out_zp = p->mult = p->shift = 0;
+    if (in->q.count < 1 || out->q.count < 1)
+        return; /* unquantized (REDUCE_ALL's bools): the walk alone */
     p->in_zp = (int32_t)in->q.zero_point[0];
     p->out_zp = (int32_t)out->q.zero_point[0];
     te_quantize_multiplier((double)in->q.scale[0] / (double)out->q.scale[0], &p->mult, &p->shift);

@@ -1,7 +1,9 @@
 /* op_reduce.c - the reductions besides MEAN, over any constant int32 axes
  * (negative ones too), keep_dims or not: REDUCE_MAX and REDUCE_MIN on int8
  * (TFLite Micro's ReduceGeneric; input and output must share scale and zero
- * point, as TFLite Micro requires) and SUM on int8 or int16x8 (TFLite
+ * point, as TFLite Micro requires), REDUCE_ALL on bool (ReduceGeneric with
+ * true and logical and: REDUCE_MIN's kernel on the 0 / 1 bytes; TFLite
+ * Micro since December 2025) and SUM on int8 or int16x8 (TFLite
  * Micro's QuantizedMeanOrSum with compute_sum: the sum minus count * input
  * zero point requantized by input_scale / output_scale, which is
  * te_mean_s8 / te_mean_s16 with that multiplier).  The axis layout is
@@ -159,11 +161,62 @@ static int extreme_emit(te_emit *e, const te_op *op)
     return 0;
 }
 
+/* REDUCE_ALL: a bool input and output, the constant int32 axes. */
+static int all_check(te_graph *g, const te_op *op, te_diag *d)
+{
+    te_tensor *in, *axis, *out;
+    int64_t elems;
+    if (te_check_io_count(d, op, 2, 2, 1) < 0)
+        return -1;
+    in = te_in(g, op, 0);
+    axis = te_in(g, op, 1);
+    out = te_out(g, op, 0);
+    if (te_check_type(d, op, in, "input 0", TE_DT_BOOL) < 0 ||
+        te_check_type(d, op, axis, "input 1", TE_DT_INT32) < 0 ||
+        te_check_type(d, op, out, "output 0", TE_DT_BOOL) < 0 ||
+        te_check_const(d, op, axis, "input 1") < 0 ||
+        (in->data && te_check_const(d, op, in, "input 0") < 0))
+        return -1;
+    if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    elems = reduce_out_elems(in, axis);
+    if (elems < 0)
+        return te_op_fail(d, op, "input 1 (tensor %d '%s') has an axis outside [-%d, %d)",
+                          axis->id, axis->name, in->rank, in->rank);
+    if (te_tensor_elems(out) != elems)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, the reduction "
+                          "gives %lld", out->id, out->name, (long long)te_tensor_elems(out),
+                          (long long)elems);
+    if (te_tensor_elems(in) == 0 && elems > 0) /* every output would be "true" */
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is empty: a reduction over no "
+                          "elements is not supported", in->id, in->name);
+    return 0;
+}
+
+/* te_reduce_min_s8 over the 0 / 1 bytes of the bools: their AND. */
+static int all_emit(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0), *axis = te_in(e->g, op, 1),
+                    *out = te_out(e->g, op, 0);
+    te_name pi = te_emit_tensor(e, in->id), po = te_emit_tensor(e, out->id);
+    te_reduce_params p;
+    if (te_tensor_elems(out) == 0)
+        return 0;
+    te_reduce_make_params(in, axis, out, &p);
+    te_emit_kernel(e, TE_K_REDUCE_MIN_S8);
+    te_params_begin(e, "te_reduce_params");
+    param_walk(e, p.n_keep, p.keep_size, p.keep_stride, p.n_red, p.red_size, p.red_stride,
+               p.count);
+    te_emit_kernel_call(e, TE_K_REDUCE_MIN_S8, te_params_end(e).s,
+                        te_expr("(const int8_t *)%s", pi.s).s, te_expr("(int8_t *)%s", po.s).s);
+    return 0;
+}
+
 static te_kernel_id reduce_variant(const te_graph *g, const te_op *op)
 {
     if (op->opcode == TE_OP_SUM)
         return g->tensors[op->in[0]].type == TE_DT_INT16 ? TE_K_MEAN_S16 : TE_K_MEAN_S8;
-    return op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8;
+    return op->opcode == TE_OP_REDUCE_MAX ? TE_K_REDUCE_MAX_S8 : TE_K_REDUCE_MIN_S8; /* MIN, ALL */
 }
 
 const te_op_def te_op_sum = {
@@ -186,5 +239,12 @@ const te_op_def te_op_reduce_min = {
     .opcode = TE_OP_REDUCE_MIN,
     .check = reduce_check,
     .emit = extreme_emit,
+    .variant = reduce_variant,
+};
+
+const te_op_def te_op_reduce_all = {
+    .opcode = TE_OP_REDUCE_ALL,
+    .check = all_check,
+    .emit = all_emit,
     .variant = reduce_variant,
 };
