@@ -196,6 +196,12 @@ static void add_scratch_buffers(te_plan *p, const te_graph *g, const te_lowered 
  * input RESHAPEd before the stage, te_patch_skip_head), S's from the
  * stage's first step, and the input is dead once the stage is over
  * (nothing after it reads a view of it). */
+/* Above this input size the overlay tie is not tried: te_patch_overlay_check
+ * verifies a tie byte by byte, and no microcontroller has a 64 MiB SRAM to
+ * save it in (hostile models with gigabyte tensors took seconds, minutes
+ * under the sanitizers). */
+#define TE_OVERLAY_MAX_BYTES ((size_t)64 << 20)
+
 static void tie_overlay(te_plan *p, const te_graph *g)
 {
     const te_patch_plan *st = p->stage;
@@ -203,7 +209,7 @@ static void tie_overlay(te_plan *p, const te_graph *g)
     int bx, bs, x;
     p->has_tie = 0;
     if (!st || st->overlay_in < 0 || te_storage_root(p->st, st->out_tensor, &off_s) != st->out_tensor ||
-        off_s)
+        off_s || te_tensor_bytes(&g->tensors[st->overlay_in]) > TE_OVERLAY_MAX_BYTES)
         return;
     x = te_storage_root(p->st, st->overlay_in, &off_x);
     if (off_x || (x != st->overlay_in &&
