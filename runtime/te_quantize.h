@@ -9,6 +9,47 @@
 
 #include <stdint.h>
 
+/* The per-element arithmetic, here so that the compiler's constant folding
+ * (op_quantize.c) computes exactly what the kernels compute. */
+/* te:section te_quantize_add_wrap */
+/* a + b with two's-complement wrap-around (what TFLite's int32 addition
+ * does on its targets when it overflows). */
+static inline TE_UNUSED int32_t te_quantize_add_wrap(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+/* te:end */
+
+/* te:section te_quantize_round_to_i32 */
+/* static_cast<int32_t>(roundf(q)) as TFLite Micro's x86-64 reference build
+ * computes it: round half away from zero; NaN and values outside the int32
+ * range give INT32_MIN (cvttss2si's "integer indefinite"). */
+static inline TE_UNUSED int32_t te_quantize_round_to_i32(float q)
+{
+    int32_t t;
+    float frac;
+    if (q > -8388608.0f && q < 8388608.0f) { /* |q| < 2^23: may have a fraction */
+        t = (int32_t)q;                      /* truncates toward zero */
+        frac = q - (float)t;                 /* exact */
+        if (frac >= 0.5f)
+            t++;
+        else if (frac <= -0.5f)
+            t--;
+        return t;
+    }
+    if (q >= -2147483648.0f && q < 2147483648.0f)
+        return (int32_t)q; /* already an integer */
+    return INT32_MIN;
+}
+/* te:end */
+
+/* te:section te_quantize_affine */
+static inline TE_UNUSED int32_t te_quantize_affine(float x, float scale, int32_t zero_point)
+{
+    return te_quantize_add_wrap(te_quantize_round_to_i32(x / scale), zero_point);
+}
+/* te:end */
+
 /* te:section te_quantize_f32_s8 */
 /* `scale` is the output scale as a float (TFLite divides by it in float). */
 TE_KERNEL void te_quantize_f32_s8(const float *in, int8_t *out, int32_t n, float scale,

@@ -1469,6 +1469,48 @@ static void k_reduce_all(gen *g)
     }
 }
 
+/* QUANTIZE of a float32 constant, folded at compile time with the kernel's
+ * arithmetic (AffineQuantize: roundf(x / scale) half away from zero, as an
+ * int32 the x86-64 way, INT32_MIN out of range, + zero point wrapping as
+ * the int32 addition does there, clamped),
+ * concatenated after the int8 input x (same quantization: a raw copy). */
+static void k_quantize_const_fold(gen *g)
+{
+    enum { N = 8, M = 10 };
+    static float scale = 0.05f;
+    static int64_t zp = -3;
+    static const float c[M] = {0.0f, 0.025f, -0.025f, 0.075f, 1.0f, -6.4f, 6.5f, 0.124f,
+                               1.0e10f, -1.0e10f};
+    int32_t sx = N, sc = M, so = N + M, in[2], q, out, i;
+    tflb_quant qq = tflb_quant1(&scale, &zp);
+    int16_t *y;
+    in[0] = tflb_add_tensor(g->m, "x", TFLB_INT8, &sx, 1, 0, &qq);
+    in[1] = tflb_add_const(g->m, "c_float", TFLB_FLOAT32, &sc, 1, c, sizeof(c), NULL);
+    q = tflb_add_tensor(g->m, "c", TFLB_INT8, &sc, 1, 0, &qq);
+    op(g, TE_OP_QUANTIZE, &in[1], 1, &q, 1, tflb_opt_none());
+    in[1] = q;
+    out = tflb_add_tensor(g->m, "y", TFLB_INT8, &so, 1, 0, &qq);
+    op(g, TE_OP_CONCATENATION, in, 2, &out, 1, tflb_opt_concat(0, TFLB_ACT_NONE));
+    g->in_ids[g->n_in] = in[0];
+    g->in_elems[g->n_in] = N;
+    g->in_vals[g->n_in] = input_values(g, N);
+    for (i = 0; i < N; i++)
+        g->in_vals[g->n_in][i] = (int16_t)(i * 31 - 120);
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, &out, 1);
+    g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+    y = expect(g, N + M);
+    for (i = 0; i < N; i++)
+        y[i] = g->in_vals[0][i];
+    for (i = 0; i < M; i++) {
+        float r = roundf(c[i] / scale);
+        int32_t t = r > -2147483648.0f && r < 2147483648.0f ? (int32_t)r : INT32_MIN;
+        int32_t v = (int32_t)((uint32_t)t + (uint32_t)zp); /* INT32_MIN - 3 wraps */
+        y[N + i] = (int16_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1521,6 +1563,7 @@ static const struct {
     {"fc_weights_zero_point", k_fc_weights_zero_point, 1},
     {"relu6_s16_zero_point", k_relu6_s16_zero_point, 1},
     {"reduce_all", k_reduce_all, 1},
+    {"quantize_const_fold", k_quantize_const_fold, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -1,11 +1,20 @@
 /* op_quantize.c - QUANTIZE as TFLite Micro's reference kernel does it:
  * float32 -> int8/int16 (AffineQuantize, the output scale written into the
  * call as an exact hex float) and integer -> integer requantization with
- * QuantizeMultiplier(in_scale / out_scale) computed here. */
+ * QuantizeMultiplier(in_scale / out_scale) computed here.  A QUANTIZE of a
+ * float32 constant (an init subgraph's initial value, a constant operand
+ * the converter left in float) is folded with the kernel's own arithmetic
+ * (te_quantize_affine). */
+/* Only the per-element helpers are used here: declare kernels extern. */
+#define TE_KERNEL extern
+
 #include <stdio.h>
+#include <string.h>
 
 #include "ops.h"
 #include "quant/quant.h"
+#include "te_common.h"
+#include "te_quantize.h"
 #include "unary.h"
 
 /* The input -> output pairs TFLite Micro's QUANTIZE evaluates. */
@@ -144,6 +153,35 @@ static te_patch_kind quantize_patch_kind(const te_graph *g, const te_op *op)
                : TE_PATCH_NONE;
 }
 
+/* A float32 constant quantized to int8 or int16 at compile time. */
+static int quantize_fold(te_graph *g, const te_op *op, uint8_t *const *out)
+{
+    const te_tensor *in = te_in(g, op, 0), *o = te_out(g, op, 0);
+    int64_t i, n = te_tensor_elems(in);
+    int32_t zp, lo = o->type == TE_DT_INT16 ? -32768 : -128, hi = -lo - 1;
+    float scale, x;
+    if (!in->data || in->type != TE_DT_FLOAT32 ||
+        (o->type != TE_DT_INT8 && o->type != TE_DT_INT16))
+        return 0;
+    scale = o->q.scale[0];
+    zp = (int32_t)o->q.zero_point[0];
+    for (i = 0; i < n; i++) { /* tensor data is little-endian, whatever the host */
+        const uint8_t *p = in->data + 4 * i;
+        uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                        (uint32_t)p[3] << 24;
+        uint32_t v;
+        memcpy(&x, &bits, 4);
+        v = (uint32_t)te_clamp_i32(te_quantize_affine(x, scale, zp), lo, hi);
+        if (o->type == TE_DT_INT8) {
+            out[0][i] = (uint8_t)v;
+        } else {
+            out[0][2 * i] = (uint8_t)v;
+            out[0][2 * i + 1] = (uint8_t)(v >> 8);
+        }
+    }
+    return 1;
+}
+
 const te_op_def te_op_quantize = {
     .opcode = TE_OP_QUANTIZE,
     .int16x8 = 1,
@@ -154,4 +192,5 @@ const te_op_def te_op_quantize = {
     .patch_kind = quantize_patch_kind,
     .io_quantize = 1,
     .rescale = {1, 0, 1},
+    .fold = quantize_fold,
 };
