@@ -1511,6 +1511,49 @@ static void k_quantize_const_fold(gen *g)
     }
 }
 
+/* FULLY_CONNECTED 16x8 with an int32 bias (the converter's int32 bias type):
+ * TFLite Micro's FullyConnected<int16_t, int8_t, int16_t, int32_t>, an int32
+ * accumulator (wrapping) and the int32 MultiplyByQuantizedMultiplier of
+ * float(s_in x s_w) / s_out. */
+static void k_fc_s16_bias32(gen *g)
+{
+    enum { B = 2, D = 9, U = 3 };
+    static float sw = 0.004f;
+    static int64_t zw = 0;
+    int32_t si[2] = {B, D}, sws[2] = {U, D}, so[2] = {B, U}, sb = U, in[3], out, b, u, k;
+    int32_t bias[U] = {123456, -654321, 7};
+    int8_t w[U * D];
+    float sx = 0.0005f, sy = 0.002f;
+    tflb_quant qw = tflb_quant1(&sw, &zw);
+    int16_t *y;
+    int32_t m;
+    int sh;
+    for (k = 0; k < U * D; k++)
+        w[k] = (int8_t)((int32_t)(rng_next() % 255u) - 127);
+    in[0] = input16(g, "x", si, 2, sx);
+    in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sws, 2, w, sizeof(w), &qw);
+    {
+        static float sbias;
+        static int64_t zb = 0;
+        tflb_quant qb;
+        sbias = sx * sw;
+        qb = tflb_quant1(&sbias, &zb);
+        in[2] = tflb_add_const(g->m, "bias", TFLB_INT32, &sb, 1, bias, sizeof(bias), &qb);
+    }
+    out = act16(g, "y", so, 2, sy);
+    op(g, TE_OP_FULLY_CONNECTED, in, 3, &out, 1, tflb_opt_fc(TFLB_ACT_NONE, 0));
+    finish(g, &out, 1);
+    quantize_multiplier((double)(sx * sw) / (double)sy, &m, &sh);
+    y = expect(g, B * U);
+    for (b = 0; b < B; b++)
+        for (u = 0; u < U; u++) {
+            uint32_t acc = (uint32_t)bias[u];
+            for (k = 0; k < D; k++)
+                acc += (uint32_t)(g->in_vals[0][b * D + k] * w[u * D + k]);
+            y[b * U + u] = sat16(mbqm((int32_t)acc, m, sh));
+        }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1564,6 +1607,7 @@ static const struct {
     {"relu6_s16_zero_point", k_relu6_s16_zero_point, 1},
     {"reduce_all", k_reduce_all, 1},
     {"quantize_const_fold", k_quantize_const_fold, 1},
+    {"fc_s16_bias32", k_fc_s16_bias32, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

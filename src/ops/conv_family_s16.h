@@ -1,7 +1,7 @@
 /* conv_family_s16.h - the int16x8 form of the convolution family (CONV_2D,
  * DEPTHWISE_CONV_2D, FULLY_CONNECTED): int16 activations with zero point 0,
- * int8 weights, int64 bias or none (or, for CONV_2D, int32: TFLite Micro's
- * int32 accumulator path, te_convfam_s16_acc32).  Checks and the emission the windowed kernels of
+ * int8 weights, int64 bias or none (or, for CONV_2D and FULLY_CONNECTED,
+ * int32: TFLite Micro's int32 accumulator path, te_convfam_s16_acc32).  Checks and the emission the windowed kernels of
  * runtime/te_conv2d_s16.c share; each op file picks this form when its
  * input is int16. */
 #ifndef TE_CONV_FAMILY_S16_H
@@ -18,7 +18,7 @@ int te_convfam_s16_check_io(te_diag *d, const te_op *op, const te_tensor *in,
                             const te_tensor *out);
 
 /* Optional bias of `channels` values: int64, or int32 where allow_int32
- * (CONV_2D), constant when constant. */
+ * (CONV_2D, FULLY_CONNECTED), constant when constant. */
 int te_convfam_s16_check_bias(te_diag *d, const te_op *op, const te_tensor *b, int channels,
                               int allow_int32);
 

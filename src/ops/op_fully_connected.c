@@ -58,17 +58,18 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
 }
 
 /* The int16x8 form: TFLite Micro's int16 FULLY_CONNECTED takes weights
- * quantized per tensor only and reads the bias as int64 (none: int64
- * accumulation too, te_convfam_s16_acc32). */
+ * quantized per tensor only, and accumulates in int64 with an int64 bias
+ * (or none) and in int32 with an int32 one (te_convfam_s16_acc32). */
 static int check_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *in = te_in(g, op, 0), *w = te_in(g, op, 1), *b = te_in(g, op, 2);
     const te_tensor *out = te_out(g, op, 0);
     int32_t lo, hi;
     if (te_convfam_s16_check_io(d, op, in, out) || te_convfam_check_weights(d, op, w, 2, 0) ||
-        te_convfam_s16_check_bias(d, op, b, w->shape[0], 0) || check_shapes(d, op, in, w, out) ||
+        te_convfam_s16_check_bias(d, op, b, w->shape[0], 1) || check_shapes(d, op, in, w, out) ||
         check_bias_scale(d, op, in, w, b, out) ||
-        te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 1))
+        (!te_convfam_s16_acc32(g, op) &&
+         te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 1)))
         return -1;
     if (w->q.count > 1)
         return te_op_fail(d, op, "weights (tensor %d '%s') have %d scales: int16 activations "
@@ -78,9 +79,6 @@ static int check_s16(te_graph *g, const te_op *op, te_diag *d)
         return te_op_fail(d, op, "weights (tensor %d '%s') have zero point %lld: int16 "
                           "activations take symmetric weights", w->id, w->name,
                           (long long)w->q.zero_point[0]);
-    if (te_convfam_s16_acc32(g, op)) /* no bias, quantized_bias_type INT32 */
-        return te_op_fail(d, op, "an int16 FULLY_CONNECTED accumulating in int32 "
-                          "(quantized_bias_type INT32) is not supported; int64 is");
     return te_convfam_act_range(d, op, op->opt.activation, out, &lo, &hi);
 }
 
@@ -180,7 +178,8 @@ static te_kernel_id variant(const te_graph *g, const te_op *op)
     int32_t *packed;
     int ok;
     if (te_convfam_s16(op->n_in > 0 && op->in[0] >= 0 ? &g->tensors[op->in[0]] : NULL))
-        return TE_K_FULLY_CONNECTED_S16;
+        return te_convfam_s16_acc32(g, op) ? TE_K_FULLY_CONNECTED_S16_B32
+                                           : TE_K_FULLY_CONNECTED_S16;
     if (w && w->q.count == 1 && weights_offset(g, op))
         return TE_K_FULLY_CONNECTED_S8_WZ;
     if (!w || !w->data || (b && !b->data) || w->rank != 2 || negative_multiplier(g, op))
@@ -255,7 +254,7 @@ static int emit_s16(te_emit *e, const te_op *op)
     wt = te_emit_tensor(e, w->id);
     bn = te_emit_tensor(e, op->n_in > 2 ? op->in[2] : -1);
     y = te_emit_tensor(e, out->id);
-    te_emit_kernel(e, TE_K_FULLY_CONNECTED_S16);
+    te_emit_kernel(e, e->low->kernel);
     te_params_begin(e, "te_fully_connected_s16_params");
     te_params_int(e, "batches", te_tensor_elems(out) / units);
     te_params_int(e, "depth", w->shape[1]);
@@ -265,7 +264,7 @@ static int emit_s16(te_emit *e, const te_op *op)
     te_params_int(e, "act_min", lo);
     te_params_int(e, "act_max", hi);
     prm = te_params_end(e);
-    te_emit_kernel_call(e, TE_K_FULLY_CONNECTED_S16, prm.s, x.s, wt.s, bn.s, y.s);
+    te_emit_kernel_call(e, e->low->kernel, prm.s, x.s, wt.s, bn.s, y.s);
     return 0;
 }
 
@@ -276,7 +275,8 @@ static int emit(te_emit *e, const te_op *op)
     const te_tensor *b = te_in(g, op, 2);
     int32_t lo, hi;
     te_name mult, shift, wt, bn;
-    if (e->low->kernel == TE_K_FULLY_CONNECTED_S16)
+    if (e->low->kernel == TE_K_FULLY_CONNECTED_S16 ||
+        e->low->kernel == TE_K_FULLY_CONNECTED_S16_B32)
         return emit_s16(e, op);
     if (te_convfam_act_range(e->diag, op, op->opt.activation, out, &lo, &hi) ||
         te_convfam_emit_requant(e, in, w, out, w->shape[0], 1, &mult, &shift))

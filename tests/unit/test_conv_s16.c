@@ -485,8 +485,8 @@ static void test_checks(void)
         m.t[3].type = TE_DT_INT8; /* int16 in, int8 out */
         CHECK(cg_check(&m) == -1);
         mini(&m, ops[i]);
-        m.t[2].type = TE_DT_INT32; /* TFLite Micro: CONV_2D only */
-        CHECK(cg_check(&m) == (ops[i] == TE_OP_CONV_2D ? 0 : -1));
+        m.t[2].type = TE_DT_INT32; /* TFLite Micro: CONV_2D and FULLY_CONNECTED */
+        CHECK(cg_check(&m) == (ops[i] != TE_OP_DEPTHWISE_CONV_2D ? 0 : -1));
         mini(&m, ops[i]);
         m.t[2].type = TE_DT_INT16;
         CHECK(cg_check(&m) == -1 && strstr(m.d.msg, "int64") != NULL);
