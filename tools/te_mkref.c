@@ -1554,6 +1554,53 @@ static void k_fc_s16_bias32(gen *g)
         }
 }
 
+/* AVERAGE_POOL_2D and MAX_POOL_2D (2x2, stride 2, fused RELU) whose output
+ * quantization differs from the input's: TFLite Micro's pools average
+ * (rounding half away from zero) or take the maximum of the raw values and
+ * clamp to the output's activation range, nothing rescaled. */
+static void k_pool_other_quant(gen *g)
+{
+    enum { H = 4, W = 6, C = 2, OH = 2, OW = 3 };
+    static float si = 0.1f, so = 0.2f;
+    static int64_t zi = 3, zo = -10;
+    int32_t s[4] = {1, H, W, C}, s2[4] = {1, OH, OW, C}, in, out[2], k, y0, x0, c, dy, dx;
+    tflb_quant qi = tflb_quant1(&si, &zi), qo = tflb_quant1(&so, &zo);
+    int16_t *y;
+    in = tflb_add_tensor(g->m, "x", TFLB_INT8, s, 4, 0, &qi);
+    out[0] = tflb_add_tensor(g->m, "avg", TFLB_INT8, s2, 4, 0, &qo);
+    out[1] = tflb_add_tensor(g->m, "max", TFLB_INT8, s2, 4, 0, &qo);
+    op(g, TE_OP_AVERAGE_POOL_2D, &in, 1, &out[0], 1,
+       tflb_opt_pool2d(TFLB_PAD_VALID, 2, 2, 2, 2, TFLB_ACT_RELU));
+    op(g, TE_OP_MAX_POOL_2D, &in, 1, &out[1], 1,
+       tflb_opt_pool2d(TFLB_PAD_VALID, 2, 2, 2, 2, TFLB_ACT_RELU));
+    g->in_ids[g->n_in] = in;
+    g->in_elems[g->n_in] = H * W * C;
+    g->in_vals[g->n_in] = input_values(g, H * W * C);
+    for (k = 0; k < H * W * C; k++)
+        g->in_vals[g->n_in][k] = (int16_t)(int8_t)g->in_vals[g->n_in][k];
+    g->n_in++;
+    g->in_bits = 8;
+    finish(g, out, 2);
+    for (k = 0; k < 2; k++) {
+        g->expect_bool[g->n_expect] = 1; /* int8 values, one byte each */
+        y = expect(g, OH * OW * C);
+        for (y0 = 0; y0 < OH; y0++)
+            for (x0 = 0; x0 < OW; x0++)
+                for (c = 0; c < C; c++) {
+                    int32_t acc = 0, mx = -128, v;
+                    for (dy = 0; dy < 2; dy++)
+                        for (dx = 0; dx < 2; dx++) {
+                            int32_t x = g->in_vals[0][((2 * y0 + dy) * W + 2 * x0 + dx) * C + c];
+                            acc += x;
+                            mx = x > mx ? x : mx;
+                        }
+                    v = k ? mx : acc > 0 ? (acc + 2) / 4 : (acc - 2) / 4;
+                    v = v < (int32_t)zo ? (int32_t)zo : v > 127 ? 127 : v; /* RELU: [zo, 127] */
+                    y[(y0 * OW + x0) * C + c] = (int16_t)v;
+                }
+    }
+}
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1608,6 +1655,7 @@ static const struct {
     {"reduce_all", k_reduce_all, 1},
     {"quantize_const_fold", k_quantize_const_fold, 1},
     {"fc_s16_bias32", k_fc_s16_bias32, 1},
+    {"pool_other_quant", k_pool_other_quant, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

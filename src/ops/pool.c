@@ -77,12 +77,7 @@ static int pool_check_quant(const te_op *op, const te_tensor *in, const te_tenso
                             te_diag *d)
 {
     int32_t lo, hi, qmin, qmax;
-    if (fabs((double)in->q.scale[0] - (double)out->q.scale[0]) > 1.0e-6 ||
-        in->q.zero_point[0] != out->q.zero_point[0])
-        return te_op_fail(d, op, "input 0 (scale %g, zero point %lld) and output 0 (scale %g, "
-                          "zero point %lld) must have the same quantization",
-                          (double)in->q.scale[0], (long long)in->q.zero_point[0],
-                          (double)out->q.scale[0], (long long)out->q.zero_point[0]);
+    (void)in; /* TFLite Micro's pools copy raw values whatever the two quantizations */
     pool_qrange(out, &qmin, &qmax);
     if (te_activation_range(op->opt.activation, out->q.scale[0], (int32_t)out->q.zero_point[0],
                             qmin, qmax, &lo, &hi) < 0)

@@ -519,7 +519,7 @@ static void test_checks(void)
     mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_VALID, 2, s3x3, 0.1f);
     CHECK(qg_check(&m, "expected [1,4,4,4]"));
     mini_pool(&m, TE_OP_MAX_POOL_2D, TE_PAD_SAME, 3, s4x4, 0.2f);
-    CHECK(qg_check(&m, "same quantization"));
+    CHECK(qg_check(&m, NULL)); /* another output scale: raw values, as TFLite Micro */
 
     mini_mean(&m, 2, ax12);
     CHECK(qg_check(&m, NULL));
