@@ -684,7 +684,7 @@ static void k_batch_matmul_const_adj_x(gen *g) { bmm_kind(g, 1, 1); }
  * bias, int64 scratch the input pixels scatter onto, per-channel
  * multipliers in double, the int64 MultiplyByQuantizedMultiplier, no
  * offsets), SAME padding, stride 2, fused RELU. */
-static void k_transpose_conv(gen *g)
+static void tconv_kind(gen *g, int bias16)
 {
     enum { IH = 3, IW = 4, IC = 5, OH = 6, OW = 8, OC = 6, K = 3, S = 2 };
     static float ws[OC] = {0.01f, 0.02f, 0.005f, 0.03f, 0.015f, 0.008f};
@@ -699,12 +699,20 @@ static void k_transpose_conv(gen *g)
     tflb_quant wq = {OC, ws, OC, wzp, 0};
     for (i = 0; i < OC * K * K * IC; i++)
         w[i] = (int8_t)((int32_t)(rng_next() % 255u) - 127);
-    for (i = 0; i < OC; i++)
-        bias[i] = (int64_t)((int32_t)(rng_next() % 2000001u) - 1000000);
+    for (i = 0; i < OC; i++) /* an int16 bias: TFLite Micro widens it to int64 */
+        bias[i] = bias16 ? (int64_t)((int32_t)(rng_next() % 60001u) - 30000)
+                         : (int64_t)((int32_t)(rng_next() % 2000001u) - 1000000);
     in[0] = const_vec(g, "output_shape", shape, 4);
     in[1] = tflb_add_const(g->m, "weights", TFLB_INT8, sw, 4, w, sizeof(w), &wq);
     in[2] = input16(g, "x", si, 4, sx);
-    in[3] = tflb_add_const(g->m, "bias", TFLB_INT64, &sb, 1, bias, sizeof(bias), NULL);
+    if (bias16) {
+        int16_t b16[OC];
+        for (i = 0; i < OC; i++)
+            b16[i] = (int16_t)bias[i];
+        in[3] = tflb_add_const(g->m, "bias", TFLB_INT16, &sb, 1, b16, sizeof(b16), NULL);
+    } else {
+        in[3] = tflb_add_const(g->m, "bias", TFLB_INT64, &sb, 1, bias, sizeof(bias), NULL);
+    }
     out = act16(g, "y", so, 4, sy);
     {
         tflb_options o = tflb_opt_transpose_conv(TFLB_PAD_SAME, S, S, TFLB_ACT_RELU);
@@ -738,6 +746,9 @@ static void k_transpose_conv(gen *g)
     for (i = 0; i < OH * OW * OC; i++) /* the fused RELU (TFLite Micro since January 2026) */
         y[i] = y[i] < 0 ? 0 : y[i];
 }
+
+static void k_transpose_conv(gen *g) { tconv_kind(g, 0); }
+static void k_transpose_conv_bias16(gen *g) { tconv_kind(g, 1); }
 
 
 /* A FULLY_CONNECTED 16x8 whose output scale is so small that the multiplier
@@ -1636,6 +1647,7 @@ static const struct {
     {"batch_matmul", k_batch_matmul, 1},
     {"batch_matmul_const_adj_x", k_batch_matmul_const_adj_x, 1},
     {"transpose_conv", k_transpose_conv, 1},
+    {"transpose_conv_bias16", k_transpose_conv_bias16, 1},
     {"refuse_fc_out_scale", k_refuse_fc_out_scale, 1},
     {"embedding_hybrid", k_embedding_hybrid, 1},
     {"greater", k_greater, 1},

@@ -173,6 +173,16 @@ static void el_i8(te_buf *b, const void *v, size_t i) { put_int(b, ((const int8_
 static void el_u8(te_buf *b, const void *v, size_t i) { put_int(b, ((const uint8_t *)v)[i]); }
 static void el_i16(te_buf *b, const void *v, size_t i) { put_int(b, ((const int16_t *)v)[i]); }
 static void el_i32(te_buf *b, const void *v, size_t i) { put_int(b, ((const int32_t *)v)[i]); }
+static void el_i64(te_buf *b, const void *v, size_t i)
+{
+    int64_t x = ((const int64_t *)v)[i];
+    if (x >= -2147483647 && x <= 2147483647)
+        put_int(b, (long long)x);
+    else if (x == INT64_MIN)
+        te_buf_printf(b, "(-INT64_C(9223372036854775807)-1)");
+    else
+        te_buf_printf(b, "INT64_C(%lld)", (long long)x);
+}
 static void el_f32(te_buf *b, const void *v, size_t i)
 {
     float f = ((const float *)v)[i];
@@ -200,6 +210,10 @@ te_name te_emit_const_i16(te_emit *e, const int16_t *v, size_t n, const char *hi
 te_name te_emit_const_i32(te_emit *e, const int32_t *v, size_t n, const char *hint)
 {
     return emit_array(e, "int32_t", n, OP_BASE(hint), el_i32, v);
+}
+te_name te_emit_const_i64(te_emit *e, const int64_t *v, size_t n, const char *hint)
+{
+    return emit_array(e, "int64_t", n, OP_BASE(hint), el_i64, v);
 }
 te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint)
 {

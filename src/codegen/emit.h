@@ -79,6 +79,7 @@ te_name te_emit_const_i8(te_emit *e, const int8_t *v, size_t n, const char *hint
 te_name te_emit_const_u8(te_emit *e, const uint8_t *v, size_t n, const char *hint);
 te_name te_emit_const_i16(te_emit *e, const int16_t *v, size_t n, const char *hint);
 te_name te_emit_const_i32(te_emit *e, const int32_t *v, size_t n, const char *hint);
+te_name te_emit_const_i64(te_emit *e, const int64_t *v, size_t n, const char *hint);
 te_name te_emit_const_f32(te_emit *e, const float *v, size_t n, const char *hint);
 
 /* A pointer expression for tensor `tid` with its element type: for an arena

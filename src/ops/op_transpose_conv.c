@@ -14,6 +14,8 @@
  * of the output can be computed from the input rows and columns that reach
  * it: in a patch stage it is a TE_PATCH_REMAP op, its clone's padding
  * shifted to its place.  Shared helpers live in conv_family.c. */
+#include <stdlib.h>
+
 #include "conv_family.h"
 #include "conv_family_s16.h"
 
@@ -39,13 +41,26 @@ static int check_shapes(te_diag *d, const te_op *op, const te_tensor *in, const 
     return 0;
 }
 
+/* An int16 bias (older 16x8 converters): TFLite Micro widens it to int64
+ * at every invoke; here once, at compile time, so it must be constant. */
+static int is_s16_bias(const te_tensor *b)
+{
+    return b && b->type == TE_DT_INT16;
+}
+
 static int check_s16(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *w = te_in(g, op, 1), *in = te_in(g, op, 2), *out = te_out(g, op, 0);
+    const te_tensor *b = te_in(g, op, 3);
     int32_t lo, hi;
+    if (is_s16_bias(b) && te_tensor_elems(b) != w->shape[0])
+        return te_op_fail(d, op, "bias (tensor %d '%s') has %lld elements, expected %d", b->id,
+                          b->name, (long long)te_tensor_elems(b), w->shape[0]);
+    if (is_s16_bias(b) && te_check_const(d, op, b, "the int16 bias"))
+        return -1;
     if (te_convfam_s16_check_io(d, op, in, out) ||
         te_convfam_check_weights(d, op, w, 4, 0) ||
-        te_convfam_s16_check_bias(d, op, te_in(g, op, 3), w->shape[0], 0) ||
+        (!is_s16_bias(b) && te_convfam_s16_check_bias(d, op, b, w->shape[0], 0)) ||
         check_shapes(d, op, in, w, out) ||
         te_convfam_s16_check_requant(d, op, in, w, out, w->shape[0], 0))
         return -1;
@@ -137,7 +152,19 @@ static int emit(te_emit *e, const te_op *op)
         return -1;
     x = te_emit_tensor(e, in->id);
     wt = te_emit_tensor(e, w->id);
-    b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
+    if (s16 && is_s16_bias(te_in(g, op, 3))) {
+        const te_tensor *bt = te_in(g, op, 3);
+        int64_t *wide = malloc(sizeof(int64_t) * (size_t)w->shape[0]);
+        int c;
+        if (!wide)
+            return te_fail(e->diag, "out of memory");
+        for (c = 0; c < w->shape[0]; c++) /* little-endian int16 model data */
+            wide[c] = (int16_t)(uint16_t)(bt->data[2 * c] | bt->data[2 * c + 1] << 8);
+        b = te_emit_const_i64(e, wide, (size_t)w->shape[0], "bias_int64");
+        free(wide);
+    } else {
+        b = te_emit_tensor(e, op->n_in > 3 ? op->in[3] : -1);
+    }
     y = te_emit_tensor(e, out->id);
     te_emit_kernel(e, kernel);
     te_params_begin(e, "te_transpose_conv_params");
