@@ -51,6 +51,24 @@ static int64_t reduce_out_elems(const te_tensor *in, const te_tensor *axis)
     return elems;
 }
 
+/* The input's size, the axes in range, the output's element count; the
+ * output's element count in *elems. */
+static int check_reduction(te_diag *d, const te_op *op, const te_tensor *in,
+                           const te_tensor *axis, const te_tensor *out, int64_t *elems)
+{
+    if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
+        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    *elems = reduce_out_elems(in, axis);
+    if (*elems < 0)
+        return te_op_fail(d, op, "input 1 (tensor %d '%s') has an axis outside [-%d, %d)",
+                          axis->id, axis->name, in->rank, in->rank);
+    if (te_tensor_elems(out) != *elems)
+        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, the reduction "
+                          "gives %lld", out->id, out->name, (long long)te_tensor_elems(out),
+                          (long long)*elems);
+    return 0;
+}
+
 static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
 {
     te_tensor *in, *axis, *out;
@@ -61,16 +79,8 @@ static int reduce_check(te_graph *g, const te_op *op, te_diag *d)
     in = te_in(g, op, 0);
     axis = te_in(g, op, 1);
     out = te_out(g, op, 0);
-    if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
-    elems = reduce_out_elems(in, axis);
-    if (elems < 0)
-        return te_op_fail(d, op, "input 1 (tensor %d '%s') has an axis outside [-%d, %d)",
-                          axis->id, axis->name, in->rank, in->rank);
-    if (te_tensor_elems(out) != elems)
-        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, the reduction "
-                          "gives %lld", out->id, out->name, (long long)te_tensor_elems(out),
-                          (long long)elems);
+    if (check_reduction(d, op, in, axis, out, &elems) < 0)
+        return -1;
     if (op->opcode != TE_OP_SUM && ((double)in->q.scale[0] != (double)out->q.scale[0] ||
                                     in->q.zero_point[0] != out->q.zero_point[0]))
         return te_op_fail(d, op, "output 0 (tensor %d '%s') must have the input's scale and zero "
@@ -175,18 +185,9 @@ static int all_check(te_graph *g, const te_op *op, te_diag *d)
         te_check_type(d, op, axis, "input 1", TE_DT_INT32) < 0 ||
         te_check_type(d, op, out, "output 0", TE_DT_BOOL) < 0 ||
         te_check_const(d, op, axis, "input 1") < 0 ||
-        (in->data && te_check_const(d, op, in, "input 0") < 0))
+        (in->data && te_check_const(d, op, in, "input 0") < 0) ||
+        check_reduction(d, op, in, axis, out, &elems) < 0)
         return -1;
-    if (in->rank > TE_REDUCE_MAX_DIMS || te_tensor_elems(in) > INT32_MAX)
-        return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
-    elems = reduce_out_elems(in, axis);
-    if (elems < 0)
-        return te_op_fail(d, op, "input 1 (tensor %d '%s') has an axis outside [-%d, %d)",
-                          axis->id, axis->name, in->rank, in->rank);
-    if (te_tensor_elems(out) != elems)
-        return te_op_fail(d, op, "output 0 (tensor %d '%s') has %lld elements, the reduction "
-                          "gives %lld", out->id, out->name, (long long)te_tensor_elems(out),
-                          (long long)elems);
     if (te_tensor_elems(in) == 0 && elems > 0) /* every output would be "true" */
         return te_op_fail(d, op, "input 0 (tensor %d '%s') is empty: a reduction over no "
                           "elements is not supported", in->id, in->name);
