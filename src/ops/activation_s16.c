@@ -75,7 +75,10 @@ int te_s16_act_check(te_graph *g, const te_op *op, te_diag *d, int tanh)
     if (!te_checked_log2(out->q.scale[0], &l2) || l2 != -15)
         return te_op_fail(d, op, "int16 output scale %g is not 2^-15", (double)out->q.scale[0]);
     if (te_s16_act_rescale(in->q.scale[0], tanh, &m, &s) < 0)
-        return te_op_fail(d, op, "int16 input scale %g is too large", (double)in->q.scale[0]);
+        return te_op_fail(d, op, "int16 input scale %g is too %s for the int16 input rescaling",
+                          (double)in->q.scale[0],
+                          (double)in->q.scale[0] * 4096.0 * 3.0 >= 2147483648.0 ? "large"
+                                                                               : "small");
     return 0;
 }
 

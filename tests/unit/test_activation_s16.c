@@ -118,6 +118,7 @@ int main(void)
     CHECK(te_s16_act_rescale(1.0f / 2048, 0, &m, &s) == 0 && m == 24576 && s == 12);
     CHECK(te_s16_act_rescale(1.0f / 1000, 0, &m, &s) == 0 && m == 25165 && s == 11);
     CHECK(te_s16_act_rescale(4.0f, 0, &m, &s) < 0);
+    CHECK(te_s16_act_rescale(1e-14f, 0, &m, &s) < 0); /* too small: refused, not garbage */
     /* LSTM tanh of a cell state with scale 2^p */
     CHECK(te_s16_tanh_pot_rescale(-12, &m, &s) == 0 && m == 3 && s == 0);
     CHECK(te_s16_tanh_pot_rescale(-11, &m, &s) == 0 && m == 6 && s == 0);
