@@ -1203,16 +1203,6 @@ static void build(tflb_model *m, const struct kind *k, size_t *in_bytes)
     tflb_set_outputs(m, outs, 1 + n.n_extra);
 }
 
-static int write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (!ok)
-        fprintf(stderr, "te_mkpatchnet: cannot write %s\n", path);
-    return ok ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -1243,8 +1233,8 @@ int main(int argc, char **argv)
             float v = (float)(rnd() % 1000u) / 1000.0f;
             memcpy(img + 4 * i, &v, 4);
         }
-    rc = !img || tflb_finish(&m, &data, &size) < 0 || write_file(argv[2], data, size) < 0 ||
-         write_file(argv[3], img, in_bytes) < 0;
+    rc = !img || tflb_finish(&m, &data, &size) < 0 || tflb_write_bytes(argv[2], data, size) < 0 ||
+         tflb_write_bytes(argv[3], img, in_bytes) < 0;
     free(img);
     free(data);
     tflb_free(&m);

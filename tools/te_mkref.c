@@ -1675,16 +1675,6 @@ static const struct {
 /* ---------------------------------------------------------------------
  * Files. */
 
-static int write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (!ok)
-        fprintf(stderr, "te_mkref: cannot write %s\n", path);
-    return ok ? 0 : -1;
-}
 
 /* PREFIX_<i>.bin: n values, as int8 or int16 (little-endian host). */
 static int write_values(const char *dir, const char *prefix, int i, const int16_t *v, int32_t n,
@@ -1699,7 +1689,8 @@ static int write_values(const char *dir, const char *prefix, int i, const int16_
     for (k = 0; k < n; k++)
         v8[k] = (int8_t)v[k];
     snprintf(path, sizeof(path), "%s/%s_%d.bin", dir, prefix, i);
-    rc = bits == 8 ? write_file(path, v8, (size_t)n) : write_file(path, v, (size_t)n * 2);
+    rc = bits == 8 ? tflb_write_bytes(path, v8, (size_t)n)
+                   : tflb_write_bytes(path, v, (size_t)n * 2);
     free(v8);
     return rc;
 }
@@ -1734,13 +1725,13 @@ static int build(const char *kind, int bits, const char *dir)
         return 1;
     }
     snprintf(path, sizeof(path), "%s/model.tflite", dir);
-    rc |= write_file(path, buf, size);
+    rc |= tflb_write_bytes(path, buf, size);
     free(buf);
     for (i = 0; i < g.n_in; i++) {
         if (g.in_i32[i] || g.in_f32[i]) { /* 4-byte elements, little-endian host */
             snprintf(path, sizeof(path), "%s/input_%d.bin", dir, i);
-            rc |= write_file(path, g.in_i32[i] ? (const void *)g.in_i32[i] : g.in_f32[i],
-                             4 * (size_t)g.in_elems[i]);
+            rc |= tflb_write_bytes(path, g.in_i32[i] ? (const void *)g.in_i32[i] : g.in_f32[i],
+                                   4 * (size_t)g.in_elems[i]);
         } else {
             rc |= write_values(dir, "input", i, g.in_vals[i], g.in_elems[i],
                                g.in_bits ? g.in_bits : bits);
@@ -1751,14 +1742,14 @@ static int build(const char *kind, int bits, const char *dir)
     }
     if (g.refuse) {
         snprintf(path, sizeof(path), "%s/refuse.txt", dir);
-        rc |= write_file(path, g.refuse, strlen(g.refuse));
+        rc |= tflb_write_bytes(path, g.refuse, strlen(g.refuse));
     }
     for (i = 0; i < g.n_expect; i++) {
         if (g.expect_f32[i] || g.expect_i32[i]) {
             snprintf(path, sizeof(path), "%s/expect_%d.bin", dir, i);
-            rc |= write_file(path, g.expect_f32[i] ? (const void *)g.expect_f32[i]
-                                                   : g.expect_i32[i],
-                             4 * (size_t)g.expect_elems[i]);
+            rc |= tflb_write_bytes(path, g.expect_f32[i] ? (const void *)g.expect_f32[i]
+                                                         : g.expect_i32[i],
+                                   4 * (size_t)g.expect_elems[i]);
         } else {
             rc |= write_values(dir, "expect", i, g.expect[i], g.expect_elems[i],
                                g.expect_bool[i] ? 8 : 16);

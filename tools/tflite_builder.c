@@ -1141,29 +1141,28 @@ int tflb_finish(const tflb_model *m, uint8_t **out, size_t *size)
     return rc;
 }
 
+int tflb_write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "tflite_builder: cannot write '%s'\n", path);
+    return ok ? 0 : -1;
+}
+
 int tflb_write_file(const tflb_model *m, const char *path)
 {
     uint8_t *data;
     size_t size;
-    FILE *f;
-    int rc = 0;
+    int rc;
 
     if (tflb_finish(m, &data, &size)) {
         fprintf(stderr, "tflite_builder: cannot serialize the model (out of memory?)\n");
         return -1;
     }
-    f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "tflite_builder: cannot open '%s' for writing\n", path);
-        free(data);
-        return -1;
-    }
-    if (fwrite(data, 1, size, f) != size)
-        rc = -1;
-    if (fclose(f))
-        rc = -1;
-    if (rc)
-        fprintf(stderr, "tflite_builder: error writing '%s'\n", path);
+    rc = tflb_write_bytes(path, data, size);
     free(data);
     return rc;
 }

@@ -274,4 +274,8 @@ int tflb_finish(const tflb_model *m, uint8_t **out, size_t *size);
 /* tflb_finish + write to a file.  0 or -1 (message on stderr). */
 int tflb_write_file(const tflb_model *m, const char *path);
 
+/* Writes n bytes to a file (the inputs and reference outputs the model
+ * generators write beside their models).  0 or -1 (message on stderr). */
+int tflb_write_bytes(const char *path, const void *data, size_t n);
+
 #endif
