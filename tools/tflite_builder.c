@@ -643,6 +643,76 @@ void tflb_free(tflb_model *m)
     memset(m, 0, sizeof(*m));
 }
 
+/* ---- FlexBuffers map (see tflite_builder.h) ----
+ * Layout: the keys (NUL-terminated), padding to 4, the key vector (its
+ * length, then per key a 4-byte offset back to it), the map's prefix (the
+ * offset back to the key vector, its width 4, the entry count), the values
+ * (4 bytes each), one packed type byte per value, the root (a 4-byte
+ * offset back to the map, its packed type MAP/32-bit, its width 4). */
+static void flex_put32(uint8_t *p, uint32_t v)
+{
+    int k;
+    for (k = 0; k < 4; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static int flex_key_order(const void *a, const void *b)
+{
+    return strcmp(((const tflb_flex_entry *)a)->key, ((const tflb_flex_entry *)b)->key);
+}
+
+size_t tflb_flex_map(uint8_t *out, size_t cap, const tflb_flex_entry *e, int n)
+{
+    enum { T_INT = 1, T_FLOAT = 3, T_MAP = 9, T_BOOL = 26, W4 = 2 };
+    tflb_flex_entry sorted[64];
+    size_t key_at[64], pos = 0, keys, map, need = 0;
+    int i;
+    if (n < 0 || n > 64)
+        return 0;
+    memcpy(sorted, e, sizeof *e * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof *sorted, flex_key_order);
+    for (i = 0; i < n; i++)
+        need += strlen(sorted[i].key) + 1;
+    need = ((need + 3) & ~(size_t)3) + 4 + 4 * (size_t)n + 12 + 5 * (size_t)n + 6;
+    if (need > cap)
+        return 0;
+    memset(out, 0, need);
+    for (i = 0; i < n; i++) {
+        key_at[i] = pos;
+        memcpy(out + pos, sorted[i].key, strlen(sorted[i].key) + 1);
+        pos += strlen(sorted[i].key) + 1;
+    }
+    pos = (pos + 3) & ~(size_t)3;
+    flex_put32(out + pos, (uint32_t)n);
+    keys = pos + 4;
+    for (i = 0; i < n; i++)
+        flex_put32(out + keys + 4 * (size_t)i, (uint32_t)(keys + 4 * (size_t)i - key_at[i]));
+    pos = keys + 4 * (size_t)n;
+    flex_put32(out + pos, (uint32_t)(pos - keys));
+    flex_put32(out + pos + 4, 4);
+    flex_put32(out + pos + 8, (uint32_t)n);
+    map = pos + 12;
+    for (i = 0; i < n; i++) {
+        uint8_t *v = out + map + 4 * (size_t)i;
+        int type = sorted[i].kind == TFLB_FLEX_INT ? T_INT
+                   : sorted[i].kind == TFLB_FLEX_FLOAT ? T_FLOAT : T_BOOL;
+        if (type == T_FLOAT) {
+            float f = (float)sorted[i].value;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            flex_put32(v, u);
+        } else {
+            flex_put32(v, (uint32_t)(int32_t)sorted[i].value);
+        }
+        out[map + 4 * (size_t)n + (size_t)i] = (uint8_t)(type << 2 | W4);
+    }
+    pos = map + 5 * (size_t)n;
+    flex_put32(out + pos, (uint32_t)(pos - map));
+    out[pos + 4] = T_MAP << 2 | W4;
+    out[pos + 5] = 4;
+    return pos + 6;
+}
+
 tflb_model *tflb_add_subgraph(tflb_model *m)
 {
     tflb_model **grown = realloc(m->extra, sizeof *grown * (size_t)(m->n_extra + 1));

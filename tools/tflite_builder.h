@@ -262,6 +262,19 @@ int tflb_add_op(tflb_model *m, int opcode_index, const int32_t *in, int n_in,
  * configuration of a CUSTOM operator). */
 void tflb_set_custom_options(tflb_model *m, int op_index, const void *data, size_t bytes);
 
+/* A FlexBuffers map of scalars (custom_options of CUSTOM operators such as
+ * TFLite_Detection_PostProcess): each entry a key and an int, a float or a
+ * bool, every value 4 bytes wide inline, keys sorted as FlexBuffers
+ * readers expect.  Writes at most cap bytes to out and returns the size,
+ * or 0 when it does not fit. */
+typedef enum { TFLB_FLEX_INT, TFLB_FLEX_FLOAT, TFLB_FLEX_BOOL } tflb_flex_kind;
+typedef struct {
+    const char *key;
+    tflb_flex_kind kind;
+    double value;
+} tflb_flex_entry;
+size_t tflb_flex_map(uint8_t *out, size_t cap, const tflb_flex_entry *e, int n);
+
 /* Starts subgraph number n_extra + 1 and returns it (owned by m), or NULL. */
 tflb_model *tflb_add_subgraph(tflb_model *m);
 
