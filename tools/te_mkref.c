@@ -1612,6 +1612,202 @@ static void k_pool_other_quant(gen *g)
     }
 }
 
+/* TFLite_Detection_PostProcess (a CUSTOM operator, settings in a
+ * FlexBuffers map), float32 as TFLite Micro's kernel: N boxes against a
+ * grid of anchors, C classes after a background column, scores on a grid
+ * of 1/16 so that ties decide orders.  The reference picks, each time,
+ * the best remaining candidate (the earliest among equals): the order of
+ * TFLite Micro's stable sort and of its partial sort's tie rule. */
+enum { DP_N = 48, DP_C = 3, DP_MAX = 10, DP_PER_CLASS = 4 };
+static const float dp_scale[4] = {10.0f, 10.0f, 5.0f, 5.0f};
+/* regular: 0.3 and 0.25; fast: 0.95 and 0.15 (6 of 9 candidates kept: the
+ * outputs' last slots stay zero) */
+static float dp_score_threshold, dp_iou_threshold;
+
+static void dp_decode(const float *b, const float *a, float *d)
+{
+    int i;
+    for (i = 0; i < DP_N; i++, b += 4, a += 4, d += 4) {
+        double py = (double)b[0] / (double)dp_scale[0] * (double)a[2];
+        double px = (double)b[1] / (double)dp_scale[1] * (double)a[3];
+        float yc = (float)(py + (double)a[0]), xc = (float)(px + (double)a[1]);
+        float hh = (float)(0.5 * exp((double)b[2] / (double)dp_scale[2]) * (double)a[2]);
+        float hw = (float)(0.5 * exp((double)b[3] / (double)dp_scale[3]) * (double)a[3]);
+        d[0] = yc - hh;
+        d[1] = xc - hw;
+        d[2] = yc + hh;
+        d[3] = xc + hw;
+    }
+}
+
+static float dp_iou(const float *a, const float *b)
+{
+    float aa = (a[2] - a[0]) * (a[3] - a[1]), ab = (b[2] - b[0]) * (b[3] - b[1]);
+    float h = fminf(a[2], b[2]) - fmaxf(a[0], b[0]), w = fminf(a[3], b[3]) - fmaxf(a[1], b[1]);
+    float inter;
+    if (aa <= 0 || ab <= 0)
+        return 0.0f;
+    inter = (h > 0 ? h : 0.0f) * (w > 0 ? w : 0.0f);
+    return inter / (aa + ab - inter);
+}
+
+/* NMS of one score column (stride apart): kept boxes, best first. */
+static int dp_nms(const float *d, const float *score, int stride, int limit, int *kept)
+{
+    int taken[DP_N] = {0}, n = 0, i, k;
+    for (;;) {
+        int best = -1;
+        for (i = 0; i < DP_N; i++)
+            if (!taken[i] && score[i * stride] >= dp_score_threshold &&
+                (best < 0 || score[i * stride] > score[best * stride]))
+                best = i;
+        if (best < 0 || n == limit)
+            return n;
+        taken[best] = 1;
+        for (k = 0; k < n && dp_iou(d + 4 * kept[k], d + 4 * best) <= dp_iou_threshold; k++)
+            ;
+        if (k == n)
+            kept[n++] = best;
+    }
+}
+
+static void detection_kind(gen *g, int regular, int quantized)
+{
+    static const char *const names[4] = {"boxes", "classes", "scores", "count"};
+    int32_t sb[3] = {1, DP_N, 4}, ss[3] = {1, DP_N, DP_C + 1}, sa[2] = {DP_N, 4};
+    int32_t so[4][3] = {{1, DP_MAX, 4}, {1, DP_MAX}, {1, DP_MAX}, {1}}, ranks[4] = {3, 2, 2, 1};
+    int32_t in[3], out[4], code, opi, i, k, n = 0;
+    float *b = alloc_or_die(4 * DP_N * 4), *sc = alloc_or_die(4 * DP_N * (DP_C + 1));
+    float anchors[DP_N * 4], dec[DP_N * 4], *y[4];
+    int kept[DP_N], cls[DP_MAX + DP_PER_CLASS], box[DP_MAX + DP_PER_CLASS];
+    float best[DP_MAX + DP_PER_CLASS];
+    uint8_t flex[512];
+    tflb_flex_entry opts[11] = {
+        {"max_detections", TFLB_FLEX_INT, DP_MAX},
+        {"max_classes_per_detection", TFLB_FLEX_INT, 1},
+        {"detections_per_class", TFLB_FLEX_INT, DP_PER_CLASS},
+        {"use_regular_nms", TFLB_FLEX_BOOL, 0},
+        {"nms_score_threshold", TFLB_FLEX_FLOAT, 0},
+        {"nms_iou_threshold", TFLB_FLEX_FLOAT, 0},
+        {"num_classes", TFLB_FLEX_INT, DP_C},
+        {"y_scale", TFLB_FLEX_FLOAT, 10.0},
+        {"x_scale", TFLB_FLEX_FLOAT, 10.0},
+        {"h_scale", TFLB_FLEX_FLOAT, 5.0},
+        {"w_scale", TFLB_FLEX_FLOAT, 5.0}};
+    size_t flex_bytes;
+    dp_score_threshold = regular ? 0.3f : 0.95f;
+    opts[3].value = regular;
+    dp_iou_threshold = regular ? 0.25f : 0.15f;
+    opts[4].value = dp_score_threshold;
+    opts[5].value = dp_iou_threshold;
+    for (i = 0; i < DP_N; i++) { /* anchors on a 8x6 grid, two sizes */
+        anchors[4 * i] = (float)(i / 6) / 8.0f + 0.0625f;
+        anchors[4 * i + 1] = (float)(i % 6) / 6.0f + 0.083f;
+        anchors[4 * i + 2] = i % 2 ? 0.3f : 0.2f;
+        anchors[4 * i + 3] = i % 2 ? 0.25f : 0.35f;
+        for (k = 0; k < 4; k++)
+            b[4 * i + k] = (float)((int32_t)(rng_next() % 401u) - 200) / (k < 2 ? 100.0f : 400.0f);
+        for (k = 0; k <= DP_C; k++)
+            sc[i * (DP_C + 1) + k] = (float)(rng_next() % 17u) / 16.0f;
+    }
+    if (quantized) { /* uint8 inputs, as SSD models made for TFLite (not Micro) have */
+        static float qs = 0.0078125f;
+        static int64_t qz = 128;
+        tflb_quant q = tflb_quant1(&qs, &qz);
+        in[0] = tflb_add_tensor(g->m, "box_encodings", TFLB_UINT8, sb, 3, 0, &q);
+        in[1] = tflb_add_tensor(g->m, "class_predictions", TFLB_UINT8, ss, 3, 0, &q);
+        g->refuse = "takes float32 only";
+    } else {
+        in[0] = tflb_add_tensor(g->m, "box_encodings", TFLB_FLOAT32, sb, 3, 0, NULL);
+        in[1] = tflb_add_tensor(g->m, "class_predictions", TFLB_FLOAT32, ss, 3, 0, NULL);
+    }
+    in[2] = tflb_add_const(g->m, "anchors", TFLB_FLOAT32, sa, 2, anchors, sizeof anchors, NULL);
+    for (k = 0; k < 4; k++)
+        out[k] = tflb_add_tensor(g->m, names[k], TFLB_FLOAT32, so[k], ranks[k], 0, NULL);
+    code = tflb_add_custom_opcode(g->m, "TFLite_Detection_PostProcess", 1);
+    opi = tflb_add_op(g->m, code, in, 3, out, 4, NULL);
+    flex_bytes = tflb_flex_map(flex, sizeof flex, opts, 11);
+    tflb_set_custom_options(g->m, opi, flex, flex_bytes);
+    g->in_ids[0] = in[0];
+    g->in_ids[1] = in[1];
+    g->in_elems[0] = DP_N * 4;
+    g->in_elems[1] = DP_N * (DP_C + 1);
+    g->in_f32[0] = b;
+    g->in_f32[1] = sc;
+    g->n_in = 2;
+    finish(g, out, 4);
+    if (quantized)
+        return;
+
+    dp_decode(b, anchors, dec);
+    if (!regular) { /* each box's best class (the first among equals) */
+        float top[DP_N];
+        int arg[DP_N];
+        for (i = 0; i < DP_N; i++) {
+            arg[i] = 0;
+            for (k = 1; k < DP_C; k++)
+                if (sc[i * (DP_C + 1) + 1 + k] > sc[i * (DP_C + 1) + 1 + arg[i]])
+                    arg[i] = k;
+            top[i] = sc[i * (DP_C + 1) + 1 + arg[i]];
+        }
+        n = dp_nms(dec, top, 1, DP_MAX, kept);
+        for (i = 0; i < n; i++) {
+            box[i] = kept[i];
+            cls[i] = arg[kept[i]];
+            best[i] = top[kept[i]];
+        }
+    } else { /* per class, then the best of the running list and the new */
+        for (k = 0; k < DP_C; k++) {
+            int m = dp_nms(dec, sc + 1 + k, DP_C + 1, DP_PER_CLASS, kept), total = n, used[32] = {0};
+            int nb[DP_MAX + DP_PER_CLASS], nc[DP_MAX + DP_PER_CLASS], j, r;
+            float ns[DP_MAX + DP_PER_CLASS];
+            for (i = 0; i < m; i++, total++) {
+                box[total] = kept[i];
+                cls[total] = k;
+                best[total] = sc[kept[i] * (DP_C + 1) + 1 + k];
+            }
+            for (r = 0; r < total && r < DP_MAX; r++) {
+                int pick = -1;
+                for (j = 0; j < total; j++)
+                    if (!used[j] && (pick < 0 || best[j] > best[pick]))
+                        pick = j;
+                used[pick] = 1;
+                nb[r] = box[pick];
+                nc[r] = cls[pick];
+                ns[r] = best[pick];
+            }
+            n = r;
+            for (r = 0; r < n; r++) {
+                box[r] = nb[r];
+                cls[r] = nc[r];
+                best[r] = ns[r];
+            }
+        }
+    }
+    y[0] = alloc_or_die(4 * DP_MAX * 4);
+    y[1] = alloc_or_die(4 * DP_MAX);
+    y[2] = alloc_or_die(4 * DP_MAX);
+    y[3] = alloc_or_die(4);
+    memset(y[0], 0, 4 * DP_MAX * 4);
+    memset(y[1], 0, 4 * DP_MAX);
+    memset(y[2], 0, 4 * DP_MAX);
+    for (i = 0; i < n && i < DP_MAX; i++) {
+        for (k = 0; k < 4; k++)
+            y[0][4 * i + k] = dec[4 * box[i] + k];
+        y[1][i] = (float)cls[i];
+        y[2][i] = best[i];
+    }
+    y[3][0] = (float)n;
+    for (k = 0; k < 4; k++) {
+        g->expect_elems[g->n_expect] = k == 0 ? 4 * DP_MAX : k == 3 ? 1 : DP_MAX;
+        g->expect_f32[g->n_expect++] = y[k];
+    }
+}
+
+static void k_detection_fast(gen *g) { detection_kind(g, 0, 0); }
+static void k_detection_regular(gen *g) { detection_kind(g, 1, 0); }
+static void k_refuse_detection_uint8(gen *g) { detection_kind(g, 0, 1); }
+
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
     const char *name;
@@ -1668,6 +1864,9 @@ static const struct {
     {"quantize_const_fold", k_quantize_const_fold, 1},
     {"fc_s16_bias32", k_fc_s16_bias32, 1},
     {"pool_other_quant", k_pool_other_quant, 1},
+    {"detection_fast", k_detection_fast, 1},
+    {"detection_regular", k_detection_regular, 1},
+    {"refuse_detection_uint8", k_refuse_detection_uint8, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -3,8 +3,9 @@
  * the version the goldens were made with), and what this compiler does
  * with it, read from the op table itself, so the page cannot go stale
  * (ctest cli.docs_operators compares the committed page with this output);
- * then the builtins of the op table TensorFlow Lite Micro does not register
- * (TFLite-only operators we compile, checked against TFLite's kernels).
+ * then the custom operators it registers that we compile, and the builtins
+ * of the op table TensorFlow Lite Micro does not register (TFLite-only
+ * operators we compile, checked against TFLite's kernels).
  *   te_operators > docs/operators.md */
 #include <stdio.h>
 
@@ -76,6 +77,22 @@ static void row(int opcode)
            def && def->emit && def->int16x8 ? "yes" : "no", patch(opcode));
 }
 
+/* The custom operators the op table knows (TE_CUSTOM lines of
+ * src/ir/tflite_schema.def), all of which TFLite Micro registers. */
+static void custom_ops(void)
+{
+    int code;
+    printf("\n## Custom operators\n\n"
+           "CUSTOM operators TensorFlow Lite Micro registers, by their custom_code name; the\n"
+           "code column is the compiler's own number for them. TFLite Micro's other custom\n"
+           "operators (CIRCULAR_BUFFER, ethos-u, the signal library's) are refused.\n"
+           "TFLite_Detection_PostProcess takes float32 inputs, as TFLite Micro's kernel does\n"
+           "(in an int8 detector a DEQUANTIZE comes before it).\n\n"
+           "| operator | code | int8 | int16 | patch |\n|---|---:|---|---|---|\n");
+    for (code = TE_CUSTOM_BASE; code < TE_CUSTOM_BASE + TE_CUSTOM_COUNT; code++)
+        row(code);
+}
+
 /* The op table's builtins TFLite Micro does not register, by code. */
 static void tflite_only(void)
 {
@@ -118,6 +135,7 @@ int main(void)
            yes, N_TFLM, folded);
     for (i = 0; i < N_TFLM; i++)
         row(tflm_builtins[i]);
+    custom_ops();
     tflite_only();
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flatbuf.h"
+#include "flexbuf.h"
 #include "inline_if.h"
 #include "inline_while.h"
 #include "resource_vars.h"
@@ -26,7 +27,8 @@ enum { SG_TENSORS = 0, SG_INPUTS = 1, SG_OUTPUTS = 2, SG_OPERATORS = 3 };
 enum { TS_SHAPE = 0, TS_TYPE = 1, TS_BUFFER = 2, TS_NAME = 3, TS_QUANT = 4, TS_VARIABLE = 5,
        TS_SPARSITY = 6 };
 enum { QP_SCALE = 2, QP_ZERO_POINT = 3, QP_DETAILS_TYPE = 4, QP_QDIM = 6 };
-enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPT_TYPE = 3, OP_OPT = 4 };
+enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPT_TYPE = 3, OP_OPT = 4,
+       OP_CUSTOM_OPT = 5, OP_CUSTOM_OPT_FORMAT = 6 };
 enum { BUF_DATA = 0, BUF_OFFSET = 1, BUF_SIZE = 2 };
 
 #define TFLITE_SCHEMA_VERSION 3
@@ -956,6 +958,78 @@ static int read_options(reader *r, const fb_table *ot, te_op *op)
     return present ? decoders[type](r, &t, op) : 0;
 }
 
+/* ---------------------------------------------------------------- custom options */
+
+/* One key of a custom operator's FlexBuffers map (absent: null). */
+static int flex_key(reader *r, const te_op *op, const fb_vec *v, const char *key,
+                    te_flex_value *out)
+{
+    if (charge(r, (uint64_t)v->len + 1, "Operator.custom_options") < 0)
+        return -1;
+    if (te_flex_map_get(v->b->data + v->pos, v->len, key, out) == 0)
+        return 0;
+    return te_fail(r->d, "invalid model: %s (op %d): custom_options is not a valid "
+                   "FlexBuffers map (reading '%s')", te_opcode_name(op->opcode), op->index, key);
+}
+
+/* TFLite_Detection_PostProcess's settings, read as TFLite Micro's Init
+ * does: AsInt32 / AsFloat / AsBool of each key, a missing key as 0 except
+ * detections_per_class (100) and use_regular_nms (false). */
+static int read_detection_options(reader *r, const te_op *op, const fb_vec *v, te_options *o)
+{
+    static const char *const int_keys[] = {"max_detections", "max_classes_per_detection",
+                                           "detections_per_class", "num_classes"};
+    static const char *const float_keys[] = {"nms_score_threshold", "nms_iou_threshold",
+                                             "y_scale", "x_scale", "h_scale", "w_scale"};
+    int *ints[4];
+    float *floats[6];
+    te_flex_value f;
+    size_t k;
+    ints[0] = &o->detection.max_detections;
+    ints[1] = &o->detection.max_classes_per_detection;
+    ints[2] = &o->detection.detections_per_class;
+    ints[3] = &o->detection.num_classes;
+    floats[0] = &o->detection.score_threshold;
+    floats[1] = &o->detection.iou_threshold;
+    floats[2] = &o->detection.y_scale;
+    floats[3] = &o->detection.x_scale;
+    floats[4] = &o->detection.h_scale;
+    floats[5] = &o->detection.w_scale;
+    for (k = 0; k < 4; k++) {
+        if (flex_key(r, op, v, int_keys[k], &f) < 0)
+            return -1;
+        *ints[k] = k == 2 && f.kind == TE_FLEX_NULL ? 100 : (int)te_flex_as_int32(&f);
+    }
+    for (k = 0; k < 6; k++) {
+        if (flex_key(r, op, v, float_keys[k], &f) < 0)
+            return -1;
+        *floats[k] = te_flex_as_float(&f);
+    }
+    if (flex_key(r, op, v, "use_regular_nms", &f) < 0)
+        return -1;
+    o->detection.use_regular_nms = te_flex_as_bool(&f);
+    return 0;
+}
+
+/* The custom_options of a custom operator the compiler knows. */
+static int read_custom_options(reader *r, const fb_table *ot, te_op *op)
+{
+    fb_vec v;
+    uint8_t format;
+    if (op->opcode != TE_OP_DETECTION_POSTPROCESS)
+        return 0;
+    if (fb_vec_field(ot, OP_CUSTOM_OPT, 1, "Operator.custom_options", &v) ||
+        fb_u8(ot, OP_CUSTOM_OPT_FORMAT, 0, &format))
+        return -1;
+    if (format != 0)
+        return te_fail(r->d, "invalid model: %s (op %d): custom_options_format %d is not "
+                       "FLEXBUFFERS (0)", te_opcode_name(op->opcode), op->index, format);
+    if (!v.present || v.len == 0)
+        return te_fail(r->d, "invalid model: %s (op %d): has no custom_options (TFLite Micro "
+                       "reads its settings from them)", te_opcode_name(op->opcode), op->index);
+    return read_detection_options(r, op, &v, &op->opt);
+}
+
 /* ---------------------------------------------------------------- operators */
 
 static int op_index_fail(reader *r, const te_op *op, const char *which, int i, int tensor)
@@ -1000,7 +1074,9 @@ static int read_operator(reader *r, const fb_vec *v, int i)
                        "(model has %d operator codes)", i, (unsigned long)code, r->n_codes);
     op->opcode = r->codes[code];
     op->version = r->versions[code];
-    if (r->customs[code]) {
+    if (te_custom_opcode(r->customs[code]) >= 0) /* a custom operator the compiler knows */
+        op->opcode = te_custom_opcode(r->customs[code]);
+    else if (r->customs[code]) {
         size_t n = strlen(r->customs[code]) + 1;
         op->custom_name = xcalloc(r, n, 1);
         if (!op->custom_name)
@@ -1010,7 +1086,7 @@ static int read_operator(reader *r, const fb_vec *v, int i)
     if (read_index_list(r, &t, OP_INPUTS, "Operator.inputs", &op->in, &op->n_in) ||
         read_index_list(r, &t, OP_OUTPUTS, "Operator.outputs", &op->out, &op->n_out))
         return -1;
-    if (check_op_tensors(r, op) || read_options(r, &t, op))
+    if (check_op_tensors(r, op) || read_options(r, &t, op) || read_custom_options(r, &t, op))
         return -1;
     if (op->opcode == TE_OP_VAR_HANDLE && op->opt.resource < 0) { /* no options */
         char *container = xcalloc(r, 1, 1), *name = xcalloc(r, 1, 1);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../plan/patch.h"
 
@@ -129,6 +130,22 @@ static const char *const builtin_names[] = {
 #undef TE_BUILTIN
 };
 
+/* The custom operators' custom_code names, from TE_CUSTOM_BASE on. */
+static const char *const custom_names[] = {
+#define TE_CUSTOM(name, custom_code) custom_code,
+#include "tflite_schema.def"
+#undef TE_CUSTOM
+};
+
+int te_custom_opcode(const char *custom_code)
+{
+    int k;
+    for (k = 0; custom_code && k < TE_CUSTOM_COUNT; k++)
+        if (strcmp(custom_names[k], custom_code) == 0)
+            return TE_CUSTOM_BASE + k;
+    return -1;
+}
+
 /* "BUILTIN_<n>" for codes past the table, up to BUILTIN_259 (constant
  * strings: no static buffer, callable from any thread). */
 #define TE_STR_(x) #x
@@ -152,6 +169,8 @@ const char *te_opcode_name(int opcode)
     if (opcode >= TE_NUMBERS_FROM &&
         opcode - TE_NUMBERS_FROM < (int)(sizeof builtin_numbers / sizeof builtin_numbers[0]))
         return builtin_numbers[opcode - TE_NUMBERS_FROM];
+    if (opcode >= TE_CUSTOM_BASE && opcode - TE_CUSTOM_BASE < TE_CUSTOM_COUNT)
+        return custom_names[opcode - TE_CUSTOM_BASE];
     return "BUILTIN_UNKNOWN";
 }
 

@@ -146,6 +146,15 @@ typedef struct {
     int resource;                  /* VAR_HANDLE: resource variable id, from its
                                     * (container, shared_name) as TFLite Micro matches them */
     int subgraph[2];               /* CALL_ONCE init; IF then, else; WHILE cond, body */
+    /* TFLite_Detection_PostProcess (its custom_options map, as TFLite
+     * Micro reads them: a missing key is 0, but detections_per_class
+     * 100 and use_regular_nms 0) */
+    struct {
+        int max_detections, max_classes_per_detection, detections_per_class;
+        int use_regular_nms, num_classes;
+        float score_threshold, iou_threshold;
+        float y_scale, x_scale, h_scale, w_scale;
+    } detection;
     int branches;                  /* IF after inlining: 2 (output = cond ? input 1 + j
                                     * : input 1 + n + j), or 1 (constant condition:
                                     * output j = input 1 + j) */
@@ -274,7 +283,12 @@ void *te_graph_alloc(te_graph *g, size_t bytes);
 /* Helpers used everywhere. */
 const char *te_dtype_name(te_dtype t);
 size_t te_dtype_size(te_dtype t);            /* 0 for unknown/string */
-const char *te_opcode_name(int opcode);      /* "CONV_2D", or "BUILTIN_<n>" */
+/* "CONV_2D", "TFLite_Detection_PostProcess" (a known custom operator),
+ * or "BUILTIN_<n>" */
+const char *te_opcode_name(int opcode);
+/* The code of the custom operator named custom_code (TE_CUSTOM lines of
+ * tflite_schema.def), or -1. */
+int te_custom_opcode(const char *custom_code);
 int64_t te_tensor_elems(const te_tensor *t); /* product of shape; 1 for rank 0 */
 size_t te_tensor_bytes(const te_tensor *t);
 int te_tensor_same_shape(const te_tensor *a, const te_tensor *b); /* same rank and dims */

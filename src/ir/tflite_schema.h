@@ -20,6 +20,20 @@ typedef enum {
  * (the table has no gaps, which the unit tests check). */
 #define TE_BUILTIN_COUNT ((int)TE_OP_END_)
 
+/* Codes of the custom operators the compiler knows (TE_CUSTOM lines), past
+ * every builtin code: the reader gives a CUSTOM operator with one of those
+ * custom_code names its code, so the op table treats it as an operator of
+ * its own. */
+#define TE_CUSTOM_BASE 1024
+typedef enum {
+    TE_OP_CUSTOM_BEFORE_ = TE_CUSTOM_BASE - 1,
+#define TE_CUSTOM(name, custom_code) TE_OP_##name,
+#include "tflite_schema.def"
+#undef TE_CUSTOM
+    TE_OP_CUSTOM_END_
+} te_custom_code;
+#define TE_CUSTOM_COUNT ((int)TE_OP_CUSTOM_END_ - TE_CUSTOM_BASE)
+
 /* BuiltinOptions union type ids (Operator.builtin_options_type). */
 typedef enum {
     TE_OPT_NONE = 0,
