@@ -61,9 +61,16 @@ static int run(const te_detection_postprocess_params *p, const float *b, const f
                                         scratch.bytes);
 }
 
-static int same(const float *a, const float *b, int n)
+/* Runs p on boxes b and scores s and checks every output bit for bit. */
+static void expect(const te_detection_postprocess_params *p, const float *b, const float *s,
+                   const float *box, const float *cls, const float *score, float count)
 {
-    return memcmp(a, b, sizeof(float) * (size_t)n) == 0;
+    outputs o;
+    CHECK(run(p, b, s, &o) == 0);
+    CHECK(memcmp(o.box, box, sizeof o.box) == 0);
+    CHECK(memcmp(o.cls, cls, sizeof o.cls) == 0);
+    CHECK(memcmp(o.score, score, sizeof o.score) == 0);
+    CHECK(o.count == count);
 }
 
 /* Fast: each box's best class; box 3 (class 1, .95), box 0 (.9) and box 5
@@ -73,10 +80,7 @@ static void test_fast(void)
     static const float box[12] = {0, 10, 1, 11, 0, 0, 1, 1, 0, 100, 1, 101};
     static const float cls[3] = {1, 0, 0}, score[3] = {.95f, .9f, .3f};
     te_detection_postprocess_params p = params(0);
-    outputs o;
-    CHECK(run(&p, boxes, scores, &o) == 0);
-    CHECK(same(o.box, box, 12) && same(o.cls, cls, 3) && same(o.score, score, 3));
-    CHECK(o.count == 3.0f);
+    expect(&p, boxes, scores, box, cls, score, 3.0f);
 }
 
 /* Regular, one box per class: box 3 for both classes (.95 class 1, .93
@@ -86,10 +90,7 @@ static void test_regular(void)
     static const float box[12] = {0, 10, 1, 11, 0, 10, 1, 11, 0, 0, 0, 0};
     static const float cls[3] = {1, 0, 0}, score[3] = {.95f, .93f, 0};
     te_detection_postprocess_params p = params(1);
-    outputs o;
-    CHECK(run(&p, boxes, scores, &o) == 0);
-    CHECK(same(o.box, box, 12) && same(o.cls, cls, 3) && same(o.score, score, 3));
-    CHECK(o.count == 2.0f);
+    expect(&p, boxes, scores, box, cls, score, 2.0f);
 }
 
 /* No background column; ties: box 3's two classes score the same (class 0
@@ -103,11 +104,8 @@ static void test_ties(void)
     static const float box[12] = {0, 10, 1, 11, 0, 0, 1, 1, 0, 100, 1, 101};
     static const float cls[3] = {0, 0, 0}, score[3] = {0.019531f, 0.015625f, 0.003906f};
     te_detection_postprocess_params p = params(0);
-    outputs o;
     p.class_stride = 2;
-    CHECK(run(&p, boxes, s, &o) == 0);
-    CHECK(same(o.box, box, 12) && same(o.cls, cls, 3) && same(o.score, score, 3));
-    CHECK(o.count == 3.0f);
+    expect(&p, boxes, s, box, cls, score, 3.0f);
 }
 
 /* A threshold above every score: nothing detected, every slot zero. */
@@ -115,11 +113,8 @@ static void test_none_kept(void)
 {
     static const float zero[12] = {0};
     te_detection_postprocess_params p = params(0);
-    outputs o;
     p.score_threshold = 0.99f;
-    CHECK(run(&p, boxes, scores, &o) == 0);
-    CHECK(same(o.box, zero, 12) && same(o.cls, zero, 3) && same(o.score, zero, 3));
-    CHECK(o.count == 0.0f);
+    expect(&p, boxes, scores, zero, zero, zero, 0.0f);
 }
 
 /* A box whose height decodes to zero: TFLite Micro's ValidateBoxes fails
