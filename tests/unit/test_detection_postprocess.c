@@ -3,7 +3,7 @@
  * background column, three far-apart groups of overlapping boxes), with
  * the outputs that follow from its arithmetic by hand: boxes that decode
  * exactly (centre 0.5 / 10.5 / 100.5, half size 0.5), fast and regular
- * NMS, scores tied across classes (the lower class wins), scores tied
+ * NMS, a keypoint column after the box, scores tied across classes (the lower class wins), scores tied
  * across boxes (the lower box first), a score threshold that keeps none,
  * and an inverted box (the invoke fails).  The randomized comparison with
  * an independent reference is te_mkref's detection_* kinds. */
@@ -83,6 +83,23 @@ static void test_fast(void)
     expect(&p, boxes, scores, box, cls, score, 3.0f);
 }
 
+/* The same boxes with a fifth (keypoint) column the kernel must skip. */
+static void test_keypoints(void)
+{
+    static const float box[12] = {0, 10, 1, 11, 0, 0, 1, 1, 0, 100, 1, 101};
+    static const float cls[3] = {1, 0, 0}, score[3] = {.95f, .9f, .3f};
+    te_detection_postprocess_params p = params(0);
+    float b[N * 5];
+    int i, k;
+    for (i = 0; i < N; i++) {
+        for (k = 0; k < 4; k++)
+            b[5 * i + k] = boxes[4 * i + k];
+        b[5 * i + 4] = 1.0f;
+    }
+    p.box_stride = 5;
+    expect(&p, b, scores, box, cls, score, 3.0f);
+}
+
 /* Regular, one box per class: box 3 for both classes (.95 class 1, .93
  * class 0), the third slot empty. */
 static void test_regular(void)
@@ -132,6 +149,7 @@ static void test_invalid_box(void)
 int main(void)
 {
     test_fast();
+    test_keypoints();
     test_regular();
     test_ties();
     test_none_kept();
