@@ -248,8 +248,16 @@ static void el_raw_f32(te_buf *b, const void *v, size_t i)
     el_f32(b, &f, 0);
 }
 
+/* Input 1 of op is a constant int8 weights tensor (rank >= 2). */
+static int has_weights(const te_emit *e, const te_op *op)
+{
+    const te_tensor *w = op && op->n_in > 1 && op->in[1] >= 0 ? &e->g->tensors[op->in[1]] : NULL;
+    return w && w->data && w->rank >= 2 && w->type == TE_DT_INT8;
+}
+
 /* What a constant tensor is to the operator being lowered: "op3_weights",
- * "op3_bias", else "op3_" and its model name. */
+ * "op3_bias" (an int32 / int64 vector after an op's weights), else "op3_"
+ * and its model name (a SLICE's size, a STRIDED_SLICE's strides ...). */
 static void const_tensor_base(const te_emit *e, const te_tensor *t, char *out, size_t n)
 {
     const te_op *op = e->cur_op;
@@ -258,9 +266,10 @@ static void const_tensor_base(const te_emit *e, const te_tensor *t, char *out, s
     for (k = 0; op && k < op->n_in; k++)
         if (op->in[k] == t->id)
             j = k;
-    if (j == 1 && t->rank >= 2 && t->type == TE_DT_INT8)
+    if (j == 1 && has_weights(e, op))
         snprintf(base, sizeof base, "weights");
-    else if (j >= 2 && t->rank == 1 && t->type == TE_DT_INT32)
+    else if (j >= 2 && t->rank == 1 && (t->type == TE_DT_INT32 || t->type == TE_DT_INT64) &&
+             has_weights(e, op))
         snprintf(base, sizeof base, "bias");
     else
         te_emit_tensor_base(e, t->id, base, sizeof base);
