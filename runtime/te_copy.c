@@ -58,3 +58,51 @@ TE_KERNEL void te_copy_gather_s8(const int8_t *in, int8_t *out, int rank, const 
     }
 }
 /* te:end */
+
+/* te:section te_slice_dynamic */
+/* Entry k of an int32 or int64 index vector (read byte by byte: an arena
+ * tensor need not be 8-byte aligned). */
+static inline TE_UNUSED int64_t te_slice_index(const void *v, int index64, int k)
+{
+    const uint8_t *b = (const uint8_t *)v + (size_t)k * (index64 ? 8 : 4);
+    uint64_t u = 0;
+    int j;
+    for (j = 0; j < (index64 ? 8 : 4); j++)
+        u |= (uint64_t)b[j] << (8 * j);
+    return index64 ? (int64_t)u : (int64_t)(int32_t)(uint32_t)u;
+}
+
+TE_KERNEL int te_slice_dynamic(const te_slice_dynamic_params *p, const void *in, void *out,
+                               const void *begin, const void *size)
+{
+    int32_t counts[6], steps[6];
+    int64_t total = 1, first = 0, stride = p->elem_bytes;
+    int k, pad = 5 - p->rank;
+    for (k = 4; k >= 0; k--) {
+        int64_t dim = p->dims[k], b = 0, n = dim;
+        if (k >= pad) {
+            b = te_slice_index(begin, p->index64, k - pad);
+            n = te_slice_index(size, p->index64, k - pad);
+            if (b < 0 || b > dim)
+                return -1;
+            if (n == -1)
+                n = dim - b;
+            if (n < 0 || n > dim - b)
+                return -1;
+        }
+        counts[k] = (int32_t)n;
+        steps[k] = (int32_t)stride;
+        first += b * stride;
+        stride *= dim;
+        total *= n;
+    }
+    if (total != p->out_elems)
+        return -1;
+    if (total == 0)
+        return 0;
+    counts[5] = p->elem_bytes;
+    steps[5] = 1;
+    te_copy_gather_s8((const int8_t *)in + first, (int8_t *)out, 6, counts, steps);
+    return 0;
+}
+/* te:end */

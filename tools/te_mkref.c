@@ -1612,6 +1612,92 @@ static void k_pool_other_quant(gen *g)
     }
 }
 
+/* SLICE with begin or size computed at run time (graph inputs here), as
+ * TFLite Micro reads them in Eval: int8 [2,6,5] from a run-time int32
+ * begin {1,2,0} and a constant size {1,3,-1}; int16 [4,7] from a constant
+ * int64 begin {1,3} and a run-time int64 size {2,-1} (its input file holds
+ * the int64 values as pairs of little-endian int32 words). */
+static void k_slice_dynamic(gen *g)
+{
+    int32_t sx[3] = {2, 6, 5}, sb = 3, so[3] = {1, 3, 5}, size[3] = {1, 3, -1};
+    int32_t x, b, sz, y, in[3], i, j, k;
+    int16_t *e = malloc(sizeof(int16_t) * 15);
+    int32_t *bv = alloc_or_die(4 * 3);
+    static float scale = 0.05f;
+    static int64_t zp = -5;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    if (!e)
+        exit(1);
+    x = tflb_add_tensor(g->m, "x", TFLB_INT8, sx, 3, 0, &q);
+    b = tflb_add_tensor(g->m, "begin", TFLB_INT32, &sb, 1, 0, NULL);
+    sz = const_i32(g, "size", size, 3, &sb, 1);
+    y = tflb_add_tensor(g->m, "y", TFLB_INT8, so, 3, 0, &q);
+    in[0] = x;
+    in[1] = b;
+    in[2] = sz;
+    op(g, TE_OP_SLICE, in, 3, &y, 1, tflb_opt_none());
+    g->in_ids[0] = x;
+    g->in_elems[0] = 60;
+    g->in_vals[0] = input_values(g, 60);
+    for (i = 0; i < 60; i++)
+        g->in_vals[0][i] = (int16_t)((int32_t)(rng_next() % 256u) - 128);
+    bv[0] = 1;
+    bv[1] = 2;
+    bv[2] = 0;
+    g->in_ids[1] = b;
+    g->in_elems[1] = 3;
+    g->in_i32[1] = bv;
+    g->n_in = 2;
+    g->in_bits = 8;
+    finish(g, &y, 1);
+    for (j = 0; j < 3; j++)
+        for (k = 0; k < 5; k++)
+            e[j * 5 + k] = g->in_vals[0][(1 * 6 + 2 + j) * 5 + k];
+    g->expect_elems[g->n_expect] = 15;
+    g->expect_bool[g->n_expect] = 1; /* bytes */
+    g->expect[g->n_expect++] = e;
+}
+
+static void k_slice_dynamic_i64(gen *g)
+{
+    int32_t sx[2] = {4, 7}, sb = 2, so[2] = {2, 4}, x, b, sz, y, in[3], i, j;
+    int64_t begin[2] = {1, 3};
+    int32_t *size = alloc_or_die(4 * 4); /* int64 {2, -1} as int32 word pairs */
+    int16_t *e = malloc(sizeof(int16_t) * 8);
+    static float scale = 0.01f;
+    static int64_t zp = 0;
+    tflb_quant q = tflb_quant1(&scale, &zp);
+    if (!e)
+        exit(1);
+    x = tflb_add_tensor(g->m, "x", TFLB_INT16, sx, 2, 0, &q);
+    b = tflb_add_const(g->m, "begin", TFLB_INT64, &sb, 1, begin, sizeof begin, NULL);
+    sz = tflb_add_tensor(g->m, "size", TFLB_INT64, &sb, 1, 0, NULL);
+    y = tflb_add_tensor(g->m, "y", TFLB_INT16, so, 2, 0, &q);
+    in[0] = x;
+    in[1] = b;
+    in[2] = sz;
+    op(g, TE_OP_SLICE, in, 3, &y, 1, tflb_opt_none());
+    g->in_ids[0] = x;
+    g->in_elems[0] = 28;
+    g->in_vals[0] = input_values(g, 28);
+    for (i = 0; i < 28; i++)
+        g->in_vals[0][i] = (int16_t)((int32_t)(rng_next() % 65536u) - 32768);
+    size[0] = 2;
+    size[1] = 0;
+    size[2] = -1;
+    size[3] = -1;
+    g->in_ids[1] = sz;
+    g->in_elems[1] = 4;
+    g->in_i32[1] = size;
+    g->n_in = 2;
+    finish(g, &y, 1);
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 4; j++)
+            e[i * 4 + j] = g->in_vals[0][(1 + i) * 7 + 3 + j];
+    g->expect_elems[g->n_expect] = 8;
+    g->expect[g->n_expect++] = e;
+}
+
 /* TFLite_Detection_PostProcess (a CUSTOM operator, settings in a
  * FlexBuffers map), float32 as TFLite Micro's kernel: N boxes against a
  * grid of anchors, C classes after a background column, scores on a grid
@@ -1864,6 +1950,8 @@ static const struct {
     {"quantize_const_fold", k_quantize_const_fold, 1},
     {"fc_s16_bias32", k_fc_s16_bias32, 1},
     {"pool_other_quant", k_pool_other_quant, 1},
+    {"slice_dynamic", k_slice_dynamic, 1},
+    {"slice_dynamic_i64", k_slice_dynamic_i64, 1},
     {"detection_fast", k_detection_fast, 1},
     {"detection_regular", k_detection_regular, 1},
     {"refuse_detection_uint8", k_refuse_detection_uint8, 1},

@@ -1,15 +1,53 @@
-/* op_slice.c - SLICE with constant begin and size tensors (int32 or int64,
- * one entry per input dimension, size -1 meaning "to the end"), input rank
- * 1 to 5 as in TFLite Micro, any element type.  A slice that is one
+/* op_slice.c - SLICE by begin and size tensors (int32 or int64, one entry
+ * per input dimension, size -1 meaning "to the end"), input rank 1 to 5 as
+ * in TFLite Micro.  Constant begin and size: any element type, checked at
+ * compile time.  Begin or size computed at run time (TFLite Micro reads
+ * them in Eval): its element types (float32, int32, int8, int16, bool),
+ * checked as TFLite Micro does when the operator runs, a failed check
+ * failing the invoke (te_slice_dynamic).  A slice that is one
  * contiguous block of the input (full inner dimensions, size 1 outside the
  * first partial one) and at least half of it becomes a view of the input (a
  * small view would keep the whole input alive); any other is one strided
  * gather.  On a patch (TE_PATCH_REMAP: a slice of any box of height and
  * width, CSP route groups cut channels only) a clone copies its output
  * region from the input region's rows the whole slice takes for it. */
+/* Only the kernel's params struct is used here: declare kernels extern. */
+#define TE_KERNEL extern
 #include "movement.h"
 
+#include "te_common.h"
+#include "te_copy.h"
+
 #define SLICE_MAX_RANK 5
+
+/* Begin or size is computed at run time. */
+static int is_dynamic(const te_graph *g, const te_op *op)
+{
+    return (op->in[1] >= 0 && !g->tensors[op->in[1]].data) ||
+           (op->in[2] >= 0 && !g->tensors[op->in[2]].data);
+}
+
+/* A run-time begin / size: TFLite Micro's Prepare checks (same index type,
+ * one entry per input dimension) and its Eval's element types. */
+static int check_dynamic(te_graph *g, const te_op *op, te_diag *d)
+{
+    const te_tensor *in = te_in(g, op, 0), *b = te_in(g, op, 1), *s = te_in(g, op, 2);
+    if (in->type != TE_DT_FLOAT32 && in->type != TE_DT_INT32 && in->type != TE_DT_INT8 &&
+        in->type != TE_DT_INT16 && in->type != TE_DT_BOOL)
+        return te_op_fail(d, op, "input 0 has type %s; with begin or size computed at run time "
+                          "TFLite Micro slices float32, int32, int8, int16 and bool",
+                          te_dtype_name(in->type));
+    if ((b->type != TE_DT_INT32 && b->type != TE_DT_INT64) || s->type != b->type)
+        return te_op_fail(d, op, "begin and size have types %s and %s, expected both int32 or "
+                          "both int64", te_dtype_name(b->type), te_dtype_name(s->type));
+    if (b->rank != 1 || s->rank != 1 || b->shape[0] != in->rank || s->shape[0] != in->rank)
+        return te_op_fail(d, op, "begin and size must be 1-D with %d entries (the input rank)",
+                          in->rank);
+    if ((b->data && te_check_const(d, op, b, "input 1 (begin)") < 0) ||
+        (s->data && te_check_const(d, op, s, "input 2 (size)") < 0))
+        return -1;
+    return 0;
+}
 
 /* begin[k] and the resolved size[k] of every axis; on a patch clone's
  * height/width axes, in its regions (the whole slice's place shifted by
@@ -69,6 +107,10 @@ static int slice_check(te_graph *g, const te_op *op, te_diag *d)
                           SLICE_MAX_RANK);
     if (te_tensor_bytes(in) > 0x7fffffff)
         return te_op_fail(d, op, "input 0 (tensor %d '%s') is too large", in->id, in->name);
+    if (op->in[1] < 0 || op->in[2] < 0)
+        return te_op_fail(d, op, "begin and size are required");
+    if (is_dynamic(g, op))
+        return check_dynamic(g, op, d);
     for (i = 1; i <= 2; i++) {
         const te_tensor *t = te_in(g, op, i);
         if (te_move_check_index_tensor(d, op, t, which[i - 1], 1))
@@ -90,7 +132,8 @@ static int slice_view(const te_graph *g, const te_op *op, int k, size_t *offset)
     int64_t begin[SLICE_MAX_RANK], size[SLICE_MAX_RANK], stride = 1, off = 0;
     int j, partial = 0;
     const te_tensor *out = te_out(gg, op, 0);
-    if (k != 0 || !in || !out || 2 * te_tensor_bytes(out) < te_tensor_bytes(in))
+    if (k != 0 || !in || !out || is_dynamic(g, op) ||
+        2 * te_tensor_bytes(out) < te_tensor_bytes(in))
         return -1;
     slice_axes(gg, op, in, begin, size);
     for (j = 0; j < in->rank; j++) {
@@ -107,12 +150,38 @@ static int slice_view(const te_graph *g, const te_op *op, int k, size_t *offset)
     return 0;
 }
 
+/* Begin or size computed at run time: te_slice_dynamic checks and copies. */
+static int emit_dynamic(te_emit *e, const te_op *op)
+{
+    const te_tensor *in = te_in(e->g, op, 0);
+    int dims[5], k;
+    te_name prm, pi, po, pb, ps;
+    for (k = 0; k < 5; k++)
+        dims[k] = k < 5 - in->rank ? 1 : in->shape[k - (5 - in->rank)];
+    te_params_begin(e, "te_slice_dynamic_params");
+    te_params_ints(e, "dims", dims, 5);
+    te_params_int(e, "rank", in->rank);
+    te_params_int(e, "elem_bytes", (long long)te_dtype_size(in->type));
+    te_params_int(e, "out_elems", te_tensor_elems(te_out(e->g, op, 0)));
+    te_params_int(e, "index64", te_in(e->g, op, 1)->type == TE_DT_INT64);
+    prm = te_params_end(e);
+    pi = te_emit_tensor(e, op->in[0]);
+    po = te_emit_tensor(e, op->out[0]);
+    pb = te_emit_tensor(e, op->in[1]);
+    ps = te_emit_tensor(e, op->in[2]);
+    te_emit_kernel(e, TE_K_SLICE_DYNAMIC);
+    te_emit_kernel_call_status(e, TE_K_SLICE_DYNAMIC, prm.s, pi.s, po.s, pb.s, ps.s);
+    return 0;
+}
+
 static int slice_emit(te_emit *e, const te_op *op)
 {
     const te_tensor *in = te_in(e->g, op, 0);
     int64_t begin[SLICE_MAX_RANK], size[SLICE_MAX_RANK], steps[SLICE_MAX_RANK];
     int64_t stride = 1, base = 0;
     int k;
+    if (is_dynamic(e->g, op))
+        return emit_dynamic(e, op);
     if (te_move_is_view(e->g, op, 0, 0))
         return 0;
     slice_axes(e->g, op, in, begin, size);
@@ -126,6 +195,8 @@ static int slice_emit(te_emit *e, const te_op *op)
 
 static te_kernel_id slice_variant(const te_graph *g, const te_op *op)
 {
+    if (is_dynamic(g, op))
+        return TE_K_SLICE_DYNAMIC;
     return te_move_is_view(g, op, 0, 0) ? TE_K_VIEW : TE_K_COPY_GATHER_S8;
 }
 
