@@ -26,6 +26,12 @@ typedef struct {
     uint8_t *active;      /* [num_boxes]: still a candidate */
 } te_dp_work;
 
+/* Value i of a float32 input, or of an int8 one read through its table. */
+static inline TE_UNUSED float te_dp_value(const void *base, const float *table, long i)
+{
+    return table ? table[((const int8_t *)base)[i] + 128] : ((const float *)base)[i];
+}
+
 static TE_UNUSED void te_dp_cut(const te_detection_postprocess_params *p, void *scratch,
                                 te_dp_work *w)
 {
@@ -48,18 +54,22 @@ static TE_UNUSED void te_dp_cut(const te_detection_postprocess_params *p, void *
 
 /* Decodes every box against its anchor; -1 when one comes out empty or
  * inverted (TFLite Micro's ValidateBoxes). */
-static TE_UNUSED int te_dp_decode(const te_detection_postprocess_params *p, const float *boxes,
+static TE_UNUSED int te_dp_decode(const te_detection_postprocess_params *p, const void *boxes,
                                   const float *anchors, float *decoded)
 {
-    int32_t i;
+    int32_t i, k;
     for (i = 0; i < p->num_boxes; i++) {
-        const float *b = boxes + (long)i * p->box_stride, *a = anchors + 4 * (long)i;
-        float *d = decoded + 4 * (long)i;
-        volatile double ty = (double)b[0] / (double)p->y_scale * (double)a[2];
-        volatile double tx = (double)b[1] / (double)p->x_scale * (double)a[3];
-        float yc = (float)(ty + (double)a[0]), xc = (float)(tx + (double)a[1]);
-        float hh = (float)(0.5 * exp((double)b[2] / (double)p->h_scale) * (double)a[2]);
-        float hw = (float)(0.5 * exp((double)b[3] / (double)p->w_scale) * (double)a[3]);
+        const float *a = anchors + 4 * (long)i;
+        float *d = decoded + 4 * (long)i, b[4], yc, xc, hh, hw;
+        volatile double ty, tx;
+        for (k = 0; k < 4; k++)
+            b[k] = te_dp_value(boxes, p->box_table, (long)i * p->box_stride + k);
+        ty = (double)b[0] / (double)p->y_scale * (double)a[2];
+        tx = (double)b[1] / (double)p->x_scale * (double)a[3];
+        yc = (float)(ty + (double)a[0]);
+        xc = (float)(tx + (double)a[1]);
+        hh = (float)(0.5 * exp((double)b[2] / (double)p->h_scale) * (double)a[2]);
+        hw = (float)(0.5 * exp((double)b[3] / (double)p->w_scale) * (double)a[3]);
         d[0] = yc - hh;
         d[1] = xc - hw;
         d[2] = yc + hh;
@@ -149,18 +159,23 @@ static TE_UNUSED int32_t te_dp_nms(const te_detection_postprocess_params *p, te_
 /* Fast NMS: each box's best class score, suppressed once.  Returns the
  * number of detections. */
 static TE_UNUSED int32_t te_dp_fast(const te_detection_postprocess_params *p, te_dp_work *w,
-                                    const float *scores, float *out_boxes, float *out_classes,
+                                    const void *scores, float *out_boxes, float *out_classes,
                                     float *out_scores)
 {
     int32_t i, k, n, off = p->class_stride - p->num_classes;
     for (i = 0; i < p->num_boxes; i++) {
-        const float *s = scores + (long)i * p->class_stride + off;
+        long row = (long)i * p->class_stride + off;
+        float top = te_dp_value(scores, p->score_table, row);
         int32_t best = 0;
-        for (k = 1; k < p->num_classes; k++)
-            if (s[k] > s[best])
+        for (k = 1; k < p->num_classes; k++) {
+            float v = te_dp_value(scores, p->score_table, row + k);
+            if (v > top) {
+                top = v;
                 best = k;
+            }
+        }
         w->best_class[i] = best;
-        w->box_score[i] = s[best];
+        w->box_score[i] = top;
     }
     n = te_dp_nms(p, w, p->max_detections);
     for (i = 0; i < n; i++) {
@@ -175,14 +190,15 @@ static TE_UNUSED int32_t te_dp_fast(const te_detection_postprocess_params *p, te
 
 /* Regular NMS: per class, then the best max_detections of all. */
 static TE_UNUSED int32_t te_dp_regular(const te_detection_postprocess_params *p, te_dp_work *w,
-                                       const float *scores, float *out_boxes,
+                                       const void *scores, float *out_boxes,
                                        float *out_classes, float *out_scores)
 {
     int32_t col, i, k, best = 0, off = p->class_stride - p->num_classes;
     for (col = 0; col < p->num_classes; col++) {
         int32_t n, total = best, keep;
         for (i = 0; i < p->num_boxes; i++)
-            w->box_score[i] = scores[(long)i * p->class_stride + col + off];
+            w->box_score[i] =
+                te_dp_value(scores, p->score_table, (long)i * p->class_stride + col + off);
         n = te_dp_nms(p, w, p->detections_per_class);
         for (i = 0; i < n; i++, total++) {
             w->cand_code[total] = w->selected[i] * p->class_stride + col + off;
@@ -213,7 +229,7 @@ static TE_UNUSED int32_t te_dp_regular(const te_detection_postprocess_params *p,
 }
 
 TE_KERNEL int te_detection_postprocess_f32(const te_detection_postprocess_params *p,
-                                           const float *boxes, const float *scores,
+                                           const void *boxes, const void *scores,
                                            const float *anchors, float *out_boxes,
                                            float *out_classes, float *out_scores,
                                            float *out_count, void *scratch)

@@ -39,6 +39,11 @@ typedef struct {
     int32_t out_slots;            /* detections the outputs hold (>= max_detections) */
     float score_threshold, iou_threshold;
     float y_scale, x_scale, h_scale, w_scale;
+    /* NULL: boxes / scores are float32.  Else they are int8 and each value
+     * v reads as table[v + 128] (the table of the DEQUANTIZE the compiler
+     * folded into this op: the same floats, without the float32 copy). */
+    const float *box_table;
+    const float *score_table;
 } te_detection_postprocess_params;
 
 /* Bytes of scratch te_detection_postprocess_f32 needs: per box its decoded
@@ -51,11 +56,11 @@ typedef struct {
      ((long)(max_detections) + (long)(detections_per_class)) * (6 * 4))
 
 /* te:section te_detection_postprocess_f32 */
-/* boxes [num_boxes][box_stride], scores [num_boxes][class_stride], anchors
- * [num_boxes][4], all float32; scratch: te_detection_postprocess_get_buffer_size
- * bytes, 4-byte aligned. */
+/* boxes [num_boxes][box_stride], scores [num_boxes][class_stride] (float32,
+ * or int8 through box_table / score_table), anchors [num_boxes][4] float32;
+ * scratch: te_detection_postprocess_get_buffer_size bytes, 4-byte aligned. */
 TE_KERNEL int te_detection_postprocess_f32(const te_detection_postprocess_params *p,
-                                           const float *boxes, const float *scores,
+                                           const void *boxes, const void *scores,
                                            const float *anchors, float *out_boxes,
                                            float *out_classes, float *out_scores,
                                            float *out_count, void *scratch);

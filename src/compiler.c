@@ -734,6 +734,7 @@ static int run_passes(te_graph *g, const te_compile_opts *o, int patch_order, te
         return -1;
     te_pass_dce(g);
     te_pass_fold_pad(g);
+    te_pass_fold_dequantize(g);
     te_schedule_for_memory(g);
     if (patch_order && !te_schedule_for_patches(g))
         return 1; /* the same order: nothing else to try */

@@ -1757,6 +1757,8 @@ static int dp_nms(const float *d, const float *score, int stride, int limit, int
     }
 }
 
+/* quantized: 0 float32 inputs; 1 uint8 inputs (refused, as TFLite Micro
+ * fails on them); 2 int8 heads through DEQUANTIZE (folded into the op). */
 static void detection_kind(gen *g, int regular, int quantized)
 {
     static const char *const names[4] = {"boxes", "classes", "scores", "count"};
@@ -1796,7 +1798,35 @@ static void detection_kind(gen *g, int regular, int quantized)
         for (k = 0; k <= DP_C; k++)
             sc[i * (DP_C + 1) + k] = (float)(rng_next() % 17u) / 16.0f;
     }
-    if (quantized) { /* uint8 inputs, as SSD models made for TFLite (not Micro) have */
+    if (quantized == 2) { /* int8 heads through DEQUANTIZE, as int8 detectors have */
+        static float bs = 0.01f, ss8 = 0.00390625f;
+        static int64_t bz = 3, sz8 = -128;
+        tflb_quant qb = tflb_quant1(&bs, &bz), qsc = tflb_quant1(&ss8, &sz8);
+        int32_t q8[2], dq;
+        q8[0] = tflb_add_tensor(g->m, "box_q", TFLB_INT8, sb, 3, 0, &qb);
+        q8[1] = tflb_add_tensor(g->m, "score_q", TFLB_INT8, ss, 3, 0, &qsc);
+        in[0] = tflb_add_tensor(g->m, "box_encodings", TFLB_FLOAT32, sb, 3, 0, NULL);
+        in[1] = tflb_add_tensor(g->m, "class_predictions", TFLB_FLOAT32, ss, 3, 0, NULL);
+        dq = tflb_add_opcode(g->m, TE_OP_DEQUANTIZE, 1);
+        tflb_add_op(g->m, dq, &q8[0], 1, &in[0], 1, NULL);
+        tflb_add_op(g->m, dq, &q8[1], 1, &in[1], 1, NULL);
+        for (k = 0; k < 2; k++) {
+            int32_t n = k ? DP_N * (DP_C + 1) : DP_N * 4;
+            g->in_vals[k] = input_values(g, n);
+            for (i = 0; i < n; i++) { /* scores on the 1/16 grid (ties), boxes anywhere */
+                int32_t v = k ? -128 + 16 * (int32_t)(rng_next() % 17u)
+                              : (int32_t)(rng_next() % 256u) - 128;
+                g->in_vals[k][i] = (int16_t)(v > 127 ? 127 : v);
+                if (k)
+                    sc[i] = ss8 * (float)(g->in_vals[k][i] - (int32_t)sz8);
+                else
+                    b[i] = bs * (float)(g->in_vals[k][i] - (int32_t)bz);
+            }
+            g->in_ids[k] = q8[k];
+            g->in_elems[k] = n;
+        }
+        g->in_bits = 8;
+    } else if (quantized) { /* uint8 inputs, as SSD models made for TFLite (not Micro) have */
         static float qs = 0.0078125f;
         static int64_t qz = 128;
         tflb_quant q = tflb_quant1(&qs, &qz);
@@ -1814,15 +1844,17 @@ static void detection_kind(gen *g, int regular, int quantized)
     opi = tflb_add_op(g->m, code, in, 3, out, 4, NULL);
     flex_bytes = tflb_flex_map(flex, sizeof flex, opts, 11);
     tflb_set_custom_options(g->m, opi, flex, flex_bytes);
-    g->in_ids[0] = in[0];
-    g->in_ids[1] = in[1];
-    g->in_elems[0] = DP_N * 4;
-    g->in_elems[1] = DP_N * (DP_C + 1);
-    g->in_f32[0] = b;
-    g->in_f32[1] = sc;
+    if (quantized != 2) {
+        g->in_ids[0] = in[0];
+        g->in_ids[1] = in[1];
+        g->in_elems[0] = DP_N * 4;
+        g->in_elems[1] = DP_N * (DP_C + 1);
+        g->in_f32[0] = b;
+        g->in_f32[1] = sc;
+    }
     g->n_in = 2;
     finish(g, out, 4);
-    if (quantized)
+    if (quantized == 1)
         return;
 
     dp_decode(b, anchors, dec);
@@ -1893,6 +1925,8 @@ static void detection_kind(gen *g, int regular, int quantized)
 static void k_detection_fast(gen *g) { detection_kind(g, 0, 0); }
 static void k_detection_regular(gen *g) { detection_kind(g, 1, 0); }
 static void k_refuse_detection_uint8(gen *g) { detection_kind(g, 0, 1); }
+static void k_detection_int8_fast(gen *g) { detection_kind(g, 0, 2); }
+static void k_detection_int8_regular(gen *g) { detection_kind(g, 1, 2); }
 
 /* one_form: a kind of one form, with reference outputs (no int8 twin). */
 static const struct {
@@ -1955,6 +1989,8 @@ static const struct {
     {"detection_fast", k_detection_fast, 1},
     {"detection_regular", k_detection_regular, 1},
     {"refuse_detection_uint8", k_refuse_detection_uint8, 1},
+    {"detection_int8_fast", k_detection_int8_fast, 1},
+    {"detection_int8_regular", k_detection_int8_regular, 1},
 };
 
 #define N_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))

@@ -146,6 +146,9 @@ typedef struct {
     int resource;                  /* VAR_HANDLE: resource variable id, from its
                                     * (container, shared_name) as TFLite Micro matches them */
     int subgraph[2];               /* CALL_ONCE init; IF then, else; WHILE cond, body */
+    /* Inputs (bit k: input k) that read an int8 tensor through its folded
+     * DEQUANTIZE's table (pass_fold_dequantize.c); 0 on every other op */
+    unsigned dequantized;
     /* TFLite_Detection_PostProcess (its custom_options map, as TFLite
      * Micro reads them: a missing key is 0, but detections_per_class
      * 100 and use_regular_nms 0) */

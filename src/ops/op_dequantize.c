@@ -4,6 +4,7 @@
  * with that very expression and the kernel looks them up; for int16 the
  * kernel multiplies. */
 #include "ops.h"
+#include "quant/quant.h"
 #include "unary.h"
 
 static int dequantize_check(te_graph *g, const te_op *op, te_diag *d)
@@ -53,11 +54,7 @@ static int dequantize_emit(te_emit *e, const te_op *op)
     if (in->type != TE_DT_INT16) {
         float lut[256];
         te_name name;
-        int i, lowest = in->type == TE_DT_INT8 ? -128 : 0; /* the value of entry 0 */
-        for (i = 0; i < 256; i++) {
-            float centered = (float)(i + lowest - zp);
-            lut[i] = scale * centered;
-        }
+        te_dequantize_table(in->type, scale, zp, lut);
         name = te_emit_const_f32(e, lut, 256, "dequant");
         te_emit_kernel_call(e, dequantize_variant(e->g, op), src.s, dst.s, te_expr("%lld", n).s,
                             name.s);

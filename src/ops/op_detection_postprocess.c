@@ -5,7 +5,10 @@
  * background)] and anchors [boxes, 4]; four float32 outputs (boxes,
  * classes, scores, count).  Its settings come from the custom_options map
  * (te_options.detection, read by the frontend).  One kernel,
- * te_detection_postprocess_f32, with scratch in the arena.
+ * te_detection_postprocess_f32, with scratch in the arena.  An int8
+ * DEQUANTIZE feeding the box encodings or the scores is folded in
+ * (pass_fold_dequantize.c): the kernel reads the int8 tensor through the
+ * DEQUANTIZE's table, the same floats without the float32 copy.
  *
  * Refused: quantized inputs (TFLite Micro's kernel rejects them at invoke:
  * a DEQUANTIZE must come first), and the fast mode with more than one class
@@ -19,6 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "quant/quant.h"
 #include "te_common.h"
 #include "te_detection_postprocess.h"
 
@@ -84,6 +88,21 @@ static int check_settings(const te_op *op, te_diag *d, int classes_with_backgrou
     return 0;
 }
 
+/* Input k is not float32: only an int8 tensor whose DEQUANTIZE the
+ * compiler folded in (pass_fold_dequantize.c) may be read that way. */
+static int check_folded(te_graph *g, const te_op *op, te_diag *d, int k)
+{
+    const te_tensor *t = te_in(g, op, k);
+    if (!(op->opt.dequantized & (1u << k)))
+        return te_op_fail(d, op, "input %d is %s; TFLite Micro's kernel takes float32 only "
+                          "(dequantize it first)", k, te_dtype_name(t->type));
+    if (t->type != TE_DT_INT8 || te_check_quant(d, op, t, "a dequantized input") < 0 ||
+        t->q.count != 1)
+        return te_op_fail(d, op, "input %d: only an int8 tensor quantized per tensor reads "
+                          "through its DEQUANTIZE's table", k);
+    return 0;
+}
+
 static int check(te_graph *g, const te_op *op, te_diag *d)
 {
     const te_tensor *boxes, *scores, *anchors;
@@ -95,9 +114,8 @@ static int check(te_graph *g, const te_op *op, te_diag *d)
     scores = te_in(g, op, IN_SCORES);
     anchors = te_in(g, op, IN_ANCHORS);
     for (k = 0; k < 3; k++)
-        if (te_in(g, op, k)->type != TE_DT_FLOAT32)
-            return te_op_fail(d, op, "input %d is %s; TFLite Micro's kernel takes float32 only "
-                              "(dequantize it first)", k, te_dtype_name(te_in(g, op, k)->type));
+        if (te_in(g, op, k)->type != TE_DT_FLOAT32 && check_folded(g, op, d, k) < 0)
+            return -1;
     if (boxes->rank != 3 || boxes->shape[0] != 1 || boxes->shape[2] < 4)
         return te_op_fail(d, op, "input 0 (box encodings) must have shape [1, boxes, >= 4]");
     if (scores->rank != 3 || scores->shape[0] != 1 || scores->shape[1] != boxes->shape[1])
@@ -136,6 +154,17 @@ static void lower(const te_graph *g, const te_op *op, const te_lower_opts *o, te
     l->kernel = TE_K_DETECTION_POSTPROCESS_F32;
 }
 
+/* The table an int8 input is read through ("0": a float32 input). */
+static te_name dequantize_table(te_emit *e, const te_op *op, int k, const char *hint)
+{
+    const te_tensor *t = te_in(e->g, op, k);
+    float lut[256];
+    if (!(op->opt.dequantized & (1u << k)))
+        return te_expr("0");
+    te_dequantize_table(t->type, t->q.scale[0], (int32_t)t->q.zero_point[0], lut);
+    return te_emit_const_f32(e, lut, 256, hint);
+}
+
 static int emit(te_emit *e, const te_op *op)
 {
     const te_tensor *boxes = te_in(e->g, op, IN_BOXES), *scores = te_in(e->g, op, IN_SCORES);
@@ -156,6 +185,8 @@ static int emit(te_emit *e, const te_op *op)
     te_params_expr(e, "x_scale", te_float_literal(o->detection.x_scale).s);
     te_params_expr(e, "h_scale", te_float_literal(o->detection.h_scale).s);
     te_params_expr(e, "w_scale", te_float_literal(o->detection.w_scale).s);
+    te_params_expr(e, "box_table", dequantize_table(e, op, IN_BOXES, "box_dequant").s);
+    te_params_expr(e, "score_table", dequantize_table(e, op, IN_SCORES, "score_dequant").s);
     prm = te_params_end(e);
     pb = te_emit_tensor(e, op->in[IN_BOXES]);
     ps = te_emit_tensor(e, op->in[IN_SCORES]);
@@ -173,6 +204,7 @@ static int emit(te_emit *e, const te_op *op)
 
 const te_op_def te_op_detection_postprocess = {
     .opcode = TE_OP_DETECTION_POSTPROCESS,
+    .dequantize_inputs = 1u << IN_BOXES | 1u << IN_SCORES,
     .check = check,
     .emit = emit,
     .lower = lower,

@@ -120,6 +120,11 @@ typedef struct {
     /* 1: output 0 is inputs 0..n-1 laid out along op->opt.axis, so each
      * input may be written straight into its part (pass_concat.c). */
     int concatenates;
+    /* Inputs (bit k: input k) that may read an int8 tensor through the
+     * table of the DEQUANTIZE that made their float32 input, instead of
+     * its output (pass_fold_dequantize.c): check() accepts the int8 input
+     * when op->opt.dequantized has its bit, emit() passes the table. */
+    unsigned dequantize_inputs;
     /* --int8-io: 1 on the float -> int op that may be dropped at a model
      * input (io_quantize), the int -> float op at an output (io_dequantize). */
     int io_quantize, io_dequantize;

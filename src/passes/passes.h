@@ -39,6 +39,14 @@ void te_pass_dce(te_graph *g);
  * with the padding as explicit padding; the PAD is marked dead. */
 void te_pass_fold_pad(te_graph *g);
 
+/* Removes a DEQUANTIZE (int8 -> float32, per tensor) whose only reader is
+ * an input of an op that can read int8 through its table
+ * (te_op_def.dequantize_inputs): that op reads the int8 tensor and
+ * dequantizes each value as it uses it, the same floats; the float32
+ * tensor (four times the bytes) is never made.  The DEQUANTIZE is marked
+ * dead. */
+void te_pass_fold_dequantize(te_graph *g);
+
 /* Lets RESHAPE/SQUEEZE outputs share their input's storage (zero-copy). */
 void te_pass_alias(te_graph *g);
 

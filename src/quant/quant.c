@@ -54,6 +54,15 @@ void te_quantize_multiplier_smaller_than_one(double m, int32_t *multiplier, int 
     te_quantize_multiplier(m, multiplier, left_shift);
 }
 
+void te_dequantize_table(te_dtype type, float scale, int32_t zero_point, float lut[256])
+{
+    int i, lowest = type == TE_DT_INT8 ? -128 : 0; /* the value of entry 0 */
+    for (i = 0; i < 256; i++) {
+        float centered = (float)(i + lowest - zero_point);
+        lut[i] = scale * centered;
+    }
+}
+
 int te_activation_range(te_activation act, float scale, int32_t zero_point, int32_t qmin,
                         int32_t qmax, int32_t *act_min, int32_t *act_max)
 {

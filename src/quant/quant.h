@@ -19,6 +19,11 @@ void te_quantize_multiplier_smaller_than_one(double m, int32_t *multiplier, int 
 /* TFLite CalculateActivationRangeQuantized for an output with the given
  * scale and zero point and integer range [qmin, qmax]. Returns -1 for an
  * activation it does not support (TANH, SIGN_BIT). */
+/* The 256 results TFLite Micro's DEQUANTIZE gives an int8 (entry 0 for
+ * -128) or uint8 tensor of this scale and zero point: scale * (float)(x -
+ * zero_point), in float. */
+void te_dequantize_table(te_dtype type, float scale, int32_t zero_point, float lut[256]);
+
 int te_activation_range(te_activation act, float scale, int32_t zero_point, int32_t qmin,
                         int32_t qmax, int32_t *act_min, int32_t *act_max);
 
