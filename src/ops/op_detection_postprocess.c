@@ -96,11 +96,10 @@ static int check_folded(te_graph *g, const te_op *op, te_diag *d, int k)
     if (!(op->opt.dequantized & (1u << k)))
         return te_op_fail(d, op, "input %d is %s; TFLite Micro's kernel takes float32 only "
                           "(dequantize it first)", k, te_dtype_name(t->type));
-    if (t->type != TE_DT_INT8 || te_check_quant(d, op, t, "a dequantized input") < 0 ||
-        t->q.count != 1)
+    if (t->type != TE_DT_INT8 || t->q.count != 1)
         return te_op_fail(d, op, "input %d: only an int8 tensor quantized per tensor reads "
                           "through its DEQUANTIZE's table", k);
-    return 0;
+    return te_check_quant(d, op, t, "a dequantized input");
 }
 
 static int check(te_graph *g, const te_op *op, te_diag *d)
