@@ -1757,6 +1757,123 @@ static int dp_nms(const float *d, const float *score, int stride, int limit, int
     }
 }
 
+/* Fast NMS: each box's best class (the first among equals), suppressed
+ * once; the detections' boxes, classes and scores, and their number. */
+static int dp_fast(const float *dec, const float *sc, int *box, int *cls, float *best)
+{
+    float top[DP_N];
+    int arg[DP_N], kept[DP_N], i, k, n;
+    for (i = 0; i < DP_N; i++) {
+        arg[i] = 0;
+        for (k = 1; k < DP_C; k++)
+            if (sc[i * (DP_C + 1) + 1 + k] > sc[i * (DP_C + 1) + 1 + arg[i]])
+                arg[i] = k;
+        top[i] = sc[i * (DP_C + 1) + 1 + arg[i]];
+    }
+    n = dp_nms(dec, top, 1, DP_MAX, kept);
+    for (i = 0; i < n; i++) {
+        box[i] = kept[i];
+        cls[i] = arg[kept[i]];
+        best[i] = top[kept[i]];
+    }
+    return n;
+}
+
+/* Regular NMS: per class, then the best DP_MAX of the running list and
+ * the class's new ones (the earlier first among equals). */
+static int dp_regular(const float *dec, const float *sc, int *box, int *cls, float *best)
+{
+    int kept[DP_N], n = 0, i, k;
+    for (k = 0; k < DP_C; k++) {
+        int m = dp_nms(dec, sc + 1 + k, DP_C + 1, DP_PER_CLASS, kept), total = n, used[32] = {0};
+        int nb[DP_MAX + DP_PER_CLASS], nc[DP_MAX + DP_PER_CLASS], j, r;
+        float ns[DP_MAX + DP_PER_CLASS];
+        for (i = 0; i < m; i++, total++) {
+            box[total] = kept[i];
+            cls[total] = k;
+            best[total] = sc[kept[i] * (DP_C + 1) + 1 + k];
+        }
+        for (r = 0; r < total && r < DP_MAX; r++) {
+            int pick = -1;
+            for (j = 0; j < total; j++)
+                if (!used[j] && (pick < 0 || best[j] > best[pick]))
+                    pick = j;
+            used[pick] = 1;
+            nb[r] = box[pick];
+            nc[r] = cls[pick];
+            ns[r] = best[pick];
+        }
+        n = r;
+        for (r = 0; r < n; r++) {
+            box[r] = nb[r];
+            cls[r] = nc[r];
+            best[r] = ns[r];
+        }
+    }
+    return n;
+}
+
+/* The four reference outputs of n detections, unused slots zero. */
+static void dp_expect(gen *g, const float *dec, int n, const int *box, const int *cls,
+                      const float *best)
+{
+    float *y[4];
+    int i, k;
+    y[0] = alloc_or_die(4 * DP_MAX * 4);
+    y[1] = alloc_or_die(4 * DP_MAX);
+    y[2] = alloc_or_die(4 * DP_MAX);
+    y[3] = alloc_or_die(4);
+    memset(y[0], 0, 4 * DP_MAX * 4);
+    memset(y[1], 0, 4 * DP_MAX);
+    memset(y[2], 0, 4 * DP_MAX);
+    for (i = 0; i < n && i < DP_MAX; i++) {
+        for (k = 0; k < 4; k++)
+            y[0][4 * i + k] = dec[4 * box[i] + k];
+        y[1][i] = (float)cls[i];
+        y[2][i] = best[i];
+    }
+    y[3][0] = (float)n;
+    for (k = 0; k < 4; k++) {
+        g->expect_elems[g->n_expect] = k == 0 ? 4 * DP_MAX : k == 3 ? 1 : DP_MAX;
+        g->expect_f32[g->n_expect++] = y[k];
+    }
+}
+
+/* Int8 box and score heads, model inputs, each through a DEQUANTIZE into
+ * the float32 tensors in[0], in[1]; b and sc get the floats the
+ * DEQUANTIZEs make (scores on a 1/16 grid: ties). */
+static void dp_int8_heads(gen *g, const int32_t *sb, const int32_t *ss, int32_t *in, float *b,
+                          float *sc)
+{
+    static float bs = 0.01f, ss8 = 0.00390625f;
+    static int64_t bz = 3, sz8 = -128;
+    tflb_quant qb = tflb_quant1(&bs, &bz), qsc = tflb_quant1(&ss8, &sz8);
+    int32_t q8[2], dq, i, k;
+    q8[0] = tflb_add_tensor(g->m, "box_q", TFLB_INT8, sb, 3, 0, &qb);
+    q8[1] = tflb_add_tensor(g->m, "score_q", TFLB_INT8, ss, 3, 0, &qsc);
+    in[0] = tflb_add_tensor(g->m, "box_encodings", TFLB_FLOAT32, sb, 3, 0, NULL);
+    in[1] = tflb_add_tensor(g->m, "class_predictions", TFLB_FLOAT32, ss, 3, 0, NULL);
+    dq = tflb_add_opcode(g->m, TE_OP_DEQUANTIZE, 1);
+    tflb_add_op(g->m, dq, &q8[0], 1, &in[0], 1, NULL);
+    tflb_add_op(g->m, dq, &q8[1], 1, &in[1], 1, NULL);
+    for (k = 0; k < 2; k++) {
+        int32_t n = k ? DP_N * (DP_C + 1) : DP_N * 4;
+        g->in_vals[k] = input_values(g, n);
+        for (i = 0; i < n; i++) {
+            int32_t v = k ? -128 + 16 * (int32_t)(rng_next() % 17u)
+                          : (int32_t)(rng_next() % 256u) - 128;
+            g->in_vals[k][i] = (int16_t)(v > 127 ? 127 : v);
+            if (k)
+                sc[i] = ss8 * (float)(g->in_vals[k][i] - (int32_t)sz8);
+            else
+                b[i] = bs * (float)(g->in_vals[k][i] - (int32_t)bz);
+        }
+        g->in_ids[k] = q8[k];
+        g->in_elems[k] = n;
+    }
+    g->in_bits = 8;
+}
+
 /* quantized: 0 float32 inputs; 1 uint8 inputs (refused, as TFLite Micro
  * fails on them); 2 int8 heads through DEQUANTIZE (folded into the op). */
 static void detection_kind(gen *g, int regular, int quantized)
@@ -1766,9 +1883,8 @@ static void detection_kind(gen *g, int regular, int quantized)
     int32_t so[4][3] = {{1, DP_MAX, 4}, {1, DP_MAX}, {1, DP_MAX}, {1}}, ranks[4] = {3, 2, 2, 1};
     int32_t in[3], out[4], code, opi, i, k, n = 0;
     float *b = alloc_or_die(4 * DP_N * 4), *sc = alloc_or_die(4 * DP_N * (DP_C + 1));
-    float anchors[DP_N * 4], dec[DP_N * 4], *y[4];
-    int kept[DP_N], cls[DP_MAX + DP_PER_CLASS], box[DP_MAX + DP_PER_CLASS];
-    float best[DP_MAX + DP_PER_CLASS];
+    float anchors[DP_N * 4], dec[DP_N * 4], best[DP_MAX + DP_PER_CLASS];
+    int cls[DP_MAX + DP_PER_CLASS], box[DP_MAX + DP_PER_CLASS];
     uint8_t flex[512];
     tflb_flex_entry opts[11] = {
         {"max_detections", TFLB_FLEX_INT, DP_MAX},
@@ -1799,33 +1915,7 @@ static void detection_kind(gen *g, int regular, int quantized)
             sc[i * (DP_C + 1) + k] = (float)(rng_next() % 17u) / 16.0f;
     }
     if (quantized == 2) { /* int8 heads through DEQUANTIZE, as int8 detectors have */
-        static float bs = 0.01f, ss8 = 0.00390625f;
-        static int64_t bz = 3, sz8 = -128;
-        tflb_quant qb = tflb_quant1(&bs, &bz), qsc = tflb_quant1(&ss8, &sz8);
-        int32_t q8[2], dq;
-        q8[0] = tflb_add_tensor(g->m, "box_q", TFLB_INT8, sb, 3, 0, &qb);
-        q8[1] = tflb_add_tensor(g->m, "score_q", TFLB_INT8, ss, 3, 0, &qsc);
-        in[0] = tflb_add_tensor(g->m, "box_encodings", TFLB_FLOAT32, sb, 3, 0, NULL);
-        in[1] = tflb_add_tensor(g->m, "class_predictions", TFLB_FLOAT32, ss, 3, 0, NULL);
-        dq = tflb_add_opcode(g->m, TE_OP_DEQUANTIZE, 1);
-        tflb_add_op(g->m, dq, &q8[0], 1, &in[0], 1, NULL);
-        tflb_add_op(g->m, dq, &q8[1], 1, &in[1], 1, NULL);
-        for (k = 0; k < 2; k++) {
-            int32_t n = k ? DP_N * (DP_C + 1) : DP_N * 4;
-            g->in_vals[k] = input_values(g, n);
-            for (i = 0; i < n; i++) { /* scores on the 1/16 grid (ties), boxes anywhere */
-                int32_t v = k ? -128 + 16 * (int32_t)(rng_next() % 17u)
-                              : (int32_t)(rng_next() % 256u) - 128;
-                g->in_vals[k][i] = (int16_t)(v > 127 ? 127 : v);
-                if (k)
-                    sc[i] = ss8 * (float)(g->in_vals[k][i] - (int32_t)sz8);
-                else
-                    b[i] = bs * (float)(g->in_vals[k][i] - (int32_t)bz);
-            }
-            g->in_ids[k] = q8[k];
-            g->in_elems[k] = n;
-        }
-        g->in_bits = 8;
+        dp_int8_heads(g, sb, ss, in, b, sc);
     } else if (quantized) { /* uint8 inputs, as SSD models made for TFLite (not Micro) have */
         static float qs = 0.0078125f;
         static int64_t qz = 128;
@@ -1858,68 +1948,8 @@ static void detection_kind(gen *g, int regular, int quantized)
         return;
 
     dp_decode(b, anchors, dec);
-    if (!regular) { /* each box's best class (the first among equals) */
-        float top[DP_N];
-        int arg[DP_N];
-        for (i = 0; i < DP_N; i++) {
-            arg[i] = 0;
-            for (k = 1; k < DP_C; k++)
-                if (sc[i * (DP_C + 1) + 1 + k] > sc[i * (DP_C + 1) + 1 + arg[i]])
-                    arg[i] = k;
-            top[i] = sc[i * (DP_C + 1) + 1 + arg[i]];
-        }
-        n = dp_nms(dec, top, 1, DP_MAX, kept);
-        for (i = 0; i < n; i++) {
-            box[i] = kept[i];
-            cls[i] = arg[kept[i]];
-            best[i] = top[kept[i]];
-        }
-    } else { /* per class, then the best of the running list and the new */
-        for (k = 0; k < DP_C; k++) {
-            int m = dp_nms(dec, sc + 1 + k, DP_C + 1, DP_PER_CLASS, kept), total = n, used[32] = {0};
-            int nb[DP_MAX + DP_PER_CLASS], nc[DP_MAX + DP_PER_CLASS], j, r;
-            float ns[DP_MAX + DP_PER_CLASS];
-            for (i = 0; i < m; i++, total++) {
-                box[total] = kept[i];
-                cls[total] = k;
-                best[total] = sc[kept[i] * (DP_C + 1) + 1 + k];
-            }
-            for (r = 0; r < total && r < DP_MAX; r++) {
-                int pick = -1;
-                for (j = 0; j < total; j++)
-                    if (!used[j] && (pick < 0 || best[j] > best[pick]))
-                        pick = j;
-                used[pick] = 1;
-                nb[r] = box[pick];
-                nc[r] = cls[pick];
-                ns[r] = best[pick];
-            }
-            n = r;
-            for (r = 0; r < n; r++) {
-                box[r] = nb[r];
-                cls[r] = nc[r];
-                best[r] = ns[r];
-            }
-        }
-    }
-    y[0] = alloc_or_die(4 * DP_MAX * 4);
-    y[1] = alloc_or_die(4 * DP_MAX);
-    y[2] = alloc_or_die(4 * DP_MAX);
-    y[3] = alloc_or_die(4);
-    memset(y[0], 0, 4 * DP_MAX * 4);
-    memset(y[1], 0, 4 * DP_MAX);
-    memset(y[2], 0, 4 * DP_MAX);
-    for (i = 0; i < n && i < DP_MAX; i++) {
-        for (k = 0; k < 4; k++)
-            y[0][4 * i + k] = dec[4 * box[i] + k];
-        y[1][i] = (float)cls[i];
-        y[2][i] = best[i];
-    }
-    y[3][0] = (float)n;
-    for (k = 0; k < 4; k++) {
-        g->expect_elems[g->n_expect] = k == 0 ? 4 * DP_MAX : k == 3 ? 1 : DP_MAX;
-        g->expect_f32[g->n_expect++] = y[k];
-    }
+    n = regular ? dp_regular(dec, sc, box, cls, best) : dp_fast(dec, sc, box, cls, best);
+    dp_expect(g, dec, n, box, cls, best);
     if (quantized == 2) { /* the inputs are the int8 values; these were only the reference's */
         free(b);
         free(sc);
