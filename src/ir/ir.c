@@ -191,6 +191,26 @@ int te_graph_is_input(const te_graph *g, int t) { return in_list(g->inputs, g->n
 
 int te_graph_is_output(const te_graph *g, int t) { return in_list(g->outputs, g->n_outputs, t); }
 
+int te_graph_sole_reader(const te_graph *g, int t, int *input)
+{
+    int i, j, reader = -1;
+    if (te_graph_is_output(g, t))
+        return -1;
+    for (i = 0; i < g->n_ops; i++) {
+        if (g->ops[i].dead)
+            continue;
+        for (j = 0; j < g->ops[i].n_in; j++) {
+            if (g->ops[i].in[j] != t)
+                continue;
+            if (reader >= 0)
+                return -1;
+            reader = i;
+            *input = j;
+        }
+    }
+    return reader;
+}
+
 int te_tensor_same_shape(const te_tensor *a, const te_tensor *b)
 {
     int i;

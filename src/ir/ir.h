@@ -300,6 +300,10 @@ void te_tensor_unalias(te_tensor *t);
 /* 1 if tensor t is one of g's inputs / outputs. */
 int te_graph_is_input(const te_graph *g, int t);
 int te_graph_is_output(const te_graph *g, int t);
+/* The one live operator reading tensor t, reading it once, as its input
+ * *input; -1 if there is none, several read it (or one twice), or t is a
+ * graph output. */
+int te_graph_sole_reader(const te_graph *g, int t, int *input);
 
 static inline te_tensor *te_in(te_graph *g, const te_op *op, int i)
 {

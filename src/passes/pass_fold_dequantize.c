@@ -11,30 +11,6 @@
 #include "../ops/ops.h"
 #include "passes.h"
 
-/* The one live operator reading tensor t, and which input of it reads t
- * (it must read t once); -1 if there is none, several, or t is a graph
- * output. */
-static int sole_reader(const te_graph *g, int t, int *input)
-{
-    int i, j, reader = -1;
-    for (i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] == t)
-            return -1;
-    for (i = 0; i < g->n_ops; i++) {
-        if (g->ops[i].dead)
-            continue;
-        for (j = 0; j < g->ops[i].n_in; j++) {
-            if (g->ops[i].in[j] != t)
-                continue;
-            if (reader >= 0)
-                return -1;
-            reader = i;
-            *input = j;
-        }
-    }
-    return reader;
-}
-
 /* Folds DEQUANTIZE op `di` into its reader if everything allows it. */
 static void fold_one(te_graph *g, int di)
 {
@@ -48,7 +24,7 @@ static void fold_one(te_graph *g, int di)
     in = &g->tensors[dq->in[0]];
     if (in->type != TE_DT_INT8 || in->q.count != 1)
         return;
-    reader = sole_reader(g, dq->out[0], &k);
+    reader = te_graph_sole_reader(g, dq->out[0], &k);
     if (reader < 0 || k < 0 || k >= 32)
         return;
     op = &g->ops[reader];

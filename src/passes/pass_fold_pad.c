@@ -11,28 +11,6 @@
 #include "../ops/ops.h"
 #include "passes.h"
 
-/* The one live operator reading tensor t, which must read it once, as
- * input 0; -1 if there is none, several, or t is a graph output. */
-static int sole_reader(const te_graph *g, int t)
-{
-    int i, j, reader = -1;
-    for (i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] == t)
-            return -1;
-    for (i = 0; i < g->n_ops; i++) {
-        if (g->ops[i].dead)
-            continue;
-        for (j = 0; j < g->ops[i].n_in; j++) {
-            if (g->ops[i].in[j] != t)
-                continue;
-            if (reader >= 0 || j != 0)
-                return -1;
-            reader = i;
-        }
-    }
-    return reader;
-}
-
 /* Folds PAD op `pi` into its reader if everything allows it. */
 static void fold_one(te_graph *g, int pi)
 {
@@ -40,11 +18,11 @@ static void fold_one(te_graph *g, int pi)
     const te_op_def *pad_def = te_op_find(pad->opcode), *def;
     te_options saved;
     te_diag d;
-    int p[4], reader;
+    int p[4], reader, input = -1;
     if (!pad_def || !pad_def->hw_padding || pad_def->hw_padding(g, pad, p) < 0)
         return;
-    reader = sole_reader(g, pad->out[0]);
-    if (reader < 0)
+    reader = te_graph_sole_reader(g, pad->out[0], &input);
+    if (reader < 0 || input != 0) /* the convolution's data input */
         return;
     conv = &g->ops[reader];
     def = te_op_find(conv->opcode);
