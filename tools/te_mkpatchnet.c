@@ -53,6 +53,10 @@
  *   ssd_mobilenet_v2_300_uint8  SSD-MobileNetV2 300x300 (Coral, COCO): the
  *                           backbone, four extra layers and 1x1 box/class
  *                           heads over six maps, each head a model output
+ *   ssd_mobilenet_v2_300_detect  the same as the object detection API exports it
+ *                           for int8: heads reshaped, concatenated, scores
+ *                           through LOGISTIC, DEQUANTIZE, then the custom op
+ *                           TFLite_Detection_PostProcess (1917 anchors)
  *   ssd_mobilenet_v1_025_256  SSD-MobileNetV1 0.25, 256x256 (ST style, an
  *                           approximation): 3x3 heads over six maps
  *   efficientnet_lite0_224_uint8  EfficientNet-Lite0 (MBConv k3/k5, no SE)
@@ -105,6 +109,7 @@ typedef struct {
     int32_t extra_out[16]; /* model outputs after the first (a side branch, detector heads) */
     int n_extra;
     int flat_scales;     /* keep activation scales level through deep nets */
+    int detect;          /* SSD kinds: end with TFLite_Detection_PostProcess */
 } net;
 
 static const char *name(net *n, const char *what)
@@ -605,6 +610,92 @@ static void ssd_extras(net *n, act x, const int *depth, int n_extra, act *maps)
         x = maps[i] = conv(n, conv(n, x, depth[i] / 2, 1, 1, 1, 0), depth[i], 3, 2, 1, 0);
 }
 
+/* The TF object detection API's int8 export ends with: each head reshaped
+ * to [1, cells x anchors, 4 or classes], concatenated over the maps, the
+ * class logits through LOGISTIC, both DEQUANTIZEd to float32 and handed
+ * with constant anchors (a grid per map) to TFLite_Detection_PostProcess
+ * (fast NMS, 10 detections, threshold 1e-8 as exported).  Returns the
+ * boxes output; classes, scores and the count are extra outputs. */
+static act ssd_postprocess(net *n, const act *box, const act *cls, const int *anchors,
+                           int n_maps, int classes)
+{
+    static const char *const names[4] = {"detection_boxes", "detection_classes",
+                                         "detection_scores", "num_detections"};
+    tflb_flex_entry opts[10] = {
+        {"max_detections", TFLB_FLEX_INT, 10}, {"max_classes_per_detection", TFLB_FLEX_INT, 1},
+        {"detections_per_class", TFLB_FLEX_INT, 100}, {"use_regular_nms", TFLB_FLEX_BOOL, 0},
+        {"nms_score_threshold", TFLB_FLEX_FLOAT, 1e-8}, {"nms_iou_threshold", TFLB_FLEX_FLOAT, 0.6},
+        {"num_classes", TFLB_FLEX_INT, 0}, {"y_scale", TFLB_FLEX_FLOAT, 10.0},
+        {"x_scale", TFLB_FLEX_FLOAT, 10.0}, {"h_scale", TFLB_FLEX_FLOAT, 5.0}};
+    tflb_flex_entry w_scale = {"w_scale", TFLB_FLEX_FLOAT, 5.0};
+    tflb_flex_entry all[11];
+    uint8_t flex[512];
+    int32_t parts[2][8], joined[2], in[3], out[4], so[4][3] = {{1, 10, 4}, {1, 10}, {1, 10}, {1}};
+    int32_t ranks[4] = {3, 2, 2, 1}, total = 0, i, j, k, y, x, a, opi;
+    float *anc, sig_scale = 1.0f / 256.0f;
+    int64_t sig_zp = -128;
+    tflb_quant qs = tflb_quant1(&sig_scale, &sig_zp);
+    for (i = 0; i < n_maps; i++)
+        total += box[i].shape[1] * box[i].shape[2] * anchors[i];
+    for (k = 0; k < 2; k++) { /* boxes, class logits: reshape, then one concatenation */
+        int32_t width = k ? classes : 4, shape[3] = {1, 0, 0};
+        tflb_quant q = tflb_quant1(&box[0].scale, &box[0].zp);
+        for (i = 0; i < n_maps; i++) {
+            const act *h = k ? &cls[i] : &box[i];
+            shape[1] = h->shape[1] * h->shape[2] * anchors[i];
+            shape[2] = width;
+            n->m->tensors[h->id].scale[0] = box[0].scale;
+            n->m->tensors[h->id].zp[0] = box[0].zp;
+            parts[k][i] = tflb_add_tensor(n->m, name(n, "head_flat"), TFLB_INT8, shape, 3, 0, &q);
+            add_op(n, TE_OP_RESHAPE, &h->id, 1, parts[k][i], tflb_opt_reshape(shape, 3));
+        }
+        shape[1] = total;
+        joined[k] = tflb_add_tensor(n->m, name(n, "heads"), TFLB_INT8, shape, 3, 0, &q);
+        add_op(n, TE_OP_CONCATENATION, parts[k], n_maps, joined[k],
+               tflb_opt_concat(1, TFLB_ACT_NONE));
+        if (k) {
+            int32_t sig = tflb_add_tensor(n->m, name(n, "scores"), TFLB_INT8, shape, 3, 0, &qs);
+            add_op(n, TE_OP_LOGISTIC, &joined[k], 1, sig, tflb_opt_none());
+            joined[k] = sig;
+        }
+        in[k] = tflb_add_tensor(n->m, name(n, k ? "scores_f32" : "boxes_f32"), TFLB_FLOAT32,
+                                shape, 3, 0, NULL);
+        add_op(n, TE_OP_DEQUANTIZE, &joined[k], 1, in[k], tflb_opt_none());
+    }
+    anc = malloc(sizeof(float) * 4 * (size_t)total);
+    for (i = 0, j = 0; anc && i < n_maps; i++)
+        for (y = 0; y < box[i].shape[1]; y++)
+            for (x = 0; x < box[i].shape[2]; x++)
+                for (a = 0; a < anchors[i]; a++, j++) {
+                    anc[4 * j] = ((float)y + 0.5f) / (float)box[i].shape[1];
+                    anc[4 * j + 1] = ((float)x + 0.5f) / (float)box[i].shape[2];
+                    anc[4 * j + 2] = 0.1f + 0.15f * (float)i + 0.05f * (float)a;
+                    anc[4 * j + 3] = 0.1f + 0.15f * (float)i + 0.03f * (float)(anchors[i] - a);
+                }
+    {
+        int32_t sa[2] = {0, 4};
+        sa[0] = total;
+        in[2] = tflb_add_const(n->m, "anchors", TFLB_FLOAT32, sa, 2, anc,
+                               sizeof(float) * 4 * (size_t)total, NULL);
+    }
+    free(anc);
+    for (k = 0; k < 4; k++)
+        out[k] = tflb_add_tensor(n->m, names[k], TFLB_FLOAT32, so[k], ranks[k], 0, NULL);
+    opi = tflb_add_op(n->m, (uint32_t)tflb_add_custom_opcode(n->m, "TFLite_Detection_PostProcess", 1),
+                      in, 3, out, 4, NULL);
+    opts[6].value = classes - 1; /* class 0 of the heads is the background */
+    memcpy(all, opts, sizeof opts);
+    all[10] = w_scale;
+    tflb_set_custom_options(n->m, opi, flex, tflb_flex_map(flex, sizeof flex, all, 11));
+    for (k = 1; k < 4; k++)
+        n->extra_out[n->n_extra++] = out[k];
+    {
+        act r = box[0];
+        r.id = out[0];
+        return r;
+    }
+}
+
 /* SSD-MobileNetV2 300x300 (Coral, COCO): maps from the expansion of block
  * 13 (19x19x576) and the 1x1 1280 (10x10), four extra layers, 1x1 box and
  * class predictors (3 anchors on the first map, 6 on the others, 91
@@ -628,7 +719,23 @@ static act ssd_mobilenet_v2(net *n, act x)
         }
     maps[1] = conv(n, x, 1280, 1, 1, 1, 0);
     ssd_extras(n, maps[1], depth, 4, maps + 2);
+    if (n->detect) { /* the exported model's tail: heads into the post-process op */
+        act box[6], cls[6];
+        for (i = 0; i < 6; i++) {
+            box[i] = conv(n, maps[i], anchors[i] * 4, 1, 1, 1, 0);
+            cls[i] = conv(n, maps[i], anchors[i] * 91, 1, 1, 1, 0);
+        }
+        return ssd_postprocess(n, box, cls, anchors, 6, 91);
+    }
     return ssd_heads(n, maps, anchors, 6, 91, 1);
+}
+
+/* The same detector as the TF object detection API exports it for int8,
+ * post-process op included (ssd_postprocess). */
+static act ssd_mobilenet_v2_detect(net *n, act x)
+{
+    n->detect = 1;
+    return ssd_mobilenet_v2(n, x);
 }
 
 /* SSD-MobileNetV1 at width 0.25, 256x256 (ST model zoo style): maps after
@@ -1130,6 +1237,7 @@ static const struct kind {
     {"hand_224", 224, TFLB_INT8, hand, 0},
     {"yolo_lc_256", 256, TFLB_INT8, yolo_lc, 0},
     {"ssd_mobilenet_v2_300_uint8", 300, TFLB_UINT8, ssd_mobilenet_v2, 1},
+    {"ssd_mobilenet_v2_300_detect", 300, TFLB_UINT8, ssd_mobilenet_v2_detect, 1},
     {"ssd_mobilenet_v1_025_256", 256, TFLB_INT8, ssd_mobilenet_v1_025, 1},
     {"efficientnet_lite0_224_uint8", 224, TFLB_UINT8, efficientnet_lite0, 1},
     {"inception_v1_224_uint8", 224, TFLB_UINT8, inception_v1, 1},
