@@ -289,6 +289,10 @@ int64_t te_patch_flash_left(const te_graph *g);
  * shapes of their region tensors, explicit padding and place. */
 #define TE_PATCH_CLONE_SIG_INTS (4 * (4 + 1) + 8)
 void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig);
+/* A hash of operator op's clone signature sig, for the caches keyed on
+ * (op, signature): the cells of a grid whose regions all differ (a
+ * RESIZE's clones, each in its own place) make a linear scan quadratic. */
+uint32_t te_patch_sig_hash(int op, const int *sig);
 
 /* Runs dg's patch steps (dg derived: te_patch_graph) over plan p's arena
  * byte by byte: -1 if a crop copy of the overlaid input (overlay_in) reads

@@ -29,20 +29,59 @@ typedef struct {
 /* The signatures (te_patch_clone_signature) of the clones of one stage op
  * that passed build_op's checks (its lowering without scratch, its op's
  * check): those depend on nothing else, and the cells inside the grid all
- * have the same, so each is checked once per stage. */
+ * have the same, so each is checked once per stage.  A hash index (slot:
+ * entry + 1, 0 free; at most half full) finds one: the clones of a RESIZE
+ * or a PAD each sit in their own place, so a grid can have as many
+ * signatures as cells. */
 typedef struct clone_seen {
     int (*sig)[TE_PATCH_CLONE_SIG_INTS];
     int n, cap;
+    int *slot;
+    size_t mask;
 } clone_seen;
+
+/* The slot of signature sig in s: its entry's, or the free one to take. */
+static size_t seen_slot(const clone_seen *s, int i, const int *sig)
+{
+    size_t j;
+    for (j = te_patch_sig_hash(i, sig) & s->mask; s->slot[j]; j = (j + 1) & s->mask)
+        if (!memcmp(s->sig[s->slot[j] - 1], sig, sizeof s->sig[0]))
+            break;
+    return j;
+}
 
 /* 1 if a clone of stage op i with signature sig passed the checks before. */
 static int checked_before(const builder *b, int i, const int *sig)
 {
     const clone_seen *s = b->seen ? &b->seen[i] : NULL;
-    int j;
-    for (j = 0; s && j < s->n; j++)
-        if (!memcmp(s->sig[j], sig, sizeof s->sig[j]))
-            return 1;
+    return s && s->slot && s->slot[seen_slot(s, i, sig)] != 0;
+}
+
+/* s's arrays for one more entry: 0, or -1 when memory runs out. */
+static int seen_grow(clone_seen *s, int i)
+{
+    size_t mask = 2 * (s->mask + 1) - 1, j;
+    int *slot;
+    int cap = s->cap ? 2 * s->cap : 8, k;
+    void *a;
+    while (mask + 1 < 2 * (size_t)cap)
+        mask = 2 * mask + 1;
+    slot = calloc(mask + 1, sizeof *slot);
+    a = slot ? realloc(s->sig, (size_t)cap * sizeof *s->sig) : NULL;
+    if (!a) { /* s unchanged */
+        free(slot);
+        return -1;
+    }
+    s->sig = a;
+    s->cap = cap;
+    free(s->slot);
+    s->slot = slot;
+    s->mask = mask;
+    for (k = 0; k < s->n; k++) {
+        for (j = te_patch_sig_hash(i, s->sig[k]) & mask; slot[j]; j = (j + 1) & mask)
+            ;
+        slot[j] = k + 1;
+    }
     return 0;
 }
 
@@ -51,23 +90,19 @@ static int checked_before(const builder *b, int i, const int *sig)
 static void note_checked(builder *b, int i, const int *sig)
 {
     clone_seen *s = b->seen ? &b->seen[i] : NULL;
-    if (s && s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 8;
-        void *a = realloc(s->sig, (size_t)cap * sizeof *s->sig);
-        if (!a)
-            return;
-        s->sig = a;
-        s->cap = cap;
-    }
-    if (s)
-        memcpy(s->sig[s->n++], sig, sizeof s->sig[0]);
+    if (!s || (s->n == s->cap && seen_grow(s, i) < 0))
+        return;
+    memcpy(s->sig[s->n++], sig, sizeof s->sig[0]);
+    s->slot[seen_slot(s, i, sig)] = s->n;
 }
 
 static void seen_free(builder *b, int n_ops)
 {
     int i;
-    for (i = 0; b->seen && i < n_ops; i++)
+    for (i = 0; b->seen && i < n_ops; i++) {
         free(b->seen[i].sig);
+        free(b->seen[i].slot);
+    }
     free(b->seen);
 }
 

@@ -57,6 +57,15 @@ void te_patch_clone_signature(const te_graph *g, const te_op *c, int *sig)
     sig[n] = c->opt.region.set ? c->opt.region.ox : 0;
 }
 
+uint32_t te_patch_sig_hash(int op, const int *sig)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)op;
+    int i;
+    for (i = 0; i < TE_PATCH_CLONE_SIG_INTS; i++)
+        h = (h ^ (uint64_t)(uint32_t)sig[i]) * 1099511628211ull;
+    return (uint32_t)(h ^ (h >> 29) ^ (h >> 47));
+}
+
 /* One constant record of the patches: a clone's params (kind 0, its
  * operator and signature) or a copy array (kinds 1-3: counts of a box,
  * strides of a source or destination tensor). */

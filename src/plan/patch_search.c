@@ -267,11 +267,17 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
     te_storage *patched = te_patch_storage(g, low->opts.st);
     te_lower_opts o = low->opts;
     clone_cost *cache = calloc((size_t)p->n_steps + 1, sizeof *cache);
+    size_t mask = 15, j;
+    int *slot; /* hash index of cache: entry + 1, 0 free */
     double sum = 0;
-    int k, j, n_cache = 0;
-    if (!patched || !cache) {
+    int k, n_cache = 0;
+    while (mask + 1 < 2 * ((size_t)p->n_steps + 1))
+        mask = 2 * mask + 1;
+    slot = calloc(mask + 1, sizeof *slot);
+    if (!patched || !cache || !slot) {
         te_storage_free(patched);
         free(cache);
+        free(slot);
         return -1;
     }
     o.st = patched;
@@ -284,22 +290,25 @@ static double patched_instructions(const te_graph *g, const te_lowered *low,
             clone_cost *e = &cache[n_cache];
             te_patch_clone_signature(g, c, e->sig);
             e->op = st->op;
-            for (j = 0; j < n_cache; j++)
-                if (cache[j].op == e->op && !memcmp(cache[j].sig, e->sig, sizeof e->sig))
+            for (j = te_patch_sig_hash(e->op, e->sig) & mask; slot[j]; j = (j + 1) & mask) {
+                const clone_cost *h = &cache[slot[j] - 1];
+                if (h->op == e->op && !memcmp(h->sig, e->sig, sizeof e->sig))
                     break;
-            if (j == n_cache) {
+            }
+            if (!slot[j]) {
                 te_lower_op(g, c, &o, &l);
                 e->cost = te_cost_op_estimate(cm, c, &l);
-                n_cache++;
+                slot[j] = ++n_cache;
                 add_kernel(ids, n_ids, l.kernel);
             }
-            sum += cache[j].cost;
+            sum += cache[slot[j] - 1].cost;
         } else {
             sum += te_cost_patch_copy(cm, g, st, &f);
         }
     }
     te_storage_free(patched);
     free(cache);
+    free(slot);
     return sum;
 }
 
